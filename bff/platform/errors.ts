@@ -1,0 +1,46 @@
+/**
+ * The one error type of the BFF (DESIGN §9). Services throw it; one `onError`
+ * handler in app.ts turns it into `{success: false, error: {code, message}}`.
+ */
+export const errorStatus = {
+  BAD_REQUEST: 400,
+  VALIDATION: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export type ErrorBody = {
+  success: false;
+  error: { code: ErrorCode; message: string };
+};
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return { success: false, error: { code: this.code, message: this.message } };
+  }
+}
+
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return { success: false, error: { code, message } };
+}

@@ -1,0 +1,9 @@
+/** The one place randomness comes from, so tests and audits know where to look. */
+export function randomBytes(length: number): Uint8Array {
+  return crypto.getRandomValues(new Uint8Array(length));
+}
+
+/** URL-safe random text with `bytes` bytes of entropy. */
+export function randomToken(bytes = 32): string {
+  return Buffer.from(randomBytes(bytes)).toString("base64url");
+}

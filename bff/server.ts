@@ -1,0 +1,46 @@
+import { createApp } from "./app";
+import { OffsetClock } from "./platform/clock";
+import { loadConfig } from "./platform/config";
+import { openDatabase } from "./platform/database";
+import { logger } from "./platform/logger";
+import { createStaticSite } from "./static-site";
+
+/** One process: the static site and /api/* on one port (DESIGN §2). */
+export function startServer(environment: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(environment);
+  const database = openDatabase(config.databasePath);
+  const clock = new OffsetClock();
+  const app = createApp({ config, database, clock });
+  const site = createStaticSite(config.staticDirectory);
+
+  const server = Bun.serve({
+    port: config.port,
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return app.handle(request);
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+      }
+      return site.handle(request, url.pathname);
+    },
+    error(error) {
+      logger.error("request failed", { error: error.stack ?? error.message });
+      return new Response("Internal error", { status: 500 });
+    },
+  });
+  if (!site.isBuilt)
+    logger.warn("site not built; serving the API only", { directory: config.staticDirectory });
+  logger.info("listening", { url: `http://localhost:${server.port}`, mode: config.mode });
+  return { server, database, config };
+}
+
+if (import.meta.main) {
+  const { server, database } = startServer();
+  const stop = () => {
+    server.stop();
+    database.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}

@@ -1,0 +1,41 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { startServer } from "../bff/server";
+
+/**
+ * `npm start`: build the site when dist/ is missing or older than its sources, then
+ * run the one server process. A second start on an unchanged tree starts at once.
+ */
+const root = join(import.meta.dir, "..");
+const sources = ["src", "public", "astro.config.mjs", "package-lock.json"].map((name) => join(root, name));
+const marker = join(root, "dist", "en", "index.html");
+
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), stats.mtimeMs);
+}
+
+const isStale = !existsSync(marker) || Math.max(...sources.map(newestChange)) > statSync(marker).mtimeMs;
+if (isStale && !process.env.SKIP_BUILD) {
+  console.log("Building the site (first start or sources changed)…");
+  const build = Bun.spawnSync(["bun", "--bun", "x", "astro", "build"], {
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if (build.exitCode !== 0) {
+    console.error("The site build failed; see the messages above.");
+    process.exit(build.exitCode ?? 1);
+  }
+}
+
+const { server, database } = startServer();
+const stop = () => {
+  server.stop();
+  database.close();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

@@ -1,0 +1,49 @@
+/**
+ * Every browser-storage key of the product, named exactly as the spec (§3) names
+ * them; declared once so no screen misspells one.
+ */
+export const storageKeys = {
+  accessToken: "accessToken",
+  refreshToken: "refreshToken",
+  selectedPerson: "selected_person",
+  selectedPersonEmail: "selected_person_email",
+  selectedPersonUid: "selected_person_uid",
+  promo: "promo",
+  referral: "referral",
+  rawPeriod: "i",
+  rawTariff: "j",
+  period: "period",
+  tariff: "tariff",
+  email: "email",
+  uid: "uid",
+  userId: "userID",
+  userPayToken: "userPayToken",
+  payment: "payment",
+  expirationDate: "expirationDate",
+  subscriptionIsActive: "subscriptionIsActive",
+  subscriptionStatus: "subscriptionStatus",
+  photoUrl: "photoURL",
+  photoUrlLegacy: "photoUrl",
+  providerId: "providerId",
+  isYandexAuth: "isYandexAuth",
+  yandexToken: "yandex_token",
+} as const;
+
+export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+
+/** localStorage that tolerates being unavailable (private modes, disabled storage). */
+export function readStorage(key: StorageKey): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeStorage(key: StorageKey, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Storage may be full or blocked; the flow continues with what it has in memory.
+  }
+}
