@@ -12,6 +12,8 @@ export function createApp(context: AppContext) {
     .use(
       openapi({
         path: "/docs",
+        // The offer PDF has a dot in its path; document it anyway.
+        exclude: { staticFile: false },
         documentation: {
           info: {
             title: "Kannt API",

@@ -12,7 +12,12 @@ import {
 const negotiatedPages = new Set(["/", "/tt", "/yt", "/offer"]);
 const compressible = /\.(html|js|mjs|css|svg|json|txt|xml|webmanifest)$/;
 
-type StaticFile = { path: string; type: string; gzip?: Uint8Array<ArrayBuffer>; bytes?: Uint8Array<ArrayBuffer> };
+type StaticFile = {
+  path: string;
+  type: string;
+  gzip?: Uint8Array<ArrayBuffer>;
+  bytes?: Uint8Array<ArrayBuffer>;
+};
 
 /** The visitor's language for a page request: cookie, then Accept-Language, then English. */
 export function negotiateLanguage(request: Request): Language {

@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startServer } from "../bff/server";
 
 /**
  * `npm start`: build the site when dist/ is missing or older than its sources, then
  * run the one server process. A second start on an unchanged tree starts at once.
  */
-const root = join(import.meta.dir, "..");
+const root = fileURLToPath(new URL("..", import.meta.url));
 const sources = ["src", "public", "astro.config.mjs", "package-lock.json"].map((name) => join(root, name));
 const marker = join(root, "dist", "en", "index.html");
 
@@ -14,7 +15,10 @@ function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
   const stats = statSync(path);
   if (!stats.isDirectory()) return stats.mtimeMs;
-  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), stats.mtimeMs);
+  return readdirSync(path).reduce(
+    (newest, name) => Math.max(newest, newestChange(join(path, name))),
+    stats.mtimeMs,
+  );
 }
 
 const isStale = !existsSync(marker) || Math.max(...sources.map(newestChange)) > statSync(marker).mtimeMs;

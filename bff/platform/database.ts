@@ -1,8 +1,9 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const migrationsDirectory = join(import.meta.dir, "..", "..", "db", "migrations");
+const migrationsDirectory = fileURLToPath(new URL("../../db/migrations", import.meta.url));
 
 /**
  * Opens the SQLite file with the settings money needs: WAL for concurrent readers,

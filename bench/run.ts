@@ -1,0 +1,11 @@
+/**
+ * `npm run bench`: every benchmark in turn. Each compares against a baseline measured
+ * in the same run where timing matters; see bench/README.md for the budgets.
+ */
+const benchmarks = [["bun", "bench/js-size.ts"]];
+
+for (const command of benchmarks) {
+  console.log(`\n$ ${command.join(" ")}`);
+  const run = Bun.spawnSync(command, { stdout: "inherit", stderr: "inherit" });
+  if (run.exitCode !== 0) process.exit(run.exitCode ?? 1);
+}

@@ -1,0 +1,39 @@
+import { Elysia, t } from "elysia";
+import { describe, expect, test } from "vitest";
+import { errorHandler } from "../../bff/platform/error-handler";
+import { makeTestApp, postJson } from "../helpers/app";
+
+const badBodies = ["{", '{"uid": }', "not json at all", '{"a":1}}'];
+
+describe("malformed or invalid JSON is a 400 JSON error, never a 500", () => {
+  // A route shaped like the product's JSON calls, behind the app's own error handler.
+  const probe = new Elysia({ prefix: "/api" })
+    .use(errorHandler)
+    .post("/probe", ({ body }) => body, { body: t.Object({ uid: t.String(), period: t.Integer() }) });
+
+  test.each(badBodies)("body %j", async (body) => {
+    const response = await probe.handle(postJson("/api/probe", body));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ success: false, error: { code: "BAD_REQUEST" } });
+  });
+
+  test("a wrong type names the field", async () => {
+    const response = await probe.handle(postJson("/api/probe", { uid: "u1", period: "five" }));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("VALIDATION");
+    expect(body.error.message).toContain("period");
+  });
+
+  test("every JSON route of the product answers a broken body with 400", async () => {
+    const { app } = makeTestApp();
+    const routes = app.routes.filter((route) => ["POST", "PUT", "PATCH"].includes(route.method));
+    for (const route of routes) {
+      for (const body of badBodies) {
+        const response = await app.handle(postJson(route.path, body));
+        expect(response.status, `${route.method} ${route.path} with ${body}`).toBe(400);
+        expect(((await response.json()) as { success: boolean }).success).toBe(false);
+      }
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, test } from "vitest";
+import { interpolate, resources, translator } from "../../src/i18n";
+import { languages } from "../../src/lib/i18n/languages";
+
+const englishKeys = Object.keys(resources.en).sort();
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1]).sort();
+
+describe("translation files", () => {
+  test.each(languages.filter((language) => language !== "en"))(
+    "%s has exactly the keys of en",
+    (language) => {
+      const keys = Object.keys(resources[language]).sort();
+      expect(keys.filter((key) => !englishKeys.includes(key))).toEqual([]);
+      expect(englishKeys.filter((key) => !keys.includes(key))).toEqual([]);
+    },
+  );
+
+  test.each(languages)("%s has no empty texts and keeps every placeholder", (language) => {
+    for (const key of englishKeys) {
+      const text = resources[language][key as keyof typeof resources.en];
+      expect(text.trim(), `${language}:${key}`).not.toBe("");
+      expect(placeholders(text), `${language}:${key}`).toEqual(placeholders(resources.en[key as "hero.cta"]));
+    }
+  });
+
+  test("interpolation fills named values and leaves unknown ones visible", () => {
+    expect(interpolate("Try for {{price}}", { price: "1 ₽" })).toBe("Try for 1 ₽");
+    expect(interpolate("{{missing}} here")).toBe("{{missing}} here");
+    expect(translator("ru")("footer.offer")).toBe("Публичная оферта");
+  });
+});
