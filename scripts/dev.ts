@@ -1,3 +1,5 @@
+export {};
+
 /**
  * `npm run dev`: the API with reload on :3001 and Astro's dev server on :4321, which
  * proxies /api there. Open http://localhost:4321/en/ (the unprefixed URLs are chosen
