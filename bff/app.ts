@@ -1,13 +1,19 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
+import { customersModule } from "./modules/customers";
+import { fixturesModule } from "./modules/dev/fixtures";
+import { demoIdentityModule } from "./modules/dev/idp";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
+import { profileModule } from "./modules/profile";
+import { shopModule } from "./modules/shop";
+import { subscriptionsModule } from "./modules/subscriptions";
 import type { AppContext } from "./platform/context";
 import { errorHandler } from "./platform/error-handler";
 
 /** Composes the feature modules under /api. The islands' typed client is built from `App`. */
 export function createApp(context: AppContext) {
-  return new Elysia({ prefix: "/api" })
+  const app = new Elysia({ prefix: "/api" })
     .use(errorHandler)
     .use(
       openapi({
@@ -24,7 +30,16 @@ export function createApp(context: AppContext) {
       }),
     )
     .use(healthModule(context))
-    .use(documentsModule());
+    .use(documentsModule())
+    .use(customersModule(context))
+    .use(profileModule(context))
+    .use(shopModule(context))
+    .use(subscriptionsModule(context))
+    // Demo mode only: each returns an empty module in production.
+    .use(demoIdentityModule(context))
+    .use(fixturesModule(context));
+  context.http.attachLoopback((request) => app.handle(request));
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,16 +1,17 @@
 import { createApp } from "./app";
 import { OffsetClock } from "./platform/clock";
 import { loadConfig } from "./platform/config";
+import { createContext } from "./platform/context";
 import { openDatabase } from "./platform/database";
 import { logger } from "./platform/logger";
 import { createStaticSite } from "./static-site";
 
 /** One process: the static site and /api/* on one port (DESIGN §2). */
-export function startServer(environment: Record<string, string | undefined> = process.env) {
+export async function startServer(environment: Record<string, string | undefined> = process.env) {
   const config = loadConfig(environment);
   const database = openDatabase(config.databasePath);
   const clock = new OffsetClock();
-  const app = createApp({ config, database, clock });
+  const app = createApp(await createContext(config, database, clock));
   const site = createStaticSite(config.staticDirectory);
 
   const server = Bun.serve({
@@ -35,7 +36,7 @@ export function startServer(environment: Record<string, string | undefined> = pr
 }
 
 if (import.meta.main) {
-  const { server, database } = startServer();
+  const { server, database } = await startServer();
   const stop = () => {
     server.stop();
     database.close();

@@ -1,12 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import {
-  detectLanguage,
-  type Language,
-  languageCookieName,
-  parseAcceptLanguage,
-  readCookie,
-} from "../src/lib/i18n/languages";
+import { requestLanguage } from "./platform/request-language";
 
 /** Pages prerendered once per language; an unprefixed URL gets the visitor's variant. */
 const negotiatedPages = new Set(["/", "/tt", "/yt", "/offer"]);
@@ -18,14 +12,6 @@ type StaticFile = {
   gzip?: Uint8Array<ArrayBuffer>;
   bytes?: Uint8Array<ArrayBuffer>;
 };
-
-/** The visitor's language for a page request: cookie, then Accept-Language, then English. */
-export function negotiateLanguage(request: Request): Language {
-  return detectLanguage({
-    cookie: readCookie(request.headers.get("cookie"), languageCookieName),
-    browser: parseAcceptLanguage(request.headers.get("accept-language")),
-  });
-}
 
 function listFiles(root: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
@@ -95,7 +81,7 @@ export function createStaticSite(root: string) {
       }
       const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
       if (negotiatedPages.has(trimmed)) {
-        const language = negotiateLanguage(request);
+        const language = requestLanguage(request);
         const variant = find(`/${language}${trimmed === "/" ? "" : trimmed}`);
         if (variant) {
           return respond(variant, request, 200, {

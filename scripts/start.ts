@@ -35,7 +35,7 @@ if (isStale && !process.env.SKIP_BUILD) {
   }
 }
 
-const { server, database } = startServer();
+const { server, database } = await startServer();
 const stop = () => {
   server.stop();
   database.close();

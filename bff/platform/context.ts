@@ -1,10 +1,21 @@
 import type { Database } from "bun:sqlite";
+import { loadDemoKeys } from "../adapters/demo-idp/keys";
+import { createIdentityProviders, type IdentityProviders } from "../modules/identity/providers";
 import type { Clock } from "./clock";
 import type { Config } from "./config";
+import { createHttpClient, type HttpClient } from "./http-client";
 
 /** What every feature module is built from; tests build it around an in-memory database. */
 export type AppContext = {
   config: Config;
   database: Database;
   clock: Clock;
+  http: HttpClient;
+  identity: IdentityProviders;
 };
+
+export async function createContext(config: Config, database: Database, clock: Clock): Promise<AppContext> {
+  const http = createHttpClient();
+  const keys = await loadDemoKeys(config.databasePath === ":memory:" ? undefined : config.dataDirectory);
+  return { config, database, clock, http, identity: createIdentityProviders(config, keys, clock, http) };
+}

@@ -23,9 +23,10 @@ function validationMessage(error: { all?: unknown; message: string }): string {
 export const errorHandler = new Elysia({ name: "error-handler" })
   .error({ AppError })
   .onError({ as: "global" }, ({ code, error, request }) => {
+    // Checked before `code`: Elysia reports an error's own `code` field as the code,
+    // and AppError codes such as VALIDATION would be mistaken for Elysia's.
+    if (error instanceof AppError) return json(error.status, error.code, error.message);
     switch (code) {
-      case "AppError":
-        return json(error.status, error.code, error.message);
       case "VALIDATION":
         return json(errorStatus.VALIDATION, "VALIDATION", validationMessage(error));
       case "PARSE":

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { makeTestApp, request } from "../helpers/app";
 
-describe("health and API documentation", () => {
-  const { app } = makeTestApp();
+const { app } = await makeTestApp();
 
+describe("health and API documentation", () => {
   test("GET /api/health answers ok with the mode", async () => {
     const response = await app.handle(request("/api/health"));
     expect(response.status).toBe(200);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { makeTestApp, request } from "../helpers/app";
 
-describe("GET /api/get/docs/oferta_kannt.pdf", () => {
-  const { app } = makeTestApp();
+const { app } = await makeTestApp();
 
+describe("GET /api/get/docs/oferta_kannt.pdf", () => {
   test("is a real PDF", async () => {
     const response = await app.handle(request("/api/get/docs/oferta_kannt.pdf"));
     expect(response.status).toBe(200);

@@ -1,19 +1,20 @@
 import { createApp } from "../../bff/app";
 import { OffsetClock } from "../../bff/platform/clock";
 import { loadConfig } from "../../bff/platform/config";
-import type { AppContext } from "../../bff/platform/context";
+import { createContext } from "../../bff/platform/context";
 import { openDatabase } from "../../bff/platform/database";
 
 /** A fresh app on its own in-memory database, with fixed secrets and a test clock. */
-export function makeTestApp(environment: Record<string, string> = {}) {
+export async function makeTestApp(environment: Record<string, string> = {}) {
   const config = loadConfig({
     DATABASE_PATH: ":memory:",
     JWT_SECRET: "test-jwt-secret-that-is-long-enough-000000",
     CLOUDPAYMENTS_API_SECRET: "test-cloudpayments-secret-long-enough-0000",
     ...environment,
   });
-  const context: AppContext = { config, database: openDatabase(":memory:"), clock: new OffsetClock() };
-  return { context, app: createApp(context) };
+  const clock = new OffsetClock();
+  const context = await createContext(config, openDatabase(":memory:"), clock);
+  return { context, clock, app: createApp(context) };
 }
 
 export function request(path: string, init: RequestInit = {}): Request {

@@ -6,4 +6,4 @@ import { startServer } from "../../bff/server";
 // The real server on a fresh database in a temporary folder, so browser tests never
 // touch data/ and always start from nothing.
 const directory = mkdtempSync(join(tmpdir(), "kannt-e2e-"));
-startServer({ ...process.env, DATABASE_PATH: join(directory, "app.db") });
+await startServer({ ...process.env, DATABASE_PATH: join(directory, "app.db") });

@@ -1,0 +1,52 @@
+import { errors, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { AppError } from "../../platform/errors";
+
+export type VerifiedIdentity = { uid: string; email: string; photoURL: string | null; name: string | null };
+
+export type IdTokenVerifier = {
+  keys: JWTVerifyGetKey;
+  issuers: string[];
+  audience: string;
+};
+
+/**
+ * Verifies a Google (or demo provider) ID token: signature against the JWKS, issuer,
+ * audience = our client id, expiry, and a verified e-mail. The demo provider goes
+ * through this same function with its own keys and issuer.
+ */
+export async function verifyIdToken(
+  token: string,
+  verifier: IdTokenVerifier,
+  now: number,
+): Promise<VerifiedIdentity> {
+  try {
+    const { payload } = await jwtVerify(token, verifier.keys, {
+      issuer: verifier.issuers,
+      audience: verifier.audience,
+      algorithms: ["RS256", "ES256"],
+      currentDate: new Date(now),
+      clockTolerance: 60,
+    });
+    if (typeof payload.sub !== "string" || typeof payload.email !== "string") {
+      throw new AppError("UNAUTHORIZED", "The sign-in token has no account or e-mail. Please sign in again.");
+    }
+    if (payload.email_verified !== true) {
+      throw new AppError(
+        "UNAUTHORIZED",
+        "Your e-mail is not verified with the provider. Verify it and sign in again.",
+      );
+    }
+    return {
+      uid: payload.sub,
+      email: payload.email,
+      photoURL: typeof payload.picture === "string" ? payload.picture : null,
+      name: typeof payload.name === "string" ? payload.name : null,
+    };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof errors.JWTExpired) {
+      throw new AppError("UNAUTHORIZED", "The sign-in has expired. Please sign in again.");
+    }
+    throw new AppError("UNAUTHORIZED", "The sign-in could not be verified. Please sign in again.");
+  }
+}

@@ -1,0 +1,47 @@
+import { Elysia } from "elysia";
+import { type UserRow, users } from "../../../db/queries/users";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { isCrossSite, setSessionCookie } from "./session-cookie";
+import { sessionCookieName, validateSession } from "./sessions";
+
+type OwnedBody = { email?: unknown; uid?: unknown } | undefined;
+
+/** The body's uid/e-mail must be the signed-in customer's own (DESIGN §4). */
+function assertOwnBody(body: OwnedBody, user: UserRow): void {
+  const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
+  const uid = typeof body?.uid === "string" ? body.uid : "";
+  if ((email && email !== user.email.toLowerCase()) || (uid && uid !== user.uid)) {
+    throw new AppError(
+      "FORBIDDEN",
+      "This request is for another account. Sign in as that account to continue.",
+    );
+  }
+}
+
+/**
+ * Customer authentication as a macro: routes opt in with `{ customer: true }` and
+ * receive `{ customer, session }`. Nothing else in a route checks the session.
+ */
+export function customerAuth({ database, clock }: AppContext) {
+  return new Elysia({ name: "customer-auth", seed: database }).macro({
+    customer: {
+      resolve({ cookie, body, request }) {
+        if (isCrossSite(request))
+          throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
+        const token = cookie[sessionCookieName]?.value;
+        if (typeof token !== "string" || !token) {
+          throw new AppError("UNAUTHORIZED", "Please sign in to continue.");
+        }
+        const now = clock.now();
+        const session = validateSession(database, token, now);
+        const user = session ? users.byId(database, session.userId) : undefined;
+        if (!session || !user)
+          throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+        if (session.isRenewed) setSessionCookie(cookie, request, token, session.expiresAt);
+        assertOwnBody(body as OwnedBody, user);
+        return { customer: user, session };
+      },
+    },
+  });
+}

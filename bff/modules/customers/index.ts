@@ -1,0 +1,59 @@
+import { Elysia, t } from "elysia";
+import { hasAccess } from "../../../db/queries/subscriptions";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { requestLanguage } from "../../platform/request-language";
+import { customerErrors, errorResponse } from "../../platform/schemas";
+import { providerSettings, registerBody, registerResponse } from "./model";
+import { registerCustomer } from "./register";
+import { clearSessionCookie, isCrossSite, setSessionCookie } from "./session-cookie";
+import { createSession, deleteSession, sessionCookieName } from "./sessions";
+
+/** Sign-up/sign-in of customers and their sessions. */
+export function customersModule(context: AppContext) {
+  return new Elysia({ tags: ["customers"] })
+    .post(
+      "/register",
+      async ({ body, request, cookie }) => {
+        if (isCrossSite(request))
+          throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
+        const { userId, subscription } = await registerCustomer(context, {
+          ...body,
+          language: requestLanguage(request),
+        });
+        const session = createSession(context.database, userId, context.clock.now());
+        setSessionCookie(cookie, request, session.token, session.expiresAt);
+        return {
+          success: true,
+          expirationDate: subscription?.end_date ? new Date(subscription.end_date).toISOString() : null,
+          subscriptionIsActive: hasAccess(subscription, context.clock.now()),
+        };
+      },
+      {
+        body: registerBody,
+        response: { 200: registerResponse, ...customerErrors, 503: errorResponse },
+        detail: {
+          summary: "Sign up or sign in with a provider credential; sets the session cookie",
+          description:
+            "The spec's body plus `credential` (Google ID token, Yandex OAuth token or demo token). The server verifies it and the body's uid/email must match.",
+        },
+      },
+    )
+    .post(
+      "/session/logout",
+      ({ cookie }) => {
+        const token = cookie[sessionCookieName]?.value;
+        if (typeof token === "string" && token) deleteSession(context.database, token);
+        clearSessionCookie(cookie);
+        return { success: true as const };
+      },
+      {
+        detail: { summary: "End the customer's session" },
+        response: { 200: t.Object({ success: t.Literal(true) }) },
+      },
+    )
+    .get("/identity/providers", () => context.identity.settings, {
+      response: { 200: providerSettings },
+      detail: { summary: "Client ids and URLs the sign-in buttons need" },
+    });
+}

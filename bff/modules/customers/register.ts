@@ -1,0 +1,89 @@
+import { subscriptions } from "../../../db/queries/subscriptions";
+import { users } from "../../../db/queries/users";
+import type { TariffMonths } from "../../../src/content/prices";
+import { currencyOf, type Language } from "../../../src/lib/i18n/languages";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { type CustomerProvider, customerProviders } from "../identity/providers";
+import { planFor } from "../shop/pricing";
+import { applyReferralCode } from "./referral";
+
+export type RegisterInput = {
+  uid: string;
+  email: string;
+  photoURL?: string | null;
+  providerId: string;
+  referralCode?: string | null;
+  period?: number;
+  tariff?: number;
+  credential?: string;
+  language: Language;
+};
+
+export function assertPeriod(period: number): number {
+  if (!Number.isInteger(period) || period < 1 || period > 30) {
+    throw new AppError("VALIDATION", "period must be a whole number of days from 1 to 30.");
+  }
+  return period;
+}
+
+export function assertTariff(tariff: number): TariffMonths {
+  if (tariff !== 1 && tariff !== 3 && tariff !== 6 && tariff !== 12) {
+    throw new AppError("VALIDATION", "tariff must be 1, 3, 6 or 12 months.");
+  }
+  return tariff;
+}
+
+function assertProvider(providerId: string): CustomerProvider {
+  if (!(customerProviders as readonly string[]).includes(providerId)) {
+    throw new AppError("VALIDATION", 'providerId must be "google.com" or "yandex".');
+  }
+  return providerId as CustomerProvider;
+}
+
+/**
+ * Signs a customer up or in: the provider's credential decides who they are, the
+ * body must agree; the plan and any referral or promo code are recorded atomically.
+ */
+export async function registerCustomer({ database, clock, identity }: AppContext, input: RegisterInput) {
+  const trialDays = assertPeriod(input.period ?? 1);
+  const tariff = assertTariff(input.tariff ?? 1);
+  const providerId = assertProvider(input.providerId);
+  const verified = await identity.verify(providerId, input.credential ?? "");
+  if (verified.uid !== input.uid || verified.email.toLowerCase() !== input.email.trim().toLowerCase()) {
+    throw new AppError(
+      "UNAUTHORIZED",
+      "The signed-in account does not match this request. Please sign in again.",
+    );
+  }
+  const now = clock.now();
+  const userId = database
+    .transaction(() => {
+      const existing = users.byProviderUid(database, providerId, verified.uid);
+      const id =
+        existing?.id ??
+        users.insert(
+          database,
+          {
+            providerId,
+            uid: verified.uid,
+            email: verified.email,
+            photoUrl: verified.photoURL ?? input.photoURL ?? null,
+            language: input.language,
+            currency: currencyOf(input.language),
+          },
+          now,
+        );
+      if (existing) users.updateContact(database, id, verified.email, verified.photoURL ?? null);
+      const currency = existing?.currency ?? currencyOf(input.language);
+      const current = subscriptions.current(database, id);
+      const plan = planFor(currency, tariff, trialDays);
+      if (!current || current.status === "EXPIRED") subscriptions.insertNotActive(database, id, plan, now);
+      else if (current.status === "NOT_ACTIVE") subscriptions.updatePlan(database, current.id, plan, now);
+      applyReferralCode(database, id, input.referralCode, now);
+      return id;
+    })
+    .immediate();
+  const subscription = subscriptions.current(database, userId);
+  return { userId, subscription };
+}

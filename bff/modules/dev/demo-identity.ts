@@ -1,0 +1,13 @@
+/** Demo accounts get a stable uid per provider and e-mail, as a real provider would. */
+export function demoUid(provider: string, email: string): string {
+  const digest = new Bun.CryptoHasher("sha256")
+    .update(`${provider}:${email.trim().toLowerCase()}`)
+    .digest("hex");
+  return `demo${digest.slice(0, 24)}`;
+}
+
+export function demoAvatarUrl(email: string): string {
+  const letter = (email.trim()[0] ?? "?").toUpperCase();
+  const hue = [...email].reduce((sum, character) => sum + character.charCodeAt(0), 0) % 360;
+  return `/api/dev/idp/avatar?letter=${encodeURIComponent(letter)}&hue=${hue}`;
+}

@@ -1,0 +1,70 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../platform/context";
+import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
+import { customerAuth } from "../customers/customer-auth";
+import { ensureReferralCode } from "../customers/referral";
+import { detachDevice, profileOf } from "./service";
+
+const device = t.Object({
+  id: t.Number(),
+  deviceId: t.String(),
+  deviceName: t.String(),
+  platform: t.String(),
+  created: t.Nullable(t.String()),
+  firstActivation: t.Nullable(t.String()),
+  isActive: t.Boolean(),
+});
+
+const devicesPart = { devices: t.Array(device), availableDevices: t.Number() };
+
+export function profileModule(context: AppContext) {
+  const { database, clock } = context;
+  return new Elysia({ prefix: "/profile", tags: ["cabinet"] })
+    .use(customerAuth(context))
+    .post("", ({ customer }) => profileOf(database, customer.id, clock.now()), {
+      customer: true,
+      body: t.Object(customerIdentity),
+      response: {
+        200: t.Object({
+          success: t.Literal(true),
+          userInfo: t.Object({
+            expirationDate: t.Nullable(t.String()),
+            subscriptionIsActive: t.Boolean(),
+            subscriptionStatus: t.String(),
+            nextTransactionDate: t.Nullable(t.String()),
+            amount: t.Nullable(t.Number()),
+          }),
+          ...devicesPart,
+        }),
+        ...customerErrors,
+      },
+      detail: { summary: "The cabinet: subscription, next charge, devices and free slots" },
+    })
+    .post(
+      "/detachDevice",
+      ({ customer, body }) => detachDevice(database, customer.id, body.deviceId, clock.now()),
+      {
+        customer: true,
+        body: t.Object({ ...customerIdentity, deviceId: t.String({ minLength: 1, maxLength: 128 }) }),
+        response: {
+          200: t.Object({ success: t.Literal(true), ...devicesPart }),
+          ...customerErrors,
+          404: errorResponse,
+        },
+        detail: { summary: "Unlink a device, freeing its slot" },
+      },
+    )
+    .post(
+      "/getReferralCode",
+      ({ customer }) => ({ success: true as const, referralCode: ensureReferralCode(database, customer.id) }),
+      {
+        customer: true,
+        body: t.Object(customerIdentity),
+        response: {
+          200: t.Object({ success: t.Literal(true), referralCode: t.String() }),
+          ...customerErrors,
+        },
+        detail: { summary: "The customer's referral code, created on first request" },
+      },
+    );
+}

@@ -1,0 +1,76 @@
+import type { Database } from "bun:sqlite";
+import { type DeviceRow, devices } from "../../../db/queries/devices";
+import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
+import { AppError } from "../../platform/errors";
+import { applyDiscount, listPriceOfPeriod, toUnits } from "../shop/pricing";
+import { currentDiscount } from "../subscriptions/discount";
+
+const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+
+export function deviceView(device: DeviceRow) {
+  return {
+    id: device.id,
+    deviceId: device.device_id,
+    deviceName: device.device_name,
+    platform: device.platform,
+    created: iso(device.created_at),
+    firstActivation: iso(device.first_activation_at),
+    isActive: device.is_active === 1,
+  };
+}
+
+/** Device slots: one included, plus the extra ones bought, while access is open. */
+export function availableDevices(
+  database: Database,
+  userId: number,
+  subscription: SubscriptionRow | undefined,
+  now: number,
+) {
+  if (!hasAccess(subscription, now) || !subscription) return 0;
+  return Math.max(0, 1 + subscription.extra_devices - devices.countActive(database, userId));
+}
+
+export function devicesOf(database: Database, userId: number, now: number) {
+  const subscription = subscriptions.current(database, userId);
+  return {
+    devices: devices.attached(database, userId).map(deviceView),
+    availableDevices: availableDevices(database, userId, subscription, now),
+  };
+}
+
+/** What the scheduler will really charge next, and when (nothing when renewal is off). */
+export function nextCharge(
+  database: Database,
+  userId: number,
+  subscription: SubscriptionRow | undefined,
+  now: number,
+) {
+  if (!subscription || subscription.status !== "ACTIVE" || subscription.next_charge_at === null) {
+    return { nextTransactionDate: null, amount: null };
+  }
+  const discount = currentDiscount(database, userId, subscription, now);
+  return {
+    nextTransactionDate: iso(subscription.next_charge_at),
+    amount: toUnits(applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent)),
+  };
+}
+
+export function profileOf(database: Database, userId: number, now: number) {
+  const subscription = subscriptions.current(database, userId);
+  return {
+    success: true as const,
+    userInfo: {
+      expirationDate: iso(subscription?.end_date ?? null),
+      subscriptionIsActive: hasAccess(subscription, now),
+      subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
+      ...nextCharge(database, userId, subscription, now),
+    },
+    ...devicesOf(database, userId, now),
+  };
+}
+
+export function detachDevice(database: Database, userId: number, deviceId: string, now: number) {
+  const result = devices.detach(database, userId, deviceId, now);
+  if (result.changes === 0) throw new AppError("NOT_FOUND", "This device is not attached to your account.");
+  return { success: true as const, ...devicesOf(database, userId, now) };
+}

@@ -1,0 +1,25 @@
+import type { Database } from "bun:sqlite";
+import { invitations } from "../../../db/queries/invitations";
+import type { SubscriptionRow } from "../../../db/queries/subscriptions";
+
+export const referralPercentPerInvitee = 25;
+
+export type Discount = { referralPercent: number; promoPercent: number; totalPercent: number };
+
+/**
+ * Referral: 25% for each invitee whose subscription gives access now, capped at 100%.
+ * Total: promo plus referral, capped at 100% (then the period is free).
+ */
+export function currentDiscount(
+  database: Database,
+  userId: number,
+  subscription: SubscriptionRow | undefined,
+  now: number,
+): Discount {
+  const referralPercent = Math.min(
+    100,
+    referralPercentPerInvitee * invitations.countWithAccess(database, userId, now),
+  );
+  const promoPercent = subscription?.promo_discount_percent ?? 0;
+  return { referralPercent, promoPercent, totalPercent: Math.min(100, referralPercent + promoPercent) };
+}

@@ -1,0 +1,71 @@
+import type { Database } from "bun:sqlite";
+
+export type DevicePlatform = "ios" | "android" | "windows" | "desktop" | "other";
+
+export type DeviceRow = {
+  id: number;
+  user_id: number;
+  device_id: string;
+  device_name: string;
+  platform: DevicePlatform;
+  is_active: 0 | 1;
+  created_at: number;
+  first_activation_at: number | null;
+  detached_at: number | null;
+};
+
+const columns =
+  "id, user_id, device_id, device_name, platform, is_active, created_at, first_activation_at, detached_at";
+
+export const devices = {
+  /** Devices the customer still has (detached ones are gone from the cabinet). */
+  attached: (db: Database, userId: number) =>
+    db
+      .query<DeviceRow, [number]>(
+        `SELECT ${columns} FROM devices WHERE user_id = ? AND detached_at IS NULL ORDER BY created_at, id`,
+      )
+      .all(userId),
+
+  countActive: (db: Database, userId: number) =>
+    db
+      .query<{ count: number }, [number]>(
+        "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
+      )
+      .get(userId)?.count ?? 0,
+
+  insert(
+    db: Database,
+    device: {
+      userId: number;
+      deviceId: string;
+      deviceName: string;
+      platform: DevicePlatform;
+      isActive: boolean;
+    },
+    now: number,
+  ): number {
+    const row = db
+      .query<{ id: number }, [number, string, string, string, number, number, number | null]>(
+        `INSERT INTO devices (user_id, device_id, device_name, platform, is_active, created_at, first_activation_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      )
+      .get(
+        device.userId,
+        device.deviceId,
+        device.deviceName,
+        device.platform,
+        device.isActive ? 1 : 0,
+        now,
+        device.isActive ? now : null,
+      );
+    if (!row) throw new Error("device insert returned no id");
+    return row.id;
+  },
+
+  detach: (db: Database, userId: number, deviceId: string, now: number) =>
+    db
+      .query(
+        "UPDATE devices SET is_active = 0, detached_at = ? WHERE user_id = ? AND device_id = ? AND detached_at IS NULL",
+      )
+      .run(now, userId, deviceId),
+};

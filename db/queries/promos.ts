@@ -1,0 +1,26 @@
+import type { Database } from "bun:sqlite";
+
+export type PromoRow = {
+  id: number;
+  promo_code: string;
+  promo_type: string;
+  is_available: 0 | 1;
+  discount_percent: number;
+  expiration_date: string;
+  created_at: number;
+};
+
+export const promos = {
+  /** An available code whose last day (YYYY-MM-DD) is today or later. */
+  usable: (db: Database, code: string, today: string) =>
+    db
+      .query<PromoRow, [string, string]>(
+        "SELECT * FROM promos WHERE promo_code = ? AND is_available = 1 AND expiration_date >= ?",
+      )
+      .get(code.toUpperCase(), today) ?? undefined,
+
+  activate: (db: Database, promoId: number, userId: number, now: number) =>
+    db
+      .query("INSERT OR IGNORE INTO promo_activations (promo_id, user_id, activated_at) VALUES (?, ?, ?)")
+      .run(promoId, userId, now),
+};

@@ -1,0 +1,34 @@
+import type { Database } from "bun:sqlite";
+
+export type SessionRow = {
+  id: string;
+  user_id: number;
+  secret_hash: Uint8Array;
+  created_at: number;
+  expires_at: number;
+};
+
+export const sessions = {
+  insert: (
+    db: Database,
+    id: string,
+    userId: number,
+    secretHash: Uint8Array,
+    now: number,
+    expiresAt: number,
+  ) =>
+    db
+      .query("INSERT INTO sessions (id, user_id, secret_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+      .run(id, userId, secretHash, now, expiresAt),
+
+  byId: (db: Database, id: string) =>
+    db.query<SessionRow, [string]>("SELECT * FROM sessions WHERE id = ?").get(id) ?? undefined,
+
+  extend: (db: Database, id: string, expiresAt: number) =>
+    db.query("UPDATE sessions SET expires_at = ? WHERE id = ?").run(expiresAt, id),
+
+  delete: (db: Database, id: string) => db.query("DELETE FROM sessions WHERE id = ?").run(id),
+
+  deleteExpired: (db: Database, now: number) =>
+    db.query("DELETE FROM sessions WHERE expires_at <= ?").run(now),
+};

@@ -1,0 +1,121 @@
+import type { Database } from "bun:sqlite";
+import type { Currency } from "../../src/lib/money";
+
+export type SubscriptionStatus = "NOT_ACTIVE" | "ACTIVE" | "CANCELED" | "EXPIRED";
+
+export type SubscriptionRow = {
+  id: number;
+  user_id: number;
+  status: SubscriptionStatus;
+  tariff_months: 1 | 3 | 6 | 12;
+  trial_days: number;
+  currency: Currency;
+  first_payment: number;
+  period_price: number;
+  first_payment_paid: 0 | 1;
+  promo_id: number | null;
+  promo_discount_percent: number;
+  extra_devices: number;
+  start_date: number | null;
+  end_date: number | null;
+  next_charge_at: number | null;
+  next_period_index: number;
+  dunning_attempts: number;
+  card_token: string | null;
+  card_last_four: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+export type Plan = {
+  tariffMonths: 1 | 3 | 6 | 12;
+  trialDays: number;
+  currency: Currency;
+  firstPayment: number;
+  periodPrice: number;
+};
+
+export const subscriptions = {
+  /** The newest subscription of a customer is the current one. */
+  current: (db: Database, userId: number) =>
+    db
+      .query<SubscriptionRow, [number]>(
+        "SELECT * FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+      )
+      .get(userId) ?? undefined,
+
+  byId: (db: Database, id: number) =>
+    db.query<SubscriptionRow, [number]>("SELECT * FROM subscriptions WHERE id = ?").get(id) ?? undefined,
+
+  insertNotActive(db: Database, userId: number, plan: Plan, now: number): number {
+    const row = db
+      .query<{ id: number }, [number, number, number, string, number, number, number, number]>(
+        `INSERT INTO subscriptions (user_id, status, tariff_months, trial_days, currency, first_payment, period_price,
+           created_at, updated_at)
+         VALUES (?, 'NOT_ACTIVE', ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      )
+      .get(
+        userId,
+        plan.tariffMonths,
+        plan.trialDays,
+        plan.currency,
+        plan.firstPayment,
+        plan.periodPrice,
+        now,
+        now,
+      );
+    if (!row) throw new Error("subscription insert returned no id");
+    return row.id;
+  },
+
+  updatePlan: (db: Database, id: number, plan: Plan, now: number) =>
+    db
+      .query(
+        `UPDATE subscriptions SET tariff_months = ?, trial_days = ?, currency = ?, first_payment = ?, period_price = ?,
+           updated_at = ? WHERE id = ? AND status = 'NOT_ACTIVE'`,
+      )
+      .run(plan.tariffMonths, plan.trialDays, plan.currency, plan.firstPayment, plan.periodPrice, now, id),
+
+  setPromo: (db: Database, id: number, promoId: number, percent: number, now: number) =>
+    db
+      .query("UPDATE subscriptions SET promo_id = ?, promo_discount_percent = ?, updated_at = ? WHERE id = ?")
+      .run(promoId, percent, now, id),
+
+  /** Opens access from `start` to `end`; the scheduler charges again at `end`. */
+  activate: (db: Database, id: number, start: number, end: number, now: number) =>
+    db
+      .query(
+        `UPDATE subscriptions SET status = 'ACTIVE', first_payment_paid = 1, start_date = COALESCE(start_date, ?),
+           end_date = ?, next_charge_at = ?, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
+      )
+      .run(start, end, end, now, id),
+
+  cancel: (db: Database, id: number, now: number) =>
+    db
+      .query(
+        "UPDATE subscriptions SET status = 'CANCELED', next_charge_at = NULL, updated_at = ? WHERE id = ? AND status = 'ACTIVE'",
+      )
+      .run(now, id),
+
+  resume: (db: Database, id: number, now: number) =>
+    db
+      .query(
+        `UPDATE subscriptions SET status = 'ACTIVE', next_charge_at = end_date, updated_at = ?
+         WHERE id = ? AND status = 'CANCELED' AND end_date > ?`,
+      )
+      .run(now, id, now),
+
+  expire: (db: Database, id: number, end: number, now: number) =>
+    db
+      .query(
+        "UPDATE subscriptions SET status = 'EXPIRED', end_date = MIN(COALESCE(end_date, ?), ?), next_charge_at = NULL, updated_at = ? WHERE id = ?",
+      )
+      .run(end, end, now, id),
+};
+
+/** Access is open while ACTIVE (dunning keeps it), or CANCELED until the paid period ends. */
+export function hasAccess(subscription: SubscriptionRow | undefined, now: number): boolean {
+  if (!subscription) return false;
+  if (subscription.status === "ACTIVE") return true;
+  return subscription.status === "CANCELED" && (subscription.end_date ?? 0) > now;
+}

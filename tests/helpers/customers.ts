@@ -1,0 +1,79 @@
+import type { createApp } from "../../bff/app";
+import { postJson } from "./app";
+
+type App = ReturnType<typeof createApp>;
+
+export type SignedIn = { uid: string; email: string; providerId: string; cookie: string };
+
+/** The session cookie pair (name=value) from a response's Set-Cookie. */
+export function sessionCookieFrom(response: Response): string {
+  const header = response.headers.getSetCookie().find((line) => line.startsWith("kannt_session="));
+  if (!header) throw new Error(`no session cookie in ${response.status} response`);
+  return header.split(";")[0] ?? "";
+}
+
+export async function demoToken(
+  app: App,
+  email: string,
+  provider: "google.com" | "yandex" = "google.com",
+  extra = {},
+) {
+  const response = await app.handle(postJson("/api/dev/idp/token", { email, provider, ...extra }));
+  if (response.status !== 200) throw new Error(`demo token: ${response.status} ${await response.text()}`);
+  return (await response.json()) as {
+    credential: string;
+    uid: string;
+    email: string;
+    photoURL: string;
+    providerId: string;
+  };
+}
+
+/** Signs a customer in through the demo provider and /api/register, like the browser does. */
+export async function signIn(
+  app: App,
+  email: string,
+  options: {
+    provider?: "google.com" | "yandex";
+    referralCode?: string;
+    period?: number;
+    tariff?: number;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<SignedIn> {
+  const token = await demoToken(app, email, options.provider);
+  const response = await app.handle(
+    postJson(
+      "/api/register",
+      {
+        uid: token.uid,
+        email: token.email,
+        photoURL: token.photoURL,
+        providerId: token.providerId,
+        referralCode: options.referralCode ?? "",
+        period: options.period ?? 30,
+        tariff: options.tariff ?? 1,
+        credential: token.credential,
+      },
+      options.headers,
+    ),
+  );
+  if (response.status !== 200) throw new Error(`register: ${response.status} ${await response.text()}`);
+  return {
+    uid: token.uid,
+    email: token.email,
+    providerId: token.providerId,
+    cookie: sessionCookieFrom(response),
+  };
+}
+
+/** A customer call with the customer's own session and identity. */
+export function asCustomer(customer: SignedIn, path: string, body: Record<string, unknown> = {}) {
+  return postJson(path, { uid: customer.uid, email: customer.email, ...body }, { cookie: customer.cookie });
+}
+
+export async function fixture(app: App, body: Record<string, unknown>) {
+  const response = await app.handle(postJson("/api/dev/fixtures/subscription", body));
+  if (response.status !== 200) throw new Error(`fixture: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { uid: string; email: string; userId: number };
+}
