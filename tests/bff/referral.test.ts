@@ -1,0 +1,112 @@
+import { describe, expect, test } from "vitest";
+import { subscriptions } from "../../db/queries/subscriptions";
+import { makeTestApp } from "../helpers/app";
+import { asCustomer, fixture, type SignedIn, signIn } from "../helpers/customers";
+
+const { app, context } = await makeTestApp();
+const { database, clock } = context;
+
+async function referralCode(customer: SignedIn): Promise<string> {
+  const response = await app.handle(asCustomer(customer, "/api/profile/getReferralCode"));
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { referralCode: string }).referralCode;
+}
+
+async function shop(customer: SignedIn) {
+  const response = await app.handle(asCustomer(customer, "/api/shop/getShop"));
+  return (await response.json()) as { discount: number; monthlyPayment: number; strikethroughPrice: number };
+}
+
+const inviteesOf = (inviterEmail: string) =>
+  database
+    .query<{ email: string }, [string]>(
+      "SELECT u.email FROM invitations i JOIN users u ON u.id = i.invitee_id JOIN users r ON r.id = i.inviter_id WHERE r.email = ?",
+    )
+    .all(inviterEmail)
+    .map((row) => row.email);
+
+describe("referral code", () => {
+  test("is created once, longer than 10 URL-safe characters, and stays the same", async () => {
+    const owner = await signIn(app, "code-owner@example.com");
+    const first = await referralCode(owner);
+    expect(first).toMatch(/^[A-Za-z0-9_-]{11,}$/);
+    expect(await referralCode(owner)).toBe(first);
+  });
+});
+
+describe("referral discounts", () => {
+  test("stack by 25% per invitee with an active subscription, up to exactly 100% and no further", async () => {
+    const inviter = await signIn(app, "inviter@example.com");
+    const code = await referralCode(inviter);
+    expect((await shop(inviter)).discount).toBe(0);
+    const expected = [0.25, 0.5, 0.75, 1, 1];
+    for (const [index, discount] of expected.entries()) {
+      await fixture(app, { email: `friend${index}@example.com`, status: "ACTIVE", referralCode: code });
+      const data = await shop(inviter);
+      expect(data.discount).toBe(discount);
+      // Renewal prices are rounded to whole roubles (DESIGN §5): 112.5 → 113, 37.5 → 38.
+      expect(data.monthlyPayment).toBe(Math.round(150 * (1 - discount)));
+      expect(data.strikethroughPrice).toBe(150);
+    }
+    expect(inviteesOf("inviter@example.com")).toHaveLength(5);
+  });
+
+  test("an invitee without an active subscription gives nothing yet", async () => {
+    const inviter = await signIn(app, "patient@example.com");
+    const code = await referralCode(inviter);
+    await signIn(app, "not-paying@example.com", { referralCode: code });
+    expect(inviteesOf("patient@example.com")).toEqual(["not-paying@example.com"]);
+    expect((await shop(inviter)).discount).toBe(0);
+  });
+
+  test("an invitee whose subscription expires stops counting", async () => {
+    const inviter = await signIn(app, "loses-friend@example.com");
+    const code = await referralCode(inviter);
+    const friend = await fixture(app, { email: "leaving@example.com", status: "ACTIVE", referralCode: code });
+    expect((await shop(inviter)).discount).toBe(0.25);
+    const subscription = subscriptions.current(database, friend.userId);
+    if (!subscription) throw new Error("fixture has no subscription");
+    subscriptions.expire(database, subscription.id, clock.now(), clock.now());
+    expect((await shop(inviter)).discount).toBe(0);
+  });
+
+  test("a customer cannot invite themself", async () => {
+    const selfish = await signIn(app, "selfish@example.com");
+    const code = await referralCode(selfish);
+    await signIn(app, "selfish@example.com", { referralCode: code });
+    expect(inviteesOf("selfish@example.com")).toEqual([]);
+    expect((await shop(selfish)).discount).toBe(0);
+  });
+
+  test("nobody is invited twice: the first inviter keeps the invitee", async () => {
+    const first = await signIn(app, "first-inviter@example.com");
+    const second = await signIn(app, "second-inviter@example.com");
+    await signIn(app, "popular@example.com", { referralCode: await referralCode(first) });
+    await signIn(app, "popular@example.com", { referralCode: await referralCode(second) });
+    expect(inviteesOf("first-inviter@example.com")).toEqual(["popular@example.com"]);
+    expect(inviteesOf("second-inviter@example.com")).toEqual([]);
+  });
+
+  test("an unknown code signs the customer in and changes nothing", async () => {
+    const customer = await signIn(app, "unknown-code@example.com", { referralCode: "NO-SUCH-CODE" });
+    expect((await shop(customer)).discount).toBe(0);
+  });
+});
+
+describe("promo codes at sign-up", () => {
+  test("an available operator promo code applies its discount once", async () => {
+    database.run(
+      "INSERT INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_at) VALUES ('SPRING30', 'DISCOUNT', 1, 30, '2999-12-31', 0)",
+    );
+    const customer = await signIn(app, "promo@example.com", { referralCode: "spring30" });
+    expect(await shop(customer)).toMatchObject({ discount: 0.3, monthlyPayment: 105 });
+  });
+
+  test("an expired promo code gives nothing", async () => {
+    database.run(
+      "INSERT INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_at) VALUES ('OLDCODE', 'DISCOUNT', 1, 50, '2001-01-01', 0)",
+    );
+    const customer = await signIn(app, "late@example.com", { referralCode: "OLDCODE" });
+    expect((await shop(customer)).discount).toBe(0);
+  });
+});
