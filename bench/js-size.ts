@@ -22,6 +22,10 @@ function htmlFiles(directory: string): string[] {
   });
 }
 
+/**
+ * Static imports always load. Of a module's dynamic imports only one loads at a time
+ * (they are the per-language translation chunks), so the largest one is counted.
+ */
 function moduleClosure(entry: string, seen: Set<string>): void {
   if (seen.has(entry) || !existsSync(entry)) return;
   seen.add(entry);
@@ -29,6 +33,11 @@ function moduleClosure(entry: string, seen: Set<string>): void {
   for (const match of code.matchAll(/(?:import|from)\s*["'](\.{1,2}\/[^"']+)["']/g)) {
     moduleClosure(resolve(dirname(entry), match[1] ?? ""), seen);
   }
+  const lazy = [...code.matchAll(/import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)]
+    .map((match) => resolve(dirname(entry), match[1] ?? ""))
+    .filter((path) => existsSync(path))
+    .sort((a, b) => gzipSize(readFileSync(b, "utf8")) - gzipSize(readFileSync(a, "utf8")));
+  if (lazy[0]) moduleClosure(lazy[0], seen);
 }
 
 export type PageWeight = { page: string; bytes: number; budget: number; modules: number };
@@ -41,11 +50,10 @@ export function measurePages(): PageWeight[] {
     for (const match of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
       moduleClosure(join(root, match[1] ?? ""), modules);
     }
-    for (const match of html.matchAll(
-      /<island[^>]*\scomponent-url="([^"]+)"[^>]*\srenderer-url="([^"]+)"/g,
-    )) {
-      moduleClosure(join(root, match[1] ?? ""), modules);
-      moduleClosure(join(root, match[2] ?? ""), modules);
+    for (const match of html.matchAll(/<astro-island[^>]*>/g)) {
+      for (const url of match[0].matchAll(/\s(?:component|renderer)-url="([^"]+)"/g)) {
+        moduleClosure(join(root, url[1] ?? ""), modules);
+      }
     }
     const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
       (m) => m[1] ?? "",

@@ -35,7 +35,7 @@ export function createApp(context: AppContext) {
     .use(profileModule(context))
     .use(shopModule(context))
     .use(subscriptionsModule(context))
-    // Demo mode only: each returns an empty module in production.
+    // Demo mode only: outside it these answer 404 like any unknown endpoint.
     .use(demoIdentityModule(context))
     .use(fixturesModule(context));
   context.http.attachLoopback((request) => app.handle(request));

@@ -1,21 +1,17 @@
 import type { Language } from "../lib/i18n/languages";
 import en from "./en.json";
+import { interpolate } from "./interpolate";
 import kk from "./kk.json";
 import ru from "./ru.json";
 import zh from "./zh.json";
+
+export { interpolate };
 
 export type TranslationKey = keyof typeof en;
 export type Translations = Record<TranslationKey, string>;
 
 /** Every language's texts; the `en` file defines the key set (a test checks the others). */
 export const resources: Record<Language, Translations> = { en, ru, zh, kk };
-
-/** Replaces `{{name}}` placeholders, the same syntax i18next uses in the islands. */
-export function interpolate(text: string, values: Record<string, string | number> = {}): string {
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
-}
 
 /** Build-time translation for prerendered pages (the landing ships no i18n runtime). */
 export function translator(language: Language) {

@@ -2,11 +2,9 @@ import { detectLanguage, isLanguage, languageCookieName, readCookie } from "../l
 import { persistLanguage, storedLanguage } from "../lib/i18n/persist-language";
 import { readStorage, storageKeys } from "../lib/storage-keys";
 import { supportLink } from "../lib/support-link";
-import { mountToasts } from "../lib/toast/toast-view";
+import "./toasts";
 
 /** Behaviour shared by every prerendered page: toasts, language choice, footer links. */
-const toastContainer = document.getElementById("toasts");
-if (toastContainer) mountToasts(toastContainer);
 
 // Cache the detected language (local storage, then cookie, then browser) like i18next does.
 persistLanguage(

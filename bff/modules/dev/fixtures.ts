@@ -1,9 +1,10 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { devices } from "../../../db/queries/devices";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../platform/context";
 import { registerCustomer } from "../customers/register";
 import { demoAvatarUrl, demoUid } from "./demo-identity";
+import { demoOnly, requireDemo } from "./demo-only";
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -14,12 +15,11 @@ const states = ["NOT_ACTIVE", "ACTIVE", "CANCELED", "CANCELED_OVER", "EXPIRED"] 
  * subscription state, made through the same services the product uses.
  */
 export function fixturesModule(context: AppContext) {
-  const demo = context.identity.demo;
-  if (!demo) return new Elysia();
   const { database, clock } = context;
-  return new Elysia({ prefix: "/dev/fixtures", tags: ["demo"] }).post(
+  return demoOnly(context, "/dev/fixtures").post(
     "/subscription",
     async ({ body }) => {
+      const demo = requireDemo(context);
       const providerId = body.provider ?? "google.com";
       const uid = demoUid(providerId, body.email);
       const credential =

@@ -1,8 +1,9 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { errorResponse } from "../../platform/schemas";
 import { demoAvatarUrl, demoUid } from "./demo-identity";
+import { demoOnly, requireDemo } from "./demo-only";
 
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -11,12 +12,11 @@ const escapeXml = (text: string) => text.replace(/[<>&"']/g, (character) => `&#$
  * verifies like Google's ID tokens (JWKS) or Yandex's (the info endpoint).
  */
 export function demoIdentityModule(context: AppContext) {
-  const demo = context.identity.demo;
-  if (!demo) return new Elysia();
-  return new Elysia({ prefix: "/dev/idp", tags: ["demo"] })
+  return demoOnly(context, "/dev/idp")
     .post(
       "/token",
       async ({ body }) => {
+        const demo = requireDemo(context);
         const providerId = body.provider ?? "google.com";
         const email = body.email.trim();
         if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
@@ -56,12 +56,14 @@ export function demoIdentityModule(context: AppContext) {
         detail: { summary: "DEMO: issue a sign-in token that /api/register accepts" },
       },
     )
-    .get("/jwks", () => demo.publicJwks, { detail: { summary: "DEMO: the provider's public keys" } })
+    .get("/jwks", () => requireDemo(context).publicJwks, {
+      detail: { summary: "DEMO: the provider's public keys" },
+    })
     .get(
       "/yandex/info",
       async ({ headers, status }) => {
         const token = headers.authorization?.replace(/^(OAuth|Bearer)\s+/i, "") ?? "";
-        const info = token ? await demo.yandexInfo(token) : undefined;
+        const info = token ? await requireDemo(context).yandexInfo(token) : undefined;
         return info ?? status(401, { error: "invalid_token", error_description: "The token is not valid." });
       },
       { detail: { summary: "DEMO: Yandex-compatible user info for a demo Yandex token" } },

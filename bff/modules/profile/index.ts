@@ -3,6 +3,7 @@ import type { AppContext } from "../../platform/context";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
 import { ensureReferralCode } from "../customers/referral";
+import { inviteLink, renderReferralQr } from "./referral-qr";
 import { detachDevice, profileOf } from "./service";
 
 const device = t.Object({
@@ -65,6 +66,25 @@ export function profileModule(context: AppContext) {
           ...customerErrors,
         },
         detail: { summary: "The customer's referral code, created on first request" },
+      },
+    )
+    .get(
+      "/referralQr.png",
+      async ({ customer, query, request }) => {
+        const origin = context.config.publicUrl ?? new URL(request.url).origin;
+        const png = await renderReferralQr(inviteLink(origin, ensureReferralCode(database, customer.id)));
+        return new Response(png, {
+          headers: {
+            "content-type": "image/png",
+            "cache-control": "private, max-age=3600",
+            "content-disposition": `${query.download ? "attachment" : "inline"}; filename="kannt-invite-qr.png"`,
+          },
+        });
+      },
+      {
+        customer: true,
+        query: t.Object({ download: t.Optional(t.String({ maxLength: 5 })) }),
+        detail: { summary: "The customer's invite link as a QR code PNG (256 px, margin 4, level H)" },
       },
     );
 }

@@ -45,7 +45,7 @@ export function nextCharge(
   subscription: SubscriptionRow | undefined,
   now: number,
 ) {
-  if (!subscription || subscription.status !== "ACTIVE" || subscription.next_charge_at === null) {
+  if (subscription?.status !== "ACTIVE" || subscription.next_charge_at === null) {
     return { nextTransactionDate: null, amount: null };
   }
   const discount = currentDiscount(database, userId, subscription, now);

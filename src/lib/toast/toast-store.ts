@@ -27,3 +27,26 @@ export function showToast(content: string, type: ToastType = "info", autoClose =
 export function dismissToast(id: number): void {
   $toasts.set($toasts.get().filter((toast) => toast.id !== id));
 }
+
+const queuedToastKey = "kannt.queuedToast";
+
+/** For a toast that must appear after a navigation (e.g. "sign-in failed" shown on /). */
+export function queueToastForNextPage(content: string, type: ToastType = "info"): void {
+  try {
+    sessionStorage.setItem(queuedToastKey, JSON.stringify({ content, type }));
+  } catch {
+    // Without session storage the toast is lost; the navigation itself still happens.
+  }
+}
+
+export function showQueuedToast(): void {
+  try {
+    const queued = sessionStorage.getItem(queuedToastKey);
+    if (!queued) return;
+    sessionStorage.removeItem(queuedToastKey);
+    const { content, type } = JSON.parse(queued) as { content: string; type: ToastType };
+    showToast(content, type);
+  } catch {
+    // A malformed entry is dropped.
+  }
+}

@@ -1,0 +1,71 @@
+import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
+import { I18nBoundary } from "../../components/react/I18nBoundary";
+import { SiteFooter } from "../../components/react/SiteFooter";
+import { Spinner } from "../../components/react/Spinner";
+import { cabinetVariant } from "../../lib/cabinet-view";
+import { useTranslation } from "../../lib/i18n/use-translation";
+import { $cabinetState, $profile, $shop, loadCabinet } from "../../stores/cabinet";
+import { AppInstallBlock, DevicesBlock, SupportBlock } from "./DevicesBlock";
+import { PurchaseBlock } from "./PurchaseBlock";
+import { CancelledBlock, NextChargeBlock, ReferralTeaser } from "./SubscriptionBlocks";
+import { TopBlock } from "./TopBlock";
+
+type Props = { prepare?: () => Promise<boolean> };
+
+/** The customer cabinet (spec §2): blocks by subscription status. */
+function CabinetContent({ prepare }: Props) {
+  const { t } = useTranslation();
+  const state = useStore($cabinetState);
+  const profile = useStore($profile);
+  const shop = useStore($shop);
+
+  useEffect(() => {
+    (prepare ? prepare() : Promise.resolve(true)).then((isReady) => {
+      if (isReady) void loadCabinet();
+    });
+  }, [prepare]);
+
+  if (state === "loading" || !shop) {
+    return (
+      <main id="main" className="screen screen--center">
+        <Spinner label={t("common.loading")} />
+      </main>
+    );
+  }
+  const variant = cabinetVariant(
+    profile?.userInfo.subscriptionStatus ?? "NOT_ACTIVE",
+    profile?.userInfo.subscriptionIsActive ?? false,
+  );
+  return (
+    <>
+      <main id="main" className="screen cabinet" data-variant={variant}>
+        <h1 className="visually-hidden">{t("cabinet.title")}</h1>
+        <TopBlock profile={profile} />
+        {variant === "purchase" && <PurchaseBlock shop={shop} />}
+        {variant !== "purchase" && profile && (
+          <>
+            <ReferralTeaser shop={shop} />
+            {variant === "active" ? (
+              <NextChargeBlock profile={profile} shop={shop} />
+            ) : (
+              <CancelledBlock profile={profile} />
+            )}
+            <DevicesBlock profile={profile} />
+            <AppInstallBlock />
+          </>
+        )}
+        <SupportBlock />
+      </main>
+      <SiteFooter />
+    </>
+  );
+}
+
+export function Cabinet(props: Props) {
+  return (
+    <I18nBoundary>
+      <CabinetContent {...props} />
+    </I18nBoundary>
+  );
+}

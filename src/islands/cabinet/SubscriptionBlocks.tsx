@@ -1,0 +1,60 @@
+import { formatDate, formatUnits, percent } from "../../lib/format";
+import { useTranslation } from "../../lib/i18n/use-translation";
+import { type ProfileData, resumeSubscription, type ShopData } from "../../stores/cabinet";
+
+type Props = { profile: ProfileData; shop: ShopData };
+
+/** ACTIVE: the next charge (or free use at 100%), the discount, and the way to cancel. */
+export function NextChargeBlock({ profile, shop }: Props) {
+  const { t, language } = useTranslation();
+  const { nextTransactionDate, amount } = profile.userInfo;
+  return (
+    <section className="card" aria-labelledby="next-charge-title">
+      <h2 id="next-charge-title">{t("cabinet.nextBilling")}</h2>
+      {shop.discount >= 1 || amount === 0 ? (
+        <p className="next-charge__free">{t("cabinet.freeUse")}</p>
+      ) : (
+        <p className="next-charge">
+          {t("cabinet.nextCharge", {
+            date: formatDate(nextTransactionDate, language),
+            amount: formatUnits(amount ?? 0, shop.currency),
+          })}
+        </p>
+      )}
+      {shop.discount > 0 && <p>{t("cabinet.currentDiscount", { percent: percent(shop.discount) })}</p>}
+      <a className="button button--ghost" href="/cancel">
+        {t("cabinet.cancelSubscription")}
+      </a>
+    </section>
+  );
+}
+
+/** CANCELED but still running: access continues; renewal can be switched back on. */
+export function CancelledBlock({ profile }: { profile: ProfileData }) {
+  const { t, language } = useTranslation();
+  return (
+    <section className="card card--warning" aria-labelledby="cancelled-title">
+      <h2 id="cancelled-title">{t("cabinet.cancelledTitle")}</h2>
+      <p>{t("cabinet.cancelledText", { date: formatDate(profile.userInfo.expirationDate, language) })}</p>
+      <button type="button" className="button button--primary" onClick={() => void resumeSubscription()}>
+        {t("cabinet.resume")}
+      </button>
+    </section>
+  );
+}
+
+export function ReferralTeaser({ shop }: { shop: ShopData }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card card--accent" aria-labelledby="referral-title">
+      <h2 id="referral-title">{t("cabinet.referralTitle")}</h2>
+      <p>{t("cabinet.referralText")}</p>
+      {shop.referralDiscount > 0 && (
+        <p>{t("cabinet.referralDiscount", { percent: percent(shop.referralDiscount) })}</p>
+      )}
+      <a className="button button--primary" href="/promo">
+        {t("cabinet.inviteFriends")}
+      </a>
+    </section>
+  );
+}

@@ -1,0 +1,16 @@
+import { treaty } from "@elysiajs/eden";
+import type { App } from "../../bff/app";
+
+/**
+ * The one typed client of the islands, built from the server's `App` type, so a
+ * changed route or schema is a type error here. Same-origin: the session cookie goes along.
+ */
+export const api = treaty<App>(typeof location === "undefined" ? "http://localhost" : location.origin, {
+  fetch: { credentials: "same-origin" },
+}).api;
+
+/** The server's user-facing message from an Eden error value, if it sent one. */
+export function errorMessage(error: { value?: unknown } | null | undefined): string | undefined {
+  const value = error?.value as { error?: { message?: unknown } } | undefined;
+  return typeof value?.error?.message === "string" ? value.error.message : undefined;
+}

@@ -1,0 +1,49 @@
+import { atom } from "nanostores";
+import type en from "../../i18n/en.json";
+import { interpolate } from "../../i18n/interpolate";
+import { detectLanguage, type Language, languageCookieName, readCookie } from "./languages";
+import { persistLanguage, storedLanguage } from "./persist-language";
+
+/**
+ * The islands' i18n: the same detection as the landing's script and the server
+ * (local storage, cookie, browser; cached in local storage and a cookie), the same
+ * JSON files, loaded one language at a time. It stands in for i18next, whose 16 KB
+ * the 100 KB page budget of DESIGN §10 cannot carry next to React 19's 66 KB.
+ */
+export type TranslationKey = keyof typeof en;
+type Texts = Record<TranslationKey, string>;
+
+export const $language = atom<Language>("en");
+export const $texts = atom<Texts | undefined>();
+
+const loaders = import.meta.glob<{ default: Texts }>("../../i18n/*.json");
+
+async function load(language: Language): Promise<void> {
+  const loader = loaders[`../../i18n/${language}.json`];
+  if (!loader) return;
+  const texts = (await loader()).default;
+  if ($language.get() !== language) return;
+  $texts.set(texts);
+  document.documentElement.lang = language;
+}
+
+export function changeLanguage(language: Language): Promise<void> {
+  persistLanguage(language);
+  $language.set(language);
+  return load(language);
+}
+
+/** Translates with the texts loaded now; before they arrive a key reads as itself. */
+export function translate(key: TranslationKey, values?: Record<string, string | number>): string {
+  return interpolate($texts.get()?.[key] ?? key, values);
+}
+
+if (typeof window !== "undefined") {
+  void changeLanguage(
+    detectLanguage({
+      stored: storedLanguage(),
+      cookie: readCookie(document.cookie, languageCookieName),
+      browser: navigator.languages,
+    }),
+  );
+}
