@@ -14,3 +14,8 @@ export function errorMessage(error: { value?: unknown } | null | undefined): str
   const value = error?.value as { error?: { message?: unknown } } | undefined;
   return typeof value?.error?.message === "string" ? value.error.message : undefined;
 }
+
+/** Eden reports a request that never reached the server as an error whose value is the thrown Error. */
+export function isNetworkFailure(error: { value?: unknown } | null | undefined): boolean {
+  return error?.value instanceof Error;
+}

@@ -1,4 +1,4 @@
-import { api } from "../lib/api-client";
+import { api, isNetworkFailure } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
 import {
@@ -45,6 +45,7 @@ export async function registerCustomer(identity: Credentialed): Promise<SignInOu
       tariff: Number($tariff.get()) || 1,
       credential: identity.credential,
     });
+    if (isNetworkFailure(error)) return "network-failure";
     if (error || !data?.success) return "refused";
     $expirationDate.set(data.expirationDate ?? "");
     $subscriptionIsActive.set(String(data.subscriptionIsActive));

@@ -110,3 +110,24 @@ describe("promo codes at sign-up", () => {
     expect((await shop(customer)).discount).toBe(0);
   });
 });
+
+describe("invite QR", () => {
+  test("is a 256×256 PNG of the invite link for the signed-in customer only", async () => {
+    const owner = await signIn(app, "qr-owner@example.com");
+    const response = await app.handle(
+      new Request("http://localhost/api/profile/referralQr.png?download=1", {
+        headers: { cookie: owner.cookie },
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    expect(response.headers.get("content-disposition")).toContain(
+      'attachment; filename="kannt-invite-qr.png"',
+    );
+    const png = new Uint8Array(await response.arrayBuffer());
+    const view = new DataView(png.buffer);
+    expect([view.getUint32(16), view.getUint32(20)]).toEqual([256, 256]);
+    const anonymous = await app.handle(new Request("http://localhost/api/profile/referralQr.png"));
+    expect(anonymous.status).toBe(401);
+  });
+});

@@ -9,5 +9,8 @@ export function inviteLink(origin: string, code: string): string {
 }
 
 export async function renderReferralQr(link: string): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await QRCode.toBuffer(link, { ...referralQrOptions, type: "png" }));
+  // qrcode floors modules × (width ÷ modules), which can land on 255; half a pixel
+  // more keeps the image at exactly 256 px whatever the symbol's size.
+  const width = referralQrOptions.width + 0.5;
+  return new Uint8Array(await QRCode.toBuffer(link, { ...referralQrOptions, width, type: "png" }));
 }

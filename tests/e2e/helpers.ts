@@ -1,0 +1,42 @@
+import { expect, type Page } from "@playwright/test";
+
+type Provider = "google.com" | "yandex";
+
+/** Signs in through the real buttons and the demo identity provider, as a customer would. */
+export async function signInThroughUi(
+  page: Page,
+  email: string,
+  provider: Provider = "google.com",
+  path = "/login",
+) {
+  await page.goto(path);
+  if (provider === "google.com") {
+    const popupPromise = page.waitForEvent("popup");
+    await page.getByRole("button", { name: /Google/ }).click();
+    const popup = await popupPromise;
+    await popup.getByLabel("E-mail").fill(email);
+    await popup.getByRole("button", { name: "Continue" }).click();
+  } else {
+    await page.getByRole("button", { name: /Yandex|Яндекс/ }).click();
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByRole("button", { name: "Continue" }).click();
+  }
+  await page.waitForURL("**/profile");
+}
+
+/** A customer in a given state, made on the server through the product's own services. */
+export async function makeCustomer(page: Page, body: Record<string, unknown>) {
+  const response = await page.request.post("/api/dev/fixtures/subscription", { data: body });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+export async function useLanguage(page: Page, language: "ru" | "en" | "zh" | "kk") {
+  await page.addInitScript((lang) => {
+    if (!localStorage.getItem("i18nextLng")) localStorage.setItem("i18nextLng", lang);
+  }, language);
+}
+
+let counter = 0;
+/** A fresh e-mail per test, so parallel tests never share a customer. */
+export const uniqueEmail = (name: string) =>
+  `${name}.${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;
