@@ -2,7 +2,10 @@
  * `npm run bench`: every benchmark in turn. Each compares against a baseline measured
  * in the same run where timing matters; see bench/README.md for the budgets.
  */
-const benchmarks = [["bun", "bench/js-size.ts"]];
+const benchmarks = [
+  ["bun", "bench/js-size.ts"],
+  ["bun", "bench/profile-throughput.ts"],
+];
 
 for (const command of benchmarks) {
   console.log(`\n$ ${command.join(" ")}`);

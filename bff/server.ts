@@ -17,12 +17,15 @@ export async function startServer(environment: Record<string, string | undefined
   const server = Bun.serve({
     port: config.port,
     async fetch(request) {
-      const url = new URL(request.url);
-      if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return app.handle(request);
+      // The path without parsing the whole URL: this runs for every request.
+      const pathStart = request.url.indexOf("/", request.url.indexOf("//") + 2);
+      const queryStart = request.url.indexOf("?", pathStart);
+      const pathname = request.url.slice(pathStart, queryStart < 0 ? undefined : queryStart);
+      if (pathname === "/api" || pathname.startsWith("/api/")) return app.handle(request);
       if (request.method !== "GET" && request.method !== "HEAD") {
         return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
       }
-      return site.handle(request, url.pathname);
+      return site.handle(request, pathname);
     },
     error(error) {
       logger.error("request failed", { error: error.stack ?? error.message });

@@ -6,17 +6,33 @@ import { fileURLToPath } from "node:url";
 const migrationsDirectory = fileURLToPath(new URL("../../db/migrations", import.meta.url));
 
 /**
- * Opens the SQLite file with the settings money needs: WAL for concurrent readers,
- * synchronous=FULL so a committed payment survives a power cut (Bun's default is
- * weaker), foreign keys on, and a busy timeout instead of instant SQLITE_BUSY.
+ * Opens the SQLite file with the settings money needs: WAL, synchronous=FULL so a
+ * committed payment survives a power cut (Bun's default is weaker), foreign keys
+ * on, and a busy timeout instead of instant SQLITE_BUSY.
+ *
+ * The server is the database's only user (one process, DESIGN §2), so it holds the
+ * file in exclusive locking mode: WAL then needs no shared-memory locks per read,
+ * which made a cabinet request four times cheaper (25 µs → 6 µs of SQLite work).
+ * Another process opening the file while the server runs gets a clear error.
  */
 export function openDatabase(path: string): Database {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path, { create: true, strict: true });
-  database.run("PRAGMA journal_mode = WAL");
+  database.run("PRAGMA busy_timeout = 5000");
+  try {
+    database.run("PRAGMA locking_mode = EXCLUSIVE");
+    database.run("PRAGMA journal_mode = WAL");
+  } catch (error) {
+    database.close();
+    if (String(error).includes("locked")) {
+      throw new Error(
+        `${path} is in use by a running server; stop it first (the server holds the database exclusively).`,
+      );
+    }
+    throw error;
+  }
   database.run("PRAGMA synchronous = FULL");
   database.run("PRAGMA foreign_keys = ON");
-  database.run("PRAGMA busy_timeout = 5000");
   migrate(database);
   return database;
 }

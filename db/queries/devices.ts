@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { statement } from "../statements";
 
 export type DevicePlatform = "ios" | "android" | "windows" | "desktop" | "other";
 
@@ -18,20 +19,20 @@ const columns =
   "id, user_id, device_id, device_name, platform, is_active, created_at, first_activation_at, detached_at";
 
 export const devices = {
-  /** Devices the customer still has (detached ones are gone from the cabinet). */
+  /** Devices the customer still has, oldest first (sorted here: see subscriptions.current). */
   attached: (db: Database, userId: number) =>
-    db
-      .query<DeviceRow, [number]>(
-        `SELECT ${columns} FROM devices WHERE user_id = ? AND detached_at IS NULL ORDER BY created_at, id`,
-      )
-      .all(userId),
+    statement<DeviceRow, [number]>(
+      db,
+      `SELECT ${columns} FROM devices WHERE user_id = ? AND detached_at IS NULL`,
+    )
+      .all(userId)
+      .sort((a, b) => a.created_at - b.created_at || a.id - b.id),
 
   countActive: (db: Database, userId: number) =>
-    db
-      .query<{ count: number }, [number]>(
-        "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
-      )
-      .get(userId)?.count ?? 0,
+    statement<{ count: number }, [number]>(
+      db,
+      "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
+    ).get(userId)?.count ?? 0,
 
   insert(
     db: Database,
@@ -44,28 +45,26 @@ export const devices = {
     },
     now: number,
   ): number {
-    const row = db
-      .query<{ id: number }, [number, string, string, string, number, number, number | null]>(
-        `INSERT INTO devices (user_id, device_id, device_name, platform, is_active, created_at, first_activation_at)
+    const row = statement<{ id: number }, [number, string, string, string, number, number, number | null]>(
+      db,
+      `INSERT INTO devices (user_id, device_id, device_name, platform, is_active, created_at, first_activation_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(
-        device.userId,
-        device.deviceId,
-        device.deviceName,
-        device.platform,
-        device.isActive ? 1 : 0,
-        now,
-        device.isActive ? now : null,
-      );
+    ).get(
+      device.userId,
+      device.deviceId,
+      device.deviceName,
+      device.platform,
+      device.isActive ? 1 : 0,
+      now,
+      device.isActive ? now : null,
+    );
     if (!row) throw new Error("device insert returned no id");
     return row.id;
   },
 
   detach: (db: Database, userId: number, deviceId: string, now: number) =>
-    db
-      .query(
-        "UPDATE devices SET is_active = 0, detached_at = ? WHERE user_id = ? AND device_id = ? AND detached_at IS NULL",
-      )
-      .run(now, userId, deviceId),
+    statement(
+      db,
+      "UPDATE devices SET is_active = 0, detached_at = ? WHERE user_id = ? AND device_id = ? AND detached_at IS NULL",
+    ).run(now, userId, deviceId),
 };

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { statement } from "../statements";
 
 export type PromoRow = {
   id: number;
@@ -13,14 +14,14 @@ export type PromoRow = {
 export const promos = {
   /** An available code whose last day (YYYY-MM-DD) is today or later. */
   usable: (db: Database, code: string, today: string) =>
-    db
-      .query<PromoRow, [string, string]>(
-        "SELECT * FROM promos WHERE promo_code = ? AND is_available = 1 AND expiration_date >= ?",
-      )
-      .get(code.toUpperCase(), today) ?? undefined,
+    statement<PromoRow, [string, string]>(
+      db,
+      "SELECT * FROM promos WHERE promo_code = ? AND is_available = 1 AND expiration_date >= ?",
+    ).get(code.toUpperCase(), today) ?? undefined,
 
   activate: (db: Database, promoId: number, userId: number, now: number) =>
-    db
-      .query("INSERT OR IGNORE INTO promo_activations (promo_id, user_id, activated_at) VALUES (?, ?, ?)")
-      .run(promoId, userId, now),
+    statement(
+      db,
+      "INSERT OR IGNORE INTO promo_activations (promo_id, user_id, activated_at) VALUES (?, ?, ?)",
+    ).run(promoId, userId, now),
 };

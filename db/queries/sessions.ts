@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { statement } from "../statements";
 
 export type SessionRow = {
   id: string;
@@ -17,18 +18,19 @@ export const sessions = {
     now: number,
     expiresAt: number,
   ) =>
-    db
-      .query("INSERT INTO sessions (id, user_id, secret_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
-      .run(id, userId, secretHash, now, expiresAt),
+    statement(
+      db,
+      "INSERT INTO sessions (id, user_id, secret_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+    ).run(id, userId, secretHash, now, expiresAt),
 
   byId: (db: Database, id: string) =>
-    db.query<SessionRow, [string]>("SELECT * FROM sessions WHERE id = ?").get(id) ?? undefined,
+    statement<SessionRow, [string]>(db, "SELECT * FROM sessions WHERE id = ?").get(id) ?? undefined,
 
   extend: (db: Database, id: string, expiresAt: number) =>
-    db.query("UPDATE sessions SET expires_at = ? WHERE id = ?").run(expiresAt, id),
+    statement(db, "UPDATE sessions SET expires_at = ? WHERE id = ?").run(expiresAt, id),
 
-  delete: (db: Database, id: string) => db.query("DELETE FROM sessions WHERE id = ?").run(id),
+  delete: (db: Database, id: string) => statement(db, "DELETE FROM sessions WHERE id = ?").run(id),
 
   deleteExpired: (db: Database, now: number) =>
-    db.query("DELETE FROM sessions WHERE expires_at <= ?").run(now),
+    statement(db, "DELETE FROM sessions WHERE expires_at <= ?").run(now),
 };

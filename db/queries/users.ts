@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Language } from "../../src/lib/i18n/languages";
 import type { Currency } from "../../src/lib/money";
+import { statement } from "../statements";
 
 export type UserRow = {
   id: number;
@@ -16,20 +17,22 @@ export type UserRow = {
 
 export const users = {
   byId: (db: Database, id: number) =>
-    db.query<UserRow, [number]>("SELECT * FROM users WHERE id = ?").get(id) ?? undefined,
+    statement<UserRow, [number]>(db, "SELECT * FROM users WHERE id = ?").get(id) ?? undefined,
 
   byProviderUid: (db: Database, providerId: string, uid: string) =>
-    db
-      .query<UserRow, [string, string]>("SELECT * FROM users WHERE provider_id = ? AND uid = ?")
-      .get(providerId, uid) ?? undefined,
+    statement<UserRow, [string, string]>(db, "SELECT * FROM users WHERE provider_id = ? AND uid = ?").get(
+      providerId,
+      uid,
+    ) ?? undefined,
 
   byEmail: (db: Database, email: string) =>
-    db
-      .query<UserRow, [string]>("SELECT * FROM users WHERE email = ? COLLATE NOCASE ORDER BY id LIMIT 1")
-      .get(email) ?? undefined,
+    statement<UserRow, [string]>(
+      db,
+      "SELECT * FROM users WHERE email = ? COLLATE NOCASE ORDER BY id LIMIT 1",
+    ).get(email) ?? undefined,
 
   byInvitationCode: (db: Database, code: string) =>
-    db.query<UserRow, [string]>("SELECT * FROM users WHERE invitation_code = ?").get(code) ?? undefined,
+    statement<UserRow, [string]>(db, "SELECT * FROM users WHERE invitation_code = ?").get(code) ?? undefined,
 
   insert(
     db: Database,
@@ -43,23 +46,24 @@ export const users = {
     },
     now: number,
   ): number {
-    const row = db
-      .query<{ id: number }, [string, string, string, string | null, string, string, number]>(
-        `INSERT INTO users (provider_id, uid, email, photo_url, language, currency, created_at)
+    const row = statement<{ id: number }, [string, string, string, string | null, string, string, number]>(
+      db,
+      `INSERT INTO users (provider_id, uid, email, photo_url, language, currency, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(user.providerId, user.uid, user.email, user.photoUrl, user.language, user.currency, now);
+    ).get(user.providerId, user.uid, user.email, user.photoUrl, user.language, user.currency, now);
     if (!row) throw new Error("user insert returned no id");
     return row.id;
   },
 
   updateContact: (db: Database, id: number, email: string, photoUrl: string | null) =>
-    db
-      .query(
-        "UPDATE users SET email = ?, photo_url = COALESCE(?, photo_url) WHERE id = ? AND (email <> ? OR photo_url IS NOT ?)",
-      )
-      .run(email, photoUrl, id, email, photoUrl),
+    statement(
+      db,
+      "UPDATE users SET email = ?, photo_url = COALESCE(?, photo_url) WHERE id = ? AND (email <> ? OR photo_url IS NOT ?)",
+    ).run(email, photoUrl, id, email, photoUrl),
 
   setInvitationCode: (db: Database, id: number, code: string) =>
-    db.query("UPDATE users SET invitation_code = ? WHERE id = ? AND invitation_code IS NULL").run(code, id),
+    statement(db, "UPDATE users SET invitation_code = ? WHERE id = ? AND invitation_code IS NULL").run(
+      code,
+      id,
+    ),
 };

@@ -110,3 +110,13 @@ describe("database", () => {
     expect(() => invite.run(1, 2)).toThrow(/UNIQUE/);
   });
 });
+
+describe("exclusive use of the database file", () => {
+  test("a second process-level open of a file the server holds fails with a clear message", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "kannt-lock-")), "app.db");
+    const server = openDatabase(path);
+    expect(() => openDatabase(path)).toThrow(/in use by a running server; stop it first/);
+    server.close();
+    expect(() => openDatabase(path).close()).not.toThrow();
+  }, 20_000);
+});

@@ -2,8 +2,8 @@ import { Elysia } from "elysia";
 import { type UserRow, users } from "../../../db/queries/users";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
-import { isCrossSite, setSessionCookie } from "./session-cookie";
-import { sessionCookieName, validateSession } from "./sessions";
+import { isCrossSite, sessionCookieHeader, sessionToken } from "./session-cookie";
+import { validateSession } from "./sessions";
 
 type OwnedBody = { email?: unknown; uid?: unknown } | undefined;
 
@@ -26,11 +26,11 @@ function assertOwnBody(body: OwnedBody, user: UserRow): void {
 export function customerAuth({ database, clock }: AppContext) {
   return new Elysia({ name: "customer-auth", seed: database }).macro({
     customer: {
-      resolve({ cookie, body, request }) {
+      resolve({ body, request, set }) {
         if (isCrossSite(request))
           throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
-        const token = cookie[sessionCookieName]?.value;
-        if (typeof token !== "string" || !token) {
+        const token = sessionToken(request);
+        if (!token) {
           throw new AppError("UNAUTHORIZED", "Please sign in to continue.");
         }
         const now = clock.now();
@@ -38,7 +38,8 @@ export function customerAuth({ database, clock }: AppContext) {
         const user = session ? users.byId(database, session.userId) : undefined;
         if (!session || !user)
           throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
-        if (session.isRenewed) setSessionCookie(cookie, request, token, session.expiresAt);
+        if (session.isRenewed)
+          set.headers["set-cookie"] = sessionCookieHeader(request, token, session.expiresAt);
         assertOwnBody(body as OwnedBody, user);
         return { customer: user, session };
       },

@@ -6,15 +6,15 @@ import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
 import { providerSettings, registerBody, registerResponse } from "./model";
 import { registerCustomer } from "./register";
-import { clearSessionCookie, isCrossSite, setSessionCookie } from "./session-cookie";
-import { createSession, deleteSession, sessionCookieName } from "./sessions";
+import { clearedSessionCookieHeader, isCrossSite, sessionCookieHeader, sessionToken } from "./session-cookie";
+import { createSession, deleteSession } from "./sessions";
 
 /** Sign-up/sign-in of customers and their sessions. */
 export function customersModule(context: AppContext) {
   return new Elysia({ tags: ["customers"] })
     .post(
       "/register",
-      async ({ body, request, cookie }) => {
+      async ({ body, request, set }) => {
         if (isCrossSite(request))
           throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
         const { userId, subscription } = await registerCustomer(context, {
@@ -22,7 +22,7 @@ export function customersModule(context: AppContext) {
           language: requestLanguage(request),
         });
         const session = createSession(context.database, userId, context.clock.now());
-        setSessionCookie(cookie, request, session.token, session.expiresAt);
+        set.headers["set-cookie"] = sessionCookieHeader(request, session.token, session.expiresAt);
         return {
           success: true,
           expirationDate: subscription?.end_date ? new Date(subscription.end_date).toISOString() : null,
@@ -41,10 +41,10 @@ export function customersModule(context: AppContext) {
     )
     .post(
       "/session/logout",
-      ({ cookie }) => {
-        const token = cookie[sessionCookieName]?.value;
-        if (typeof token === "string" && token) deleteSession(context.database, token);
-        clearSessionCookie(cookie);
+      ({ request, set }) => {
+        const token = sessionToken(request);
+        if (token) deleteSession(context.database, token);
+        set.headers["set-cookie"] = clearedSessionCookieHeader();
         return { success: true as const };
       },
       {

@@ -3,14 +3,14 @@ import { invitations } from "../../../db/queries/invitations";
 import { promos } from "../../../db/queries/promos";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
+import { statement } from "../../../db/statements";
 import { randomToken } from "../../platform/random";
 
 const hasPaidBefore = (database: Database, userId: number) =>
-  database
-    .query<{ found: number }, [number]>(
-      "SELECT 1 AS found FROM payments WHERE user_id = ? AND status IN ('completed', 'refunded') LIMIT 1",
-    )
-    .get(userId) !== null;
+  statement<{ found: number }, [number]>(
+    database,
+    "SELECT 1 AS found FROM payments WHERE user_id = ? AND status IN ('completed', 'refunded') LIMIT 1",
+  ).get(userId) !== null;
 
 /**
  * A code given at sign-up is either a friend's referral code (an invitation: never

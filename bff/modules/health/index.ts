@@ -1,11 +1,12 @@
 import { Elysia, t } from "elysia";
+import { statement } from "../../../db/statements";
 import type { AppContext } from "../../platform/context";
 
 export function healthModule({ database, config, clock }: AppContext) {
   return new Elysia({ prefix: "/health", tags: ["health"] }).get(
     "",
     () => {
-      database.query("SELECT 1").get();
+      statement(database, "SELECT 1").get();
       return { status: "ok" as const, mode: config.mode, time: new Date(clock.now()).toISOString() };
     },
     {

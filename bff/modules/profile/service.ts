@@ -30,8 +30,12 @@ export function availableDevices(
   return Math.max(0, 1 + subscription.extra_devices - devices.countActive(database, userId));
 }
 
-export function devicesOf(database: Database, userId: number, now: number) {
-  const subscription = subscriptions.current(database, userId);
+export function devicesOf(
+  database: Database,
+  userId: number,
+  now: number,
+  subscription = subscriptions.current(database, userId),
+) {
   return {
     devices: devices.attached(database, userId).map(deviceView),
     availableDevices: availableDevices(database, userId, subscription, now),
@@ -65,7 +69,7 @@ export function profileOf(database: Database, userId: number, now: number) {
       subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
       ...nextCharge(database, userId, subscription, now),
     },
-    ...devicesOf(database, userId, now),
+    ...devicesOf(database, userId, now, subscription),
   };
 }
 
