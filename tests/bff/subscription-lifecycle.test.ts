@@ -116,3 +116,24 @@ describe("devices", () => {
     expect((await profileOf(customer)).availableDevices).toBe(0);
   });
 });
+
+describe("cabinet reads are never stale after a change", () => {
+  test("every write shows at once in the next profile read", async () => {
+    await fixture(app, { email: "fresh@example.com", status: "ACTIVE", devices: 1 });
+    const customer = await signIn(app, "fresh@example.com");
+    expect((await profileOf(customer)).devices).toHaveLength(1);
+    const [device] = (await profileOf(customer)).devices;
+    await app.handle(asCustomer(customer, "/api/profile/detachDevice", { deviceId: device?.deviceId }));
+    expect((await profileOf(customer)).devices).toHaveLength(0);
+    await app.handle(asCustomer(customer, "/api/subscriptions/cancel"));
+    expect((await profileOf(customer)).userInfo.subscriptionStatus).toBe("CANCELED");
+  });
+
+  test("a time-driven change shows within a second: a cancelled period running out", async () => {
+    await fixture(app, { email: "runs-out@example.com", status: "CANCELED" });
+    const customer = await signIn(app, "runs-out@example.com");
+    expect((await profileOf(customer)).userInfo.subscriptionIsActive).toBe(true);
+    clock.advance(25 * day + 1_001);
+    expect((await profileOf(customer)).userInfo.subscriptionIsActive).toBe(false);
+  });
+});

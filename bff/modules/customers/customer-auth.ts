@@ -2,8 +2,9 @@ import { Elysia } from "elysia";
 import { type UserRow, users } from "../../../db/queries/users";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import { createReadCache } from "../../platform/read-cache";
 import { isCrossSite, sessionCookieHeader, sessionToken } from "./session-cookie";
-import { validateSession } from "./sessions";
+import { type ValidSession, validateSession } from "./sessions";
 
 type OwnedBody = { email?: unknown; uid?: unknown } | undefined;
 
@@ -24,6 +25,12 @@ function assertOwnBody(body: OwnedBody, user: UserRow): void {
  * receive `{ customer, session }`. Nothing else in a route checks the session.
  */
 export function customerAuth({ database, clock }: AppContext) {
+  // Who a session token belongs to, until any write (a logout, an extension) or 1 s passes.
+  const signedIn = createReadCache<string, { session: ValidSession; user: UserRow } | undefined>(
+    database,
+    clock,
+    1000,
+  );
   return new Elysia({ name: "customer-auth", seed: database }).macro({
     customer: {
       resolve({ body, request, set }) {
@@ -33,9 +40,13 @@ export function customerAuth({ database, clock }: AppContext) {
         if (!token) {
           throw new AppError("UNAUTHORIZED", "Please sign in to continue.");
         }
-        const now = clock.now();
-        const session = validateSession(database, token, now);
-        const user = session ? users.byId(database, session.userId) : undefined;
+        const found = signedIn.get(token, () => {
+          const session = validateSession(database, token, clock.now());
+          const user = session ? users.byId(database, session.userId) : undefined;
+          return session && user ? { session, user } : undefined;
+        });
+        const session = found && found.session.expiresAt > clock.now() ? found.session : undefined;
+        const user = found?.user;
         if (!session || !user)
           throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
         if (session.isRenewed)

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../platform/context";
+import { createReadCache } from "../../platform/read-cache";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
 import { ensureReferralCode } from "../customers/referral";
@@ -20,27 +21,33 @@ const devicesPart = { devices: t.Array(device), availableDevices: t.Number() };
 
 export function profileModule(context: AppContext) {
   const { database, clock } = context;
+  // The cabinet is read far more often than anything in it changes.
+  const profiles = createReadCache<number, ReturnType<typeof profileOf>>(database, clock, 1000);
   return new Elysia({ prefix: "/profile", tags: ["cabinet"] })
     .use(customerAuth(context))
-    .post("", ({ customer }) => profileOf(database, customer.id, clock.now()), {
-      customer: true,
-      body: t.Object(customerIdentity),
-      response: {
-        200: t.Object({
-          success: t.Literal(true),
-          userInfo: t.Object({
-            expirationDate: t.Nullable(t.String()),
-            subscriptionIsActive: t.Boolean(),
-            subscriptionStatus: t.String(),
-            nextTransactionDate: t.Nullable(t.String()),
-            amount: t.Nullable(t.Number()),
+    .post(
+      "",
+      ({ customer }) => profiles.get(customer.id, () => profileOf(database, customer.id, clock.now())),
+      {
+        customer: true,
+        body: t.Object(customerIdentity),
+        response: {
+          200: t.Object({
+            success: t.Literal(true),
+            userInfo: t.Object({
+              expirationDate: t.Nullable(t.String()),
+              subscriptionIsActive: t.Boolean(),
+              subscriptionStatus: t.String(),
+              nextTransactionDate: t.Nullable(t.String()),
+              amount: t.Nullable(t.Number()),
+            }),
+            ...devicesPart,
           }),
-          ...devicesPart,
-        }),
-        ...customerErrors,
+          ...customerErrors,
+        },
+        detail: { summary: "The cabinet: subscription, next charge, devices and free slots" },
       },
-      detail: { summary: "The cabinet: subscription, next charge, devices and free slots" },
-    })
+    )
     .post(
       "/detachDevice",
       ({ customer, body }) => detachDevice(database, customer.id, body.deviceId, clock.now()),
