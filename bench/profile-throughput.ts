@@ -16,6 +16,8 @@ const connections = Number(process.env.CONNECTIONS ?? 50);
 
 const product = await startProcess("bench/servers/product.ts");
 const baseline = await startProcess("bench/servers/hello.ts");
+const ceiling = await startProcess("bench/servers/post-json.ts");
+const elysiaCeiling = await startProcess("bench/servers/elysia-post.ts");
 const origin = `http://127.0.0.1:${product.port}`;
 
 // A real customer with a real session, made through the demo provider and /api/register.
@@ -62,12 +64,18 @@ runWrk(`${origin}/api/profile`, 2, connections, script);
 
 const baselineRuns = [];
 const productRuns = [];
+const ceilingRuns = [];
+const elysiaRuns = [];
 for (let round = 0; round < rounds; round++) {
   baselineRuns.push(runWrk(`http://127.0.0.1:${baseline.port}/`, seconds, connections));
   productRuns.push(runWrk(`${origin}/api/profile`, seconds, connections, script));
+  ceilingRuns.push(runWrk(`http://127.0.0.1:${ceiling.port}/`, seconds, connections, script));
+  elysiaRuns.push(runWrk(`http://127.0.0.1:${elysiaCeiling.port}/`, seconds, connections, script));
 }
 product.stop();
 baseline.stop();
+ceiling.stop();
+elysiaCeiling.stop();
 
 const baselineRps = median(baselineRuns.map((run) => run.requestsPerSecond));
 const productRps = median(productRuns.map((run) => run.requestsPerSecond));
@@ -79,6 +87,14 @@ console.log(
 );
 console.log(
   `POST /api/profile: ${productRps.toFixed(0)} req/s, p99 ${median(productRuns.map((r) => r.p99Ms)).toFixed(2)} ms`,
+);
+const ceilingRps = median(ceilingRuns.map((run) => run.requestsPerSecond));
+console.log(
+  `bare JSON POST:    ${ceilingRps.toFixed(0)} req/s (${((ceilingRps / baselineRps) * 100).toFixed(1)}% of the baseline: the ceiling for any JSON POST route)`,
+);
+const elysiaRps = median(elysiaRuns.map((run) => run.requestsPerSecond));
+console.log(
+  `bare Elysia POST:  ${elysiaRps.toFixed(0)} req/s (${((elysiaRps / baselineRps) * 100).toFixed(1)}% of the baseline: the ceiling for a route in the BFF)`,
 );
 console.log(
   `ratio: ${(ratio * 100).toFixed(1)}% of the baseline (budget: at least 50%)${errors ? `, ${errors} non-2xx!` : ""}`,

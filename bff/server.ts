@@ -16,6 +16,7 @@ export async function startServer(environment: Record<string, string | undefined
 
   const server = Bun.serve({
     port: config.port,
+    development: false,
     async fetch(request) {
       // The path without parsing the whole URL: this runs for every request.
       const pathStart = request.url.indexOf("/", request.url.indexOf("//") + 2);
