@@ -1,10 +1,13 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { customersModule } from "./modules/customers";
+import { billingControlModule } from "./modules/dev/billing";
 import { fixturesModule } from "./modules/dev/fixtures";
 import { demoIdentityModule } from "./modules/dev/idp";
+import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbox";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
+import { paymentsModule } from "./modules/payments";
 import { profileModule } from "./modules/profile";
 import { shopModule } from "./modules/shop";
 import { subscriptionsModule } from "./modules/subscriptions";
@@ -35,9 +38,13 @@ export function createApp(context: AppContext) {
     .use(profileModule(context))
     .use(shopModule(context))
     .use(subscriptionsModule(context))
+    .use(paymentsModule(context))
     // Demo mode only: outside it these answer 404 like any unknown endpoint.
     .use(demoIdentityModule(context))
-    .use(fixturesModule(context));
+    .use(fixturesModule(context))
+    .use(sandboxGatewayModule(context))
+    .use(sandboxControlModule(context))
+    .use(billingControlModule(context));
   context.http.attachLoopback((request) => app.handle(request));
   return app;
 }

@@ -1,5 +1,7 @@
 import { createApp } from "./app";
+import { startRenewalScheduler } from "./jobs/scheduler";
 import { OffsetClock } from "./platform/clock";
+import { loadClockOffset } from "./platform/clock-offset";
 import { loadConfig } from "./platform/config";
 import { createContext } from "./platform/context";
 import { openDatabase } from "./platform/database";
@@ -10,8 +12,9 @@ import { createStaticSite } from "./static-site";
 export async function startServer(environment: Record<string, string | undefined> = process.env) {
   const config = loadConfig(environment);
   const database = openDatabase(config.databasePath);
-  const clock = new OffsetClock();
-  const app = createApp(await createContext(config, database, clock));
+  const clock = new OffsetClock(config.mode === "demo" ? loadClockOffset(database) : 0);
+  const context = await createContext(config, database, clock);
+  const app = createApp(context);
   const site = createStaticSite(config.staticDirectory);
 
   const server = Bun.serve({
@@ -33,10 +36,13 @@ export async function startServer(environment: Record<string, string | undefined
       return new Response("Internal error", { status: 500 });
     },
   });
+  const billingInterval = Number(environment.BILLING_INTERVAL_SECONDS ?? 60);
+  const stopScheduler =
+    billingInterval > 0 ? startRenewalScheduler(context, billingInterval * 1000) : () => {};
   if (!site.isBuilt)
     logger.warn("site not built; serving the API only", { directory: config.staticDirectory });
   logger.info("listening", { url: `http://localhost:${server.port}`, mode: config.mode });
-  return { server, database, config };
+  return { server, database, config, stopScheduler };
 }
 
 if (import.meta.main) {

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { loadDemoKeys } from "../adapters/demo-idp/keys";
 import { createIdentityProviders, type IdentityProviders } from "../modules/identity/providers";
+import { createPayments, type Payments } from "../modules/payments/gateway";
 import type { Clock } from "./clock";
 import type { Config } from "./config";
 import { createHttpClient, type HttpClient } from "./http-client";
@@ -12,10 +13,18 @@ export type AppContext = {
   clock: Clock;
   http: HttpClient;
   identity: IdentityProviders;
+  payments: Payments;
 };
 
 export async function createContext(config: Config, database: Database, clock: Clock): Promise<AppContext> {
   const http = createHttpClient();
   const keys = await loadDemoKeys(config.databasePath === ":memory:" ? undefined : config.dataDirectory);
-  return { config, database, clock, http, identity: createIdentityProviders(config, keys, clock, http) };
+  return {
+    config,
+    database,
+    clock,
+    http,
+    identity: createIdentityProviders(config, keys, clock, http),
+    payments: createPayments(config, clock, http),
+  };
 }

@@ -115,6 +115,44 @@ export const subscriptions = {
       db,
       "UPDATE subscriptions SET status = 'EXPIRED', end_date = MIN(COALESCE(end_date, ?), ?), next_charge_at = NULL, updated_at = ? WHERE id = ?",
     ).run(end, end, now, id),
+
+  setCard: (db: Database, id: number, token: string | null, lastFour: string | null, now: number) =>
+    statement(
+      db,
+      "UPDATE subscriptions SET card_token = COALESCE(?, card_token), card_last_four = COALESCE(?, card_last_four), updated_at = ? WHERE id = ?",
+    ).run(token, lastFour, now, id),
+
+  /** A paid (or free) renewal: the next period starts where the last one ended. */
+  extend: (db: Database, id: number, end: number, nextPeriodIndex: number, now: number) =>
+    statement(
+      db,
+      `UPDATE subscriptions SET status = CASE WHEN status = 'EXPIRED' THEN 'ACTIVE' ELSE status END, end_date = ?,
+         next_charge_at = CASE WHEN status = 'CANCELED' THEN NULL ELSE ? END, next_period_index = ?,
+         dunning_attempts = 0, updated_at = ? WHERE id = ?`,
+    ).run(end, end, nextPeriodIndex, now, id),
+
+  /** A declined renewal that will be tried again; access is kept meanwhile. */
+  scheduleRetry: (db: Database, id: number, at: number, attempts: number, now: number) =>
+    statement(
+      db,
+      "UPDATE subscriptions SET next_charge_at = ?, dunning_attempts = ?, updated_at = ? WHERE id = ? AND status = 'ACTIVE'",
+    ).run(at, attempts, now, id),
+
+  /** Due for a charge, and with no attempt still waiting for its outcome (never charge twice). */
+  due: (db: Database, now: number, limit: number) =>
+    statement<SubscriptionRow, [number, number]>(
+      db,
+      `SELECT * FROM subscriptions s WHERE s.status = 'ACTIVE' AND s.next_charge_at IS NOT NULL
+         AND s.next_charge_at <= CAST(? AS INTEGER)
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.subscription_id = s.id AND p.status = 'pending' AND p.kind = 'renewal')
+       LIMIT ?`,
+    ).all(now, limit),
+
+  addExtraDevice: (db: Database, id: number, now: number) =>
+    statement(
+      db,
+      "UPDATE subscriptions SET extra_devices = extra_devices + 1, updated_at = ? WHERE id = ?",
+    ).run(now, id),
 };
 
 /** Access is open while ACTIVE (dunning keeps it), or CANCELED until the paid period ends. */

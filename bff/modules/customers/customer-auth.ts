@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { type UserRow, users } from "../../../db/queries/users";
+import type { UserRow } from "../../../db/queries/users";
+import { users } from "../../../db/queries/users";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { createReadCache } from "../../platform/read-cache";
@@ -7,6 +8,7 @@ import { isCrossSite, sessionCookieHeader, sessionToken } from "./session-cookie
 import { type ValidSession, validateSession } from "./sessions";
 
 type OwnedBody = { email?: unknown; uid?: unknown } | undefined;
+type ResponseHeaders = { headers: Record<string, unknown> };
 
 /** The body's uid/e-mail must be the signed-in customer's own (DESIGN §4). */
 function assertOwnBody(body: OwnedBody, user: UserRow): void {
@@ -21,39 +23,45 @@ function assertOwnBody(body: OwnedBody, user: UserRow): void {
 }
 
 /**
- * Customer authentication as a macro: routes opt in with `{ customer: true }` and
- * receive `{ customer, session }`. Nothing else in a route checks the session.
+ * Who is calling: the session from the cookie, refusing other sites and bodies that
+ * name another account. Used by the `customer` macro and by the one route that also
+ * serves anonymous buyers (/api/shop/order).
  */
-export function customerAuth({ database, clock }: AppContext) {
+export function customerAuthenticator({ database, clock }: AppContext) {
   // Who a session token belongs to, until any write (a logout, an extension) or 1 s passes.
   const signedIn = createReadCache<string, { session: ValidSession; user: UserRow } | undefined>(
     database,
     clock,
     1000,
   );
-  return new Elysia({ name: "customer-auth", seed: database }).macro({
+  return (request: Request, body: unknown, set: ResponseHeaders) => {
+    if (isCrossSite(request)) throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
+    const token = sessionToken(request);
+    if (!token) throw new AppError("UNAUTHORIZED", "Please sign in to continue.");
+    const found = signedIn.get(token, () => {
+      const session = validateSession(database, token, clock.now());
+      const user = session ? users.byId(database, session.userId) : undefined;
+      return session && user ? { session, user } : undefined;
+    });
+    const session = found && found.session.expiresAt > clock.now() ? found.session : undefined;
+    const user = found?.user;
+    if (!session || !user)
+      throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+    if (session.isRenewed) set.headers["set-cookie"] = sessionCookieHeader(request, token, session.expiresAt);
+    assertOwnBody(body as OwnedBody, user);
+    return { customer: user, session };
+  };
+}
+
+/**
+ * Customer authentication as a macro: routes opt in with `{ customer: true }` and
+ * receive `{ customer, session }`. Nothing else in a route checks the session.
+ */
+export function customerAuth(context: AppContext) {
+  const authenticate = customerAuthenticator(context);
+  return new Elysia({ name: "customer-auth", seed: context.database }).macro({
     customer: {
-      resolve({ body, request, set }) {
-        if (isCrossSite(request))
-          throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
-        const token = sessionToken(request);
-        if (!token) {
-          throw new AppError("UNAUTHORIZED", "Please sign in to continue.");
-        }
-        const found = signedIn.get(token, () => {
-          const session = validateSession(database, token, clock.now());
-          const user = session ? users.byId(database, session.userId) : undefined;
-          return session && user ? { session, user } : undefined;
-        });
-        const session = found && found.session.expiresAt > clock.now() ? found.session : undefined;
-        const user = found?.user;
-        if (!session || !user)
-          throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
-        if (session.isRenewed)
-          set.headers["set-cookie"] = sessionCookieHeader(request, token, session.expiresAt);
-        assertOwnBody(body as OwnedBody, user);
-        return { customer: user, session };
-      },
+      resolve: ({ body, request, set }) => authenticate(request, body, set),
     },
   });
 }

@@ -5,6 +5,7 @@ import { currencyOf, type Language } from "../../../src/lib/i18n/languages";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { type CustomerProvider, customerProviders } from "../identity/providers";
+import { bindPrepaid } from "../payments/orders";
 import { planFor } from "../shop/pricing";
 import { applyReferralCode } from "./referral";
 
@@ -17,6 +18,7 @@ export type RegisterInput = {
   period?: number;
   tariff?: number;
   credential?: string;
+  prepaidToken?: string | null;
   language: Language;
 };
 

@@ -1,0 +1,60 @@
+import type { HttpClient } from "../../platform/http-client";
+
+export type GatewayTransaction = {
+  TransactionId: number | string;
+  Amount: number;
+  Currency: string;
+  InvoiceId: string;
+  AccountId: string;
+  Status: string;
+  StatusCode?: number;
+  ReasonCode?: number;
+  Reason?: string;
+  CardLastFour?: string;
+  Token?: string;
+};
+
+export type GatewayAnswer<Model> = { Success: boolean; Message: string | null; Model?: Model };
+
+export type GatewaySettings = { apiUrl: string; publicId: string; apiSecret: string };
+
+/**
+ * The CloudPayments server API: HTTP Basic (Public ID : API secret), JSON bodies,
+ * answers `{Success, Message, Model}` where only Model.Status tells the outcome.
+ * Pointed at the sandbox by default; the same code talks to the real gateway.
+ */
+export function createGatewayClient(settings: GatewaySettings, http: HttpClient) {
+  const authorization = `Basic ${Buffer.from(`${settings.publicId}:${settings.apiSecret}`).toString("base64")}`;
+  async function call<Model>(path: string, body: unknown, requestId?: string): Promise<GatewayAnswer<Model>> {
+    const headers: Record<string, string> = { authorization, "content-type": "application/json" };
+    if (requestId) headers["x-request-id"] = requestId;
+    const response = await http.fetch(
+      new Request(`${settings.apiUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
+    );
+    if (!response.ok) throw new Error(`gateway ${path} answered HTTP ${response.status}`);
+    return (await response.json()) as GatewayAnswer<Model>;
+  }
+  return {
+    publicId: settings.publicId,
+    chargeToken: (charge: {
+      Amount: number;
+      Currency: string;
+      AccountId: string;
+      Token: string;
+      InvoiceId: string;
+      Description: string;
+    }) =>
+      call<GatewayTransaction>(
+        "/payments/tokens/charge",
+        { ...charge, TrInitiatorCode: 0, PaymentScheduled: 1 },
+        charge.InvoiceId,
+      ),
+    refund: (transactionId: string, amount: number) =>
+      call<GatewayTransaction>("/payments/refund", { TransactionId: Number(transactionId), Amount: amount }),
+    find: (invoiceId: string) => call<GatewayTransaction>("/v2/payments/find", { InvoiceId: invoiceId }),
+    list: (date: string, timeZone = "UTC") =>
+      call<GatewayTransaction[]>("/payments/list", { Date: date, TimeZone: timeZone }),
+  };
+}
+
+export type GatewayClient = ReturnType<typeof createGatewayClient>;

@@ -1,0 +1,30 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+/**
+ * The sandbox bank's own book, in its own SQLite file, so what it charged survives a
+ * crash of our server and can be checked against our records. Synchronous=NORMAL in
+ * WAL survives a killed process, which is what the sandbox has to prove.
+ */
+export function openLedger(path: string): Database {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const ledger = new Database(path, { create: true, strict: true });
+  ledger.run("PRAGMA locking_mode = EXCLUSIVE");
+  ledger.run("PRAGMA journal_mode = WAL");
+  ledger.run("PRAGMA synchronous = NORMAL");
+  ledger.run(`CREATE TABLE IF NOT EXISTS orders (
+    invoice_id TEXT PRIMARY KEY, amount INTEGER NOT NULL, currency TEXT NOT NULL, account_id TEXT NOT NULL,
+    description TEXT NOT NULL, email TEXT, created_at INTEGER NOT NULL) STRICT`);
+  ledger.run(`CREATE TABLE IF NOT EXISTS cards (
+    token TEXT PRIMARY KEY, card_number TEXT NOT NULL, account_id TEXT NOT NULL, created_at INTEGER NOT NULL) STRICT`);
+  ledger.run(`CREATE TABLE IF NOT EXISTS transactions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, invoice_id TEXT NOT NULL, account_id TEXT NOT NULL,
+    amount INTEGER NOT NULL, currency TEXT NOT NULL, status TEXT NOT NULL, token TEXT, card_last_four TEXT,
+    reason_code INTEGER, reason TEXT, refund_of INTEGER, created_at INTEGER NOT NULL) STRICT`);
+  ledger.run("CREATE INDEX IF NOT EXISTS transactions_by_invoice ON transactions (invoice_id)");
+  ledger.run("CREATE INDEX IF NOT EXISTS transactions_by_account ON transactions (account_id)");
+  // CloudPayments transaction ids are large integers; start the sandbox's there too.
+  ledger.run("INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('transactions', 1000000)");
+  return ledger;
+}

@@ -1,0 +1,190 @@
+import { type PaymentRow, payments } from "../../db/queries/payments";
+import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
+import { statement } from "../../db/statements";
+import { accountIdOf } from "../modules/payments/orders";
+import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/settlement";
+import { applyDiscount, listPriceOfPeriod } from "../modules/shop/pricing";
+import { currentDiscount } from "../modules/subscriptions/discount";
+import type { AppContext } from "../platform/context";
+import { logger } from "../platform/logger";
+
+export type RenewalCounts = {
+  recovered: number;
+  charged: number;
+  completed: number;
+  declined: number;
+  expired: number;
+  free: number;
+};
+
+const batchSize = 500;
+
+const attemptsOf = (context: AppContext, subscriptionId: number, periodIndex: number) =>
+  statement<{ count: number }, [number, number]>(
+    context.database,
+    "SELECT COUNT(*) AS count FROM payments WHERE subscription_id = ? AND period_index = ? AND kind = 'renewal'",
+  ).get(subscriptionId, periodIndex)?.count ?? 0;
+
+/**
+ * A crash can leave attempts that were committed but not settled. Each is settled by
+ * asking the gateway what happened to its invoice, never by charging again.
+ */
+async function recoverPending(context: AppContext): Promise<number> {
+  const pending = payments.pendingRenewals(context.database);
+  for (const payment of pending) {
+    const found = await context.payments.gateway.find(payment.invoice_id);
+    const now = context.clock.now();
+    context.database
+      .transaction(() => {
+        const model = found.Success ? found.Model : undefined;
+        if (!model) settleNotSent(context.database, payment, now);
+        else if (model.Status === "Completed")
+          settleSuccess(
+            context.database,
+            payment,
+            String(model.TransactionId),
+            { token: null, lastFour: null },
+            now,
+          );
+        else
+          settleDecline(
+            context.database,
+            payment,
+            String(model.TransactionId),
+            model.ReasonCode ?? null,
+            model.Reason ?? null,
+            now,
+          );
+      })
+      .immediate();
+  }
+  return pending.length;
+}
+
+type Attempt = { payment: PaymentRow; subscription: SubscriptionRow };
+
+/**
+ * One pass of the renewal scheduler: settle leftovers, then charge every due
+ * subscription with its saved card. Attempts are committed (one transaction per batch)
+ * before any gateway call, with InvoiceId = (subscription, period, attempt).
+ */
+export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
+  const { database, clock, payments: gatewayPayments } = context;
+  const runStartedAt = clock.now();
+  const counts: RenewalCounts = {
+    recovered: await recoverPending(context),
+    charged: 0,
+    completed: 0,
+    declined: 0,
+    expired: 0,
+    free: 0,
+  };
+  for (;;) {
+    const now = clock.now();
+    const due = subscriptions.due(database, now, batchSize);
+    if (due.length === 0) break;
+    const attempts: Attempt[] = database
+      .transaction(() => {
+        const created: Attempt[] = [];
+        for (const subscription of due) {
+          const discount = currentDiscount(database, subscription.user_id, subscription, now);
+          const amount = applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent);
+          const periodIndex = subscription.next_period_index;
+          const attempt = attemptsOf(context, subscription.id, periodIndex) + 1;
+          const payment = payments.insert(
+            database,
+            {
+              userId: subscription.user_id,
+              subscriptionId: subscription.id,
+              kind: "renewal",
+              invoiceId: `renewal-${subscription.id}-${periodIndex}-${attempt}`,
+              accountId: accountIdOf(subscription.user_id),
+              amount,
+              currency: subscription.currency,
+              description: `Kannt subscription, ${subscription.tariff_months} month(s)`,
+              periodIndex,
+              attempt,
+            },
+            now,
+          );
+          if (amount === 0) {
+            // 100% discount: the period is extended free with a zero receipt.
+            settleSuccess(
+              database,
+              payment,
+              `free-${payment.invoice_id}`,
+              { token: null, lastFour: null },
+              now,
+            );
+            counts.free++;
+          } else if (!subscription.card_token) {
+            settleDecline(database, payment, null, 5054, "No saved card", now);
+            counts.declined++;
+          } else {
+            created.push({ payment, subscription });
+          }
+        }
+        return created;
+      })
+      .immediate();
+    const results: {
+      payment: PaymentRow;
+      answer: Awaited<ReturnType<typeof gatewayPayments.gateway.chargeToken>>;
+    }[] = [];
+    for (const { payment, subscription } of attempts) {
+      counts.charged++;
+      try {
+        results.push({
+          payment,
+          answer: await gatewayPayments.gateway.chargeToken({
+            Amount: payment.amount / 100,
+            Currency: payment.currency,
+            AccountId: payment.account_id,
+            Token: subscription.card_token ?? "",
+            InvoiceId: payment.invoice_id,
+            Description: payment.description,
+          }),
+        });
+      } catch (error) {
+        // Unknown outcome: the attempt stays pending and the next pass asks the gateway.
+        logger.warn("renewal charge had no answer", { invoiceId: payment.invoice_id, error: String(error) });
+      }
+    }
+    const settledAt = clock.now();
+    database
+      .transaction(() => {
+        for (const { payment, answer } of results) {
+          const model = answer.Model;
+          if (model?.Status === "Completed") {
+            settleSuccess(
+              database,
+              payment,
+              String(model.TransactionId),
+              { token: null, lastFour: null },
+              settledAt,
+            );
+            counts.completed++;
+          } else {
+            const reasonCode = model?.ReasonCode ?? null;
+            settleDecline(
+              database,
+              payment,
+              model ? String(model.TransactionId) : null,
+              reasonCode,
+              model?.Reason ?? answer.Message,
+              settledAt,
+            );
+            counts.declined++;
+          }
+        }
+      })
+      .immediate();
+    if (due.length < batchSize) break;
+  }
+  counts.expired =
+    statement<{ count: number }, [number]>(
+      database,
+      "SELECT COUNT(*) AS count FROM subscriptions WHERE status = 'EXPIRED' AND updated_at >= ?",
+    ).get(runStartedAt)?.count ?? 0;
+  return counts;
+}

@@ -1,0 +1,51 @@
+/**
+ * A stand-in for the gateway's widget script: `new cp.CloudPayments().pay('charge',
+ * options, {onSuccess, onFail, onComplete})` (and the older `charge(options, success,
+ * fail)`) open a card form; paying posts to the sandbox, which runs Check, the charge
+ * and the notifications exactly as the real gateway would.
+ */
+export const sandboxWidgetScript = `(function () {
+  "use strict";
+  var cards = "4242 4242 4242 4242 succeeds · 4012 8888 8888 1881 is declined · 4111 1111 1111 1111 pays now, later charges fail";
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    for (var key in attrs) node.setAttribute(key, attrs[key]);
+    if (text) node.textContent = text;
+    return node;
+  }
+  function open(options, callbacks) {
+    var overlay = el("div", { role: "dialog", "aria-modal": "true", "aria-label": "Card payment (sandbox)", style: "position:fixed;inset:0;background:rgba(0,0,0,.6);display:grid;place-items:center;z-index:2000;font-family:system-ui,sans-serif" });
+    var box = el("form", { style: "background:#fff;color:#111;border-radius:14px;padding:24px;width:min(380px,92vw);display:grid;gap:12px" });
+    box.append(el("strong", {}, "SANDBOX · " + options.description));
+    box.append(el("p", { style: "margin:0" }, "Amount: " + options.amount + " " + options.currency));
+    var label = el("label", { style: "display:grid;gap:4px" }, "Card number");
+    var input = el("input", { name: "card", inputmode: "numeric", autocomplete: "cc-number", required: "required", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:8px" });
+    label.append(input);
+    box.append(label, el("small", { style: "color:#555" }, cards));
+    var error = el("p", { role: "alert", style: "margin:0;color:#b00020" });
+    var pay = el("button", { type: "submit", style: "font:inherit;font-weight:700;padding:10px;border:0;border-radius:999px;background:#3ee0a1" }, "Pay");
+    var cancel = el("button", { type: "button", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:999px;background:#fff" }, "Cancel");
+    box.append(error, pay, cancel);
+    overlay.append(box);
+    document.body.append(overlay);
+    input.focus();
+    function finish(result) { overlay.remove(); if (callbacks.onComplete) callbacks.onComplete(result, options); }
+    cancel.onclick = function () { if (callbacks.onFail) callbacks.onFail("User has cancelled", options); finish({ success: false }); };
+    box.onsubmit = function (event) {
+      event.preventDefault();
+      pay.disabled = true;
+      fetch("/api/dev/sandbox/pay", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invoiceId: options.invoiceId, cardNumber: input.value, amount: options.amount }) })
+        .then(function (response) { return response.json(); })
+        .then(function (result) {
+          if (result.success) { if (callbacks.onSuccess) callbacks.onSuccess(options); finish(result); }
+          else { error.textContent = result.message || "Declined"; pay.disabled = false; if (callbacks.onFail) callbacks.onFail(result.message || "Declined", options); }
+        })
+        .catch(function () { error.textContent = "The sandbox did not answer."; pay.disabled = false; });
+    };
+  }
+  function CloudPayments() {}
+  CloudPayments.prototype.pay = function (type, options, callbacks) { open(options, callbacks || {}); };
+  CloudPayments.prototype.charge = function (options, onSuccess, onFail) { open(options, { onSuccess: onSuccess, onFail: onFail }); };
+  window.cp = { CloudPayments: CloudPayments };
+})();
+`;

@@ -1,0 +1,113 @@
+import { Elysia, t } from "elysia";
+import { currencyOf } from "../../../src/lib/i18n/languages";
+import { parseNotification } from "../../adapters/cloudpayments/notification";
+import { isSignedByGateway } from "../../adapters/cloudpayments/signature";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { requestLanguage } from "../../platform/request-language";
+import { customerErrors, errorResponse } from "../../platform/schemas";
+import { customerAuthenticator } from "../customers/customer-auth";
+import { createCustomerOrder, createPrepaidOrder } from "./orders";
+import { answerCheck, applyNotification } from "./webhooks";
+
+const widgetOptions = t.Object({
+  publicId: t.String(),
+  amount: t.Number(),
+  currency: t.Union([t.Literal("RUB"), t.Literal("KZT")]),
+  invoiceId: t.String(),
+  accountId: t.String(),
+  description: t.String(),
+  email: t.Optional(t.String()),
+});
+
+const clientIp = (request: Request) =>
+  request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? request.headers.get("x-real-ip") ?? null;
+
+/** Orders for the payment widget and the gateway's notifications (DESIGN §6). */
+export function paymentsModule(context: AppContext) {
+  const authenticate = customerAuthenticator(context);
+  const notificationRoute =
+    (kind: "check" | "pay" | "fail" | "refund") =>
+    async ({ request }: { request: Request }) => {
+      // The signature is checked over the raw bytes before anything is parsed.
+      const raw = await request.text();
+      if (!isSignedByGateway(context.config.cloudPaymentsApiSecret, raw, request.headers)) {
+        throw new AppError("UNAUTHORIZED", "The notification signature is missing or wrong.");
+      }
+      const notification = parseNotification(raw, request.headers.get("content-type"));
+      if (!notification)
+        throw new AppError("BAD_REQUEST", "The notification has no TransactionId or Amount.");
+      const now = context.clock.now();
+      const code =
+        kind === "check"
+          ? answerCheck(context.database, notification, now)
+          : applyNotification(context.database, kind, notification, now);
+      return { code };
+    };
+  const notificationHooks = {
+    parse: "none" as const,
+    response: { 200: t.Object({ code: t.Number() }), 400: errorResponse, 401: errorResponse },
+  };
+
+  return new Elysia({ tags: ["payments"] })
+    .post(
+      "/shop/order",
+      ({ body, request, set }) => {
+        if (body.prepaidToken) {
+          return createPrepaidOrder(
+            context,
+            body.prepaidToken,
+            body.tariff,
+            body.period,
+            currencyOf(requestLanguage(request)),
+            clientIp(request),
+          );
+        }
+        const { customer } = authenticate(request, body, set);
+        return createCustomerOrder(context, customer, body.tariff, body.period, clientIp(request));
+      },
+      {
+        body: t.Object({
+          uid: t.Optional(t.String({ maxLength: 256 })),
+          email: t.Optional(t.String({ maxLength: 320 })),
+          prepaidToken: t.Optional(t.String({ minLength: 16, maxLength: 256 })),
+          tariff: t.Number(),
+          period: t.Number(),
+        }),
+        response: { 200: widgetOptions, ...customerErrors, 409: errorResponse },
+        detail: {
+          summary: "Widget options of a first payment, decided by the server",
+          description:
+            "With the customer's session and {uid, email, tariff, period}, or anonymously with {prepaidToken, tariff, period}.",
+        },
+      },
+    )
+    .get(
+      "/payments/settings",
+      () => ({
+        publicId: context.payments.gateway.publicId,
+        widgetScriptUrl: context.payments.widgetScriptUrl,
+        isSandbox: context.payments.sandbox !== undefined,
+      }),
+      { detail: { summary: "What the browser needs to open the payment widget" } },
+    )
+    .group("/payments/cloudpayments", (group) =>
+      group
+        .post("/check", notificationRoute("check"), {
+          ...notificationHooks,
+          detail: { summary: "Gateway Check notification" },
+        })
+        .post("/pay", notificationRoute("pay"), {
+          ...notificationHooks,
+          detail: { summary: "Gateway Pay notification" },
+        })
+        .post("/fail", notificationRoute("fail"), {
+          ...notificationHooks,
+          detail: { summary: "Gateway Fail notification" },
+        })
+        .post("/refund", notificationRoute("refund"), {
+          ...notificationHooks,
+          detail: { summary: "Gateway Refund notification" },
+        }),
+    );
+}

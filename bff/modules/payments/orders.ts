@@ -1,0 +1,184 @@
+import type { Database } from "bun:sqlite";
+import { payments } from "../../../db/queries/payments";
+import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
+import type { UserRow } from "../../../db/queries/users";
+import type { Currency } from "../../../src/lib/money";
+import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { randomToken } from "../../platform/random";
+import { assertPeriod, assertTariff } from "../customers/register";
+import { planFor } from "../shop/pricing";
+
+export type WidgetOptions = {
+  publicId: string;
+  amount: number;
+  currency: Currency;
+  invoiceId: string;
+  accountId: string;
+  description: string;
+  email?: string;
+};
+
+/** The gateway account of a customer: stable across e-mail changes. */
+export const accountIdOf = (userId: number) => `customer-${userId}`;
+
+const describe = (months: number, trialDays: number) =>
+  `Kannt: first payment, ${trialDays}-day start, then a ${months}-month subscription`;
+
+function widgetOptions(
+  context: AppContext,
+  order: { amount: number; currency: Currency; invoice_id: string; account_id: string; description: string },
+  email?: string,
+): WidgetOptions {
+  context.payments.sandbox?.registerOrder({ ...order, email: email ?? null });
+  return {
+    publicId: context.payments.gateway.publicId,
+    amount: Number(fromMinorUnits(order.amount)),
+    currency: order.currency,
+    invoiceId: order.invoice_id,
+    accountId: order.account_id,
+    description: order.description,
+    ...(email ? { email } : {}),
+  };
+}
+
+/** The first payment of a signed-in customer; the server, never the browser, decides the amount. */
+export function createCustomerOrder(
+  context: AppContext,
+  user: UserRow,
+  tariffInput: number,
+  periodInput: number,
+  ip: string | null,
+): WidgetOptions {
+  const tariff = assertTariff(tariffInput);
+  const trialDays = assertPeriod(periodInput);
+  const { database, clock } = context;
+  const now = clock.now();
+  const order = database
+    .transaction(() => {
+      let current = subscriptions.current(database, user.id);
+      if (hasAccess(current, now)) throw new AppError("CONFLICT", "You already have an active subscription.");
+      const plan = planFor(current?.currency ?? user.currency, tariff, trialDays);
+      if (!current || current.status !== "NOT_ACTIVE") {
+        subscriptions.insertNotActive(database, user.id, plan, now);
+      } else {
+        subscriptions.updatePlan(database, current.id, plan, now);
+      }
+      current = subscriptions.current(database, user.id);
+      if (!current) throw new Error("subscription missing after insert");
+      return payments.insert(
+        database,
+        {
+          userId: user.id,
+          subscriptionId: current.id,
+          kind: "first",
+          invoiceId: `first-${randomToken(12)}`,
+          accountId: accountIdOf(user.id),
+          amount: plan.firstPayment,
+          currency: plan.currency,
+          description: describe(tariff, trialDays),
+          ipAddress: ip,
+          tariffMonths: tariff,
+          trialDays,
+        },
+        now,
+      );
+    })
+    .immediate();
+  return widgetOptions(context, order, user.email);
+}
+
+/**
+ * An anonymous purchase on /instantPay: the prepaid token (spec §3 payment id) is the
+ * account; the purchase is bound to an account at sign-up, once.
+ */
+export function createPrepaidOrder(
+  context: AppContext,
+  prepaidToken: string,
+  tariffInput: number,
+  periodInput: number,
+  currency: Currency,
+  ip: string | null,
+): WidgetOptions {
+  const tariff = assertTariff(tariffInput);
+  const trialDays = assertPeriod(periodInput);
+  const { database, clock } = context;
+  const plan = planFor(currency, tariff, trialDays);
+  const existing = payments.byPrepaidToken(database, prepaidToken);
+  if (existing && existing.status !== "pending") {
+    throw new AppError("CONFLICT", "This purchase is already paid. Sign in to link it to your account.");
+  }
+  const order =
+    existing ??
+    payments.insert(
+      database,
+      {
+        userId: null,
+        subscriptionId: null,
+        kind: "first",
+        invoiceId: `first-${randomToken(12)}`,
+        accountId: prepaidToken,
+        amount: plan.firstPayment,
+        currency: plan.currency,
+        description: describe(tariff, trialDays),
+        ipAddress: ip,
+        tariffMonths: tariff,
+        trialDays,
+        prepaidToken,
+      },
+      clock.now(),
+    );
+  if (existing) {
+    database
+      .query(
+        "UPDATE payments SET tariff_months = ?, trial_days = ?, amount = ?, currency = ?, description = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+      )
+      .run(
+        tariff,
+        trialDays,
+        plan.firstPayment,
+        plan.currency,
+        describe(tariff, trialDays),
+        clock.now(),
+        existing.id,
+      );
+  }
+  return widgetOptions(context, {
+    ...order,
+    amount: plan.firstPayment,
+    currency: plan.currency,
+    description: describe(tariff, trialDays),
+  });
+}
+
+/** Binds a paid anonymous purchase to the account signing up with its token; once, to one account. */
+export function bindPrepaid(database: Database, userId: number, prepaidToken: string, now: number): void {
+  const payment = payments.byPrepaidToken(database, prepaidToken);
+  if (!payment || payment.status !== "completed") return;
+  if (payment.user_id !== null) {
+    if (payment.user_id === userId) return;
+    throw new AppError("CONFLICT", "This purchase is already linked to another account.");
+  }
+  const plan = planFor(payment.currency, payment.tariff_months ?? 1, payment.trial_days ?? 1);
+  const current = subscriptions.current(database, userId);
+  if (hasAccess(current, now))
+    throw new AppError(
+      "CONFLICT",
+      "Your account already has an active subscription; contact support to merge purchases.",
+    );
+  const subscriptionId =
+    current?.status === "NOT_ACTIVE"
+      ? current.id
+      : subscriptions.insertNotActive(database, userId, plan, now);
+  subscriptions.updatePlan(database, subscriptionId, plan, now);
+  subscriptions.activate(
+    database,
+    subscriptionId,
+    payment.created_at,
+    payment.updated_at + plan.trialDays * 86_400_000,
+    now,
+  );
+  subscriptions.setCard(database, subscriptionId, payment.card_token, payment.card_last_four, now);
+  payments.bind(database, payment.id, userId, subscriptionId, now);
+}

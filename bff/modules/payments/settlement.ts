@@ -1,0 +1,86 @@
+import type { Database } from "bun:sqlite";
+import { type CardOnFile, type PaymentRow, payments } from "../../../db/queries/payments";
+import { subscriptions } from "../../../db/queries/subscriptions";
+import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
+import { addMonths, dayMs } from "../../platform/calendar";
+import { logger } from "../../platform/logger";
+
+/** Dunning (DESIGN §5): retry 1 and 3 days after the due date, then the subscription expires. */
+export const retryDelaysDays = [1, 3] as const;
+
+/**
+ * Applies a successful payment once, whichever arrives first: the API answer or the Pay
+ * notification. Every function here runs inside the caller's transaction and is a no-op
+ * when the payment was already settled.
+ */
+export function settleSuccess(
+  database: Database,
+  payment: PaymentRow,
+  transactionId: string,
+  card: CardOnFile,
+  now: number,
+): boolean {
+  if (payments.complete(database, payment.id, transactionId, card, now).changes === 0) return false;
+  const subscription = payment.subscription_id
+    ? subscriptions.byId(database, payment.subscription_id)
+    : undefined;
+  if (!subscription) return true; // An anonymous prepaid purchase: applied when it is bound to an account.
+  if (payment.kind === "first") {
+    const trialDays = payment.trial_days ?? subscription.trial_days;
+    subscriptions.activate(database, subscription.id, now, now + trialDays * dayMs, now);
+    subscriptions.setCard(database, subscription.id, card.token, card.lastFour, now);
+  } else if (payment.kind === "renewal") {
+    const periodStart = subscription.end_date ?? now;
+    subscriptions.extend(
+      database,
+      subscription.id,
+      addMonths(periodStart, subscription.tariff_months),
+      (payment.period_index ?? 0) + 1,
+      now,
+    );
+  } else {
+    subscriptions.addExtraDevice(database, subscription.id, now);
+  }
+  return true;
+}
+
+/** A declined charge: first payments just fail; renewals go through dunning; hard declines end at once. */
+export function settleDecline(
+  database: Database,
+  payment: PaymentRow,
+  transactionId: string | null,
+  reasonCode: number | null,
+  reason: string | null,
+  now: number,
+): boolean {
+  if (payments.decline(database, payment.id, transactionId, reasonCode, reason, now).changes === 0)
+    return false;
+  if (payment.kind !== "renewal" || !payment.subscription_id) return true;
+  const subscription = subscriptions.byId(database, payment.subscription_id);
+  if (!subscription || subscription.status !== "ACTIVE") return true;
+  const attempts = subscription.dunning_attempts + 1;
+  const isHard = reasonCode !== null && hardDeclineCodes.has(reasonCode);
+  const delay = retryDelaysDays[attempts - 1];
+  if (isHard || delay === undefined) {
+    subscriptions.expire(database, subscription.id, now, now);
+    logger.info("subscription expired after declined renewal", {
+      subscriptionId: subscription.id,
+      reasonCode,
+      attempts,
+    });
+  } else {
+    subscriptions.scheduleRetry(
+      database,
+      subscription.id,
+      (subscription.end_date ?? now) + delay * dayMs,
+      attempts,
+      now,
+    );
+  }
+  return true;
+}
+
+/** An attempt that never reached the bank (found nowhere after a crash): no money moved, nothing counts. */
+export function settleNotSent(database: Database, payment: PaymentRow, now: number): void {
+  payments.decline(database, payment.id, null, null, "not sent to the gateway", now);
+}

@@ -1,0 +1,96 @@
+import type { Database } from "bun:sqlite";
+import { payments, webhookEvents } from "../../../db/queries/payments";
+import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
+import { logger } from "../../platform/logger";
+import { settleDecline, settleSuccess } from "./settlement";
+
+/** Check answers of the gateway's protocol. */
+export const checkCodes = {
+  ok: 0,
+  wrongInvoice: 10,
+  wrongAccount: 11,
+  wrongAmount: 12,
+  cannotAccept: 13,
+  expired: 20,
+} as const;
+
+const orderLifetimeMs = 24 * 60 * 60 * 1000;
+
+/** Check: may this payment go ahead? The browser can change the amount, so everything is compared with our order. */
+export function answerCheck(database: Database, notification: Notification, now: number): number {
+  const payment = payments.byInvoice(database, notification.InvoiceId);
+  if (!payment) return checkCodes.wrongInvoice;
+  if (notification.AccountId !== payment.account_id) return checkCodes.wrongAccount;
+  if (toMinorUnits(notification.Amount) !== payment.amount || notification.Currency !== payment.currency) {
+    return checkCodes.wrongAmount;
+  }
+  if (payment.status === "completed" || payment.status === "refunded") return checkCodes.cannotAccept;
+  if (payment.kind === "first" && now - payment.created_at > orderLifetimeMs) return checkCodes.expired;
+  return checkCodes.ok;
+}
+
+/**
+ * Pay, Fail and Refund are applied once per TransactionId: the event key is inserted
+ * in the same transaction as the effect, so redeliveries and reorderings never credit twice.
+ */
+export function applyNotification(
+  database: Database,
+  kind: "pay" | "fail" | "refund",
+  notification: Notification,
+  now: number,
+): number {
+  return database
+    .transaction(() => {
+      if (!webhookEvents.record(database, kind, notification.TransactionId, notification.InvoiceId, now))
+        return 0;
+      if (kind === "refund") {
+        const original = notification.PaymentTransactionId
+          ? database
+              .query<{ id: number }, [string]>("SELECT id FROM payments WHERE transaction_id = ?")
+              .get(notification.PaymentTransactionId)
+          : undefined;
+        if (original)
+          payments.markRefunded(database, original.id, toMinorUnits(notification.Amount) ?? 0, now);
+        return 0;
+      }
+      const payment = payments.byInvoice(database, notification.InvoiceId);
+      if (!payment) {
+        logger.error("notification for an unknown invoice", { kind, ...notification });
+        return 0;
+      }
+      const amount = toMinorUnits(notification.Amount);
+      if (
+        amount !== payment.amount ||
+        notification.Currency !== payment.currency ||
+        notification.AccountId !== payment.account_id
+      ) {
+        logger.error("notification does not match its order; not applied", {
+          kind,
+          invoiceId: payment.invoice_id,
+          notification,
+        });
+        return 0;
+      }
+      if (kind === "pay") {
+        settleSuccess(
+          database,
+          payment,
+          notification.TransactionId,
+          { token: notification.Token ?? null, lastFour: notification.CardLastFour ?? null },
+          now,
+        );
+      } else {
+        const reasonCode = notification.ReasonCode ? Number(notification.ReasonCode) : null;
+        settleDecline(
+          database,
+          payment,
+          notification.TransactionId,
+          reasonCode,
+          notification.Reason ?? null,
+          now,
+        );
+      }
+      return 0;
+    })
+    .immediate();
+}

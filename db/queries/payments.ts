@@ -1,0 +1,148 @@
+import type { Database } from "bun:sqlite";
+import type { Currency } from "../../src/lib/money";
+import { statement } from "../statements";
+
+export type CardOnFile = { token: string | null; lastFour: string | null };
+
+export type PaymentKind = "first" | "renewal" | "device";
+export type PaymentStatus = "pending" | "completed" | "declined" | "refunded";
+
+export type PaymentRow = {
+  id: number;
+  user_id: number | null;
+  subscription_id: number | null;
+  kind: PaymentKind;
+  invoice_id: string;
+  account_id: string;
+  amount: number;
+  currency: Currency;
+  description: string;
+  status: PaymentStatus;
+  transaction_id: string | null;
+  ip_address: string | null;
+  period_index: number | null;
+  attempt: number;
+  tariff_months: 1 | 3 | 6 | 12 | null;
+  trial_days: number | null;
+  extra_devices: number | null;
+  prepaid_token: string | null;
+  bound_at: number | null;
+  decline_reason_code: number | null;
+  decline_reason: string | null;
+  refunded_amount: number;
+  refunded_at: number | null;
+  card_token: string | null;
+  card_last_four: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+export type NewPayment = {
+  userId: number | null;
+  subscriptionId: number | null;
+  kind: PaymentKind;
+  invoiceId: string;
+  accountId: string;
+  amount: number;
+  currency: Currency;
+  description: string;
+  ipAddress?: string | null;
+  periodIndex?: number | null;
+  attempt?: number;
+  tariffMonths?: number | null;
+  trialDays?: number | null;
+  extraDevices?: number | null;
+  prepaidToken?: string | null;
+  status?: PaymentStatus;
+};
+
+export const payments = {
+  byInvoice: (db: Database, invoiceId: string) =>
+    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE invoice_id = ?").get(invoiceId) ??
+    undefined,
+
+  byPrepaidToken: (db: Database, token: string) =>
+    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE prepaid_token = ?").get(token) ??
+    undefined,
+
+  insert(db: Database, payment: NewPayment, now: number): PaymentRow {
+    const row = statement<PaymentRow, (string | number | null)[]>(
+      db,
+      `INSERT INTO payments (user_id, subscription_id, kind, invoice_id, account_id, amount, currency, description,
+         status, ip_address, period_index, attempt, tariff_months, trial_days, extra_devices, prepaid_token,
+         created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    ).get(
+      payment.userId,
+      payment.subscriptionId,
+      payment.kind,
+      payment.invoiceId,
+      payment.accountId,
+      payment.amount,
+      payment.currency,
+      payment.description,
+      payment.status ?? "pending",
+      payment.ipAddress ?? null,
+      payment.periodIndex ?? null,
+      payment.attempt ?? 1,
+      payment.tariffMonths ?? null,
+      payment.trialDays ?? null,
+      payment.extraDevices ?? null,
+      payment.prepaidToken ?? null,
+      now,
+      now,
+    );
+    if (!row) throw new Error("payment insert returned nothing");
+    return row;
+  },
+
+  /** Completes a pending or declined payment (a late Pay wins over an earlier Fail); never twice. */
+  complete: (db: Database, id: number, transactionId: string, card: CardOnFile, now: number) =>
+    statement(
+      db,
+      `UPDATE payments SET status = 'completed', transaction_id = ?, card_token = COALESCE(?, card_token),
+         card_last_four = COALESCE(?, card_last_four), updated_at = ? WHERE id = ? AND status IN ('pending', 'declined')`,
+    ).run(transactionId, card.token, card.lastFour, now, id),
+
+  /** Declines a pending payment; a completed one is never downgraded by a late Fail. */
+  decline: (
+    db: Database,
+    id: number,
+    transactionId: string | null,
+    reasonCode: number | null,
+    reason: string | null,
+    now: number,
+  ) =>
+    statement(
+      db,
+      `UPDATE payments SET status = 'declined', transaction_id = COALESCE(?, transaction_id), decline_reason_code = ?,
+         decline_reason = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    ).run(transactionId, reasonCode, reason, now, id),
+
+  bind: (db: Database, id: number, userId: number, subscriptionId: number, now: number) =>
+    statement(
+      db,
+      "UPDATE payments SET user_id = ?, subscription_id = ?, bound_at = ?, updated_at = ? WHERE id = ? AND user_id IS NULL",
+    ).run(userId, subscriptionId, now, now, id),
+
+  pendingRenewals: (db: Database) =>
+    statement<PaymentRow, []>(
+      db,
+      "SELECT * FROM payments WHERE status = 'pending' AND kind = 'renewal'",
+    ).all(),
+
+  markRefunded: (db: Database, id: number, amount: number, now: number) =>
+    statement(
+      db,
+      "UPDATE payments SET status = 'refunded', refunded_amount = ?, refunded_at = ?, updated_at = ? WHERE id = ? AND status = 'completed'",
+    ).run(amount, now, now, id),
+};
+
+export const webhookEvents = {
+  /** True when this notification is new; the caller applies its effect in the same transaction. */
+  record: (db: Database, kind: string, transactionId: string, invoiceId: string, now: number) =>
+    statement(
+      db,
+      "INSERT OR IGNORE INTO webhook_events (kind, transaction_id, invoice_id, received_at) VALUES (?, ?, ?, ?)",
+    ).run(kind, transactionId, invoiceId, now).changes === 1,
+};

@@ -1,0 +1,62 @@
+import type { createApp } from "../../bff/app";
+import { postJson, request } from "./app";
+import { asCustomer, type SignedIn } from "./customers";
+
+type App = ReturnType<typeof createApp>;
+
+export type WidgetOptions = {
+  publicId: string;
+  amount: number;
+  currency: string;
+  invoiceId: string;
+  accountId: string;
+  description: string;
+};
+
+export async function order(app: App, customer: SignedIn, tariff = 1, period = 30): Promise<WidgetOptions> {
+  const response = await app.handle(asCustomer(customer, "/api/shop/order", { tariff, period }));
+  if (response.status !== 200) throw new Error(`order: ${response.status} ${await response.text()}`);
+  return (await response.json()) as WidgetOptions;
+}
+
+export async function payWithCard(app: App, invoiceId: string, cardNumber: string, amount?: number) {
+  const response = await app.handle(postJson("/api/dev/sandbox/pay", { invoiceId, cardNumber, amount }));
+  return (await response.json()) as {
+    success: boolean;
+    transactionId?: number;
+    message: string | null;
+    checkCode?: number;
+  };
+}
+
+export type LedgerEntry = {
+  transactionId: string;
+  invoiceId: string;
+  accountId: string;
+  amount: number;
+  currency: string;
+  status: string;
+  kind: string;
+};
+
+export async function ledger(app: App, accountId: string): Promise<LedgerEntry[]> {
+  return (await (
+    await app.handle(request(`/api/dev/sandbox/ledger?accountId=${encodeURIComponent(accountId)}`))
+  ).json()) as LedgerEntry[];
+}
+
+export async function advanceDays(app: App, days: number) {
+  const response = await app.handle(postJson("/api/dev/clock", { advanceDays: days }));
+  if (response.status !== 200) throw new Error(`clock: ${response.status}`);
+}
+
+export async function runBilling(app: App) {
+  return (await (await app.handle(postJson("/api/dev/billing/run", {}))).json()) as Record<string, number>;
+}
+
+export const cards = {
+  success: "4242 4242 4242 4242",
+  declined: "4012 8888 8888 1881",
+  firstThenDeclined: "4111 1111 1111 1111",
+  expiredLater: "4000 0000 0000 0069",
+};
