@@ -83,6 +83,7 @@ export async function registerCustomer({ database, clock, identity }: AppContext
       if (!current || current.status === "EXPIRED") subscriptions.insertNotActive(database, id, plan, now);
       else if (current.status === "NOT_ACTIVE") subscriptions.updatePlan(database, current.id, plan, now);
       applyReferralCode(database, id, input.referralCode, now);
+      if (input.prepaidToken) bindPrepaid(database, id, input.prepaidToken, now);
       return id;
     })
     .immediate();

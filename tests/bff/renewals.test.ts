@@ -1,0 +1,278 @@
+import { describe, expect, test } from "vitest";
+import { addMonths, dayMs } from "../../bff/platform/calendar";
+import { makeTestApp, postJson } from "../helpers/app";
+import { fixture, sessionCookieFrom, signIn } from "../helpers/customers";
+import { advanceDays, cards, ledger, order, payWithCard, runBilling } from "../helpers/payments";
+
+type Renewal = { amount: number; status: string; created_at: number; invoice_id: string };
+
+/** A customer who paid the first payment with `card`; returns what the tests need. */
+async function paidCustomer(
+  app: Awaited<ReturnType<typeof makeTestApp>>["app"],
+  email: string,
+  card: string,
+  tariff = 1,
+  period = 30,
+  referralCode?: string,
+) {
+  const customer = await signIn(app, email, { referralCode });
+  const options = await order(app, customer, tariff, period);
+  const paid = await payWithCard(app, options.invoiceId, card);
+  expect(paid.success).toBe(true);
+  return { customer, options };
+}
+
+const renewalsOf = (
+  database: Awaited<ReturnType<typeof makeTestApp>>["context"]["database"],
+  accountId: string,
+) =>
+  database
+    .query<Renewal, [string]>(
+      "SELECT amount, status, created_at, invoice_id FROM payments WHERE account_id = ? AND kind = 'renewal' ORDER BY id",
+    )
+    .all(accountId);
+
+const subscriptionOf = (
+  database: Awaited<ReturnType<typeof makeTestApp>>["context"]["database"],
+  accountId: string,
+) =>
+  database
+    .query<
+      { status: string; end_date: number; next_charge_at: number | null; dunning_attempts: number },
+      [number]
+    >(
+      "SELECT status, end_date, next_charge_at, dunning_attempts FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+    )
+    .get(Number(accountId.replace("customer-", "")));
+
+describe("trial, then renewals over twelve simulated months", () => {
+  test.each([
+    [1, 150, 12],
+    [3, 400, 4],
+    [6, 600, 2],
+    [12, 1080, 1],
+  ])("tariff %i months: %i roubles, %i charges, each on its date", async (tariff, price, expectedCharges) => {
+    const { app, context } = await makeTestApp();
+    const { options } = await paidCustomer(app, `year${tariff}@example.com`, cards.success, tariff, 30);
+    const trialEnd = context.clock.now() + 30 * dayMs;
+    const yearEnd = addMonths(trialEnd, 12);
+    while (context.clock.now() < yearEnd - dayMs) {
+      await advanceDays(app, 1);
+      await runBilling(app);
+    }
+    const renewals = renewalsOf(context.database, options.accountId);
+    expect(renewals).toHaveLength(expectedCharges);
+    renewals.forEach((renewal, index) => {
+      expect(renewal).toMatchObject({ amount: price * 100, status: "completed" });
+      const due = addMonths(trialEnd, index * tariff);
+      expect(renewal.created_at).toBeGreaterThanOrEqual(due);
+      expect(renewal.created_at - due).toBeLessThan(dayMs);
+    });
+    const bank = (await ledger(app, options.accountId)).filter((entry) => entry.status === "Completed");
+    expect(bank.map((entry) => entry.amount)).toEqual([1, ...Array(expectedCharges).fill(price)]);
+    expect(subscriptionOf(context.database, options.accountId)).toMatchObject({
+      status: "ACTIVE",
+      dunning_attempts: 0,
+    });
+  });
+});
+
+describe("discounts change what a renewal charges", () => {
+  test("two invitees with active subscriptions take 50% off; a promo adds its own", async () => {
+    const { app, context } = await makeTestApp();
+    context.database.run(
+      "INSERT INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_at) VALUES ('AUTUMN20', 'DISCOUNT', 1, 20, '2999-01-01', 0)",
+    );
+    const { customer, options } = await paidCustomer(
+      app,
+      "discounted@example.com",
+      cards.success,
+      1,
+      1,
+      "AUTUMN20",
+    );
+    const code = (
+      (await (
+        await app.handle(
+          postJson(
+            "/api/profile/getReferralCode",
+            { email: customer.email, uid: customer.uid },
+            { cookie: customer.cookie },
+          ),
+        )
+      ).json()) as { referralCode: string }
+    ).referralCode;
+    await fixture(app, { email: "friend-a@example.com", status: "ACTIVE", referralCode: code });
+    await fixture(app, { email: "friend-b@example.com", status: "ACTIVE", referralCode: code });
+    await advanceDays(app, 1.01);
+    await runBilling(app);
+    expect(renewalsOf(context.database, options.accountId).map((renewal) => renewal.amount)).toEqual([
+      Math.round(150 * 0.3) * 100,
+    ]);
+  });
+
+  test("at 100% the period is extended free with a zero receipt and no charge at the bank", async () => {
+    const { app, context } = await makeTestApp();
+    const { customer, options } = await paidCustomer(app, "free@example.com", cards.success, 1, 1);
+    const code = (
+      (await (
+        await app.handle(
+          postJson(
+            "/api/profile/getReferralCode",
+            { email: customer.email, uid: customer.uid },
+            { cookie: customer.cookie },
+          ),
+        )
+      ).json()) as { referralCode: string }
+    ).referralCode;
+    for (const friend of ["f1", "f2", "f3", "f4"])
+      await fixture(app, { email: `${friend}@example.com`, status: "ACTIVE", referralCode: code });
+    const before = subscriptionOf(context.database, options.accountId);
+    await advanceDays(app, 1.01);
+    expect(await runBilling(app)).toMatchObject({ free: 1, charged: 0 });
+    expect(renewalsOf(context.database, options.accountId)).toMatchObject([
+      { amount: 0, status: "completed" },
+    ]);
+    expect(subscriptionOf(context.database, options.accountId)?.end_date).toBe(
+      addMonths(before?.end_date ?? 0, 1),
+    );
+    expect((await ledger(app, options.accountId)).map((entry) => entry.amount)).toEqual([1]);
+  });
+});
+
+describe("dunning", () => {
+  test("a card that pays first and is then declined is retried after 1 and 3 days, keeping access, then expires", async () => {
+    const { app, context } = await makeTestApp();
+    const { options } = await paidCustomer(app, "dunning@example.com", cards.firstThenDeclined, 1, 1);
+    const due = subscriptionOf(context.database, options.accountId)?.end_date ?? 0;
+    await advanceDays(app, 1.01);
+    await runBilling(app);
+    expect(subscriptionOf(context.database, options.accountId)).toMatchObject({
+      status: "ACTIVE",
+      dunning_attempts: 1,
+      next_charge_at: due + dayMs,
+    });
+    await advanceDays(app, 1);
+    await runBilling(app);
+    expect(subscriptionOf(context.database, options.accountId)).toMatchObject({
+      status: "ACTIVE",
+      dunning_attempts: 2,
+      next_charge_at: due + 3 * dayMs,
+    });
+    await advanceDays(app, 1);
+    expect(await runBilling(app)).toMatchObject({ charged: 0 });
+    await advanceDays(app, 1);
+    await runBilling(app);
+    expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
+    const bank = await ledger(app, options.accountId);
+    expect(bank.filter((entry) => entry.status === "Declined")).toHaveLength(3);
+    expect(renewalsOf(context.database, options.accountId).map((renewal) => renewal.status)).toEqual([
+      "declined",
+      "declined",
+      "declined",
+    ]);
+    await advanceDays(app, 40);
+    await runBilling(app);
+    expect(await ledger(app, options.accountId)).toHaveLength(4);
+  });
+
+  test("the declining card on file walks through the same dunning to EXPIRED", async () => {
+    const { app, context } = await makeTestApp();
+    const { options } = await paidCustomer(app, "declining@example.com", cards.success, 1, 1);
+    // The bank now declines this saved card (the declining test card behind the same token).
+    context.payments.sandbox?.ledger.run("UPDATE cards SET card_number = '4012888888881881'");
+    for (const days of [1.01, 1, 2]) {
+      await advanceDays(app, days);
+      await runBilling(app);
+    }
+    expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
+    expect(
+      (await ledger(app, options.accountId)).filter((entry) => entry.status === "Declined"),
+    ).toHaveLength(3);
+  });
+
+  test("a hard decline (expired card) is never retried", async () => {
+    const { app, context } = await makeTestApp();
+    const { options } = await paidCustomer(app, "hard@example.com", cards.expiredLater, 1, 1);
+    await advanceDays(app, 1.01);
+    await runBilling(app);
+    expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
+    await advanceDays(app, 5);
+    await runBilling(app);
+    expect(
+      (await ledger(app, options.accountId)).filter((entry) => entry.status === "Declined"),
+    ).toHaveLength(1);
+  });
+});
+
+describe("cancel and resume decide whether renewals happen", () => {
+  test("a cancelled subscription is not charged and ends; a resumed one is charged on time", async () => {
+    const { app, context } = await makeTestApp();
+    const cancelled = await paidCustomer(app, "stops@example.com", cards.success, 1, 1);
+    await app.handle(
+      postJson(
+        "/api/subscriptions/cancel",
+        { email: cancelled.customer.email },
+        { cookie: cancelled.customer.cookie },
+      ),
+    );
+    const resumed = await paidCustomer(app, "goes-on@example.com", cards.success, 1, 1);
+    await app.handle(
+      postJson(
+        "/api/subscriptions/cancel",
+        { email: resumed.customer.email },
+        { cookie: resumed.customer.cookie },
+      ),
+    );
+    await app.handle(
+      postJson(
+        "/api/subscriptions/resume",
+        { email: resumed.customer.email },
+        { cookie: resumed.customer.cookie },
+      ),
+    );
+    await advanceDays(app, 1.01);
+    await runBilling(app);
+    expect(renewalsOf(context.database, cancelled.options.accountId)).toEqual([]);
+    expect(renewalsOf(context.database, resumed.options.accountId).map((renewal) => renewal.amount)).toEqual([
+      15_000,
+    ]);
+  });
+});
+
+describe("anonymous prepaid purchase", () => {
+  test("binds to the account that signs up with its token, once; another account is refused", async () => {
+    const { app } = await makeTestApp();
+    const prepaidToken = `${"a1b2c3".repeat(5)}_1_1`;
+    const orderResponse = await app.handle(
+      postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 3 }),
+    );
+    expect(orderResponse.status).toBe(200);
+    const options = (await orderResponse.json()) as { invoiceId: string; accountId: string; amount: number };
+    expect(options).toMatchObject({ accountId: prepaidToken, amount: 1 });
+    expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
+
+    const owner = await signIn(app, "prepaid-owner@example.com");
+    const token = await app.handle(postJson("/api/dev/idp/token", { email: "prepaid-owner@example.com" }));
+    const identity = (await token.json()) as { credential: string; uid: string; email: string };
+    const bind = (body: Record<string, unknown>) =>
+      app.handle(postJson("/api/register", { providerId: "google.com", period: 3, tariff: 1, ...body }));
+    const first = await bind({ ...identity, prepaidToken });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ success: true, subscriptionIsActive: true });
+    expect((await bind({ ...identity, prepaidToken })).status).toBe(200);
+
+    const other = (await (
+      await app.handle(postJson("/api/dev/idp/token", { email: "someone-else@example.com" }))
+    ).json()) as { credential: string; uid: string; email: string };
+    const refused = await bind({ ...other, prepaidToken });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      error: { message: "This purchase is already linked to another account." },
+    });
+    expect(sessionCookieFrom(first)).not.toBe(owner.cookie);
+
+    const again = await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 3 }));
+    expect(again.status).toBe(409);
+  });
+});
