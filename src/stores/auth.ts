@@ -1,5 +1,6 @@
 import { api, isNetworkFailure } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
+import { readStorage, storageKeys } from "../lib/storage-keys";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
 import {
   $expirationDate,
@@ -44,6 +45,11 @@ export async function registerCustomer(identity: Credentialed): Promise<SignInOu
       period: Number($period.get()) || 1,
       tariff: Number($tariff.get()) || 1,
       credential: identity.credential,
+      // A purchase paid before signing in (/instantPay) is bound to this account, once.
+      prepaidToken:
+        readStorage(storageKeys.payment) === "completed"
+          ? (readStorage(storageKeys.userId) ?? undefined)
+          : undefined,
     });
     if (isNetworkFailure(error)) return "network-failure";
     if (error || !data?.success) return "refused";

@@ -1,5 +1,5 @@
 import { atom } from "nanostores";
-import { api } from "../lib/api-client";
+import { api, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { $email, $expirationDate, $subscriptionIsActive, $subscriptionStatus, $uid } from "./customer";
@@ -93,4 +93,13 @@ export async function changeAccount(): Promise<void> {
   if (bridge?.postMessage) bridge.postMessage("logout");
   else localStorage.clear();
   location.assign("/");
+}
+
+/** Applies an operator promo code to the purchase; the server validates it. */
+export async function applyPromo(promoCode: string): Promise<string | undefined> {
+  const { data, error } = await api.shop.applyPromo.post({ ...identity(), promoCode });
+  if (!data) return errorMessage(error) ?? translate("purchase.promoFailed");
+  $shop.set(data);
+  showToast(translate("purchase.promoApplied"), "success");
+  return undefined;
 }

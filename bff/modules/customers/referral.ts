@@ -34,13 +34,26 @@ export function applyReferralCode(
     if (mayBeInvited) invitations.insert(database, inviter.id, userId, now);
     return;
   }
-  const promo = promos.usable(database, code, new Date(now).toISOString().slice(0, 10));
+  applyPromoCode(database, userId, code, now);
+}
+
+export type PromoOutcome = "applied" | "unknown" | "already-used";
+
+/** An operator promo code: its discount on the current subscription, once per customer. */
+export function applyPromoCode(
+  database: Database,
+  userId: number,
+  rawCode: string,
+  now: number,
+): PromoOutcome {
+  const promo = promos.usable(database, rawCode.trim(), new Date(now).toISOString().slice(0, 10));
   const subscription = subscriptions.current(database, userId);
-  if (!promo || !subscription) return;
-  if (promos.activate(database, promo.id, userId, now).changes === 0) return;
+  if (!promo || !subscription) return "unknown";
+  if (promos.activate(database, promo.id, userId, now).changes === 0) return "already-used";
   if (promo.discount_percent > subscription.promo_discount_percent) {
     subscriptions.setPromo(database, subscription.id, promo.id, promo.discount_percent, now);
   }
+  return "applied";
 }
 
 /** The customer's own referral code, created on first request: 16 URL-safe characters. */

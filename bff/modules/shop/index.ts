@@ -1,30 +1,51 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../platform/context";
-import { customerErrors, customerIdentity } from "../../platform/schemas";
+import { AppError } from "../../platform/errors";
+import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
+import { applyPromoCode } from "../customers/referral";
 import { shopOf } from "./service";
 
+const shopData = t.Object({
+  success: t.Literal(true),
+  firstPayment: t.Number(),
+  monthlyPayment: t.Number(),
+  strikethroughPrice: t.Number(),
+  discount: t.Number(),
+  referralDiscount: t.Number(),
+  promoDiscount: t.Number(),
+  periodMonths: t.Number(),
+  currency: t.Union([t.Literal("RUB"), t.Literal("KZT")]),
+  devicePrice: t.Number(),
+});
+
 export function shopModule(context: AppContext) {
+  const { database, clock } = context;
   return new Elysia({ prefix: "/shop", tags: ["shop"] })
     .use(customerAuth(context))
-    .post("/getShop", ({ customer }) => shopOf(context.database, customer, context.clock.now()), {
+    .post("/getShop", ({ customer }) => shopOf(database, customer, clock.now()), {
       customer: true,
       body: t.Object(customerIdentity),
-      response: {
-        200: t.Object({
-          success: t.Literal(true),
-          firstPayment: t.Number(),
-          monthlyPayment: t.Number(),
-          strikethroughPrice: t.Number(),
-          discount: t.Number(),
-          referralDiscount: t.Number(),
-          promoDiscount: t.Number(),
-          periodMonths: t.Number(),
-          currency: t.Union([t.Literal("RUB"), t.Literal("KZT")]),
-          devicePrice: t.Number(),
-        }),
-        ...customerErrors,
-      },
+      response: { 200: shopData, ...customerErrors },
       detail: { summary: "Prices and discounts for the purchase block (amounts in currency units)" },
-    });
+    })
+    .post(
+      "/applyPromo",
+      ({ customer, body }) => {
+        const outcome = database
+          .transaction(() => applyPromoCode(database, customer.id, body.promoCode, clock.now()))
+          .immediate();
+        if (outcome === "unknown")
+          throw new AppError("NOT_FOUND", "This promo code does not exist or has expired.");
+        if (outcome === "already-used")
+          throw new AppError("CONFLICT", "You have already used this promo code.");
+        return shopOf(database, customer, clock.now());
+      },
+      {
+        customer: true,
+        body: t.Object({ ...customerIdentity, promoCode: t.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: shopData, ...customerErrors, 404: errorResponse, 409: errorResponse },
+        detail: { summary: "Apply an operator promo code to the purchase; answers the new shop data" },
+      },
+    );
 }

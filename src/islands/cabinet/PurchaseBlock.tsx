@@ -1,17 +1,23 @@
+import { useStore } from "@nanostores/react";
 import { useState } from "react";
+import { PayButton } from "../../components/react/PayButton";
 import { formatUnits, percent } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { priceLabelKey } from "../../lib/price-label";
-import type { ShopData } from "../../stores/cabinet";
+import { applyPromo, type ShopData } from "../../stores/cabinet";
+import { $period, $tariff } from "../../stores/customer";
 
 type Props = { shop: ShopData };
 
-/** Spec §2 "Pricing / payment": first and later price, discount, consents, pay. */
+/** Spec §2 "Pricing / payment": first and later price, discount, promo code, consents, pay. */
 export function PurchaseBlock({ shop }: Props) {
   const { t } = useTranslation();
-  const [consentCharge, setConsentCharge] = useState(false);
-  const [consentOffer, setConsentOffer] = useState(false);
+  const period = Number(useStore($period)) || 1;
+  const tariff = Number(useStore($tariff)) || shop.periodMonths;
+  const [promoCode, setPromoCode] = useState("");
+  const [promoError, setPromoError] = useState<string | undefined>();
   const hasDiscount = shop.discount > 0;
+  const periodLabel = t(priceLabelKey(shop.monthlyPayment, shop.periodMonths));
   return (
     <section className="card purchase" aria-labelledby="purchase-title">
       <h2 id="purchase-title">{t("cabinet.noSubscriptionBought")}</h2>
@@ -24,7 +30,7 @@ export function PurchaseBlock({ shop }: Props) {
           <s className="purchase__strike">{formatUnits(shop.strikethroughPrice, shop.currency)}</s>
         )}{" "}
         <strong data-testid="period-price">{formatUnits(shop.monthlyPayment, shop.currency)}</strong>{" "}
-        {t(priceLabelKey(shop.monthlyPayment, shop.periodMonths))}
+        {periodLabel}
       </p>
       {hasDiscount && (
         <p className="purchase__discount">
@@ -37,35 +43,39 @@ export function PurchaseBlock({ shop }: Props) {
         <li>{t("features.noAds.title")}</li>
         <li>{t("features.foreign.title")}</li>
       </ul>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={consentCharge}
-          onChange={(event) => setConsentCharge(event.target.checked)}
-        />
-        <span>
-          {t("purchase.consentCharge", {
-            price: formatUnits(shop.monthlyPayment, shop.currency),
-            period: t(priceLabelKey(shop.monthlyPayment, shop.periodMonths)),
-          })}
-        </span>
-      </label>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={consentOffer}
-          onChange={(event) => setConsentOffer(event.target.checked)}
-        />
-        <span>
-          {t("purchase.consentOfferBefore")}{" "}
-          <a href="/offer" target="_blank" rel="noopener">
-            {t("purchase.consentOfferLink")}
-          </a>
-        </span>
-      </label>
-      <button type="button" className="button button--primary" disabled>
-        {t("purchase.buy", { price: formatUnits(shop.firstPayment, shop.currency) })}
-      </button>
+      <form
+        className="promo-form"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setPromoError(await applyPromo(promoCode.trim()));
+        }}
+      >
+        <label className="field">
+          <span>{t("purchase.promoLabel")}</span>
+          <input
+            value={promoCode}
+            onChange={(event) => setPromoCode(event.target.value.toUpperCase())}
+            maxLength={64}
+          />
+        </label>
+        <button type="submit" className="button button--ghost" disabled={!promoCode.trim()}>
+          {t("purchase.promoApply")}
+        </button>
+        {promoError && (
+          <p className="form__error" role="alert">
+            {promoError}
+          </p>
+        )}
+      </form>
+      <PayButton
+        tariff={tariff}
+        period={period}
+        price={formatUnits(shop.firstPayment, shop.currency)}
+        chargeText={t("purchase.consentCharge", {
+          price: formatUnits(shop.monthlyPayment, shop.currency),
+          period: periodLabel,
+        })}
+      />
     </section>
   );
 }

@@ -1,0 +1,104 @@
+import { atom } from "nanostores";
+import { api, errorMessage } from "../lib/api-client";
+import { translate } from "../lib/i18n/runtime";
+import { generatePaymentId } from "../lib/payment-id";
+import { readStorage, storageKeys, writeStorage } from "../lib/storage-keys";
+import { showToast } from "../lib/toast/toast-store";
+import { $email, $uid } from "./customer";
+
+type WidgetCallbacks = {
+  onSuccess?: (options: unknown) => void;
+  onFail?: (reason: string, options: unknown) => void;
+};
+type Widget = { pay(kind: "charge", options: Record<string, unknown>, callbacks: WidgetCallbacks): void };
+type WidgetWindow = Window & { cp?: { CloudPayments: new () => Widget } };
+
+export const $purchase = atom<{ state: "idle" | "working" | "failed"; message?: string }>({ state: "idle" });
+
+let widgetScript: Promise<void> | undefined;
+
+/** The gateway's widget script (the sandbox's stand-in in demo mode), loaded once. */
+function loadWidget(url: string): Promise<void> {
+  widgetScript ??= new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = url;
+    script.async = true;
+    script.onload = () => resolve();
+    script.onerror = () => {
+      widgetScript = undefined;
+      reject(new Error("payment widget did not load"));
+    };
+    document.head.append(script);
+  });
+  return widgetScript;
+}
+
+/** The anonymous buyer's payment id, created once and kept as `userID`. */
+export async function prepaidToken(): Promise<string> {
+  const existing = readStorage(storageKeys.userId);
+  if (existing) return existing;
+  const created = await generatePaymentId(
+    readStorage(storageKeys.rawPeriod),
+    readStorage(storageKeys.rawTariff),
+  );
+  writeStorage(storageKeys.userId, created);
+  return created;
+}
+
+function fail(message: string): void {
+  $purchase.set({ state: "failed", message });
+  showToast(message, "error");
+}
+
+/**
+ * Spec §2/§4 "Payment": the server decides the order, the widget takes the card; on
+ * success `payment=completed` is stored and the buyer goes to /instantLogin when no
+ * e-mail is stored, else the page reloads.
+ */
+export async function startPurchase(choice: {
+  tariff: number;
+  period: number;
+  anonymous?: boolean;
+}): Promise<void> {
+  $purchase.set({ state: "working" });
+  try {
+    const isAnonymous = choice.anonymous || !$email.get();
+    const { data: options, error } = isAnonymous
+      ? await api.shop.order.post({
+          prepaidToken: await prepaidToken(),
+          tariff: choice.tariff,
+          period: choice.period,
+        })
+      : await api.shop.order.post({
+          email: $email.get(),
+          uid: $uid.get(),
+          tariff: choice.tariff,
+          period: choice.period,
+        });
+    if (!options) {
+      fail(errorMessage(error) ?? translate("purchase.orderFailed"));
+      return;
+    }
+    const { data: settings } = await api.payments.settings.get();
+    if (!settings) throw new Error("payment settings unavailable");
+    await loadWidget(settings.widgetScriptUrl);
+    const Widget = (window as WidgetWindow).cp?.CloudPayments;
+    if (!Widget) throw new Error("payment widget missing");
+    new Widget().pay(
+      "charge",
+      { ...options, skin: "mini", requireEmail: false },
+      {
+        onSuccess: () => {
+          writeStorage(storageKeys.payment, "completed");
+          $purchase.set({ state: "idle" });
+          if (!$email.get()) location.assign("/instantLogin");
+          else location.reload();
+        },
+        onFail: (reason) => fail(translate("purchase.declined", { reason })),
+      },
+    );
+  } catch (error) {
+    console.error("purchase failed", error);
+    fail(translate("purchase.orderFailed"));
+  }
+}
