@@ -18,6 +18,7 @@ export type RenewalCounts = {
 };
 
 const batchSize = 500;
+const yieldEvery = 25;
 
 const attemptsOf = (context: AppContext, subscriptionId: number, periodIndex: number) =>
   statement<{ count: number }, [number, number]>(
@@ -131,7 +132,9 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
       payment: PaymentRow;
       answer: Awaited<ReturnType<typeof gatewayPayments.gateway.chargeToken>>;
     }[] = [];
-    for (const { payment, subscription } of attempts) {
+    for (const [index, { payment, subscription }] of attempts.entries()) {
+      // Let the server answer other requests during a long pass.
+      if (index % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
       counts.charged++;
       try {
         results.push({
