@@ -5,6 +5,7 @@
 const benchmarks = [
   ["bun", "bench/js-size.ts"],
   ["bun", "bench/profile-throughput.ts"],
+  ["bun", "bench/renewals.ts"],
 ];
 
 for (const command of benchmarks) {
