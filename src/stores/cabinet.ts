@@ -1,5 +1,6 @@
 import { atom } from "nanostores";
 import { api, errorMessage } from "../lib/api-client";
+import { formatUnits } from "../lib/format";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { $email, $expirationDate, $subscriptionIsActive, $subscriptionStatus, $uid } from "./customer";
@@ -102,4 +103,21 @@ export async function applyPromo(promoCode: string): Promise<string | undefined>
   $shop.set(data);
   showToast(translate("purchase.promoApplied"), "success");
   return undefined;
+}
+
+/** Buys one more device slot with the saved card (charged pro rata now). */
+export async function addDevice(): Promise<void> {
+  const shop = $shop.get();
+  const { data, error } = await api.profile.addDevice.post(identity());
+  if (!data) {
+    showToast(errorMessage(error) ?? translate("cabinet.addDeviceFailed"), "error");
+    return;
+  }
+  showToast(
+    translate("cabinet.deviceAdded", {
+      amount: shop ? formatUnits(data.charged, shop.currency) : String(data.charged),
+    }),
+    "success",
+  );
+  await loadCabinet();
 }

@@ -102,3 +102,13 @@ export async function startPurchase(choice: {
     fail(translate("purchase.orderFailed"));
   }
 }
+
+/** /mobileShop loads the widget script up front (spec §2), so paying opens at once. */
+export async function preloadPaymentWidget(): Promise<void> {
+  try {
+    const { data } = await api.payments.settings.get();
+    if (data) await loadWidget(data.widgetScriptUrl);
+  } catch (error) {
+    console.error("payment widget preload failed", error);
+  }
+}

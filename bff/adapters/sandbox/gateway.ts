@@ -274,7 +274,7 @@ export function createSandboxGateway(
       const original = ledger
         .query<TransactionRow, [number]>("SELECT * FROM transactions WHERE id = ? AND kind = 'payment'")
         .get(request.TransactionId);
-      if (!original || original.status !== "Completed")
+      if (original?.status !== "Completed")
         return { Success: false, Message: "Transaction not found or not completed", Model: undefined };
       const refunded =
         ledger

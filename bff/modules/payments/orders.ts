@@ -23,7 +23,7 @@ export type WidgetOptions = {
 /** The gateway account of a customer: stable across e-mail changes. */
 export const accountIdOf = (userId: number) => `customer-${userId}`;
 
-const describe = (months: number, trialDays: number) =>
+const orderDescription = (months: number, trialDays: number) =>
   `Kannt: first payment, ${trialDays}-day start, then a ${months}-month subscription`;
 
 function widgetOptions(
@@ -60,7 +60,7 @@ export function createCustomerOrder(
       let current = subscriptions.current(database, user.id);
       if (hasAccess(current, now)) throw new AppError("CONFLICT", "You already have an active subscription.");
       const plan = planFor(current?.currency ?? user.currency, tariff, trialDays);
-      if (!current || current.status !== "NOT_ACTIVE") {
+      if (current?.status !== "NOT_ACTIVE") {
         subscriptions.insertNotActive(database, user.id, plan, now);
       } else {
         subscriptions.updatePlan(database, current.id, plan, now);
@@ -77,7 +77,7 @@ export function createCustomerOrder(
           accountId: accountIdOf(user.id),
           amount: plan.firstPayment,
           currency: plan.currency,
-          description: describe(tariff, trialDays),
+          description: orderDescription(tariff, trialDays),
           ipAddress: ip,
           tariffMonths: tariff,
           trialDays,
@@ -121,7 +121,7 @@ export function createPrepaidOrder(
         accountId: prepaidToken,
         amount: plan.firstPayment,
         currency: plan.currency,
-        description: describe(tariff, trialDays),
+        description: orderDescription(tariff, trialDays),
         ipAddress: ip,
         tariffMonths: tariff,
         trialDays,
@@ -139,7 +139,7 @@ export function createPrepaidOrder(
         trialDays,
         plan.firstPayment,
         plan.currency,
-        describe(tariff, trialDays),
+        orderDescription(tariff, trialDays),
         clock.now(),
         existing.id,
       );
@@ -148,14 +148,14 @@ export function createPrepaidOrder(
     ...order,
     amount: plan.firstPayment,
     currency: plan.currency,
-    description: describe(tariff, trialDays),
+    description: orderDescription(tariff, trialDays),
   });
 }
 
 /** Binds a paid anonymous purchase to the account signing up with its token; once, to one account. */
 export function bindPrepaid(database: Database, userId: number, prepaidToken: string, now: number): void {
   const payment = payments.byPrepaidToken(database, prepaidToken);
-  if (!payment || payment.status !== "completed") return;
+  if (payment?.status !== "completed") return;
   if (payment.user_id !== null) {
     if (payment.user_id === userId) return;
     throw new AppError("CONFLICT", "This purchase is already linked to another account.");

@@ -57,7 +57,7 @@ export function settleDecline(
     return false;
   if (payment.kind !== "renewal" || !payment.subscription_id) return true;
   const subscription = subscriptions.byId(database, payment.subscription_id);
-  if (!subscription || subscription.status !== "ACTIVE") return true;
+  if (subscription?.status !== "ACTIVE") return true;
   const attempts = subscription.dunning_attempts + 1;
   const isHard = reasonCode !== null && hardDeclineCodes.has(reasonCode);
   const delay = retryDelaysDays[attempts - 1];

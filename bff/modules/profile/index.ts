@@ -4,6 +4,7 @@ import { createReadCache } from "../../platform/read-cache";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
 import { ensureReferralCode } from "../customers/referral";
+import { addDeviceSlot } from "../payments/extra-device";
 import { inviteLink, renderReferralQr } from "./referral-qr";
 import { detachDevice, profileOf } from "./service";
 
@@ -62,6 +63,19 @@ export function profileModule(context: AppContext) {
         detail: { summary: "Unlink a device, freeing its slot" },
       },
     )
+    .post("/addDevice", ({ customer }) => addDeviceSlot(context, customer), {
+      customer: true,
+      body: t.Object(customerIdentity),
+      response: {
+        200: t.Object({ success: t.Literal(true), charged: t.Number(), ...devicesPart }),
+        ...customerErrors,
+        409: errorResponse,
+      },
+      detail: {
+        summary:
+          "Buy one more device slot: charged pro rata now with the saved card, then monthly with renewals",
+      },
+    })
     .post(
       "/getReferralCode",
       ({ customer }) => ({ success: true as const, referralCode: ensureReferralCode(database, customer.id) }),

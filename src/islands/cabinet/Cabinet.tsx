@@ -51,7 +51,7 @@ function CabinetContent({ prepare }: Props) {
             ) : (
               <CancelledBlock profile={profile} />
             )}
-            <DevicesBlock profile={profile} />
+            <DevicesBlock profile={profile} shop={shop} canAddDevice={variant === "active"} />
             <AppInstallBlock />
           </>
         )}

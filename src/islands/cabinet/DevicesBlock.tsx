@@ -1,12 +1,12 @@
 import { HoldButton } from "../../components/react/HoldButton";
 import { shortDeviceName } from "../../lib/cabinet-view";
-import { formatDate } from "../../lib/format";
+import { formatDate, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { detachDevice, type ProfileData } from "../../stores/cabinet";
+import { addDevice, detachDevice, type ProfileData, type ShopData } from "../../stores/cabinet";
 
-type Props = { profile: ProfileData };
+type Props = { profile: ProfileData; shop: ShopData; canAddDevice: boolean };
 
-export function DevicesBlock({ profile }: Props) {
+export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
   const { t, language } = useTranslation();
   const active = profile.devices.filter((device) => device.isActive);
   const unactivated = profile.devices.length - active.length;
@@ -43,6 +43,14 @@ export function DevicesBlock({ profile }: Props) {
             </li>
           ))}
         </ul>
+      )}
+      {canAddDevice && (
+        <HoldButton
+          label={t("cabinet.addDevice", { price: formatUnits(shop.devicePrice, shop.currency) })}
+          hint={t("cabinet.holdToAddDevice")}
+          variant="ghost"
+          onConfirm={addDevice}
+        />
       )}
     </section>
   );

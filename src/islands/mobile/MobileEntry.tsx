@@ -1,6 +1,7 @@
 import { useCallback } from "react";
 import { registerCustomer } from "../../stores/auth";
 import { rememberIdentity } from "../../stores/customer";
+import { preloadPaymentWidget } from "../../stores/payment";
 import { Cabinet } from "../cabinet/Cabinet";
 
 type Props = { variant: "shop" | "profile" };
@@ -12,6 +13,7 @@ type Props = { variant: "shop" | "profile" };
  */
 export function MobileEntry({ variant }: Props) {
   const prepare = useCallback(async () => {
+    if (variant === "shop") void preloadPaymentWidget();
     const query = new URLSearchParams(location.search);
     const identity = {
       email: query.get("email") ?? "",
