@@ -7,6 +7,7 @@ import { demoIdentityModule } from "./modules/dev/idp";
 import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbox";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
+import { operatorAuthModule } from "./modules/operators";
 import { paymentsModule } from "./modules/payments";
 import { profileModule } from "./modules/profile";
 import { shopModule } from "./modules/shop";
@@ -39,6 +40,7 @@ export function createApp(context: AppContext) {
     .use(shopModule(context))
     .use(subscriptionsModule(context))
     .use(paymentsModule(context))
+    .use(operatorAuthModule(context))
     // Demo mode only: outside it these answer 404 like any unknown endpoint.
     .use(demoIdentityModule(context))
     .use(fixturesModule(context))

@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import { startRenewalScheduler } from "./jobs/scheduler";
+import { ensureFirstOperator } from "./modules/operators/accounts";
 import { OffsetClock } from "./platform/clock";
 import { loadClockOffset } from "./platform/clock-offset";
 import { loadConfig } from "./platform/config";
@@ -14,6 +15,13 @@ export async function startServer(environment: Record<string, string | undefined
   const database = openDatabase(config.databasePath);
   const clock = new OffsetClock(config.mode === "demo" ? loadClockOffset(database) : 0);
   const context = await createContext(config, database, clock);
+  const first = await ensureFirstOperator(database, config.adminUsername, config.adminPassword, clock.now());
+  if (first?.generatedPassword) {
+    // Printed once: the only place this password ever appears.
+    console.log(
+      `First panel operator "${first.username}" created; password (shown once): ${first.generatedPassword}`,
+    );
+  }
   const app = createApp(context);
   const site = createStaticSite(config.staticDirectory);
 

@@ -1,0 +1,34 @@
+import { Elysia } from "elysia";
+import { operators } from "../../../db/queries/operators";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { verifyAccessToken } from "./tokens";
+
+/**
+ * Operator authentication as a macro: `{ operator: "support" }` lets any operator in,
+ * `{ operator: "admin" }` only administrators. Routes receive `{ operator }`.
+ */
+export function operatorAuth(context: AppContext) {
+  return new Elysia({ name: "operator-auth", seed: context.database }).macro({
+    operator: (required: "support" | "admin") => ({
+      async resolve({ request }) {
+        const header = request.headers.get("authorization") ?? "";
+        const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+        if (!token) throw new AppError("UNAUTHORIZED", "Sign in to the panel first.");
+        const claims = await verifyAccessToken(context.config.jwtSecret, token, context.clock.now());
+        const account = operators.byId(context.database, claims.operatorId);
+        if (!account || account.is_disabled)
+          throw new AppError("UNAUTHORIZED", "This operator account is not active.");
+        if (required === "admin" && account.role !== "admin") {
+          throw new AppError("FORBIDDEN", "Only an administrator can do this.");
+        }
+        return { operator: { id: account.id, username: account.username, role: account.role } };
+      },
+    }),
+  });
+}
+
+export const clientAddress = (request: Request) =>
+  request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ??
+  request.headers.get("x-real-ip") ??
+  "local";

@@ -1,0 +1,114 @@
+import type { Database } from "bun:sqlite";
+import { jwtVerify, SignJWT } from "jose";
+import type { OperatorRole } from "../../../db/queries/operators";
+import { statement } from "../../../db/statements";
+import { AppError } from "../../platform/errors";
+import { randomToken } from "../../platform/random";
+
+export const accessTokenLifetimeSeconds = 15 * 60;
+export const refreshTokenLifetimeMs = 30 * 24 * 60 * 60 * 1000;
+
+const key = (secret: string) => new TextEncoder().encode(secret);
+const hash = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
+
+export type OperatorClaims = { operatorId: number; role: OperatorRole; username: string };
+
+/** A 15-minute JWT naming the operator and role. */
+export function signAccessToken(secret: string, claims: OperatorClaims, now: number): Promise<string> {
+  return new SignJWT({ role: claims.role, username: claims.username })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(claims.operatorId))
+    .setIssuer("kannt-panel")
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor(now / 1000) + accessTokenLifetimeSeconds)
+    .sign(key(secret));
+}
+
+export async function verifyAccessToken(secret: string, token: string, now: number): Promise<OperatorClaims> {
+  try {
+    const { payload } = await jwtVerify(token, key(secret), {
+      issuer: "kannt-panel",
+      algorithms: ["HS256"],
+      currentDate: new Date(now),
+    });
+    const role = payload.role;
+    if ((role !== "admin" && role !== "support") || typeof payload.username !== "string")
+      throw new Error("bad claims");
+    return { operatorId: Number(payload.sub), role, username: payload.username };
+  } catch {
+    throw new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
+  }
+}
+
+/** A new refresh token; `familyId` ties the rotations of one login together. */
+export function issueRefreshToken(
+  database: Database,
+  operatorId: number,
+  familyId: string,
+  now: number,
+): string {
+  const token = randomToken(32);
+  statement(
+    database,
+    "INSERT INTO refresh_tokens (operator_id, family_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+  ).run(operatorId, familyId, hash(token), now, now + refreshTokenLifetimeMs);
+  return token;
+}
+
+type RefreshRow = {
+  id: number;
+  operator_id: number;
+  family_id: string;
+  expires_at: number;
+  rotated_at: number | null;
+  revoked_at: number | null;
+};
+
+/**
+ * Rotates a refresh token: the old one is spent and a new one of the same family is
+ * issued. Presenting a spent token again means it leaked: the whole family is revoked.
+ */
+export function rotateRefreshToken(
+  database: Database,
+  token: string,
+  now: number,
+): { operatorId: number; refreshToken: string } {
+  return database
+    .transaction(() => {
+      const row = statement<RefreshRow, [string]>(
+        database,
+        "SELECT * FROM refresh_tokens WHERE token_hash = ?",
+      ).get(hash(token));
+      if (!row) throw new AppError("UNAUTHORIZED", "This refresh token is not valid. Please sign in again.");
+      if (row.rotated_at !== null || row.revoked_at !== null) {
+        statement(
+          database,
+          "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
+        ).run(now, row.family_id);
+        throw new AppError(
+          "UNAUTHORIZED",
+          "This refresh token was already used; all sessions from that sign-in are closed. Please sign in again.",
+        );
+      }
+      if (row.expires_at <= now)
+        throw new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
+      statement(database, "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ?").run(now, row.id);
+      return {
+        operatorId: row.operator_id,
+        refreshToken: issueRefreshToken(database, row.operator_id, row.family_id, now),
+      };
+    })
+    .immediate();
+}
+
+export function revokeRefreshFamily(database: Database, token: string, now: number): void {
+  const row = statement<RefreshRow, [string]>(
+    database,
+    "SELECT * FROM refresh_tokens WHERE token_hash = ?",
+  ).get(hash(token));
+  if (row)
+    statement(
+      database,
+      "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
+    ).run(now, row.family_id);
+}
