@@ -29,7 +29,7 @@ export function operatorAuthModule(context: AppContext) {
     )
     .post(
       "/login",
-      async ({ body, request, set }) => {
+      async ({ body, request }) => {
         try {
           await assertCaptcha(context, body.captcha);
           const now = clock.now();
@@ -50,20 +50,21 @@ export function operatorAuthModule(context: AppContext) {
             { operatorId: account.id, action: "operator.login", ipAddress: clientAddress(request) },
             now,
           );
-          return {
+          return Response.json({
             accessToken: await signAccessToken(
               config.jwtSecret,
               { operatorId: account.id, role: account.role, username: account.username },
               now,
             ),
             refreshToken: issueRefreshToken(database, account.id, randomToken(12), now),
-          };
+          });
         } catch (error) {
           // The login form shows the server's text as is (spec §8), so errors here are plain text.
           if (error instanceof AppError) {
-            set.status = error.status;
-            set.headers["content-type"] = "text/plain; charset=utf-8";
-            return error.message;
+            return new Response(error.message, {
+              status: error.status,
+              headers: { "content-type": "text/plain; charset=utf-8" },
+            });
           }
           throw error;
         }
