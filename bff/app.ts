@@ -8,6 +8,7 @@ import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbo
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
 import { operatorAuthModule } from "./modules/operators";
+import { panelModule } from "./modules/panel";
 import { paymentsModule } from "./modules/payments";
 import { profileModule } from "./modules/profile";
 import { shopModule } from "./modules/shop";
@@ -41,6 +42,7 @@ export function createApp(context: AppContext) {
     .use(subscriptionsModule(context))
     .use(paymentsModule(context))
     .use(operatorAuthModule(context))
+    .use(panelModule(context))
     // Demo mode only: outside it these answer 404 like any unknown endpoint.
     .use(demoIdentityModule(context))
     .use(fixturesModule(context))

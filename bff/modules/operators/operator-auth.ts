@@ -4,6 +4,18 @@ import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { verifyAccessToken } from "./tokens";
 
+/** The signed-in operator from the bearer token, or 401. */
+export async function authenticateOperator(context: AppContext, request: Request) {
+  const header = request.headers.get("authorization") ?? "";
+  const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+  if (!token) throw new AppError("UNAUTHORIZED", "Sign in to the panel first.");
+  const claims = await verifyAccessToken(context.config.jwtSecret, token, context.clock.now());
+  const account = operators.byId(context.database, claims.operatorId);
+  if (!account || account.is_disabled)
+    throw new AppError("UNAUTHORIZED", "This operator account is not active.");
+  return account;
+}
+
 /**
  * Operator authentication as a macro: `{ operator: "support" }` lets any operator in,
  * `{ operator: "admin" }` only administrators. Routes receive `{ operator }`.
@@ -12,13 +24,7 @@ export function operatorAuth(context: AppContext) {
   return new Elysia({ name: "operator-auth", seed: context.database }).macro({
     operator: (required: "support" | "admin") => ({
       async resolve({ request }) {
-        const header = request.headers.get("authorization") ?? "";
-        const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
-        if (!token) throw new AppError("UNAUTHORIZED", "Sign in to the panel first.");
-        const claims = await verifyAccessToken(context.config.jwtSecret, token, context.clock.now());
-        const account = operators.byId(context.database, claims.operatorId);
-        if (!account || account.is_disabled)
-          throw new AppError("UNAUTHORIZED", "This operator account is not active.");
+        const account = await authenticateOperator(context, request);
         if (required === "admin" && account.role !== "admin") {
           throw new AppError("FORBIDDEN", "Only an administrator can do this.");
         }

@@ -73,25 +73,27 @@ export function rotateRefreshToken(
   token: string,
   now: number,
 ): { operatorId: number; refreshToken: string } {
-  return database
-    .transaction(() => {
+  // The outcome is decided inside the transaction and thrown after it commits: a
+  // revocation must not be rolled back by the error that reports it.
+  const outcome = database
+    .transaction((): { operatorId: number; refreshToken: string } | AppError => {
       const row = statement<RefreshRow, [string]>(
         database,
         "SELECT * FROM refresh_tokens WHERE token_hash = ?",
       ).get(hash(token));
-      if (!row) throw new AppError("UNAUTHORIZED", "This refresh token is not valid. Please sign in again.");
+      if (!row) return new AppError("UNAUTHORIZED", "This refresh token is not valid. Please sign in again.");
       if (row.rotated_at !== null || row.revoked_at !== null) {
         statement(
           database,
           "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
         ).run(now, row.family_id);
-        throw new AppError(
+        return new AppError(
           "UNAUTHORIZED",
           "This refresh token was already used; all sessions from that sign-in are closed. Please sign in again.",
         );
       }
       if (row.expires_at <= now)
-        throw new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
+        return new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
       statement(database, "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ?").run(now, row.id);
       return {
         operatorId: row.operator_id,
@@ -99,6 +101,8 @@ export function rotateRefreshToken(
       };
     })
     .immediate();
+  if (outcome instanceof AppError) throw outcome;
+  return outcome;
 }
 
 export function revokeRefreshFamily(database: Database, token: string, now: number): void {

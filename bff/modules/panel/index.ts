@@ -1,0 +1,203 @@
+import { Elysia, t } from "elysia";
+import { statement } from "../../../db/statements";
+import type { AppContext } from "../../platform/context";
+import { errorResponse } from "../../platform/schemas";
+import { authenticateOperator, clientAddress, operatorAuth } from "../operators/operator-auth";
+import { paged, pageOf, pageQuery } from "./paging";
+import { availablePromos, createPromo, promoProblem, promoTypes } from "./promos";
+import { refundCustomer } from "./refund";
+import { connectionLogsOf, inviteesOf, receiptsOf, searchUsers, userDetails } from "./users";
+
+const panelErrors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+} as const;
+const userIdQuery = t.Numeric({ minimum: 1 });
+
+/** The operator panel's calls under /api/panel, with the spec's paths, parameters and page sizes. */
+export function panelModule(context: AppContext) {
+  const { database, clock } = context;
+  return (
+    new Elysia({ prefix: "/panel", tags: ["panel"] })
+      // Who is calling is checked before the body is validated: no token means 401 whatever the body.
+      .onTransform(async ({ request }) => {
+        await authenticateOperator(context, request);
+      })
+      .use(operatorAuth(context))
+      .post(
+        "/users/search",
+        ({ query }) => {
+          const { number, size } = pageOf(query, 10);
+          return searchUsers(database, query.emailPart ?? "", number, size);
+        },
+        {
+          operator: "support",
+          query: t.Object({
+            ...pageQuery,
+            sortBy: t.Optional(t.Literal("id")),
+            emailPart: t.Optional(t.String({ maxLength: 320 })),
+          }),
+          response: panelErrors,
+          detail: { summary: "Customers whose e-mail contains emailPart (any case), 10 per page" },
+        },
+      )
+      .post("/users/getUserById", ({ query }) => userDetails(database, query.id, clock.now()), {
+        operator: "support",
+        query: t.Object({ id: userIdQuery }),
+        response: panelErrors,
+        detail: { summary: "A customer's details, subscription, discounts and devices" },
+      })
+      .post(
+        "/checks",
+        ({ query }) => {
+          const { number, size } = pageOf(query, 3);
+          return receiptsOf(database, query.userId, number, size, clock.now());
+        },
+        {
+          operator: "support",
+          query: t.Object({ ...pageQuery, userId: userIdQuery }),
+          response: panelErrors,
+          detail: { summary: "A customer's receipts, 3 per page" },
+        },
+      )
+      .post(
+        "/invitations/getInviteesByInviterId",
+        ({ query }) => {
+          const { number, size } = pageOf(query, 10);
+          return inviteesOf(database, query.userId, number, size, clock.now());
+        },
+        {
+          operator: "support",
+          query: t.Object({
+            ...pageQuery,
+            userId: userIdQuery,
+            sortBy: t.Optional(t.Literal("created")),
+            sortDirection: t.Optional(t.Literal("DESC")),
+          }),
+          response: panelErrors,
+          detail: { summary: "Customers invited by this one, newest first, 10 per page" },
+        },
+      )
+      .post("/logs", ({ query }) => connectionLogsOf(database, query.userId), {
+        operator: "support",
+        query: t.Object({ userId: userIdQuery }),
+        response: panelErrors,
+        detail: { summary: "A customer's VPN connections, newest first" },
+      })
+      .get("/promos/promoTypes", ({ operator }) => (operator.role === "admin" ? [...promoTypes] : []), {
+        operator: "support",
+        response: panelErrors,
+        detail: { summary: "Promo kinds this operator may create (none for support staff)" },
+      })
+      .get(
+        "/promos/availablePromos",
+        ({ query }) => {
+          const { number, size } = pageOf(query, 5);
+          return availablePromos(database, number, size, clock.now());
+        },
+        {
+          operator: "support",
+          query: t.Object({
+            ...pageQuery,
+            sortBy: t.Optional(t.Literal("id")),
+            sortDirection: t.Optional(t.Literal("DESC")),
+          }),
+          response: panelErrors,
+          detail: { summary: "Available, unexpired promo codes, newest first, 5 per page" },
+        },
+      )
+      .post(
+        "/promos/generatePromo",
+        ({ body, operator, request, set }) => {
+          const problem = promoProblem(body, clock.now());
+          if (problem) {
+            set.status = 400;
+            return { success: false, message: problem, error: { code: "VALIDATION", message: problem } };
+          }
+          if (!createPromo(database, body, operator.id, clientAddress(request), clock.now())) {
+            set.status = 409;
+            const message = "a promo code with this name already exists";
+            return { success: false, message, error: { code: "CONFLICT", message } };
+          }
+          return { success: true, message: `Promo code ${body.promoCode.trim().toUpperCase()} created.` };
+        },
+        {
+          operator: "admin",
+          body: t.Object({
+            promoCode: t.String({ maxLength: 64 }),
+            promoType: t.String({ maxLength: 32 }),
+            isAvailable: t.Boolean(),
+            discount: t.Number(),
+            expirationDate: t.String({ maxLength: 10 }),
+          }),
+          detail: { summary: "Create a promo code (administrators); the spec's rules are enforced here too" },
+        },
+      )
+      .post(
+        "/refund",
+        ({ body, operator, request }) =>
+          refundCustomer(context, body.email, body.uid, operator.id, clientAddress(request)),
+        {
+          operator: "admin",
+          body: t.Object({
+            email: t.String({ minLength: 3, maxLength: 320 }),
+            uid: t.Optional(t.String({ maxLength: 256 })),
+          }),
+          response: { 200: t.Object({ Success: t.Boolean(), Message: t.String() }), ...panelErrors },
+          detail: {
+            summary: "Refund the latest payment through the gateway and end access now (administrators)",
+          },
+        },
+      )
+      .get(
+        "/audit",
+        ({ query }) => {
+          const { number, size } = pageOf(query, 20);
+          const total =
+            statement<{ count: number }, []>(database, "SELECT COUNT(*) AS count FROM audit_log").get()
+              ?.count ?? 0;
+          const rows = statement<
+            {
+              id: number;
+              username: string | null;
+              action: string;
+              target_user_id: number | null;
+              target_email: string | null;
+              details: string;
+              ip_address: string | null;
+              created_at: number;
+            },
+            [number, number]
+          >(
+            database,
+            `SELECT a.id, o.username, a.action, a.target_user_id, u.email AS target_email, a.details, a.ip_address, a.created_at
+         FROM audit_log a LEFT JOIN operators o ON o.id = a.operator_id LEFT JOIN users u ON u.id = a.target_user_id
+         ORDER BY a.created_at DESC, a.id DESC LIMIT ? OFFSET ?`,
+          ).all(size, number * size);
+          return paged(
+            rows.map((row) => ({
+              id: row.id,
+              operator: row.username,
+              action: row.action,
+              targetUserId: row.target_user_id,
+              targetEmail: row.target_email,
+              details: JSON.parse(row.details) as unknown,
+              ipAddress: row.ip_address,
+              createdAt: new Date(row.created_at).toISOString(),
+            })),
+            number,
+            size,
+            total,
+          );
+        },
+        {
+          operator: "admin",
+          query: t.Object(pageQuery),
+          response: panelErrors,
+          detail: { summary: "Who did what, when, from where and on whom (administrators), 20 per page" },
+        },
+      )
+  );
+}

@@ -1,0 +1,211 @@
+import type { Database } from "bun:sqlite";
+import { devices } from "../../../db/queries/devices";
+import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
+import { users } from "../../../db/queries/users";
+import { statement } from "../../../db/statements";
+import { AppError } from "../../platform/errors";
+import { deviceView } from "../profile/service";
+import { currentDiscount } from "../subscriptions/discount";
+import { paged } from "./paging";
+
+const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
+
+type SearchRow = { id: number; email: string; status: string | null };
+
+const searchSelect = `SELECT u.id, u.email,
+  (SELECT s.status FROM subscriptions s WHERE s.user_id = u.id ORDER BY s.id DESC LIMIT 1) AS status FROM users u`;
+
+/**
+ * Case-insensitive e-mail substring search. Three characters or more go through the
+ * trigram index (fast at a million users); shorter parts cannot use trigrams and scan.
+ */
+export function searchUsers(database: Database, emailPart: string, number: number, size: number) {
+  const part = emailPart.trim();
+  let rows: SearchRow[];
+  let total: number;
+  if (part.length >= 3) {
+    const match = `"${part.replaceAll('"', '""')}"`;
+    total =
+      statement<{ count: number }, [string]>(
+        database,
+        "SELECT COUNT(*) AS count FROM users_email_search WHERE users_email_search MATCH ?",
+      ).get(match)?.count ?? 0;
+    rows = statement<SearchRow, [string, number, number]>(
+      database,
+      `${searchSelect} WHERE u.id IN (SELECT rowid FROM users_email_search WHERE users_email_search MATCH ?) ORDER BY u.id LIMIT ? OFFSET ?`,
+    ).all(match, size, number * size);
+  } else {
+    const like = `%${part.replace(/[%_\\]/g, (character) => `\\${character}`)}%`;
+    total =
+      statement<{ count: number }, [string]>(
+        database,
+        "SELECT COUNT(*) AS count FROM users WHERE email LIKE ? ESCAPE '\\'",
+      ).get(like)?.count ?? 0;
+    rows = statement<SearchRow, [string, number, number]>(
+      database,
+      `${searchSelect} WHERE u.email LIKE ? ESCAPE '\\' ORDER BY u.id LIMIT ? OFFSET ?`,
+    ).all(like, size, number * size);
+  }
+  return paged(
+    rows.map((row) => ({
+      id: row.id,
+      email: row.email,
+      subscription: { status: row.status ?? "NOT_ACTIVE" },
+    })),
+    number,
+    size,
+    total,
+  );
+}
+
+/** The operator's view of a customer (spec §3 "User (operator view)"). */
+export function userDetails(database: Database, userId: number, now: number) {
+  const user = users.byId(database, userId);
+  if (!user) throw new AppError("NOT_FOUND", `There is no customer with id ${userId}.`);
+  const subscription = subscriptions.current(database, userId);
+  const discount = currentDiscount(database, userId, subscription, now);
+  const promoActivated =
+    statement<{ found: number }, [number]>(
+      database,
+      "SELECT 1 AS found FROM promo_activations WHERE user_id = ? LIMIT 1",
+    ).get(userId) !== null;
+  const attached = devices.attached(database, userId);
+  return {
+    id: user.id,
+    email: user.email,
+    uid: user.uid,
+    invitationCode: user.invitation_code,
+    subscription: {
+      status: subscription?.status ?? "NOT_ACTIVE",
+      startDate: iso(subscription?.start_date),
+      endDate: iso(subscription?.end_date),
+      totalCost: subscription ? subscription.period_price / 100 : 0,
+      deviceCount: subscription ? 1 + subscription.extra_devices : 0,
+    },
+    currency: user.currency,
+    firstPayment: subscription ? subscription.first_payment / 100 : 0,
+    firstPaymentIsActive: subscription?.first_payment_paid === 1,
+    isPromoActivated: promoActivated,
+    discount: discount.promoPercent / 100,
+    referralDiscount: discount.referralPercent / 100,
+    hasAccess: hasAccess(subscription, now),
+    devices: attached.map(deviceView),
+  };
+}
+
+type ReceiptRow = {
+  created_at: number;
+  email: string | null;
+  account_id: string;
+  amount: number;
+  currency: string;
+  description: string;
+  ip_address: string | null;
+  status: string;
+  transaction_id: string | null;
+  subscription_id: number | null;
+};
+
+/** Receipts are the payment records; the warranty is over 14 days after the payment. */
+export function receiptsOf(database: Database, userId: number, number: number, size: number, now: number) {
+  const total =
+    statement<{ count: number }, [number]>(
+      database,
+      "SELECT COUNT(*) AS count FROM payments WHERE user_id = ? AND status <> 'pending'",
+    ).get(userId)?.count ?? 0;
+  const rows = statement<ReceiptRow, [number, number, number]>(
+    database,
+    `SELECT p.created_at, u.email, p.account_id, p.amount, p.currency, p.description, p.ip_address, p.status,
+       p.transaction_id, p.subscription_id
+     FROM payments p LEFT JOIN users u ON u.id = p.user_id
+     WHERE p.user_id = ? AND p.status <> 'pending' ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
+  ).all(userId, size, number * size);
+  return paged(
+    rows.map((row) => ({
+      dateTime: new Date(row.created_at).toISOString(),
+      accountId: row.email ?? row.account_id,
+      amount: row.amount / 100,
+      currency: row.currency,
+      description: row.description,
+      ipAddress: row.ip_address,
+      status: row.status.toUpperCase(),
+      transactionId: row.transaction_id,
+      subscriptionId: row.subscription_id,
+      isWarrantyOver: now - row.created_at > 14 * 24 * 60 * 60 * 1000,
+    })),
+    number,
+    size,
+    total,
+  );
+}
+
+type InviteeRow = {
+  invitee_id: number;
+  email: string;
+  created_at: number;
+  start_date: number | null;
+  end_date: number | null;
+  status: string | null;
+};
+
+export function inviteesOf(database: Database, inviterId: number, number: number, size: number, now: number) {
+  const total =
+    statement<{ count: number }, [number]>(
+      database,
+      "SELECT COUNT(*) AS count FROM invitations WHERE inviter_id = ?",
+    ).get(inviterId)?.count ?? 0;
+  const rows = statement<InviteeRow, [number, number, number]>(
+    database,
+    `SELECT i.invitee_id, u.email, i.created_at, s.start_date, s.end_date, s.status
+     FROM invitations i JOIN users u ON u.id = i.invitee_id
+     LEFT JOIN subscriptions s ON s.id = (SELECT MAX(id) FROM subscriptions WHERE user_id = i.invitee_id)
+     WHERE i.inviter_id = ? ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`,
+  ).all(inviterId, size, number * size);
+  return {
+    invitations: paged(
+      rows.map((row) => ({
+        inviteeId: row.invitee_id,
+        inviteeEmail: row.email,
+        created: new Date(row.created_at).toISOString(),
+        discountStartDate: iso(row.start_date),
+        subscriptionEndDate: iso(row.end_date),
+        hasSubscription: row.status === "ACTIVE" || (row.status === "CANCELED" && (row.end_date ?? 0) > now),
+      })),
+      number,
+      size,
+      total,
+    ),
+  };
+}
+
+export function connectionLogsOf(database: Database, userId: number) {
+  return statement<
+    {
+      id: number;
+      email: string;
+      device_name: string | null;
+      platform: string | null;
+      server_name: string | null;
+      connected_at: number;
+      user_ip: string | null;
+      success: number;
+    },
+    [number]
+  >(
+    database,
+    `SELECT l.id, u.email, d.device_name, d.platform, l.server_name, l.connected_at, l.user_ip, l.success
+     FROM connection_logs l JOIN users u ON u.id = l.user_id LEFT JOIN devices d ON d.id = l.device_id
+     WHERE l.user_id = ? ORDER BY l.connected_at DESC, l.id DESC LIMIT 500`,
+  )
+    .all(userId)
+    .map((row) => ({
+      id: row.id,
+      email: row.email,
+      deviceName: row.device_name,
+      platform: row.platform,
+      serverName: row.server_name,
+      connectionDate: new Date(row.connected_at).toISOString(),
+      userIp: row.user_ip,
+      success: row.success === 1,
+    }));
+}

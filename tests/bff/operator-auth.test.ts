@@ -1,0 +1,173 @@
+import { describe, expect, test } from "vitest";
+import { makeTestApp, postJson, request } from "../helpers/app";
+import { bearer, login, makeOperator, solveCaptcha, tokensFor } from "../helpers/operators";
+
+const { app, context } = await makeTestApp();
+const admin = await makeOperator(context, "alice.admin", "admin");
+const support = await makeOperator(context, "sam.support", "support");
+
+describe("staff login", () => {
+  test("without a captcha is refused with the spec's text", async () => {
+    const response = await app.handle(
+      postJson("/api/auth/login", { username: admin.username, password: admin.password }),
+    );
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    expect(await response.text()).toBe("reCAPTCHA not solved!");
+  });
+
+  test("with a forged captcha is refused", async () => {
+    const forged = btoa(
+      JSON.stringify({ algorithm: "SHA-256", challenge: "00", number: 1, salt: "x", signature: "00" }),
+    );
+    const response = await app.handle(postJson("/api/auth/login", { ...admin, captcha: forged }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe("reCAPTCHA not solved!");
+  });
+
+  test("a captcha solution is accepted once", async () => {
+    const captcha = await solveCaptcha(app);
+    expect((await app.handle(postJson("/api/auth/login", { ...admin, captcha }))).status).toBe(200);
+    const replay = await app.handle(postJson("/api/auth/login", { ...admin, captcha }));
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toMatch(/already used/);
+  });
+
+  test("a wrong password is a 401 whose plain text the form shows", async () => {
+    const response = await login(app, admin.username, "not the password at all");
+    expect(response.status).toBe(401);
+    expect(await response.text()).toBe("Wrong username or password.");
+  });
+
+  test("repeated failures for one account slow down to 429, even with the right password", async () => {
+    await makeOperator(context, "target", "support");
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect(
+        (await login(app, "target", "guess-number-" + attempt, { "x-forwarded-for": `10.0.0.${attempt}` }))
+          .status,
+      ).toBe(401);
+    }
+    const locked = await login(app, "target", "correct horse battery staple", {
+      "x-forwarded-for": "10.0.0.99",
+    });
+    expect(locked.status).toBe(429);
+    expect(await locked.text()).toMatch(/Too many failed sign-ins/);
+  });
+
+  test("repeated failures from one address slow down to 429 across accounts", async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await login(app, `nobody${attempt}`, "wrong password", { "x-forwarded-for": "192.0.2.7" });
+    }
+    expect(
+      (await login(app, admin.username, admin.password, { "x-forwarded-for": "192.0.2.7" })).status,
+    ).toBe(429);
+  });
+});
+
+describe("refresh tokens", () => {
+  test("rotate on every use; reusing a spent one revokes the whole family", async () => {
+    const first = await tokensFor(app, admin.username, admin.password);
+    const rotated = await app.handle(
+      postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }),
+    );
+    expect(rotated.status).toBe(200);
+    const second = (await rotated.json()) as { accessToken: string; refreshToken: string };
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    const reuse = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }));
+    expect(reuse.status).toBe(401);
+    const afterRevoke = await app.handle(
+      postJson("/api/auth/refreshToken", { refreshToken: second.refreshToken }),
+    );
+    expect(afterRevoke.status).toBe(401);
+  });
+
+  test("logout ends the session's refresh token", async () => {
+    const tokens = await tokensFor(app, admin.username, admin.password);
+    await app.handle(postJson("/api/auth/logout", { refreshToken: tokens.refreshToken }));
+    expect(
+      (await app.handle(postJson("/api/auth/refreshToken", { refreshToken: tokens.refreshToken }))).status,
+    ).toBe(401);
+  });
+});
+
+describe("panel access", () => {
+  const panelCalls: [string, string][] = [
+    ["POST", "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=a"],
+    ["POST", "/api/panel/users/getUserById?id=1"],
+    ["POST", "/api/panel/checks?userId=1&page=0&size=3"],
+    [
+      "POST",
+      "/api/panel/invitations/getInviteesByInviterId?userId=1&size=10&page=0&sortBy=created&sortDirection=DESC",
+    ],
+    ["POST", "/api/panel/logs?userId=1"],
+    ["GET", "/api/panel/promos/promoTypes"],
+    ["GET", "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC"],
+    ["POST", "/api/panel/promos/generatePromo"],
+    ["POST", "/api/panel/refund"],
+    ["GET", "/api/panel/audit?page=0&size=20"],
+  ];
+
+  test.each(panelCalls)("%s %s refuses a missing token", async (method, path) => {
+    const response = await app.handle(
+      request(path, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: method === "POST" ? "{}" : undefined,
+      }),
+    );
+    expect(response.status).toBe(401);
+  });
+
+  test.each(panelCalls)("%s %s refuses an expired token", async (method, path) => {
+    const tokens = await tokensFor(app, admin.username, admin.password);
+    context.clock.now();
+    const { OffsetClock } = await import("../../bff/platform/clock");
+    if (!(context.clock instanceof OffsetClock)) throw new Error("test clock expected");
+    context.clock.advance(16 * 60 * 1000);
+    const response = await app.handle(
+      request(path, {
+        method,
+        headers: { "content-type": "application/json", ...bearer(tokens.accessToken) },
+        body: method === "POST" ? "{}" : undefined,
+      }),
+    );
+    expect(response.status).toBe(401);
+  });
+
+  test("support staff may read but are refused refunds and promo creation (403)", async () => {
+    const tokens = await tokensFor(app, support.username, support.password);
+    const read = await app.handle(
+      request("/api/panel/users/search?page=0&size=10&emailPart=", {
+        method: "POST",
+        headers: bearer(tokens.accessToken),
+      }),
+    );
+    expect(read.status).toBe(200);
+    const refund = await app.handle(
+      postJson("/api/panel/refund", { email: "x@example.com" }, bearer(tokens.accessToken)),
+    );
+    expect(refund.status).toBe(403);
+    const promo = await app.handle(
+      postJson(
+        "/api/panel/promos/generatePromo",
+        {
+          promoCode: "SUPPORT1",
+          promoType: "DISCOUNT",
+          isAvailable: true,
+          discount: 0.2,
+          expirationDate: "2030-01-01",
+        },
+        bearer(tokens.accessToken),
+      ),
+    );
+    expect(promo.status).toBe(403);
+    const types = await app.handle(
+      request("/api/panel/promos/promoTypes", { headers: bearer(tokens.accessToken) }),
+    );
+    expect(await types.json()).toEqual([]);
+    const audit = await app.handle(
+      request("/api/panel/audit?page=0&size=20", { headers: bearer(tokens.accessToken) }),
+    );
+    expect(audit.status).toBe(403);
+  });
+});
