@@ -130,7 +130,7 @@ export function panelModule(context: AppContext) {
             promoType: t.String({ maxLength: 32 }),
             isAvailable: t.Boolean(),
             discount: t.Number(),
-            expirationDate: t.String({ maxLength: 10 }),
+            expirationDate: t.String({ maxLength: 32 }),
           }),
           detail: { summary: "Create a promo code (administrators); the spec's rules are enforced here too" },
         },
