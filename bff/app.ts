@@ -13,6 +13,7 @@ import { paymentsModule } from "./modules/payments";
 import { profileModule } from "./modules/profile";
 import { shopModule } from "./modules/shop";
 import { subscriptionsModule } from "./modules/subscriptions";
+import { vpnModule } from "./modules/vpn";
 import type { AppContext } from "./platform/context";
 import { errorHandler } from "./platform/error-handler";
 
@@ -43,6 +44,7 @@ export function createApp(context: AppContext) {
     .use(paymentsModule(context))
     .use(operatorAuthModule(context))
     .use(panelModule(context))
+    .use(vpnModule(context))
     // Demo mode only: outside it these answer 404 like any unknown endpoint.
     .use(demoIdentityModule(context))
     .use(fixturesModule(context))

@@ -1,10 +1,12 @@
 import type { OperatorRole } from "../db/queries/operators";
 import { createOperator, disableOperator, resetOperatorPassword } from "./modules/operators/accounts";
+import { createNode } from "./modules/vpn/service";
 import { loadConfig } from "./platform/config";
 import { openDatabase } from "./platform/database";
 import { AppError } from "./platform/errors";
 
 /**
+ * npm run operator -- node <name>   (a VPN node's key, printed once)
  * npm run operator -- create <username> <admin|support> [password]
  *                   | reset-password <username> [password]
  *                   | disable <username>
@@ -25,7 +27,9 @@ async function main(): Promise<number> {
   const now = Date.now();
   const generated = () => Buffer.from(crypto.getRandomValues(new Uint8Array(15))).toString("base64url");
   try {
-    if (command === "create") {
+    if (command === "node") {
+      console.log(`Node "${username}" key (shown once): ${createNode(database, username, now)}`);
+    } else if (command === "create") {
       const role = rest[0] as OperatorRole | undefined;
       if (role !== "admin" && role !== "support") {
         console.error(usage);
