@@ -31,6 +31,11 @@ export default defineConfig({
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), LOG_LEVEL: "warn" },
+    env: {
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      ADMIN_USERNAME: "e2e.admin",
+      ADMIN_PASSWORD: "e2e admin password 1",
+    },
   },
 });

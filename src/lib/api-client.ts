@@ -7,6 +7,9 @@ import type { App } from "../../bff/app";
  */
 export const api = treaty<App>(typeof location === "undefined" ? "http://localhost" : location.origin, {
   fetch: { credentials: "same-origin" },
+  // Keep dates as the ISO strings the schemas declare; Eden would otherwise turn
+  // date-like strings into Date objects that the declared types do not show.
+  parseDate: false,
 }).api;
 
 /** The server's user-facing message from an Eden error value, if it sent one. */

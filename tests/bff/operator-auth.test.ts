@@ -43,7 +43,7 @@ describe("staff login", () => {
     await makeOperator(context, "target", "support");
     for (let attempt = 0; attempt < 5; attempt++) {
       expect(
-        (await login(app, "target", "guess-number-" + attempt, { "x-forwarded-for": `10.0.0.${attempt}` }))
+        (await login(app, "target", `guess-number-${attempt}`, { "x-forwarded-for": `10.0.0.${attempt}` }))
           .status,
       ).toBe(401);
     }

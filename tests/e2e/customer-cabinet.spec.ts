@@ -149,7 +149,8 @@ for (const language of ["en", "ru"] as const) {
       await page.goto("/promo");
       const qr = page.getByTestId("invite-qr");
       await expect(qr).toBeVisible();
-      expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(256);
+      // The image has its size set before the PNG arrives; wait for the PNG itself.
+      await expect.poll(() => qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(256);
       const link = (await page.getByTestId("invite-link").textContent()) ?? "";
       expect(link).toMatch(/\/\?token=[A-Za-z0-9_-]{11,}$/);
       await page.getByRole("button", { name: t.copy }).click();

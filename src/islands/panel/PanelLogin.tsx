@@ -1,0 +1,157 @@
+import { useEffect, useId, useState } from "react";
+import { I18nBoundary } from "../../components/react/I18nBoundary";
+import { type AltchaChallenge, solveAltcha } from "../../lib/captcha-solver";
+import { useTranslation } from "../../lib/i18n/use-translation";
+import { refreshTokens, storeTokens } from "../../stores/panel-session";
+
+type Stage = "refreshing" | "refreshed" | "form";
+
+/** /panel-login (spec §2, §4 "Operator session"). */
+function PanelLoginContent() {
+  const { t } = useTranslation();
+  const passwordId = useId();
+  const [stage, setStage] = useState<Stage>("refreshing");
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [isPasswordShown, setIsPasswordShown] = useState(false);
+  const [captcha, setCaptcha] = useState<string | undefined>();
+  const [isSolving, setIsSolving] = useState(false);
+  const [isSubmitting, setIsSubmitting] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  useEffect(() => {
+    // With a stored refresh token, try it first: 'Ожидание', then 'Успешно' and on to the search.
+    refreshTokens().then((isRefreshed) => {
+      if (!isRefreshed) {
+        setStage("form");
+        return;
+      }
+      setStage("refreshed");
+      location.assign("/panel-search");
+    });
+  }, []);
+
+  const solveCaptcha = async (isChecked: boolean) => {
+    if (!isChecked) {
+      setCaptcha(undefined);
+      return;
+    }
+    setIsSolving(true);
+    try {
+      const response = await fetch("/api/auth/captcha");
+      setCaptcha(await solveAltcha((await response.json()) as AltchaChallenge));
+    } finally {
+      setIsSolving(false);
+    }
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!captcha) {
+      setError(t("panel.captchaNotSolved"));
+      return;
+    }
+    setIsSubmitting(true);
+    setError(undefined);
+    try {
+      const response = await fetch("/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username, password, captcha }),
+      });
+      if (!response.ok) {
+        // The server's text, shown as is (spec §8); the captcha is spent either way.
+        setError(await response.text());
+        setCaptcha(undefined);
+        return;
+      }
+      storeTokens((await response.json()) as { accessToken: string; refreshToken: string });
+      location.assign("/panel-search");
+    } catch {
+      setError(t("panel.loginFailed"));
+    } finally {
+      setIsSubmitting(false);
+    }
+  };
+
+  if (stage !== "form") {
+    return (
+      <main id="main" className="screen screen--center">
+        <p role="status" className="panel-refresh">
+          {stage === "refreshing" ? t("panel.waiting") : t("panel.success")}
+        </p>
+      </main>
+    );
+  }
+  return (
+    <main id="main" className="screen screen--center">
+      <section className="card login" aria-labelledby="panel-login-title">
+        <h1 id="panel-login-title">{t("panel.title")}</h1>
+        <p className="muted">{t("panel.internalOnly")}</p>
+        <form className="form" onSubmit={submit} noValidate>
+          <label className="field">
+            <span>{t("panel.login")}</span>
+            <input
+              value={username}
+              onChange={(event) => setUsername(event.target.value)}
+              autoComplete="username"
+              required
+            />
+          </label>
+          <div className="field">
+            <label htmlFor={passwordId}>{t("panel.password")}</label>
+            <span className="password">
+              <input
+                id={passwordId}
+                type={isPasswordShown ? "text" : "password"}
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                autoComplete="current-password"
+                required
+              />
+              <button
+                type="button"
+                className="button button--ghost"
+                aria-pressed={isPasswordShown}
+                onClick={() => setIsPasswordShown(!isPasswordShown)}
+              >
+                {isPasswordShown ? t("panel.hidePassword") : t("panel.showPassword")}
+              </button>
+            </span>
+          </div>
+          <label className="checkbox captcha">
+            <input
+              type="checkbox"
+              checked={captcha !== undefined || isSolving}
+              disabled={isSolving}
+              onChange={(event) => void solveCaptcha(event.target.checked)}
+            />
+            <span>
+              {isSolving
+                ? t("panel.captchaWorking")
+                : captcha
+                  ? `${t("panel.captcha")} · ${t("panel.captchaDone")}`
+                  : t("panel.captcha")}
+            </span>
+          </label>
+          {error && (
+            <p className="form__error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="button button--primary" disabled={isSubmitting}>
+            {isSubmitting ? t("panel.loading") : t("panel.submit")}
+          </button>
+        </form>
+      </section>
+    </main>
+  );
+}
+
+export function PanelLogin() {
+  return (
+    <I18nBoundary>
+      <PanelLoginContent />
+    </I18nBoundary>
+  );
+}

@@ -1,0 +1,81 @@
+import { api } from "../lib/api-client";
+import { translate } from "../lib/i18n/runtime";
+import { readStorage, storageKeys, writeStorage } from "../lib/storage-keys";
+import { queueToastForNextPage } from "../lib/toast/toast-store";
+
+export type TokenPair = { accessToken: string; refreshToken: string };
+
+export function storeTokens(tokens: TokenPair): void {
+  writeStorage(storageKeys.accessToken, tokens.accessToken);
+  writeStorage(storageKeys.refreshToken, tokens.refreshToken);
+}
+
+export function clearTokens(): void {
+  try {
+    localStorage.removeItem(storageKeys.accessToken);
+    localStorage.removeItem(storageKeys.refreshToken);
+  } catch {
+    // Nothing stored, nothing to clear.
+  }
+}
+
+/** Exchanges the stored refresh token for a new pair (rotation); false when there is none or it is refused. */
+export async function refreshTokens(): Promise<boolean> {
+  const refreshToken = readStorage(storageKeys.refreshToken);
+  if (!refreshToken) return false;
+  try {
+    const { data } = await api.auth.refreshToken.post({ refreshToken });
+    if (!data) return false;
+    storeTokens(data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function backToLogin(): never {
+  clearTokens();
+  queueToastForNextPage(translate("panel.sessionEnded"), "warning");
+  location.assign("/panel-login");
+  throw new Error("redirecting to the panel login");
+}
+
+type Call<T> = (headers: {
+  authorization: string;
+}) => Promise<{ data: T | null; error: { status: unknown; value: unknown } | null }>;
+
+/**
+ * Every panel call: without an access token go to /panel-login; on a 401 use the
+ * refresh token once to get a new one and retry; otherwise back to /panel-login.
+ */
+export async function panelCall<T>(
+  call: Call<T>,
+): Promise<{ data: T | null; error: { status: unknown; value: unknown } | null }> {
+  const accessToken = readStorage(storageKeys.accessToken);
+  if (!accessToken) backToLogin();
+  const first = await call({ authorization: `Bearer ${accessToken}` });
+  if (first.error?.status !== 401) return first;
+  if (!(await refreshTokens())) backToLogin();
+  const retried = await call({ authorization: `Bearer ${readStorage(storageKeys.accessToken)}` });
+  if (retried.error?.status === 401) backToLogin();
+  return retried;
+}
+
+export async function logoutOperator(): Promise<void> {
+  const refreshToken = readStorage(storageKeys.refreshToken);
+  if (refreshToken) await api.auth.logout.post({ refreshToken }).catch(() => undefined);
+  clearTokens();
+  location.assign("/panel-login");
+}
+
+/** The customer the operator opened (spec §3 storage keys). */
+export function selectPerson(person: { id: number; email: string; uid?: string }): void {
+  writeStorage(storageKeys.selectedPerson, String(person.id));
+  writeStorage(storageKeys.selectedPersonEmail, person.email);
+  if (person.uid) writeStorage(storageKeys.selectedPersonUid, person.uid);
+}
+
+export function selectedPersonId(): number | undefined {
+  const id = Number(readStorage(storageKeys.selectedPerson));
+  return Number.isInteger(id) && id > 0 ? id : undefined;
+}
