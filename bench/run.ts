@@ -6,6 +6,7 @@ const benchmarks = [
   ["bun", "bench/js-size.ts"],
   ["bun", "bench/profile-throughput.ts"],
   ["bun", "bench/renewals.ts"],
+  ["bun", "bench/search.ts"],
 ];
 
 for (const command of benchmarks) {

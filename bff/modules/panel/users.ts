@@ -30,10 +30,20 @@ export function searchUsers(database: Database, emailPart: string, number: numbe
         database,
         "SELECT COUNT(*) AS count FROM users_email_search WHERE users_email_search MATCH ?",
       ).get(match)?.count ?? 0;
-    rows = statement<SearchRow, [string, number, number]>(
+    // The index walks its matches in rowid order and stops after the page.
+    const ids = statement<{ rowid: number }, [string, number, number]>(
       database,
-      `${searchSelect} WHERE u.id IN (SELECT rowid FROM users_email_search WHERE users_email_search MATCH ?) ORDER BY u.id LIMIT ? OFFSET ?`,
-    ).all(match, size, number * size);
+      "SELECT rowid FROM users_email_search WHERE users_email_search MATCH ? ORDER BY rowid LIMIT ? OFFSET ?",
+    )
+      .all(match, size, number * size)
+      .map((row) => row.rowid);
+    rows =
+      ids.length === 0
+        ? []
+        : statement<SearchRow, []>(
+            database,
+            `${searchSelect} WHERE u.id IN (${ids.join(",")}) ORDER BY u.id`,
+          ).all();
   } else {
     const like = `%${part.replace(/[%_\\]/g, (character) => `\\${character}`)}%`;
     total =
