@@ -1,7 +1,8 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { type AltchaChallenge, solveAltcha } from "../../lib/captcha-solver";
 import { useTranslation } from "../../lib/i18n/use-translation";
+import { renderRecaptcha } from "../../lib/recaptcha";
 import { refreshTokens, storeTokens } from "../../stores/panel-session";
 
 type Stage = "refreshing" | "refreshed" | "form";
@@ -18,6 +19,25 @@ function PanelLoginContent() {
   const [isSolving, setIsSolving] = useState(false);
   const [isSubmitting, setIsSubmitting] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  const [recaptchaSiteKey, setRecaptchaSiteKey] = useState<string | undefined>();
+  const recaptchaSlot = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    // reCAPTCHA v2 replaces the built-in proof of work when the server has its keys.
+    fetch("/api/auth/captcha")
+      .then((response) => response.json() as Promise<{ provider?: string; siteKey?: string }>)
+      .then((settings) => {
+        if (settings.provider === "recaptcha" && settings.siteKey) setRecaptchaSiteKey(settings.siteKey);
+      })
+      .catch(() => undefined);
+  }, []);
+
+  useEffect(() => {
+    if (stage !== "form" || !recaptchaSiteKey || !recaptchaSlot.current) return;
+    renderRecaptcha(recaptchaSlot.current, recaptchaSiteKey, setCaptcha).catch(() =>
+      setError(t("panel.loginFailed")),
+    );
+  }, [stage, recaptchaSiteKey, t]);
 
   useEffect(() => {
     // With a stored refresh token, try it first: 'Ожидание', then 'Успешно' and on to the search.
@@ -119,21 +139,25 @@ function PanelLoginContent() {
               </button>
             </span>
           </div>
-          <label className="checkbox captcha">
-            <input
-              type="checkbox"
-              checked={captcha !== undefined || isSolving}
-              disabled={isSolving}
-              onChange={(event) => void solveCaptcha(event.target.checked)}
-            />
-            <span>
-              {isSolving
-                ? t("panel.captchaWorking")
-                : captcha
-                  ? `${t("panel.captcha")} · ${t("panel.captchaDone")}`
-                  : t("panel.captcha")}
-            </span>
-          </label>
+          {recaptchaSiteKey ? (
+            <div ref={recaptchaSlot} />
+          ) : (
+            <label className="checkbox captcha">
+              <input
+                type="checkbox"
+                checked={captcha !== undefined || isSolving}
+                disabled={isSolving}
+                onChange={(event) => void solveCaptcha(event.target.checked)}
+              />
+              <span>
+                {isSolving
+                  ? t("panel.captchaWorking")
+                  : captcha
+                    ? `${t("panel.captcha")} · ${t("panel.captchaDone")}`
+                    : t("panel.captcha")}
+              </span>
+            </label>
+          )}
           {error && (
             <p className="form__error" role="alert">
               {error}
