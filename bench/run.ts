@@ -4,6 +4,7 @@
  */
 const benchmarks = [
   ["bun", "bench/js-size.ts"],
+  ["bun", "bench/lighthouse.ts"],
   ["bun", "bench/profile-throughput.ts"],
   ["bun", "bench/renewals.ts"],
   ["bun", "bench/search.ts"],
