@@ -2,6 +2,7 @@ import { type PaymentRow, payments } from "../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
 import { statement } from "../../db/statements";
 import { accountIdOf } from "../modules/payments/orders";
+import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/payments/saved-card";
 import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/settlement";
 import { applyDiscount, listPriceOfPeriod } from "../modules/shop/pricing";
 import { currentDiscount } from "../modules/subscriptions/discount";
@@ -128,10 +129,7 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
         return created;
       })
       .immediate();
-    const results: {
-      payment: PaymentRow;
-      answer: Awaited<ReturnType<typeof gatewayPayments.gateway.chargeToken>>;
-    }[] = [];
+    const results: { payment: PaymentRow; answer: ChargeAnswer }[] = [];
     for (const [index, { payment, subscription }] of attempts.entries()) {
       // Let the server answer other requests during a long pass.
       if (index % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -139,14 +137,7 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
       try {
         results.push({
           payment,
-          answer: await gatewayPayments.gateway.chargeToken({
-            Amount: payment.amount / 100,
-            Currency: payment.currency,
-            AccountId: payment.account_id,
-            Token: subscription.card_token ?? "",
-            InvoiceId: payment.invoice_id,
-            Description: payment.description,
-          }),
+          answer: await chargeSavedCard(gatewayPayments.gateway, payment, subscription.card_token ?? ""),
         });
       } catch (error) {
         // Unknown outcome: the attempt stays pending and the next pass asks the gateway.
@@ -157,28 +148,8 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
     database
       .transaction(() => {
         for (const { payment, answer } of results) {
-          const model = answer.Model;
-          if (model?.Status === "Completed") {
-            settleSuccess(
-              database,
-              payment,
-              String(model.TransactionId),
-              { token: null, lastFour: null },
-              settledAt,
-            );
-            counts.completed++;
-          } else {
-            const reasonCode = model?.ReasonCode ?? null;
-            settleDecline(
-              database,
-              payment,
-              model ? String(model.TransactionId) : null,
-              reasonCode,
-              model?.Reason ?? answer.Message,
-              settledAt,
-            );
-            counts.declined++;
-          }
+          if (settleCharge(database, payment, answer, settledAt)) counts.completed++;
+          else counts.declined++;
         }
       })
       .immediate();

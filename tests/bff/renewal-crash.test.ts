@@ -4,28 +4,16 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { afterAll, expect, test } from "vitest";
 import { seedPayingCustomers } from "../helpers/seed-paying-customers";
+import { startProcess } from "../helpers/start-process";
 
-/** Starts the real server as its own process on `directory`, the scheduler off (passes are run by hand). */
+/** The real server as its own process on `directory`, the scheduler off (passes are run by hand). */
 async function startServerProcess(directory: string) {
-  const child = Bun.spawn(["bun", "tests/helpers/server-process.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_PATH: join(directory, "app.db"),
-      BILLING_INTERVAL_SECONDS: "0",
-      STATIC_DIR: join(directory, "no-site"),
-    },
-    stdout: "pipe",
-    stderr: "inherit",
+  const { child, port } = await startProcess("tests/helpers/server-process.ts", {
+    DATABASE_PATH: join(directory, "app.db"),
+    BILLING_INTERVAL_SECONDS: "0",
+    STATIC_DIR: join(directory, "no-site"),
   });
-  const reader = child.stdout.getReader();
-  let output = "";
-  while (!output.includes("READY")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the server exited before it was ready");
-    output += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { child: child as Subprocess, origin: `http://127.0.0.1:${output.match(/READY (\d+)/)?.[1]}` };
+  return { child, origin: `http://127.0.0.1:${port}` };
 }
 
 type Entry = { invoiceId: string; accountId: string; amount: number; status: string; kind: string };

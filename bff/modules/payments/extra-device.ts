@@ -7,7 +7,7 @@ import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { devicesOf } from "../profile/service";
 import { accountIdOf } from "./orders";
-import { settleDecline, settleSuccess } from "./settlement";
+import { chargeSavedCard, settleCharge } from "./saved-card";
 
 /**
  * What one more device slot costs for the rest of the paid period: the monthly slot
@@ -53,41 +53,13 @@ export async function addDeviceSlot(context: AppContext, user: UserRow) {
       ),
     )
     .immediate();
-  const answer = await context.payments.gateway.chargeToken({
-    Amount: amount / 100,
-    Currency: payment.currency,
-    AccountId: payment.account_id,
-    Token: subscription.card_token,
-    InvoiceId: payment.invoice_id,
-    Description: payment.description,
-  });
-  const model = answer.Model;
+  const answer = await chargeSavedCard(context.payments.gateway, payment, subscription.card_token);
   const settledAt = clock.now();
-  database
-    .transaction(() => {
-      if (model?.Status === "Completed")
-        settleSuccess(
-          database,
-          payment,
-          String(model.TransactionId),
-          { token: null, lastFour: null },
-          settledAt,
-        );
-      else
-        settleDecline(
-          database,
-          payment,
-          model ? String(model.TransactionId) : null,
-          model?.ReasonCode ?? null,
-          model?.Reason ?? answer.Message,
-          settledAt,
-        );
-    })
-    .immediate();
-  if (model?.Status !== "Completed") {
+  const isPaid = database.transaction(() => settleCharge(database, payment, answer, settledAt)).immediate();
+  if (!isPaid) {
     throw new AppError(
       "CONFLICT",
-      `The card was declined (${model?.Reason ?? answer.Message ?? "no reason given"}); no slot was added.`,
+      `The card was declined (${answer.Model?.Reason ?? answer.Message ?? "no reason given"}); no slot was added.`,
     );
   }
   return { success: true as const, charged: amount / 100, ...devicesOf(database, user.id, settledAt) };

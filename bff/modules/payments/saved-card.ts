@@ -1,0 +1,45 @@
+import type { Database } from "bun:sqlite";
+import type { PaymentRow } from "../../../db/queries/payments";
+import type { GatewayClient } from "../../adapters/cloudpayments/client";
+import { settleDecline, settleSuccess } from "./settlement";
+
+export type ChargeAnswer = Awaited<ReturnType<GatewayClient["chargeToken"]>>;
+
+/** Charges an attempt that is already committed, with the customer's saved card. */
+export function chargeSavedCard(
+  gateway: GatewayClient,
+  payment: PaymentRow,
+  token: string,
+): Promise<ChargeAnswer> {
+  return gateway.chargeToken({
+    Amount: payment.amount / 100,
+    Currency: payment.currency,
+    AccountId: payment.account_id,
+    Token: token,
+    InvoiceId: payment.invoice_id,
+    Description: payment.description,
+  });
+}
+
+/** Applies the gateway's answer to the attempt, inside the caller's transaction; true when it was paid. */
+export function settleCharge(
+  database: Database,
+  payment: PaymentRow,
+  answer: ChargeAnswer,
+  now: number,
+): boolean {
+  const model = answer.Model;
+  if (model?.Status === "Completed") {
+    settleSuccess(database, payment, String(model.TransactionId), { token: null, lastFour: null }, now);
+    return true;
+  }
+  settleDecline(
+    database,
+    payment,
+    model ? String(model.TransactionId) : null,
+    model?.ReasonCode ?? null,
+    model?.Reason ?? answer.Message,
+    now,
+  );
+  return false;
+}
