@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { addMonths } from "../../bff/platform/calendar";
 import { makeTestApp, postJson, request } from "../helpers/app";
-import { fixture, signIn } from "../helpers/customers";
+import { fixture, referralCodeOf, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { cards, ledger, order, payWithCard } from "../helpers/payments";
 
@@ -214,13 +214,7 @@ describe("refund", () => {
 
   test("an invitee's refund takes the inviter's referral discount away", async () => {
     const inviter = await signIn(app, "loses-discount@example.com");
-    const code = (
-      (await (
-        await app.handle(
-          postJson("/api/profile/getReferralCode", { email: inviter.email }, { cookie: inviter.cookie }),
-        )
-      ).json()) as { referralCode: string }
-    ).referralCode;
+    const code = await referralCodeOf(app, inviter);
     const friend = await signIn(app, "refunded-friend@example.com", { referralCode: code });
     await payWithCard(app, (await order(app, friend)).invoiceId, cards.success);
     const shop = async () =>

@@ -1,16 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { subscriptions } from "../../db/queries/subscriptions";
 import { makeTestApp } from "../helpers/app";
-import { asCustomer, fixture, type SignedIn, signIn } from "../helpers/customers";
+import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../helpers/customers";
 
 const { app, context } = await makeTestApp();
 const { database, clock } = context;
 
-async function referralCode(customer: SignedIn): Promise<string> {
-  const response = await app.handle(asCustomer(customer, "/api/profile/getReferralCode"));
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { referralCode: string }).referralCode;
-}
+const referralCode = (customer: SignedIn) => referralCodeOf(app, customer);
 
 async function shop(customer: SignedIn) {
   const response = await app.handle(asCustomer(customer, "/api/shop/getShop"));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { addMonths, dayMs } from "../../bff/platform/calendar";
 import { makeTestApp, postJson } from "../helpers/app";
-import { fixture, sessionCookieFrom, signIn } from "../helpers/customers";
+import { fixture, referralCodeOf, sessionCookieFrom, signIn } from "../helpers/customers";
 import { advanceDays, cards, ledger, order, payWithCard, runBilling } from "../helpers/payments";
 
 type Renewal = { amount: number; status: string; created_at: number; invoice_id: string };
@@ -91,17 +91,7 @@ describe("discounts change what a renewal charges", () => {
       1,
       "AUTUMN20",
     );
-    const code = (
-      (await (
-        await app.handle(
-          postJson(
-            "/api/profile/getReferralCode",
-            { email: customer.email, uid: customer.uid },
-            { cookie: customer.cookie },
-          ),
-        )
-      ).json()) as { referralCode: string }
-    ).referralCode;
+    const code = await referralCodeOf(app, customer);
     await fixture(app, { email: "friend-a@example.com", status: "ACTIVE", referralCode: code });
     await fixture(app, { email: "friend-b@example.com", status: "ACTIVE", referralCode: code });
     await advanceDays(app, 1.01);
@@ -114,17 +104,7 @@ describe("discounts change what a renewal charges", () => {
   test("at 100% the period is extended free with a zero receipt and no charge at the bank", async () => {
     const { app, context } = await makeTestApp();
     const { customer, options } = await paidCustomer(app, "free@example.com", cards.success, 1, 1);
-    const code = (
-      (await (
-        await app.handle(
-          postJson(
-            "/api/profile/getReferralCode",
-            { email: customer.email, uid: customer.uid },
-            { cookie: customer.cookie },
-          ),
-        )
-      ).json()) as { referralCode: string }
-    ).referralCode;
+    const code = await referralCodeOf(app, customer);
     for (const friend of ["f1", "f2", "f3", "f4"])
       await fixture(app, { email: `${friend}@example.com`, status: "ACTIVE", referralCode: code });
     const before = subscriptionOf(context.database, options.accountId);

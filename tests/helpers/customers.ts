@@ -77,3 +77,10 @@ export async function fixture(app: App, body: Record<string, unknown>) {
   if (response.status !== 200) throw new Error(`fixture: ${response.status} ${await response.text()}`);
   return (await response.json()) as { uid: string; email: string; userId: number };
 }
+
+/** The customer's own referral code, through the cabinet call. */
+export async function referralCodeOf(app: App, customer: SignedIn): Promise<string> {
+  const response = await app.handle(asCustomer(customer, "/api/profile/getReferralCode"));
+  if (response.status !== 200) throw new Error(`getReferralCode: ${response.status}`);
+  return ((await response.json()) as { referralCode: string }).referralCode;
+}
