@@ -15,16 +15,16 @@ export const sandboxWidgetScript = `(function () {
   }
   function open(options, callbacks) {
     var overlay = el("div", { role: "dialog", "aria-modal": "true", "aria-label": "Card payment (sandbox)", style: "position:fixed;inset:0;background:rgba(0,0,0,.6);display:grid;place-items:center;z-index:2000;font-family:system-ui,sans-serif" });
-    var box = el("form", { style: "background:#fff;color:#111;border-radius:14px;padding:24px;width:min(380px,92vw);display:grid;gap:12px" });
+    var box = el("form", { style: "color-scheme:light;background:#fff;color:#111;border-radius:14px;padding:24px;width:min(380px,92vw);display:grid;gap:12px" });
     box.append(el("strong", {}, "SANDBOX · " + options.description));
     box.append(el("p", { style: "margin:0" }, "Amount: " + options.amount + " " + options.currency));
     var label = el("label", { style: "display:grid;gap:4px" }, "Card number");
-    var input = el("input", { name: "card", inputmode: "numeric", autocomplete: "cc-number", required: "required", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:8px" });
+    var input = el("input", { name: "card", inputmode: "numeric", autocomplete: "cc-number", required: "required", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:8px;background:#fff;color:#111" });
     label.append(input);
     box.append(label, el("small", { style: "color:#555" }, cards));
     var error = el("p", { role: "alert", style: "margin:0;color:#b00020" });
-    var pay = el("button", { type: "submit", style: "font:inherit;font-weight:700;padding:10px;border:0;border-radius:999px;background:#3ee0a1" }, "Pay");
-    var cancel = el("button", { type: "button", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:999px;background:#fff" }, "Cancel");
+    var pay = el("button", { type: "submit", style: "font:inherit;font-weight:700;padding:10px;border:0;border-radius:999px;background:#3ee0a1;color:#06231a;cursor:pointer" }, "Pay");
+    var cancel = el("button", { type: "button", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:999px;background:#fff;color:#111;cursor:pointer" }, "Cancel");
     box.append(error, pay, cancel);
     overlay.append(box);
     document.body.append(overlay);
