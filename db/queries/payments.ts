@@ -125,6 +125,25 @@ export const payments = {
       "UPDATE payments SET user_id = ?, subscription_id = ?, bound_at = ?, updated_at = ? WHERE id = ? AND user_id IS NULL",
     ).run(userId, subscriptionId, now, now, id),
 
+  /** A pending (unpaid) order may still change its plan; a paid one never does. */
+  updatePendingPlan: (
+    db: Database,
+    id: number,
+    plan: {
+      tariffMonths: number;
+      trialDays: number;
+      amount: number;
+      currency: Currency;
+      description: string;
+    },
+    now: number,
+  ) =>
+    statement(
+      db,
+      `UPDATE payments SET tariff_months = ?, trial_days = ?, amount = ?, currency = ?, description = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending'`,
+    ).run(plan.tariffMonths, plan.trialDays, plan.amount, plan.currency, plan.description, now, id),
+
   pendingRenewals: (db: Database) =>
     statement<PaymentRow, []>(
       db,

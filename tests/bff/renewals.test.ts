@@ -256,3 +256,27 @@ describe("anonymous prepaid purchase", () => {
     expect(again.status).toBe(409);
   });
 });
+
+describe("an unpaid anonymous order", () => {
+  test("keeps its invoice when ordered again and takes the new plan", async () => {
+    const { app, context } = await makeTestApp();
+    const prepaidToken = `${"f0e1d2".repeat(5)}_30_12`;
+    const first = (await (
+      await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 3 }))
+    ).json()) as { invoiceId: string };
+    const second = (await (
+      await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 12, period: 30 }))
+    ).json()) as {
+      invoiceId: string;
+      description: string;
+    };
+    expect(second.invoiceId).toBe(first.invoiceId);
+    expect(second.description).toMatch(/30-day start, then a 12-month subscription/);
+    const row = context.database
+      .query<{ tariff_months: number; trial_days: number; count: number }, []>(
+        "SELECT tariff_months, trial_days, COUNT(*) OVER () AS count FROM payments",
+      )
+      .get();
+    expect(row).toEqual({ tariff_months: 12, trial_days: 30, count: 1 });
+  });
+});

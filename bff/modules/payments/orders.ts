@@ -130,19 +130,18 @@ export function createPrepaidOrder(
       clock.now(),
     );
   if (existing) {
-    database
-      .query(
-        "UPDATE payments SET tariff_months = ?, trial_days = ?, amount = ?, currency = ?, description = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-      )
-      .run(
-        tariff,
+    payments.updatePendingPlan(
+      database,
+      existing.id,
+      {
+        tariffMonths: tariff,
         trialDays,
-        plan.firstPayment,
-        plan.currency,
-        orderDescription(tariff, trialDays),
-        clock.now(),
-        existing.id,
-      );
+        amount: plan.firstPayment,
+        currency: plan.currency,
+        description: orderDescription(tariff, trialDays),
+      },
+      clock.now(),
+    );
   }
   return widgetOptions(context, {
     ...order,
