@@ -16,11 +16,25 @@ import { subscriptionsModule } from "./modules/subscriptions";
 import { vpnModule } from "./modules/vpn";
 import type { AppContext } from "./platform/context";
 import { errorHandler } from "./platform/error-handler";
+import { errorBody } from "./platform/errors";
+import { inputGuard } from "./platform/input-guard";
+import { pathOf } from "./platform/url-path";
+
+/** Demo parts (DESIGN §11) are under /api/dev/; outside demo mode they do not exist. */
+const isDemoPath = (path: string) => path === "/api/dev" || path.startsWith("/api/dev/");
 
 /** Composes the feature modules under /api. The islands' typed client is built from `App`. */
 export function createApp(context: AppContext) {
+  const isDemo = context.config.mode === "demo";
   const app = new Elysia({ prefix: "/api" })
     .use(errorHandler)
+    // First of all, before any parsing or validation: in production a demo path answers
+    // exactly like a path that does not exist, whatever its body.
+    .onRequest(({ request }) => {
+      if (!isDemo && isDemoPath(pathOf(request.url)))
+        return Response.json(errorBody("NOT_FOUND", "There is no such API endpoint."), { status: 404 });
+    })
+    .use(inputGuard)
     .use(
       openapi({
         path: "/docs",

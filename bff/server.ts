@@ -1,12 +1,15 @@
 import { createApp } from "./app";
 import { startRenewalScheduler } from "./jobs/scheduler";
 import { ensureFirstOperator } from "./modules/operators/accounts";
+import { withPeerAddress } from "./platform/client-address";
 import { OffsetClock } from "./platform/clock";
 import { loadClockOffset } from "./platform/clock-offset";
 import { loadConfig } from "./platform/config";
 import { createContext } from "./platform/context";
 import { openDatabase } from "./platform/database";
+import { maxBodyBytes } from "./platform/input-guard";
 import { logger } from "./platform/logger";
+import { pathOf } from "./platform/url-path";
 import { createStaticSite } from "./static-site";
 
 /** One process: the static site and /api/* on one port (DESIGN §2). */
@@ -24,19 +27,25 @@ export async function startServer(environment: Record<string, string | undefined
   }
   const app = createApp(context);
   const site = createStaticSite(config.staticDirectory);
+  const isDemoPage = (path: string) =>
+    config.mode !== "demo" && /^\/(?:(?:ru|en|zh|kk)\/)?dev-(?:idp|mail)(?:[/.]|$)/.test(path);
 
   const server = Bun.serve({
     port: config.port,
     development: false,
-    async fetch(request) {
-      // The path without parsing the whole URL: this runs for every request.
-      const pathStart = request.url.indexOf("/", request.url.indexOf("//") + 2);
-      const queryStart = request.url.indexOf("?", pathStart);
-      const pathname = request.url.slice(pathStart, queryStart < 0 ? undefined : queryStart);
+    // Bun answers 413 itself, before reading, for a body over the limit however it is sent.
+    maxRequestBodySize: maxBodyBytes,
+    async fetch(request, server) {
+      // The socket's peer; client-sent headers only count behind TRUSTED_PROXIES.
+      withPeerAddress(request, server.requestIP(request)?.address ?? "127.0.0.1");
+      const pathname = pathOf(request.url);
+      // A whole billing pass answers only when it is done; Bun's 10 s idle limit would cut it off.
+      if (pathname === "/api/dev/billing/run") server.timeout(request, 0);
       if (pathname === "/api" || pathname.startsWith("/api/")) return app.handle(request);
       if (request.method !== "GET" && request.method !== "HEAD") {
         return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
       }
+      if (isDemoPage(pathname)) return new Response("Not found", { status: 404 });
       return site.handle(request, pathname);
     },
     error(error) {

@@ -1,3 +1,4 @@
+import { parseTrustedProxies } from "./client-address";
 import { readOrCreateSecret } from "./secrets";
 
 export type AppMode = "demo" | "production";
@@ -18,6 +19,10 @@ export type Config = {
   cloudPaymentsApiUrl: string | undefined;
   recaptchaSiteKey: string | undefined;
   recaptchaSecret: string | undefined;
+  /** Proxies whose X-Forwarded-For hops are believed (DESIGN §12); empty: only the socket's peer counts. */
+  trustedProxies: string[];
+  /** The staff captcha's proof of work: the largest number the browser may have to try. */
+  altchaMaxNumber: number;
   staticDirectory: string;
 };
 
@@ -26,6 +31,21 @@ type Environment = Record<string, string | undefined>;
 function optional(environment: Environment, name: string): string | undefined {
   const value = environment[name]?.trim();
   return value ? value : undefined;
+}
+
+/**
+ * About a second of work in Chromium on a 2-core machine (README, "Staff login"): each
+ * guess costs something, staff hardly wait. Tunable for slower or faster staff machines.
+ */
+export const defaultAltchaMaxNumber = 400_000;
+
+function parseAltchaMaxNumber(raw: string | undefined): number {
+  if (raw === undefined) return defaultAltchaMaxNumber;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1000 || value > 100_000_000) {
+    throw new Error(`ALTCHA_MAX_NUMBER must be a whole number from 1000 to 100000000, got "${raw}".`);
+  }
+  return value;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -37,10 +57,33 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
-function parseMode(raw: string | undefined): AppMode {
-  if (raw === undefined || raw === "demo") return "demo";
-  if (raw === "production") return "production";
-  throw new Error(`APP_MODE must be "demo" or "production", got "${raw}".`);
+/** Settings that make the server talk to a real provider, bank or captcha service. */
+const realSettings = [
+  "GOOGLE_CLIENT_ID",
+  "YANDEX_CLIENT_ID",
+  "CLOUDPAYMENTS_PUBLIC_ID",
+  "CLOUDPAYMENTS_API_URL",
+  "RECAPTCHA_SITE_KEY",
+  "RECAPTCHA_SECRET",
+] as const;
+
+/**
+ * An unset APP_MODE means demo only while nothing real is configured: a server wired to
+ * the real bank must never come up with the test clock and billing controls exposed
+ * because somebody forgot one variable. (CLOUDPAYMENTS_API_SECRET alone is not real:
+ * the embedded sandbox gateway signs with it.)
+ */
+function parseMode(environment: Environment): AppMode {
+  const raw = optional(environment, "APP_MODE");
+  if (raw === "demo" || raw === "production") return raw;
+  if (raw !== undefined) throw new Error(`APP_MODE must be "demo" or "production", got "${raw}".`);
+  const real = realSettings.filter((name) => optional(environment, name) !== undefined);
+  if (real.length > 0) {
+    throw new Error(
+      `APP_MODE is not set but ${real.join(", ")} ${real.length === 1 ? "is" : "are"} configured: set APP_MODE=production to run with them, or APP_MODE=demo to run the demo on purpose.`,
+    );
+  }
+  return "demo";
 }
 
 /**
@@ -52,7 +95,7 @@ export function loadConfig(environment: Environment = process.env): Config {
   const databasePath = optional(environment, "DATABASE_PATH") ?? "data/app.db";
   const dataDirectory =
     databasePath === ":memory:" ? "data" : databasePath.replace(/[/\\][^/\\]*$/, "") || ".";
-  const mode = parseMode(optional(environment, "APP_MODE"));
+  const mode = parseMode(environment);
   const config: Config = {
     port: parsePort(optional(environment, "PORT")),
     databasePath,
@@ -71,6 +114,8 @@ export function loadConfig(environment: Environment = process.env): Config {
     cloudPaymentsApiUrl: optional(environment, "CLOUDPAYMENTS_API_URL"),
     recaptchaSiteKey: optional(environment, "RECAPTCHA_SITE_KEY"),
     recaptchaSecret: optional(environment, "RECAPTCHA_SECRET"),
+    trustedProxies: parseTrustedProxies(optional(environment, "TRUSTED_PROXIES")),
+    altchaMaxNumber: parseAltchaMaxNumber(optional(environment, "ALTCHA_MAX_NUMBER")),
     staticDirectory: optional(environment, "STATIC_DIR") ?? "dist",
   };
   assertProductionIsReal(config, environment);
@@ -95,5 +140,27 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
     throw new Error(
       `APP_MODE=production refuses the demo parts; set ${missing.join(", ")} (see .env.example).`,
     );
+  }
+  if (Buffer.byteLength(optional(environment, "JWT_SECRET") ?? "") < minimumSecretBytes) {
+    throw new Error(
+      `APP_MODE=production needs a JWT_SECRET of at least ${minimumSecretBytes} bytes (e.g. \`openssl rand -base64 48\`).`,
+    );
+  }
+  for (const [name, value] of [
+    ["PUBLIC_URL", config.publicUrl],
+    ["CLOUDPAYMENTS_API_URL", config.cloudPaymentsApiUrl],
+  ] as const) {
+    if (value !== undefined && !isHttpsUrl(value))
+      throw new Error(`APP_MODE=production needs ${name} to be an https:// URL, got "${value}".`);
+  }
+}
+
+const minimumSecretBytes = 32;
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === "https:";
+  } catch {
+    return false;
   }
 }

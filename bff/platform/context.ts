@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { loadDemoKeys } from "../adapters/demo-idp/keys";
 import { createIdentityProviders, type IdentityProviders } from "../modules/identity/providers";
 import { createPayments, type Payments } from "../modules/payments/gateway";
+import { type AddressResolver, createAddressResolver } from "./client-address";
 import type { Clock } from "./clock";
 import type { Config } from "./config";
 import { createHttpClient, type HttpClient } from "./http-client";
@@ -14,6 +15,8 @@ export type AppContext = {
   http: HttpClient;
   identity: IdentityProviders;
   payments: Payments;
+  /** The client's address by the rule of DESIGN §12, for throttles, audit and receipts. */
+  clientAddress: AddressResolver;
 };
 
 export async function createContext(config: Config, database: Database, clock: Clock): Promise<AppContext> {
@@ -26,5 +29,6 @@ export async function createContext(config: Config, database: Database, clock: C
     http,
     identity: createIdentityProviders(config, keys, clock, http),
     payments: createPayments(config, clock, http),
+    clientAddress: createAddressResolver(config.trustedProxies),
   };
 }

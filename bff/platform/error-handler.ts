@@ -2,8 +2,11 @@ import { Elysia } from "elysia";
 import { AppError, type ErrorCode, errorBody, errorStatus } from "./errors";
 import { logger } from "./logger";
 
-function json(status: number, code: ErrorCode, message: string): Response {
-  return Response.json(errorBody(code, message), { status });
+function json(status: number, code: ErrorCode, message: string, retryAfterSeconds?: number): Response {
+  return Response.json(errorBody(code, message), {
+    status,
+    headers: retryAfterSeconds === undefined ? undefined : { "retry-after": String(retryAfterSeconds) },
+  });
 }
 
 /** First validation failure, told in words a person understands. */
@@ -25,7 +28,8 @@ export const errorHandler = new Elysia({ name: "error-handler" })
   .onError({ as: "global" }, ({ code, error, request }) => {
     // Checked before `code`: Elysia reports an error's own `code` field as the code,
     // and AppError codes such as VALIDATION would be mistaken for Elysia's.
-    if (error instanceof AppError) return json(error.status, error.code, error.message);
+    if (error instanceof AppError)
+      return json(error.status, error.code, error.message, error.retryAfterSeconds);
     switch (code) {
       case "VALIDATION":
         return json(errorStatus.VALIDATION, "VALIDATION", validationMessage(error));

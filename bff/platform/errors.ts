@@ -25,11 +25,14 @@ export type ErrorBody = {
 
 export class AppError extends Error {
   readonly code: ErrorCode;
+  /** For 429 and 503: when trying again makes sense, sent as Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, retryAfterSeconds?: number) {
     super(message);
     this.name = "AppError";
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   get status(): number {

@@ -150,6 +150,31 @@ export const payments = {
       "SELECT * FROM payments WHERE status = 'pending' AND kind = 'renewal'",
     ).all(),
 
+  byTransaction: (db: Database, transactionId: string) =>
+    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE transaction_id = ?").get(
+      transactionId,
+    ) ?? undefined,
+
+  /**
+   * Adds a refund to a completed payment, never beyond what was paid; the payment counts
+   * as refunded once all of it has gone back.
+   */
+  addRefund: (db: Database, id: number, amount: number, now: number) =>
+    statement<{ refunded_amount: number; status: PaymentStatus }, [number, number, number, number, number]>(
+      db,
+      `UPDATE payments SET refunded_amount = MIN(amount, refunded_amount + ?), refunded_at = ?, updated_at = ?,
+         status = CASE WHEN MIN(amount, refunded_amount + ?) >= amount THEN 'refunded' ELSE status END
+       WHERE id = ? AND status IN ('completed', 'refunded') RETURNING refunded_amount, status`,
+    ).get(amount, now, now, amount, id) ?? undefined,
+
+  /** The payment that bought a subscription's current period: its newest paid first or renewal charge. */
+  currentPeriodPayment: (db: Database, subscriptionId: number) =>
+    statement<{ id: number }, [number]>(
+      db,
+      `SELECT id FROM payments WHERE subscription_id = ? AND kind IN ('first', 'renewal')
+         AND status IN ('completed', 'refunded') ORDER BY id DESC LIMIT 1`,
+    ).get(subscriptionId)?.id,
+
   markRefunded: (db: Database, id: number, amount: number, now: number) =>
     statement(
       db,

@@ -39,28 +39,21 @@ describe("staff login", () => {
     expect(await response.text()).toBe("Wrong username or password.");
   });
 
-  test("repeated failures for one account slow down to 429, even with the right password", async () => {
+  test("five wrong passwords for one account from one address slow it down to 429, even with the right password", async () => {
     await makeOperator(context, "target", "support");
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect(
-        (await login(app, "target", `guess-number-${attempt}`, { "x-forwarded-for": `10.0.0.${attempt}` }))
-          .status,
-      ).toBe(401);
+      expect((await login(app, "target", `guess-number-${attempt}`, {}, "10.0.0.1")).status).toBe(401);
     }
-    const locked = await login(app, "target", "correct horse battery staple", {
-      "x-forwarded-for": "10.0.0.99",
-    });
+    const locked = await login(app, "target", "correct horse battery staple", {}, "10.0.0.1");
     expect(locked.status).toBe(429);
     expect(await locked.text()).toMatch(/Too many failed sign-ins/);
   });
 
   test("repeated failures from one address slow down to 429 across accounts", async () => {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await login(app, `nobody${attempt}`, "wrong password", { "x-forwarded-for": "192.0.2.7" });
+    for (let attempt = 0; attempt < 20; attempt++) {
+      expect((await login(app, `nobody${attempt}`, "wrong password", {}, "192.0.2.7")).status).toBe(401);
     }
-    expect(
-      (await login(app, admin.username, admin.password, { "x-forwarded-for": "192.0.2.7" })).status,
-    ).toBe(429);
+    expect((await login(app, admin.username, admin.password, {}, "192.0.2.7")).status).toBe(429);
   });
 });
 

@@ -10,6 +10,9 @@ export async function makeTestApp(environment: Record<string, string> = {}) {
     DATABASE_PATH: ":memory:",
     JWT_SECRET: "test-jwt-secret-that-is-long-enough-000000",
     CLOUDPAYMENTS_API_SECRET: "test-cloudpayments-secret-long-enough-0000",
+    // A light proof of work keeps tests that sign in dozens of times quick; the default
+    // cost is checked by the configuration test and measured in the browser.
+    ALTCHA_MAX_NUMBER: "5000",
     ...environment,
   });
   const clock = new OffsetClock();

@@ -14,19 +14,30 @@ export type Notification = {
   OperationType?: string;
 };
 
-/** Notifications come form-urlencoded by default, JSON when configured so. */
-export function parseNotification(rawBody: string, contentType: string | null): Notification | undefined {
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Notifications come form-urlencoded by default, JSON when configured so. Anything that
+ * is not a set of fields (invalid UTF-8, JSON null, an array, a number) is not one.
+ */
+export function parseNotification(raw: Uint8Array, contentType: string | null): Notification | undefined {
   let fields: Record<string, unknown>;
   try {
-    fields = contentType?.includes("application/json")
-      ? (JSON.parse(rawBody) as Record<string, unknown>)
-      : Object.fromEntries(new URLSearchParams(rawBody));
+    const text = utf8.decode(raw);
+    const parsed: unknown = contentType?.includes("application/json")
+      ? JSON.parse(text)
+      : Object.fromEntries(new URLSearchParams(text));
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+    fields = parsed as Record<string, unknown>;
   } catch {
     return undefined;
   }
+  // Only plain values count: an object or array where a field should be is not that field.
   const text = (name: string) => {
-    const value = fields[name];
-    return value === undefined || value === null ? undefined : String(value);
+    const value = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+      ? String(value)
+      : undefined;
   };
   const transactionId = text("TransactionId");
   const amount = text("Amount");
@@ -49,7 +60,7 @@ export function parseNotification(rawBody: string, contentType: string | null): 
 
 /** "150.00" → 15000: money is integer minor units everywhere inside. */
 export function toMinorUnits(amount: string): number | undefined {
-  if (!/^\d+(\.\d{1,2})?$/.test(amount.trim())) return undefined;
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(amount.trim())) return undefined;
   const [whole = "0", fraction = ""] = amount.trim().split(".");
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }

@@ -6,26 +6,65 @@ import { AppError } from "../../platform/errors";
 /** The text the spec shows when the captcha is not solved, on the client and the server alike. */
 export const captchaNotSolved = "reCAPTCHA not solved!";
 const challengeLifetimeMs = 10 * 60 * 1000;
-
 /** An ALTCHA proof-of-work challenge, signed with a key only the server knows. */
 export function newChallenge(context: AppContext) {
   return createChallenge({
     hmacKey: context.config.jwtSecret,
-    maxNumber: 50_000,
+    // The browser tries on average half of this many SHA-256 hashes.
+    maxNumber: context.config.altchaMaxNumber,
     expires: new Date(context.clock.now() + challengeLifetimeMs),
   });
 }
 
 async function verifyRecaptcha(context: AppContext, token: string): Promise<boolean> {
-  const response = await context.http.fetch(
-    new Request("https://www.google.com/recaptcha/api/siteverify", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ secret: context.config.recaptchaSecret ?? "", response: token }),
-    }),
-  );
-  const result = (await response.json()) as { success?: boolean };
-  return result.success === true;
+  try {
+    const response = await context.http.fetch(
+      new Request("https://www.google.com/recaptcha/api/siteverify", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ secret: context.config.recaptchaSecret ?? "", response: token }),
+      }),
+    );
+    const result = (await response.json()) as { success?: boolean };
+    return result.success === true;
+  } catch {
+    return false;
+  }
+}
+
+type AltchaPayload = { signature: string; salt: string };
+
+/** The payload as altcha-lib reads it (base64 of JSON); undefined when it is not one. */
+function decodePayload(solution: string): AltchaPayload | undefined {
+  try {
+    const payload = JSON.parse(atob(solution)) as Partial<AltchaPayload> | null;
+    if (typeof payload?.signature !== "string" || typeof payload.salt !== "string") return undefined;
+    return { signature: payload.signature, salt: payload.salt };
+  } catch {
+    return undefined;
+  }
+}
+
+/** When the challenge stops being accepted (its signed `expires`), in milliseconds. */
+function expiryOf(payload: AltchaPayload, fallback: number): number {
+  const expires = Number(new URLSearchParams(payload.salt.split("?")[1] ?? "").get("expires"));
+  return Number.isFinite(expires) && expires > 0 ? Math.max(expires * 1000, fallback) : fallback;
+}
+
+/**
+ * Records an ALTCHA challenge as spent. The key is the challenge's signature, not the
+ * text the client sent: the same solution re-encoded (other base64 padding, key order,
+ * extra fields, the number as a string) is still the same challenge and is refused.
+ */
+function spendChallenge(context: AppContext, payload: AltchaPayload): boolean {
+  const { database, clock } = context;
+  const now = clock.now();
+  statement(database, "DELETE FROM captcha_solutions WHERE expires_at < ?").run(now);
+  const inserted = statement(
+    database,
+    "INSERT OR IGNORE INTO captcha_solutions (signature, expires_at) VALUES (?, ?)",
+  ).run(payload.signature.toLowerCase(), expiryOf(payload, now + challengeLifetimeMs));
+  return inserted.changes > 0;
 }
 
 /**
@@ -38,20 +77,14 @@ export async function assertCaptcha(context: AppContext, solution: string | unde
     if (!(await verifyRecaptcha(context, solution))) throw new AppError("BAD_REQUEST", captchaNotSolved);
     return;
   }
+  const payload = decodePayload(solution);
   let isValid = false;
   try {
-    isValid = await verifySolution(solution, context.config.jwtSecret, true);
+    isValid = payload !== undefined && (await verifySolution(solution, context.config.jwtSecret, true));
   } catch {
     isValid = false;
   }
-  if (!isValid) throw new AppError("BAD_REQUEST", captchaNotSolved);
-  const { database, clock } = context;
-  const key = new Bun.CryptoHasher("sha256").update(solution).digest("hex");
-  statement(database, "DELETE FROM captcha_solutions WHERE expires_at < ?").run(clock.now());
-  const inserted = statement(
-    database,
-    "INSERT OR IGNORE INTO captcha_solutions (signature, expires_at) VALUES (?, ?)",
-  ).run(key, clock.now() + challengeLifetimeMs);
-  if (inserted.changes === 0)
+  if (!payload || !isValid) throw new AppError("BAD_REQUEST", captchaNotSolved);
+  if (!spendChallenge(context, payload))
     throw new AppError("BAD_REQUEST", "This captcha was already used; solve a new one.");
 }

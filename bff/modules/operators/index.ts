@@ -5,17 +5,62 @@ import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { errorResponse } from "../../platform/schemas";
 import { assertCaptcha, newChallenge } from "./captcha";
-import { clientAddress } from "./operator-auth";
-import { assertNotLocked, clearFailures, recordFailure } from "./throttle";
-import { issueRefreshToken, revokeRefreshFamily, rotateRefreshToken, signAccessToken } from "./tokens";
+import { authenticateOperator } from "./operator-auth";
+import { hasFreePasswordCheckSlot, withPasswordCheckSlot } from "./password-gate";
+import { loginThrottleKeys, releaseAttempt, reserveAttempt } from "./throttle";
+import {
+  familyOfRefreshToken,
+  issueRefreshToken,
+  revokeFamily,
+  rotateRefreshToken,
+  signAccessToken,
+} from "./tokens";
 
 const tokenPair = t.Object({ accessToken: t.String(), refreshToken: t.String() });
 // Spends comparable time on unknown usernames, so timing does not reveal which exist.
 const dummyHash = await Bun.password.hash("timing-equaliser-password", { algorithm: "argon2id" });
 
-/** Staff sign-in (DESIGN §7): captcha, Argon2id, throttling, rotating refresh tokens. */
+/** Staff sign-in (DESIGN §7, §12): captcha, Argon2id, throttling, rotating refresh tokens. */
 export function operatorAuthModule(context: AppContext) {
   const { database, clock, config } = context;
+
+  /**
+   * The order matters: the captcha is spent first (each guess costs a solved one), then
+   * the attempt is counted atomically, and only then is a password hash computed, at
+   * most two at a time. An attempt whose password was right, or never checked, is given back.
+   */
+  async function login(body: { username: string; password: string; captcha?: string }, address: string) {
+    await assertCaptcha(context, body.captcha);
+    if (!hasFreePasswordCheckSlot())
+      throw new AppError("RATE_LIMITED", "The sign-in service is busy. Try again in a few seconds.", 2);
+    const keys = loginThrottleKeys(body.username, address);
+    reserveAttempt(database, keys, clock.now());
+    let isChecked = false;
+    try {
+      const account = operators.byUsername(database, body.username.trim());
+      const isValid = await withPasswordCheckSlot(() => {
+        isChecked = true;
+        return Bun.password.verify(body.password, account?.password_hash ?? dummyHash);
+      });
+      if (!account || !isValid) throw new AppError("UNAUTHORIZED", "Wrong username or password.");
+      releaseAttempt(database, keys);
+      if (account.is_disabled) throw new AppError("UNAUTHORIZED", "This account is disabled.");
+      const now = clock.now();
+      audit.record(database, { operatorId: account.id, action: "operator.login", ipAddress: address }, now);
+      const familyId = randomToken(12);
+      return Response.json({
+        accessToken: await signAccessToken(
+          config.jwtSecret,
+          { operatorId: account.id, role: account.role, username: account.username, familyId },
+          now,
+        ),
+        refreshToken: issueRefreshToken(database, account.id, familyId, now),
+      });
+    } catch (error) {
+      if (!isChecked) releaseAttempt(database, keys);
+      throw error;
+    }
+  }
   return new Elysia({ prefix: "/auth", tags: ["operators"] })
     .get(
       "/captcha",
@@ -31,40 +76,14 @@ export function operatorAuthModule(context: AppContext) {
       "/login",
       async ({ body, request }) => {
         try {
-          await assertCaptcha(context, body.captcha);
-          const now = clock.now();
-          const keys = [`account:${body.username.trim().toLowerCase()}`, `address:${clientAddress(request)}`];
-          assertNotLocked(database, keys, now);
-          const account = operators.byUsername(database, body.username.trim());
-          const isValid = await Bun.password.verify(body.password, account?.password_hash ?? dummyHash);
-          if (!account || !isValid || account.is_disabled) {
-            recordFailure(database, keys, now);
-            throw new AppError(
-              "UNAUTHORIZED",
-              account?.is_disabled && isValid ? "This account is disabled." : "Wrong username or password.",
-            );
-          }
-          clearFailures(database, keys);
-          audit.record(
-            database,
-            { operatorId: account.id, action: "operator.login", ipAddress: clientAddress(request) },
-            now,
-          );
-          return Response.json({
-            accessToken: await signAccessToken(
-              config.jwtSecret,
-              { operatorId: account.id, role: account.role, username: account.username },
-              now,
-            ),
-            refreshToken: issueRefreshToken(database, account.id, randomToken(12), now),
-          });
+          return await login(body, context.clientAddress(request));
         } catch (error) {
           // The login form shows the server's text as is (spec §8), so errors here are plain text.
           if (error instanceof AppError) {
-            return new Response(error.message, {
-              status: error.status,
-              headers: { "content-type": "text/plain; charset=utf-8" },
-            });
+            const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
+            if (error.retryAfterSeconds !== undefined)
+              headers["retry-after"] = String(error.retryAfterSeconds);
+            return new Response(error.message, { status: error.status, headers });
           }
           throw error;
         }
@@ -92,7 +111,12 @@ export function operatorAuthModule(context: AppContext) {
         return {
           accessToken: await signAccessToken(
             config.jwtSecret,
-            { operatorId: account.id, role: account.role, username: account.username },
+            {
+              operatorId: account.id,
+              role: account.role,
+              username: account.username,
+              familyId: rotated.familyId,
+            },
             now,
           ),
           refreshToken: rotated.refreshToken,
@@ -106,13 +130,18 @@ export function operatorAuthModule(context: AppContext) {
     )
     .post(
       "/logout",
-      ({ body }) => {
-        revokeRefreshFamily(database, body.refreshToken, clock.now());
+      async ({ body, request }) => {
+        const now = clock.now();
+        const family = body.refreshToken ? familyOfRefreshToken(database, body.refreshToken) : undefined;
+        if (family) revokeFamily(database, family, now);
+        // A valid bearer token ends its own sign-in too, even without the refresh token.
+        const bearer = await authenticateOperator(context, request).catch(() => undefined);
+        if (bearer) revokeFamily(database, bearer.familyId, now);
         return { success: true as const };
       },
       {
-        body: t.Object({ refreshToken: t.String({ maxLength: 256 }) }),
-        detail: { summary: "End the panel session" },
+        body: t.Object({ refreshToken: t.Optional(t.String({ maxLength: 256 })) }),
+        detail: { summary: "End the panel session: its refresh and access tokens stop at once" },
       },
     );
 }

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { operators } from "../../../db/queries/operators";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
-import { verifyAccessToken } from "./tokens";
+import { isFamilyActive, verifyAccessToken } from "./tokens";
 
 /** The signed-in operator from the bearer token, or 401. */
 export async function authenticateOperator(context: AppContext, request: Request) {
@@ -13,7 +13,11 @@ export async function authenticateOperator(context: AppContext, request: Request
   const account = operators.byId(context.database, claims.operatorId);
   if (!account || account.is_disabled)
     throw new AppError("UNAUTHORIZED", "This operator account is not active.");
-  return account;
+  // Logout, a reused refresh token or a password reset revokes the family: its access
+  // tokens stop here, not when their 15 minutes run out.
+  if (!isFamilyActive(context.database, claims.familyId))
+    throw new AppError("UNAUTHORIZED", "This panel session was closed. Please sign in again.");
+  return { ...account, familyId: claims.familyId };
 }
 
 /**
@@ -33,8 +37,3 @@ export function operatorAuth(context: AppContext) {
     }),
   });
 }
-
-export const clientAddress = (request: Request) =>
-  request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ??
-  request.headers.get("x-real-ip") ??
-  "local";

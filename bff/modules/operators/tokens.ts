@@ -11,11 +11,17 @@ export const refreshTokenLifetimeMs = 30 * 24 * 60 * 60 * 1000;
 const key = (secret: string) => new TextEncoder().encode(secret);
 const hash = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
 
-export type OperatorClaims = { operatorId: number; role: OperatorRole; username: string };
+export type OperatorClaims = {
+  operatorId: number;
+  role: OperatorRole;
+  username: string;
+  /** The refresh-token family (one sign-in): revoking it ends this access token too. */
+  familyId: string;
+};
 
-/** A 15-minute JWT naming the operator and role. */
+/** A 15-minute JWT naming the operator, role and the sign-in it belongs to. */
 export function signAccessToken(secret: string, claims: OperatorClaims, now: number): Promise<string> {
-  return new SignJWT({ role: claims.role, username: claims.username })
+  return new SignJWT({ role: claims.role, username: claims.username, sid: claims.familyId })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(claims.operatorId))
     .setIssuer("kannt-panel")
@@ -32,9 +38,13 @@ export async function verifyAccessToken(secret: string, token: string, now: numb
       currentDate: new Date(now),
     });
     const role = payload.role;
-    if ((role !== "admin" && role !== "support") || typeof payload.username !== "string")
+    if (
+      (role !== "admin" && role !== "support") ||
+      typeof payload.username !== "string" ||
+      typeof payload.sid !== "string"
+    )
       throw new Error("bad claims");
-    return { operatorId: Number(payload.sub), role, username: payload.username };
+    return { operatorId: Number(payload.sub), role, username: payload.username, familyId: payload.sid };
   } catch {
     throw new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
   }
@@ -72,11 +82,11 @@ export function rotateRefreshToken(
   database: Database,
   token: string,
   now: number,
-): { operatorId: number; refreshToken: string } {
+): { operatorId: number; familyId: string; refreshToken: string } {
   // The outcome is decided inside the transaction and thrown after it commits: a
   // revocation must not be rolled back by the error that reports it.
   const outcome = database
-    .transaction((): { operatorId: number; refreshToken: string } | AppError => {
+    .transaction((): { operatorId: number; familyId: string; refreshToken: string } | AppError => {
       const row = statement<RefreshRow, [string]>(
         database,
         "SELECT * FROM refresh_tokens WHERE token_hash = ?",
@@ -97,6 +107,7 @@ export function rotateRefreshToken(
       statement(database, "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ?").run(now, row.id);
       return {
         operatorId: row.operator_id,
+        familyId: row.family_id,
         refreshToken: issueRefreshToken(database, row.operator_id, row.family_id, now),
       };
     })
@@ -105,14 +116,26 @@ export function rotateRefreshToken(
   return outcome;
 }
 
-export function revokeRefreshFamily(database: Database, token: string, now: number): void {
-  const row = statement<RefreshRow, [string]>(
+/** The family a refresh token belongs to, if it is one of ours. */
+export function familyOfRefreshToken(database: Database, token: string): string | undefined {
+  return statement<{ family_id: string }, [string]>(
     database,
-    "SELECT * FROM refresh_tokens WHERE token_hash = ?",
-  ).get(hash(token));
-  if (row)
-    statement(
-      database,
-      "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
-    ).run(now, row.family_id);
+    "SELECT family_id FROM refresh_tokens WHERE token_hash = ?",
+  ).get(hash(token))?.family_id;
+}
+
+export function revokeFamily(database: Database, familyId: string, now: number): void {
+  statement(
+    database,
+    "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
+  ).run(now, familyId);
+}
+
+/** Whether a sign-in still stands: its family exists and none of it was revoked. */
+export function isFamilyActive(database: Database, familyId: string): boolean {
+  const row = statement<{ total: number; revoked: number }, [string]>(
+    database,
+    "SELECT COUNT(*) AS total, COUNT(revoked_at) AS revoked FROM refresh_tokens WHERE family_id = ?",
+  ).get(familyId);
+  return row !== null && row.total > 0 && row.revoked === 0;
 }

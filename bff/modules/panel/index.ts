@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { statement } from "../../../db/statements";
 import type { AppContext } from "../../platform/context";
 import { errorResponse } from "../../platform/schemas";
-import { authenticateOperator, clientAddress, operatorAuth } from "../operators/operator-auth";
+import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
 import { paged, pageOf, pageQuery } from "./paging";
 import { availablePromos, createPromo, promoProblem, promoTypes } from "./promos";
 import { refundCustomer } from "./refund";
@@ -116,7 +116,7 @@ export function panelModule(context: AppContext) {
             set.status = 400;
             return { success: false, message: problem, error: { code: "VALIDATION", message: problem } };
           }
-          if (!createPromo(database, body, operator.id, clientAddress(request), clock.now())) {
+          if (!createPromo(database, body, operator.id, context.clientAddress(request), clock.now())) {
             set.status = 409;
             const message = "a promo code with this name already exists";
             return { success: false, message, error: { code: "CONFLICT", message } };
@@ -138,7 +138,7 @@ export function panelModule(context: AppContext) {
       .post(
         "/refund",
         ({ body, operator, request }) =>
-          refundCustomer(context, body.email, body.uid, operator.id, clientAddress(request)),
+          refundCustomer(context, body.email, body.uid, operator.id, context.clientAddress(request)),
         {
           operator: "admin",
           body: t.Object({

@@ -20,9 +20,6 @@ const widgetOptions = t.Object({
   email: t.Optional(t.String()),
 });
 
-const clientIp = (request: Request) =>
-  request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? request.headers.get("x-real-ip") ?? null;
-
 /** Orders for the payment widget and the gateway's notifications (DESIGN §6). */
 export function paymentsModule(context: AppContext) {
   const authenticate = customerAuthenticator(context);
@@ -30,13 +27,16 @@ export function paymentsModule(context: AppContext) {
     (kind: "check" | "pay" | "fail" | "refund") =>
     async ({ request }: { request: Request }) => {
       // The signature is checked over the raw bytes before anything is parsed.
-      const raw = await request.text();
+      const raw = new Uint8Array(await request.arrayBuffer());
       if (!isSignedByGateway(context.config.cloudPaymentsApiSecret, raw, request.headers)) {
         throw new AppError("UNAUTHORIZED", "The notification signature is missing or wrong.");
       }
       const notification = parseNotification(raw, request.headers.get("content-type"));
       if (!notification)
-        throw new AppError("BAD_REQUEST", "The notification has no TransactionId or Amount.");
+        throw new AppError(
+          "BAD_REQUEST",
+          "The notification is not a set of fields with a TransactionId and an Amount.",
+        );
       const now = context.clock.now();
       const code =
         kind === "check"
@@ -60,11 +60,17 @@ export function paymentsModule(context: AppContext) {
             body.tariff,
             body.period,
             currencyOf(requestLanguage(request)),
-            clientIp(request),
+            context.clientAddress(request),
           );
         }
         const { customer } = authenticate(request, body, set);
-        return createCustomerOrder(context, customer, body.tariff, body.period, clientIp(request));
+        return createCustomerOrder(
+          context,
+          customer,
+          body.tariff,
+          body.period,
+          context.clientAddress(request),
+        );
       },
       {
         body: t.Object({

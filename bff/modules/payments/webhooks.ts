@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { payments, webhookEvents } from "../../../db/queries/payments";
 import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
+import { endAccessPaidBy } from "./refund-effects";
 import { settleDecline, settleSuccess } from "./settlement";
 
 /** Check answers of the gateway's protocol. */
@@ -39,20 +40,11 @@ export function applyNotification(
   notification: Notification,
   now: number,
 ): number {
+  if (kind === "refund") return applyRefundNotification(database, notification, now);
   return database
     .transaction(() => {
       if (!webhookEvents.record(database, kind, notification.TransactionId, notification.InvoiceId, now))
         return 0;
-      if (kind === "refund") {
-        const original = notification.PaymentTransactionId
-          ? database
-              .query<{ id: number }, [string]>("SELECT id FROM payments WHERE transaction_id = ?")
-              .get(notification.PaymentTransactionId)
-          : undefined;
-        if (original)
-          payments.markRefunded(database, original.id, toMinorUnits(notification.Amount) ?? 0, now);
-        return 0;
-      }
       const payment = payments.byInvoice(database, notification.InvoiceId);
       if (!payment) {
         logger.error("notification for an unknown invoice", { kind, ...notification });
@@ -90,6 +82,38 @@ export function applyNotification(
           now,
         );
       }
+      return 0;
+    })
+    .immediate();
+}
+
+/**
+ * A refund made at the gateway (its back office, or ours through its API). It is applied
+ * up to what the payment took, once per refund TransactionId. One that arrives before
+ * the payment it refunds is known as paid gets a non-zero code and is not recorded, so
+ * the gateway delivers it again later. A refund of all of the payment that bought the
+ * current period ends access, as an operator refund does.
+ */
+function applyRefundNotification(database: Database, notification: Notification, now: number): number {
+  return database
+    .transaction(() => {
+      const original =
+        (notification.PaymentTransactionId
+          ? payments.byTransaction(database, notification.PaymentTransactionId)
+          : undefined) ??
+        (notification.InvoiceId ? payments.byInvoice(database, notification.InvoiceId) : undefined);
+      if (!original || (original.status !== "completed" && original.status !== "refunded")) {
+        logger.warn("refund notification before its payment; asking for redelivery", {
+          transactionId: notification.TransactionId,
+          invoiceId: notification.InvoiceId,
+        });
+        return checkCodes.cannotAccept;
+      }
+      if (!webhookEvents.record(database, "refund", notification.TransactionId, original.invoice_id, now))
+        return 0;
+      const amount = toMinorUnits(notification.Amount) ?? 0;
+      const refunded = payments.addRefund(database, original.id, amount, now);
+      if (refunded?.status === "refunded") endAccessPaidBy(database, original, now);
       return 0;
     })
     .immediate();

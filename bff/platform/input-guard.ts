@@ -1,0 +1,52 @@
+import { Elysia } from "elysia";
+import { AppError } from "./errors";
+
+/** Bodies larger than this are refused with 413 before a byte of them is read (DESIGN §12). */
+export const maxBodyBytes = 64 * 1024;
+
+/**
+ * C0 and C1 control characters (NUL included) and the bidi embedding, override and
+ * isolate controls: none belongs in a name, e-mail, device name, code or search term,
+ * and each can hide what an operator reads ("gpj.exe" shown as "exe.jpg").
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this rule's job.
+const forbiddenCharacters = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** The dotted path of the first string that holds a forbidden character, if any. */
+export function findForbiddenText(value: unknown, path = "", depth = 0): string | undefined {
+  if (typeof value === "string") return forbiddenCharacters.test(value) ? path || "value" : undefined;
+  // Parsed JSON nests at most as deep as its text allows; 64 KB cannot hide much, but stay bounded.
+  if (value === null || typeof value !== "object" || depth > 64) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = path ? `${path}.${key}` : key;
+    if (forbiddenCharacters.test(key)) return childPath;
+    const found = findForbiddenText(child, childPath, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Global input rules: a declared body over the limit is 413 at once; once parsed, every
+ * string of the body, query and path is checked for control and bidi characters (400).
+ */
+export const inputGuard = new Elysia({ name: "input-guard" })
+  .onRequest(({ request }) => {
+    const length = Number(request.headers.get("content-length") ?? 0);
+    if (length > maxBodyBytes)
+      throw new AppError("PAYLOAD_TOO_LARGE", `The request body is over ${maxBodyBytes / 1024} KB.`);
+  })
+  .onTransform({ as: "global" }, ({ body, query, params }) => {
+    for (const [where, value] of [
+      ["body", body],
+      ["query", query],
+      ["path", params],
+    ] as const) {
+      const field = findForbiddenText(value);
+      if (field)
+        throw new AppError(
+          "VALIDATION",
+          `The ${where} field "${field}" contains a control character or an invisible direction mark; remove it and try again.`,
+        );
+    }
+  });
