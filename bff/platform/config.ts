@@ -1,4 +1,5 @@
 import { parseTrustedProxies } from "./client-address";
+import { secureDataFolder } from "./data-folder";
 import { readOrCreateSecret } from "./secrets";
 
 export type AppMode = "demo" | "production";
@@ -96,6 +97,8 @@ export function loadConfig(environment: Environment = process.env): Config {
   const dataDirectory =
     databasePath === ":memory:" ? "data" : databasePath.replace(/[/\\][^/\\]*$/, "") || ".";
   const mode = parseMode(environment);
+  // Before any secret is generated into it.
+  if (databasePath !== ":memory:") secureDataFolder(dataDirectory);
   const config: Config = {
     port: parsePort(optional(environment, "PORT")),
     databasePath,

@@ -8,9 +8,50 @@ function threshold(): number {
   return process.env.VITEST ? order.error + 1 : order.info;
 }
 
+/**
+ * Names of fields whose values never reach a log (DESIGN §12): card tokens, session,
+ * refresh, access and prepaid tokens, passwords, captcha solutions, credentials, secrets.
+ * A log line is read by more people, and kept longer, than the database it describes.
+ */
+const sensitiveName =
+  /token|password|passwd|secret|captcha|credential|cookie|authorization|hmac|signature|card_?number|cvv/i;
+const redacted = "[redacted]";
+
+/** URLs keep their path; sensitive query values are blanked. */
+function redactUrl(text: string): string {
+  return text.replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (whole, separator, name, value) =>
+    sensitiveName.test(decodeURIComponentSafe(name)) && value ? `${separator}${name}=${redacted}` : whole,
+  );
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return value.includes("=") ? redactUrl(value) : value;
+  if (value === null || typeof value !== "object" || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([name, child]) => [
+      name,
+      sensitiveName.test(name) && child !== undefined && child !== null ? redacted : redact(child, depth + 1),
+    ]),
+  );
+}
+
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (order[level] < threshold()) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields });
+  const line = JSON.stringify({
+    time: new Date().toISOString(),
+    level,
+    message,
+    ...(fields ? (redact(fields) as Record<string, unknown>) : {}),
+  });
   if (level === "error" || level === "warn") console.error(line);
   else console.log(line);
 }

@@ -20,6 +20,7 @@ export function customersModule(context: AppContext) {
         const { userId, subscription } = await registerCustomer(context, {
           ...body,
           language: requestLanguage(request),
+          address: context.clientAddress(request),
         });
         const session = createSession(context.database, userId, context.clock.now());
         set.headers["set-cookie"] = sessionCookieHeader(request, session.token, session.expiresAt);

@@ -22,9 +22,9 @@ export function applyReferralCode(
   userId: number,
   rawCode: string | null | undefined,
   now: number,
-): void {
+): PromoOutcome | "invitation" | "none" {
   const code = rawCode?.trim();
-  if (!code) return;
+  if (!code) return "none";
   const inviter = users.byInvitationCode(database, code);
   if (inviter) {
     const mayBeInvited =
@@ -32,9 +32,9 @@ export function applyReferralCode(
       invitations.inviterOf(database, userId) === undefined &&
       !hasPaidBefore(database, userId);
     if (mayBeInvited) invitations.insert(database, inviter.id, userId, now);
-    return;
+    return "invitation";
   }
-  applyPromoCode(database, userId, code, now);
+  return applyPromoCode(database, userId, code, now);
 }
 
 export type PromoOutcome = "applied" | "unknown" | "already-used";

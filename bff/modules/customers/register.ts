@@ -1,12 +1,15 @@
+import type { Database } from "bun:sqlite";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
 import type { TariffMonths } from "../../../src/content/prices";
 import { currencyOf, type Language } from "../../../src/lib/i18n/languages";
+import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { type CustomerProvider, customerProviders } from "../identity/providers";
 import { bindPrepaid } from "../payments/orders";
 import { planFor } from "../shop/pricing";
+import { promoLimitKeys, tooManyPromoCodes } from "./promo-limits";
 import { applyReferralCode } from "./referral";
 
 export type RegisterInput = {
@@ -20,6 +23,8 @@ export type RegisterInput = {
   credential?: string;
   prepaidToken?: string | null;
   language: Language;
+  /** The client's address, for the promo-guessing limit. */
+  address?: string;
 };
 
 export function assertPeriod(period: number): number {
@@ -41,6 +46,29 @@ function assertProvider(providerId: string): CustomerProvider {
     throw new AppError("VALIDATION", 'providerId must be "google.com" or "yandex".');
   }
   return providerId as CustomerProvider;
+}
+
+/**
+ * A code given at sign-in counts against the promo-guessing limit like one typed in the
+ * cabinet; past the limit it is ignored rather than refused, so a stale code kept in the
+ * browser never stops anyone signing in, and sign-in is no oracle for guessing codes.
+ */
+function applyCodeWithinLimits(
+  database: Database,
+  userId: number,
+  code: string | null | undefined,
+  address: string,
+  now: number,
+): void {
+  if (!code?.trim()) return;
+  const keys = promoLimitKeys(userId, address);
+  try {
+    reserveAttempt(database, keys, now, tooManyPromoCodes);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "RATE_LIMITED") return;
+    throw error;
+  }
+  if (applyReferralCode(database, userId, code, now) !== "unknown") releaseAttempt(database, keys);
 }
 
 /**
@@ -82,7 +110,7 @@ export async function registerCustomer({ database, clock, identity }: AppContext
       const plan = planFor(currency, tariff, trialDays);
       if (!current || current.status === "EXPIRED") subscriptions.insertNotActive(database, id, plan, now);
       else if (current.status === "NOT_ACTIVE") subscriptions.updatePlan(database, current.id, plan, now);
-      applyReferralCode(database, id, input.referralCode, now);
+      applyCodeWithinLimits(database, id, input.referralCode, input.address ?? "127.0.0.1", now);
       if (input.prepaidToken) bindPrepaid(database, id, input.prepaidToken, now);
       return id;
     })

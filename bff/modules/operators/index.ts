@@ -1,13 +1,14 @@
 import { Elysia, t } from "elysia";
 import { audit, operators } from "../../../db/queries/operators";
+import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { errorResponse } from "../../platform/schemas";
 import { assertCaptcha, newChallenge } from "./captcha";
+import { loginLimitKeys, tooManySignIns } from "./login-limits";
 import { authenticateOperator } from "./operator-auth";
 import { hasFreePasswordCheckSlot, withPasswordCheckSlot } from "./password-gate";
-import { loginThrottleKeys, releaseAttempt, reserveAttempt } from "./throttle";
 import {
   familyOfRefreshToken,
   issueRefreshToken,
@@ -33,8 +34,8 @@ export function operatorAuthModule(context: AppContext) {
     await assertCaptcha(context, body.captcha);
     if (!hasFreePasswordCheckSlot())
       throw new AppError("RATE_LIMITED", "The sign-in service is busy. Try again in a few seconds.", 2);
-    const keys = loginThrottleKeys(body.username, address);
-    reserveAttempt(database, keys, clock.now());
+    const keys = loginLimitKeys(body.username, address);
+    reserveAttempt(database, keys, clock.now(), tooManySignIns);
     let isChecked = false;
     try {
       const account = operators.byUsername(database, body.username.trim());

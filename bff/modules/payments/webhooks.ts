@@ -47,7 +47,11 @@ export function applyNotification(
         return 0;
       const payment = payments.byInvoice(database, notification.InvoiceId);
       if (!payment) {
-        logger.error("notification for an unknown invoice", { kind, ...notification });
+        logger.error("notification for an unknown invoice", {
+          kind,
+          transactionId: notification.TransactionId,
+          invoiceId: notification.InvoiceId,
+        });
         return 0;
       }
       const amount = toMinorUnits(notification.Amount);
@@ -59,7 +63,9 @@ export function applyNotification(
         logger.error("notification does not match its order; not applied", {
           kind,
           invoiceId: payment.invoice_id,
-          notification,
+          transactionId: notification.TransactionId,
+          amount: notification.Amount,
+          currency: notification.Currency,
         });
         return 0;
       }

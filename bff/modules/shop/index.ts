@@ -1,8 +1,10 @@
 import { Elysia, t } from "elysia";
+import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
+import { promoLimitKeys, tooManyPromoCodes } from "../customers/promo-limits";
 import { applyPromoCode } from "../customers/referral";
 import { shopOf } from "./service";
 
@@ -31,10 +33,14 @@ export function shopModule(context: AppContext) {
     })
     .post(
       "/applyPromo",
-      ({ customer, body }) => {
+      ({ customer, body, request }) => {
+        // Counted before the code is looked up, so parallel guesses cannot slip past the limit.
+        const keys = promoLimitKeys(customer.id, context.clientAddress(request));
+        reserveAttempt(database, keys, clock.now(), tooManyPromoCodes);
         const outcome = database
           .transaction(() => applyPromoCode(database, customer.id, body.promoCode, clock.now()))
           .immediate();
+        if (outcome !== "unknown") releaseAttempt(database, keys);
         if (outcome === "unknown")
           throw new AppError("NOT_FOUND", "This promo code does not exist or has expired.");
         if (outcome === "already-used")
@@ -44,7 +50,13 @@ export function shopModule(context: AppContext) {
       {
         customer: true,
         body: t.Object({ ...customerIdentity, promoCode: t.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: shopData, ...customerErrors, 404: errorResponse, 409: errorResponse },
+        response: {
+          200: shopData,
+          ...customerErrors,
+          404: errorResponse,
+          409: errorResponse,
+          429: errorResponse,
+        },
         detail: { summary: "Apply an operator promo code to the purchase; answers the new shop data" },
       },
     );

@@ -1,0 +1,21 @@
+import { chmodSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+/** What the server keeps in its data folder: databases (with their WAL files), secrets, keys. */
+const ownFile = /\.(db|db-wal|db-shm|db-journal|secret|jwk\.json)$/;
+
+/**
+ * The data folder holds card tokens, sessions and signing secrets (DESIGN §12): only the
+ * server's own user may read it. New files are private from the start (umask 077) and
+ * what an older version left readable is tightened at start. Only the server's own files
+ * are touched, so a DATABASE_PATH in a shared folder does not change anything else there.
+ */
+export function secureDataFolder(directory: string): void {
+  process.umask(0o077);
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const names = readdirSync(directory);
+  // A folder of the server's own is closed; a database put among other files (say, in
+  // /tmp) leaves that folder's mode alone and closes just its own files.
+  if (names.every((name) => ownFile.test(name))) chmodSync(directory, 0o700);
+  for (const name of names) if (ownFile.test(name)) chmodSync(join(directory, name), 0o600);
+}
