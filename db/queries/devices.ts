@@ -34,6 +34,13 @@ export const devices = {
       "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
     ).get(userId)?.count ?? 0,
 
+  /** Whether the customer has ever had this device, attached or not (device ids are unique per customer). */
+  exists: (db: Database, userId: number, deviceId: string) =>
+    statement<{ found: number }, [number, string]>(
+      db,
+      "SELECT 1 AS found FROM devices WHERE user_id = ? AND device_id = ?",
+    ).get(userId, deviceId) !== null,
+
   insert(
     db: Database,
     device: {

@@ -99,6 +99,14 @@ describe("register with a Google-style credential", () => {
     expect((await errorOf(response)).message).toMatch(/does not match/);
   });
 
+  test("an e-mail that starts with an emoji or a lone surrogate gets a well-formed demo avatar", async () => {
+    const emoji = await demoToken(app, "🙂smile@example.com");
+    expect(new URL(emoji.photoURL, "http://localhost").searchParams.get("letter")).toBe("🙂");
+    expect((await registerWith(emoji.credential, emoji)).status).toBe(200);
+    const broken = await demoToken(app, "\uD800broken@example.com");
+    expect(new URL(broken.photoURL, "http://localhost").searchParams.get("letter")).toBe("\uFFFD");
+  });
+
   test("no credential is refused", async () => {
     const response = await registerWith("", { uid: "x", email: "x@example.com" });
     expect(response.status).toBe(401);

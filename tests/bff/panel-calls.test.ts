@@ -59,6 +59,15 @@ describe("users/search", () => {
     expect(none.body).toMatchObject({ content: [], page: { totalElements: 0, totalPages: 0 } });
   });
 
+  test("a search with a control character is a 400 that says so, not a broken index query", async () => {
+    for (const part of ["person%00x", "%00", "a%1Bb"]) {
+      const response = await call("POST", `/api/panel/users/search?page=0&size=10&emailPart=${part}`);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ error: { code: "VALIDATION" } });
+      expect(JSON.stringify(response.body)).toContain("control characters");
+    }
+  });
+
   test("another page size is refused with a clear message", async () => {
     const wrong = await call("POST", "/api/panel/users/search?page=0&size=50&emailPart=a");
     expect(wrong.status).toBe(400);

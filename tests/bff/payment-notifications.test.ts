@@ -202,6 +202,16 @@ describe("the sandbox widget flow", () => {
     expect(response.status).toBe(409);
   });
 
+  test("the sandbox refuses an amount it cannot book, as the gateway does, instead of failing", async () => {
+    const customer = await signIn(app, "huge-amount@example.com");
+    const options = await order(app, customer);
+    expect(await payWithCard(app, options.invoiceId, cards.success, 1e308)).toEqual({
+      success: false,
+      message: "Amount must be a sum of money of 0 or more.",
+    });
+    expect(paymentOf(options.invoiceId)?.status).toBe("pending");
+  });
+
   test("an order's tariff and period are validated with clear messages", async () => {
     const customer = await signIn(app, "order-ranges@example.com");
     const response = await app.handle(asCustomer(customer, "/api/shop/order", { tariff: 2, period: 30 }));

@@ -110,6 +110,14 @@ describe("devices", () => {
     ).toBe(404);
   });
 
+  test("a fixture asked again for the same customer keeps the devices it made", async () => {
+    const state = { email: "fixture-twice@example.com", status: "ACTIVE", devices: 2 } as const;
+    const first = await fixture(app, state);
+    expect(await fixture(app, state)).toEqual(first);
+    const customer = await signIn(app, state.email);
+    expect((await profileOf(customer)).devices).toHaveLength(2);
+  });
+
   test("without access there are no free slots", async () => {
     await fixture(app, { email: "expired-devices@example.com", status: "EXPIRED" });
     const customer = await signIn(app, "expired-devices@example.com");

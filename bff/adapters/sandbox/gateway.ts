@@ -53,6 +53,14 @@ function model(row: TransactionRow) {
 }
 
 /**
+ * The ledger holds whole minor units in an INTEGER column; an amount such as 1e308
+ * (Infinity once in kopecks) or a negative one is refused, as the real gateway refuses it,
+ * instead of failing the insert.
+ */
+const isStorableAmount = (minorUnits: number) => Number.isSafeInteger(minorUnits) && minorUnits >= 0;
+const invalidAmountMessage = "Amount must be a sum of money of 0 or more.";
+
+/**
  * The embedded sandbox gateway: a loopback bank with the gateway's API, test cards and
  * signed notifications (DESIGN §6). It knows nothing of our database.
  */
@@ -181,6 +189,8 @@ export function createSandboxGateway(
         .query<OrderRow, [string]>("SELECT * FROM orders WHERE invoice_id = ?")
         .get(invoiceId);
       if (!order) return { success: false, message: "The sandbox has no order with this invoice id." };
+      if (amountOverride !== undefined && !isStorableAmount(amountOverride))
+        return { success: false, message: invalidAmountMessage };
       const card = normalizeCard(cardNumber);
       const attempt = { ...order, amount: amountOverride ?? order.amount };
       const outcome = cardOutcome(card, true);
@@ -249,6 +259,8 @@ export function createSandboxGateway(
         amount: Math.round(request.Amount * 100),
         currency: request.Currency,
       };
+      if (!isStorableAmount(order.amount))
+        return { Success: false, Message: invalidAmountMessage, Model: undefined };
       const outcome = cardOutcome(card.card_number, false);
       const row = outcome.isApproved
         ? record("payment", order, "Completed", {
@@ -283,6 +295,8 @@ export function createSandboxGateway(
           )
           .get(original.id)?.total ?? 0;
       const amount = Math.round(request.Amount * 100);
+      if (!isStorableAmount(amount))
+        return { Success: false, Message: invalidAmountMessage, Model: undefined };
       if (amount <= 0 || refunded + amount > original.amount)
         return { Success: false, Message: "Refund amount exceeds the payment", Model: undefined };
       const row = record("refund", { ...original, amount }, "Completed", {

@@ -7,7 +7,9 @@ export function demoUid(provider: string, email: string): string {
 }
 
 export function demoAvatarUrl(email: string): string {
-  const letter = (email.trim()[0] ?? "?").toUpperCase();
+  // The first character, not the first UTF-16 unit: an emoji's half is a lone surrogate, which
+  // encodeURIComponent refuses with a URIError. toWellFormed() covers a lone surrogate typed as such.
+  const letter = (Array.from(email.trim())[0] ?? "?").toWellFormed().toUpperCase();
   const hue = [...email].reduce((sum, character) => sum + character.charCodeAt(0), 0) % 360;
   return `/api/dev/idp/avatar?letter=${encodeURIComponent(letter)}&hue=${hue}`;
 }

@@ -60,11 +60,14 @@ export function fixturesModule(context: AppContext) {
         if (body.status === "EXPIRED") subscriptions.expire(database, subscription.id, now - day, now);
         for (let index = 0; index < (body.devices ?? 0); index++) {
           const isActive = index < (body.devices ?? 0) - (body.inactiveDevices ?? 0);
+          const deviceId = `dev-${userId}-${index + 1}`;
+          // A fixture asked again for the same customer keeps the devices it already made.
+          if (devices.exists(database, userId, deviceId)) continue;
           devices.insert(
             database,
             {
               userId,
-              deviceId: `dev-${userId}-${index + 1}`,
+              deviceId,
               deviceName: body.deviceNames?.[index] ?? `Pixel ${index + 7}`,
               platform: "android",
               isActive,

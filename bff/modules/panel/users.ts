@@ -10,6 +10,9 @@ import { paged } from "./paging";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
+// Unicode's control category: the C0 controls, DEL and the C1 controls.
+const controlCharacter = /\p{Cc}/u;
+
 type SearchRow = { id: number; email: string; status: string | null };
 
 const searchSelect = `SELECT u.id, u.email,
@@ -21,6 +24,14 @@ const searchSelect = `SELECT u.id, u.email,
  */
 export function searchUsers(database: Database, emailPart: string, number: number, size: number) {
   const part = emailPart.trim();
+  // No e-mail holds a control character, and SQLite's FTS5 parser ends a quoted
+  // phrase at a NUL ("unterminated string"), so such a search is the caller's mistake.
+  if (controlCharacter.test(part)) {
+    throw new AppError(
+      "VALIDATION",
+      "The search text contains control characters; type part of an e-mail address.",
+    );
+  }
   let rows: SearchRow[];
   let total: number;
   if (part.length >= 3) {
