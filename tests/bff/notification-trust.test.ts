@@ -8,7 +8,7 @@ const { app, context } = await makeTestApp();
 const secret = context.config.cloudPaymentsApiSecret;
 const hmac = (body: string | Uint8Array) => createHmac("sha256", secret).update(body).digest("base64");
 
-function post(kind: string, body: string | Uint8Array, headers: Record<string, string>) {
+function post(kind: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>) {
   return app.handle(request(`/api/payments/cloudpayments/${kind}`, { method: "POST", headers, body }));
 }
 
