@@ -31,6 +31,17 @@ export const storageKeys = {
 
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 
+/**
+ * sessionStorage keys (this tab only, not in the spec): the random values that tie a
+ * provider's answer to the sign-in attempt this tab started (DESIGN §12).
+ */
+export const sessionKeys = {
+  yandexState: "yandex_state",
+  googleNonce: "google_nonce",
+} as const;
+
+export type SessionKey = (typeof sessionKeys)[keyof typeof sessionKeys];
+
 /** localStorage that tolerates being unavailable (private modes, disabled storage). */
 export function readStorage(key: StorageKey): string | null {
   try {
@@ -45,5 +56,13 @@ export function writeStorage(key: StorageKey, value: string): void {
     localStorage.setItem(key, value);
   } catch {
     // Storage may be full or blocked; the flow continues with what it has in memory.
+  }
+}
+
+export function removeStorage(key: StorageKey): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Nothing stored, nothing to remove.
   }
 }

@@ -1,7 +1,4 @@
-import { api, isNetworkFailure } from "../lib/api-client";
-import { translate } from "../lib/i18n/runtime";
-import { readStorage, storageKeys } from "../lib/storage-keys";
-import { queueToastForNextPage } from "../lib/toast/toast-store";
+import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
 import {
   $expirationDate,
   $period,
@@ -13,7 +10,9 @@ import {
 } from "./customer";
 
 export type SignInOutcome = "signed-in" | "refused" | "network-failure";
-export type Credentialed = ProviderIdentity & { credential: string };
+/** A provider identity with its credential and, for Google, the nonce its attempt started with. */
+export type Credentialed = ProviderIdentity & { credential: string; nonce?: string };
+export type RegisterResult = { outcome: SignInOutcome; message?: string };
 
 let settings: ReturnType<typeof fetchSettings> | undefined;
 
@@ -32,8 +31,12 @@ export function providerSettings() {
   return settings;
 }
 
-/** POST /api/register with the spec's body plus the provider credential. */
-export async function registerCustomer(identity: Credentialed): Promise<SignInOutcome> {
+/**
+ * POST /api/register with the spec's body plus the provider credential (and nonce).
+ * `prepaidToken` goes along only when the caller passes it: binding an anonymous
+ * purchase needs the customer's confirmation on screen (stores/prepaid-binding.ts).
+ */
+export async function postRegister(identity: Credentialed, prepaidToken?: string): Promise<RegisterResult> {
   rememberIdentity(identity);
   try {
     const { data, error } = await api.register.post({
@@ -45,30 +48,19 @@ export async function registerCustomer(identity: Credentialed): Promise<SignInOu
       period: Number($period.get()) || 1,
       tariff: Number($tariff.get()) || 1,
       credential: identity.credential,
-      // A purchase paid before signing in (/instantPay) is bound to this account, once.
-      prepaidToken:
-        readStorage(storageKeys.payment) === "completed"
-          ? (readStorage(storageKeys.userId) ?? undefined)
-          : undefined,
+      nonce: identity.nonce,
+      prepaidToken,
     });
-    if (isNetworkFailure(error)) return "network-failure";
-    if (error || !data?.success) return "refused";
+    if (isNetworkFailure(error)) return { outcome: "network-failure" };
+    if (error || !data?.success) return { outcome: "refused", message: errorMessage(error) };
     $expirationDate.set(data.expirationDate ?? "");
     $subscriptionIsActive.set(String(data.subscriptionIsActive));
-    return "signed-in";
+    return { outcome: "signed-in" };
   } catch {
-    return "network-failure";
+    return { outcome: "network-failure" };
   }
 }
 
-/** Spec §4: success goes to the cabinet; a refusal goes home silently; a network failure home with a toast. */
-export async function finishSignIn(identity: Credentialed, target = "/profile"): Promise<SignInOutcome> {
-  const outcome = await registerCustomer(identity);
-  if (outcome === "signed-in") {
-    location.assign(target);
-    return outcome;
-  }
-  if (outcome === "network-failure") queueToastForNextPage(translate("auth.failed"), "error");
-  location.assign("/");
-  return outcome;
+export async function registerCustomer(identity: Credentialed): Promise<SignInOutcome> {
+  return (await postRegister(identity)).outcome;
 }

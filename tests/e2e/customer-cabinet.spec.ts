@@ -211,7 +211,12 @@ test("/yauth without a token says so in place of the screen", async ({ page }) =
 });
 
 test("/yauth with a token the provider does not know says the user info failed", async ({ page }) => {
-  await page.goto("/yauth#access_token=not-a-real-token");
+  // A sign-in this tab started (its state comes back), answered with a token nobody issued.
+  await page.goto("/login");
+  await page.getByRole("button", { name: /Yandex|Яндекс/ }).click();
+  await page.waitForURL("**/dev-idp?**");
+  const state = new URL(page.url()).searchParams.get("state");
+  await page.goto(`/yauth#access_token=not-a-real-token&state=${state}`);
   await expect(page.getByRole("alert")).toHaveText(
     /Failed to fetch user info|Не удалось получить данные пользователя/,
   );

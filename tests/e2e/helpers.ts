@@ -2,8 +2,8 @@ import { expect, type Page } from "@playwright/test";
 
 type Provider = "google.com" | "yandex";
 
-/** Signs in through the real buttons and the demo identity provider, as a customer would. */
-export async function signInThroughUi(
+/** Starts a sign-in through the real buttons and the demo identity provider, as a customer would. */
+export async function signInWithDemoProvider(
   page: Page,
   email: string,
   provider: Provider = "google.com",
@@ -21,7 +21,34 @@ export async function signInThroughUi(
     await page.getByLabel("E-mail").fill(email);
     await page.getByRole("button", { name: "Continue" }).click();
   }
+}
+
+/** Signs in through the real buttons and lands on the cabinet. */
+export async function signInThroughUi(
+  page: Page,
+  email: string,
+  provider: Provider = "google.com",
+  path = "/login",
+) {
+  await signInWithDemoProvider(page, email, provider, path);
   await page.waitForURL("**/profile");
+}
+
+export async function payInWidget(page: Page, card: string) {
+  const dialog = page.getByRole("dialog", { name: "Card payment (sandbox)" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Card number").fill(card);
+  await dialog.getByRole("button", { name: "Pay" }).click();
+}
+
+/** A month paid on /instantPay before signing in; the widget then sends the buyer to /instantLogin. */
+export async function buyAnonymously(page: Page) {
+  await page.goto("/instantPay");
+  await page.getByRole("checkbox", { name: /automatically until I cancel/ }).check();
+  await page.getByRole("checkbox", { name: /public offer/ }).check();
+  await page.getByRole("button", { name: "Pay 1 ₽" }).click();
+  await payInWidget(page, "4242 4242 4242 4242");
+  await page.waitForURL("**/instantLogin");
 }
 
 /** A customer in a given state, made on the server through the product's own services. */

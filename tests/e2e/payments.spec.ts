@@ -1,12 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
-
-async function payInWidget(page: Page, card: string) {
-  const dialog = page.getByRole("dialog", { name: "Card payment (sandbox)" });
-  await expect(dialog).toBeVisible();
-  await dialog.getByLabel("Card number").fill(card);
-  await dialog.getByRole("button", { name: "Pay" }).click();
-}
+import { expect, test } from "@playwright/test";
+import { payInWidget, signInThroughUi, signInWithDemoProvider, uniqueEmail, useLanguage } from "./helpers";
 
 test.describe("paying", () => {
   test.beforeEach(async ({ page }) => {
@@ -41,7 +34,7 @@ test.describe("paying", () => {
     await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "red");
   });
 
-  test("an anonymous purchase on /instantPay is bound after signing in on /instantLogin", async ({
+  test("an anonymous purchase on /instantPay is bound after signing in on /instantLogin and confirming", async ({
     page,
   }) => {
     await page.goto("/instantPay");
@@ -56,7 +49,12 @@ test.describe("paying", () => {
     await page.waitForURL("**/instantLogin");
     const paymentId = await page.evaluate(() => localStorage.getItem("userID"));
     expect(paymentId).toMatch(/^[0-9a-f]{30}__$/);
-    await signInThroughUi(page, uniqueEmail("instant"), "google.com", "/instantLogin");
+    const email = uniqueEmail("instant");
+    await signInWithDemoProvider(page, email, "google.com", "/instantLogin");
+    const question = page.getByRole("dialog", { name: "Attach your purchase" });
+    await expect(question).toContainText(`Attach this purchase to ${email}?`);
+    await question.getByRole("button", { name: "Attach" }).click();
+    await page.waitForURL("**/profile");
     await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
   });
 });

@@ -15,6 +15,8 @@ export type DemoGoogleClaims = {
   emailVerified?: boolean;
   expiresInSeconds?: number;
   issuedAt?: number;
+  /** Echoed as the `nonce` claim, as Google does for the nonce its sign-in was started with. */
+  nonce?: string;
 };
 
 export type DemoYandexClaims = { uid: string; email: string; name?: string | null; clientId?: string };
@@ -51,6 +53,7 @@ export function createDemoIdentityProvider(keys: DemoKeys, now: () => number) {
           email_verified: claims.emailVerified ?? true,
           name: claims.name ?? undefined,
           picture: claims.picture ?? undefined,
+          nonce: claims.nonce,
         },
         claims.uid,
         claims.audience ?? demoGoogleClientId,

@@ -1,7 +1,14 @@
 import { errors, type JWTVerifyGetKey, jwtVerify } from "jose";
 import { AppError } from "../../platform/errors";
 
-export type VerifiedIdentity = { uid: string; email: string; photoURL: string | null; name: string | null };
+export type VerifiedIdentity = {
+  uid: string;
+  email: string;
+  photoURL: string | null;
+  name: string | null;
+  /** The ID token's `nonce` claim, when the sign-in was started with one (Yandex tokens have none). */
+  nonce?: string;
+};
 
 export type IdTokenVerifier = {
   keys: JWTVerifyGetKey;
@@ -41,6 +48,7 @@ export async function verifyIdToken(
       email: payload.email,
       photoURL: typeof payload.picture === "string" ? payload.picture : null,
       name: typeof payload.name === "string" ? payload.name : null,
+      nonce: typeof payload.nonce === "string" ? payload.nonce : undefined,
     };
   } catch (error) {
     if (error instanceof AppError) throw error;

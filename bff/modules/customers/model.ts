@@ -11,6 +11,8 @@ export const registerBody = t.Object({
   tariff: t.Optional(t.Number()),
   prepaidToken: t.Optional(t.Nullable(t.String({ maxLength: 256 }))),
   credential: t.Optional(t.String({ maxLength: 16_384 })),
+  // The nonce the page started Google's sign-in with; must equal the ID token's claim.
+  nonce: t.Optional(t.String({ maxLength: 256 })),
 });
 
 export const registerResponse = t.Object({

@@ -21,6 +21,7 @@ export type RegisterInput = {
   period?: number;
   tariff?: number;
   credential?: string;
+  nonce?: string;
   prepaidToken?: string | null;
   language: Language;
   /** The client's address, for the promo-guessing limit. */
@@ -72,6 +73,23 @@ function applyCodeWithinLimits(
 }
 
 /**
+ * A Google ID token is only good for the sign-in attempt that asked for it: the page
+ * started Google's popup with a random nonce and sends it here, so a token obtained
+ * elsewhere and replayed into this browser is refused (DESIGN §12). Tokens without a
+ * nonce (the demo provider's API for outside tests) stay valid when no nonce is claimed.
+ */
+function assertNonce(providerId: CustomerProvider, tokenNonce: string | undefined, bodyNonce?: string) {
+  if (providerId !== "google.com") return;
+  if (tokenNonce === undefined && !bodyNonce) return;
+  if (tokenNonce !== bodyNonce) {
+    throw new AppError(
+      "UNAUTHORIZED",
+      "This Google sign-in was not started by this page (its nonce does not match). Please sign in again.",
+    );
+  }
+}
+
+/**
  * Signs a customer up or in: the provider's credential decides who they are, the
  * body must agree; the plan and any referral or promo code are recorded atomically.
  */
@@ -86,6 +104,7 @@ export async function registerCustomer({ database, clock, identity }: AppContext
       "The signed-in account does not match this request. Please sign in again.",
     );
   }
+  assertNonce(providerId, verified.nonce, input.nonce);
   const now = clock.now();
   const userId = database
     .transaction(() => {

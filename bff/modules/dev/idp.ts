@@ -33,6 +33,7 @@ export function demoIdentityModule(context: AppContext) {
                 name: body.name,
                 picture: photoURL,
                 audience: body.clientId,
+                nonce: body.nonce,
               });
         return { credential, uid, email, photoURL, providerId };
       },
@@ -42,6 +43,8 @@ export function demoIdentityModule(context: AppContext) {
           name: t.Optional(t.String({ maxLength: 200 })),
           provider: t.Optional(t.Union([t.Literal("google.com"), t.Literal("yandex")])),
           clientId: t.Optional(t.String({ maxLength: 200 })),
+          // Google-style tokens carry the nonce the sign-in page started with; Yandex tokens ignore it.
+          nonce: t.Optional(t.String({ maxLength: 256 })),
         }),
         response: {
           200: t.Object({

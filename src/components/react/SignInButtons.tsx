@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { loadGoogleButton } from "../../lib/google-identity";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { finishSignIn, providerSettings } from "../../stores/auth";
-import {
-  demoGooglePopup,
-  identityFromGoogleCredential,
-  startYandexSignIn,
-} from "../../stores/sign-in-providers";
+import { providerSettings } from "../../stores/auth";
+import { demoGooglePopup, startGoogleAttempt } from "../../stores/google-sign-in";
+import { finishGoogleSignIn } from "../../stores/sign-in-flow";
+import { startYandexSignIn } from "../../stores/yandex-sign-in";
 
 type Props = { target?: string };
 
@@ -14,6 +12,7 @@ type Props = { target?: string };
 export function SignInButtons({ target = "/profile" }: Props) {
   const { t } = useTranslation();
   const [isBusy, setIsBusy] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>();
   const [realGoogle, setRealGoogle] = useState<string | undefined>();
   const googleSlot = useRef<HTMLDivElement>(null);
 
@@ -25,18 +24,26 @@ export function SignInButtons({ target = "/profile" }: Props) {
       .catch((error) => console.error("sign-in settings failed", error));
   }, []);
 
+  const signInWithGoogle = async (credential: string) => {
+    setProblem(undefined);
+    const outcome = await finishGoogleSignIn(credential, target);
+    if (outcome === "not-this-attempt" || outcome === "unreadable") setProblem(t("auth.googleNotUsed"));
+  };
+  // Google's button is rendered once; it calls the latest handler through this ref.
+  const onGoogleCredential = useRef(signInWithGoogle);
+  onGoogleCredential.current = signInWithGoogle;
+
   useEffect(() => {
     if (!realGoogle || !googleSlot.current) return;
-    loadGoogleButton(googleSlot.current, realGoogle, (credential) => {
-      const identity = identityFromGoogleCredential(credential);
-      if (identity) void finishSignIn(identity, target);
+    loadGoogleButton(googleSlot.current, realGoogle, startGoogleAttempt, (credential) => {
+      void onGoogleCredential.current(credential);
     }).catch((error) => console.error("Google sign-in failed to load", error));
-  }, [realGoogle, target]);
+  }, [realGoogle]);
 
   const signInWithDemoGoogle = async () => {
     setIsBusy(true);
-    const identity = await demoGooglePopup();
-    if (identity) await finishSignIn(identity, target);
+    const credential = await demoGooglePopup();
+    if (credential) await signInWithGoogle(credential);
     setIsBusy(false);
   };
 
@@ -68,6 +75,11 @@ export function SignInButtons({ target = "/profile" }: Props) {
       >
         {t("auth.yandex")}
       </button>
+      {problem && (
+        <p className="form__error sign-in__problem" role="alert">
+          {problem}
+        </p>
+      )}
     </div>
   );
 }

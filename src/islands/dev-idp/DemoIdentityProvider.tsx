@@ -20,6 +20,8 @@ export function DemoIdentityProvider() {
       email,
       provider,
       clientId: query.get("client_id") ?? undefined,
+      // Google echoes the nonce its sign-in was started with in the ID token.
+      nonce: provider === "google.com" ? (query.get("nonce") ?? undefined) : undefined,
     });
     if (!data) {
       setError(errorMessage(failure) ?? "The demo provider could not sign you in.");
@@ -33,12 +35,18 @@ export function DemoIdentityProvider() {
         setIsBusy(false);
         return;
       }
-      location.replace(
-        `${redirect.pathname}#access_token=${encodeURIComponent(data.credential)}&token_type=bearer&expires_in=3600`,
-      );
+      // Yandex's implicit flow answers in the fragment and returns `state` unchanged.
+      const answer = new URLSearchParams({
+        access_token: data.credential,
+        token_type: "bearer",
+        expires_in: "3600",
+      });
+      const state = query.get("state");
+      if (state !== null) answer.set("state", state);
+      location.replace(`${redirect.pathname}#${answer}`);
       return;
     }
-    window.opener?.postMessage({ type: "kannt-demo-idp", identity: data }, location.origin);
+    window.opener?.postMessage({ type: "kannt-demo-idp", credential: data.credential }, location.origin);
     window.close();
   };
 

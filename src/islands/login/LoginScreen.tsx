@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
+import { PrepaidBindingDialog } from "../../components/react/PrepaidBindingDialog";
 import { SignInButtons } from "../../components/react/SignInButtons";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { useTranslation } from "../../lib/i18n/use-translation";
@@ -34,6 +35,7 @@ function LoginScreenContent({ variant }: Props) {
           <p className="login__via">{t("login.title")}</p>
           <SignInButtons />
         </section>
+        <PrepaidBindingDialog />
       </main>
       <SiteFooter />
     </>

@@ -1,7 +1,9 @@
-import { useCallback } from "react";
-import { registerCustomer } from "../../stores/auth";
-import { rememberIdentity } from "../../stores/customer";
-import { preloadPaymentWidget } from "../../stores/payment";
+import { useCallback, useState } from "react";
+import { AccountSwitchPrompt } from "../../components/react/AccountSwitchPrompt";
+import { I18nBoundary } from "../../components/react/I18nBoundary";
+import { PrepaidBindingDialog } from "../../components/react/PrepaidBindingDialog";
+import { heldAccount, keepCurrentAccount, mustAskBeforeSwitching } from "../../stores/account-switch";
+import { enterFromApp, readMobileArrival } from "../../stores/mobile-entry";
 import { Cabinet } from "../cabinet/Cabinet";
 
 type Props = { variant: "shop" | "profile" };
@@ -9,28 +11,31 @@ type Props = { variant: "shop" | "profile" };
 /**
  * /mobileShop and /mobileProfile: the native app opens these with email, uid,
  * photoURL and providerId in the query and the provider token in the fragment.
- * /mobileShop registers first (spinner until then, home on failure).
+ * Another account than the one held here is only taken after the customer agrees.
  */
 export function MobileEntry({ variant }: Props) {
-  const prepare = useCallback(async () => {
-    if (variant === "shop") void preloadPaymentWidget();
-    const query = new URLSearchParams(location.search);
-    const identity = {
-      email: query.get("email") ?? "",
-      uid: query.get("uid") ?? "",
-      photoURL: query.get("photoURL") ?? "",
-      providerId: query.get("providerId") ?? "",
-    };
-    rememberIdentity(identity);
-    const credential = new URLSearchParams(location.hash.slice(1)).get("credential");
-    if (variant === "profile" && !credential) return true;
-    const outcome = await registerCustomer({ ...identity, credential: credential ?? "" });
-    if (outcome !== "signed-in") {
-      location.assign("/");
-      return false;
-    }
-    history.replaceState(null, "", location.pathname + location.search);
-    return true;
-  }, [variant]);
-  return <Cabinet prepare={prepare} />;
+  const [arrival] = useState(readMobileArrival);
+  const [isAsking, setIsAsking] = useState(() => mustAskBeforeSwitching(arrival.identity));
+  const prepare = useCallback(() => enterFromApp(variant, arrival), [variant, arrival]);
+
+  if (isAsking) {
+    return (
+      <I18nBoundary>
+        <main id="main" className="screen screen--center">
+          <AccountSwitchPrompt
+            currentEmail={heldAccount().email}
+            arrivingEmail={arrival.identity.email}
+            onSwitch={() => setIsAsking(false)}
+            onKeep={keepCurrentAccount}
+          />
+        </main>
+      </I18nBoundary>
+    );
+  }
+  return (
+    <>
+      <Cabinet prepare={prepare} />
+      <PrepaidBindingDialog />
+    </>
+  );
 }
