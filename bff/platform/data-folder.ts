@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 /** What the server keeps in its data folder: databases (with their WAL files), secrets, keys. */
@@ -11,11 +11,21 @@ const ownFile = /\.(db|db-wal|db-shm|db-journal|secret|jwk\.json)$/;
  * are touched, so a DATABASE_PATH in a shared folder does not change anything else there.
  */
 export function secureDataFolder(directory: string): void {
-  process.umask(0o077);
+  try {
+    process.umask(0o077);
+  } catch {
+    // Worker threads (the test runner's) may not set it; every file is also closed by name below.
+  }
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const names = readdirSync(directory);
   // A folder of the server's own is closed; a database put among other files (say, in
   // /tmp) leaves that folder's mode alone and closes just its own files.
   if (names.every((name) => ownFile.test(name))) chmodSync(directory, 0o700);
   for (const name of names) if (ownFile.test(name)) chmodSync(join(directory, name), 0o600);
+}
+
+/** A database file and its WAL companions, owner-only whatever the umask was. */
+export function restrictDatabaseFiles(path: string): void {
+  if (path === ":memory:") return;
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }

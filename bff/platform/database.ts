@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { restrictDatabaseFiles } from "./data-folder";
 
 const migrationsDirectory = fileURLToPath(new URL("../../db/migrations", import.meta.url));
 
@@ -31,6 +32,7 @@ export function openDatabase(path: string): Database {
     }
     throw error;
   }
+  restrictDatabaseFiles(path);
   database.run("PRAGMA synchronous = FULL");
   database.run("PRAGMA foreign_keys = ON");
   migrate(database);

@@ -32,7 +32,10 @@ export async function solveAltcha(challenge: AltchaChallenge): Promise<string | 
   const target = hexToBytes(challenge.challenge);
   const max = challenge.maxnumber ?? 1_000_000;
   for (let start = 0; start <= max; start += batchSize) {
-    const numbers = Array.from({ length: Math.min(batchSize, max - start + 1) }, (_, offset) => start + offset);
+    const numbers = Array.from(
+      { length: Math.min(batchSize, max - start + 1) },
+      (_, offset) => start + offset,
+    );
     const digests = await Promise.all(
       numbers.map((number) => crypto.subtle.digest("SHA-256", encoder.encode(challenge.salt + number))),
     );

@@ -64,7 +64,7 @@ describe("users/search", () => {
       const response = await call("POST", `/api/panel/users/search?page=0&size=10&emailPart=${part}`);
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ error: { code: "VALIDATION" } });
-      expect(JSON.stringify(response.body)).toContain("control characters");
+      expect(JSON.stringify(response.body)).toContain("control character");
     }
   });
 

@@ -115,7 +115,7 @@ describe("the login limits hold whatever the concurrency", () => {
     }
     expect(statuses.slice(0, 50).every((status) => status === 401)).toBe(true);
     expect(statuses[50]).toBe(429);
-  });
+  }, 90_000);
 
   test("a right password does not use up the address's attempts", async () => {
     const operator = await makeOperator(context, "often.right", "support");

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { restrictDatabaseFiles } from "../../platform/data-folder";
 
 /**
  * The sandbox bank's own book, in its own SQLite file, so what it charged survives a
@@ -13,6 +14,7 @@ export function openLedger(path: string): Database {
   ledger.run("PRAGMA locking_mode = EXCLUSIVE");
   ledger.run("PRAGMA journal_mode = WAL");
   ledger.run("PRAGMA synchronous = NORMAL");
+  restrictDatabaseFiles(path);
   ledger.run(`CREATE TABLE IF NOT EXISTS orders (
     invoice_id TEXT PRIMARY KEY, amount INTEGER NOT NULL, currency TEXT NOT NULL, account_id TEXT NOT NULL,
     description TEXT NOT NULL, email TEXT, created_at INTEGER NOT NULL) STRICT`);
