@@ -5,12 +5,19 @@ type Bridge = { postMessage(message: string): void };
  * iOS message handler); false when the page is not inside the app.
  */
 export function postYandexIdentityToApp(identity: object): boolean {
-  const target = window as unknown as {
-    yAuth?: Bridge;
-    webkit?: { messageHandlers?: { yAuth?: Bridge } };
-  };
-  const bridge = target.yAuth ?? target.webkit?.messageHandlers?.yAuth;
+  const bridge = yandexBridge();
   if (!bridge) return false;
   bridge.postMessage(JSON.stringify(identity));
   return true;
 }
+
+function yandexBridge(): Bridge | undefined {
+  const target = window as unknown as {
+    yAuth?: Bridge;
+    webkit?: { messageHandlers?: { yAuth?: Bridge } };
+  };
+  return target.yAuth ?? target.webkit?.messageHandlers?.yAuth;
+}
+
+/** Inside the native app, which starts the Yandex flow itself and checks its own `state`. */
+export const isInsideNativeApp = () => yandexBridge() !== undefined;

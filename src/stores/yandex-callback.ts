@@ -1,5 +1,5 @@
 import { atom } from "nanostores";
-import { postYandexIdentityToApp } from "../lib/native-app";
+import { isInsideNativeApp, postYandexIdentityToApp } from "../lib/native-app";
 import { storageKeys, writeStorage } from "../lib/storage-keys";
 import { mustAskBeforeSwitching } from "./account-switch";
 import type { Credentialed } from "./auth";
@@ -35,7 +35,10 @@ export async function handleYandexReturn(isMobile: boolean): Promise<void> {
     $yandexCallback.set({ step: "no-token" });
     return;
   }
-  if (!answer.isThisAttempt) {
+  // The native app opens Yandex itself and keeps its own state; its callback page only
+  // hands the identity over. Anywhere else the answer must be this tab's own attempt.
+  const isNativeHandOver = isMobile && isInsideNativeApp();
+  if (!answer.isThisAttempt && !isNativeHandOver) {
     $yandexCallback.set({ step: "not-this-attempt" });
     return;
   }

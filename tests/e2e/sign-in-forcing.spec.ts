@@ -53,6 +53,33 @@ test.describe("Yandex state", () => {
     await expectSignedOut(page);
   });
 
+  test("/yauth-mobile outside the app refuses an answer without state; inside the app it hands it over", async ({
+    page,
+  }) => {
+    const token = await tokenFromElsewhere(page, uniqueEmail("mobile"), "yandex");
+    const fragment = `#access_token=${token.credential}&token_type=bearer&expires_in=3600`;
+    await page.goto(`/yauth-mobile${fragment}`);
+    await expect(page.getByRole("alert")).toHaveText(
+      "This sign-in was not started in this browser tab, so it was not used.",
+    );
+    // The native app starts Yandex itself and checks its own state; its bridge receives the identity.
+    await page.addInitScript(() => {
+      const messages: string[] = [];
+      (window as unknown as { yAuthMessages: string[] }).yAuthMessages = messages;
+      (window as unknown as { yAuth: { postMessage(message: string): void } }).yAuth = {
+        postMessage: (message) => messages.push(message),
+      };
+    });
+    // A new document (a fragment change alone would not load the page again).
+    await page.goto("/login");
+    await page.goto(`/yauth-mobile${fragment}`);
+    await expect(page.getByRole("status")).toHaveText("You have successfully logged in");
+    const messages = await page.evaluate(
+      () => (window as unknown as { yAuthMessages: string[] }).yAuthMessages,
+    );
+    expect(JSON.parse(messages[0] ?? "{}")).toMatchObject({ email: token.email, uid: token.uid });
+  });
+
   test("/yauth with another state than this tab started refuses, and the started state is spent", async ({
     page,
   }) => {
