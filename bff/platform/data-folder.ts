@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { isMainThread } from "node:worker_threads";
 
 /** What the server keeps in its data folder: databases (with their WAL files), secrets, keys. */
 const ownFile = /\.(db|db-wal|db-shm|db-journal|secret|jwk\.json)$/;
@@ -11,7 +12,10 @@ const ownFile = /\.(db|db-wal|db-shm|db-journal|secret|jwk\.json)$/;
  * are touched, so a DATABASE_PATH in a shared folder does not change anything else there.
  */
 export function secureDataFolder(directory: string): void {
-  process.umask(0o077);
+  // Only a main thread may set the umask: Bun and Node throw in a worker thread, where
+  // configuration is also loaded (the test runner's thread pool). The server always runs
+  // on a main thread; a worker still gets the folder and existing files tightened below.
+  if (isMainThread) process.umask(0o077);
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const names = readdirSync(directory);
   // A folder of the server's own is closed; a database put among other files (say, in
