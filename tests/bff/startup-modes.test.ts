@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../bff/platform/config";
 import {
+  type CapturedProcess,
   exitCodeOf,
   type RunningServer,
   spawnCaptured,
@@ -132,8 +133,16 @@ const demoPageUrls = ["dev-idp", "dev-mail"].flatMap((page) =>
 let demo: RunningServer;
 let productionServer: RunningServer;
 let devRoutes: Route[];
+let refused: CapturedProcess;
 
 beforeAll(async () => {
+  // Started first and left to exit on its own while the two servers start.
+  refused = spawnCaptured("bff/server.ts", {
+    PORT: "0",
+    DATABASE_PATH: join(root, "refused", "app.db"),
+    BILLING_INTERVAL_SECONDS: "0",
+    GOOGLE_CLIENT_ID: realSettings.GOOGLE_CLIENT_ID,
+  });
   const staticDirectory = fakeBuiltSite();
   const common = { BILLING_INTERVAL_SECONDS: "0", STATIC_DIR: staticDirectory };
   [demo, productionServer] = await Promise.all([
@@ -152,6 +161,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // A no-op for a process that exited, as it should have.
+  refused?.child.kill(9);
   await Promise.all([demo?.stop(), productionServer?.stop()]);
 });
 
@@ -249,12 +260,6 @@ async function answersOf(origin: string, probes: Probe[]) {
 
 describe("start-up of real server processes", () => {
   test("APP_MODE unset with GOOGLE_CLIENT_ID set: the server exits non-zero, naming APP_MODE", async () => {
-    const refused = spawnCaptured("bff/server.ts", {
-      PORT: "0",
-      DATABASE_PATH: join(root, "refused", "app.db"),
-      BILLING_INTERVAL_SECONDS: "0",
-      GOOGLE_CLIENT_ID: realSettings.GOOGLE_CLIENT_ID,
-    });
     expect(await exitCodeOf(refused, 15_000)).not.toBe(0);
     expect(refused.stderr()).toMatch(/APP_MODE is not set but GOOGLE_CLIENT_ID is configured/);
     expect(refused.stdout()).not.toMatch(/listening/);
