@@ -1,7 +1,7 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../bff/platform/config";
 import { type RunningServer, startCapturedServer } from "../helpers/captured-process";
 import { signIn } from "../helpers/customers";
@@ -12,6 +12,7 @@ import { remoteApp } from "../helpers/remote-app";
 // and signing secrets; only the server's own user may read them.
 
 const root = mkdtempSync(join(tmpdir(), "kannt-data-folder-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 const octal = (mode: number) => `0${mode.toString(8)}`;

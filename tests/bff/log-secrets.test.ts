@@ -260,6 +260,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  rmSync(root, { recursive: true, force: true });
 });
 
 type LogLine = { level: string; message: string };

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -164,6 +164,7 @@ afterAll(async () => {
   // A no-op for a process that exited, as it should have.
   refused?.child.kill(9);
   await Promise.all([demo?.stop(), productionServer?.stop()]);
+  rmSync(root, { recursive: true, force: true });
 });
 
 type Probe = { label: string; path: string; init: RequestInit };
