@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { parseTrustedProxies } from "./client-address";
 import { secureDataFolder } from "./data-folder";
 import { readOrCreateSecret } from "./secrets";
@@ -98,7 +99,7 @@ export function loadConfig(environment: Environment = process.env): Config {
     databasePath === ":memory:" ? "data" : databasePath.replace(/[/\\][^/\\]*$/, "") || ".";
   const mode = parseMode(environment);
   // Before any secret is generated into it.
-  if (databasePath !== ":memory:") secureDataFolder(dataDirectory);
+  if (databasePath !== ":memory:") secureDataFolder(dataDirectory, basename(databasePath));
   const config: Config = {
     port: parsePort(optional(environment, "PORT")),
     databasePath,

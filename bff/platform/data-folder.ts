@@ -1,8 +1,22 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { isMainThread } from "node:worker_threads";
 
-/** What the server keeps in its data folder: databases (with their WAL files), secrets, keys. */
-const ownFile = /\.(db|db-wal|db-shm|db-journal|secret|jwk\.json)$/;
+/**
+ * What the server keeps beside its database, by exact name: another program's `x.db` or
+ * `y.secret` in a shared folder is not ours to change. Named where they are made:
+ * platform/config.ts (secrets), adapters/demo-idp/keys.ts, modules/payments/gateway.ts.
+ */
+const companionFiles = ["jwt-secret.secret", "cloudpayments-api-secret.secret", "demo-idp-key.jwk.json"];
+const sqliteSuffixes = ["", "-wal", "-shm", "-journal"];
+
+function ownFiles(databaseFile: string): Set<string> {
+  const databases = [databaseFile, "sandbox-gateway.db"];
+  return new Set([
+    ...databases.flatMap((name) => sqliteSuffixes.map((suffix) => `${name}${suffix}`)),
+    ...companionFiles,
+  ]);
+}
 
 /**
  * The data folder holds card tokens, sessions and signing secrets (DESIGN §12): only the
@@ -10,18 +24,18 @@ const ownFile = /\.(db|db-wal|db-shm|db-journal|secret|jwk\.json)$/;
  * what an older version left readable is tightened at start. Only the server's own files
  * are touched, so a DATABASE_PATH in a shared folder does not change anything else there.
  */
-export function secureDataFolder(directory: string): void {
-  try {
-    process.umask(0o077);
-  } catch {
-    // Worker threads (the test runner's) may not set it; every file is also closed by name below.
-  }
+export function secureDataFolder(directory: string, databaseFile: string): void {
+  // Only a main thread may set the umask: Bun and Node throw in a worker thread, where
+  // configuration is also loaded (the test runner's thread pool). The server always runs
+  // on a main thread; a worker still gets the folder and existing files tightened below.
+  if (isMainThread) process.umask(0o077);
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const names = readdirSync(directory);
+  const own = ownFiles(databaseFile);
   // A folder of the server's own is closed; a database put among other files (say, in
   // /tmp) leaves that folder's mode alone and closes just its own files.
-  if (names.every((name) => ownFile.test(name))) chmodSync(directory, 0o700);
-  for (const name of names) if (ownFile.test(name)) chmodSync(join(directory, name), 0o600);
+  if (names.every((name) => own.has(name))) chmodSync(directory, 0o700);
+  for (const name of names) if (own.has(name)) chmodSync(join(directory, name), 0o600);
 }
 
 /** A database file and its WAL companions, owner-only whatever the umask was. */

@@ -10,16 +10,20 @@ function threshold(): number {
 
 /**
  * Names of fields whose values never reach a log (DESIGN §12): card tokens, session,
- * refresh, access and prepaid tokens, passwords, captcha solutions, credentials, secrets.
+ * refresh, access and prepaid tokens, passwords, captcha solutions, credentials, secrets,
+ * and the device and node keys the VPN side stores only hashed.
  * A log line is read by more people, and kept longer, than the database it describes.
  */
 const sensitiveName =
-  /token|password|passwd|secret|captcha|credential|cookie|authorization|hmac|signature|card_?number|cvv/i;
+  /token|password|passwd|secret|session|captcha|credential|cookie|authorization|hmac|signature|card_?number|cvv|(?:access|node|api|private)[-_]?key/i;
 const redacted = "[redacted]";
 
-/** URLs keep their path; sensitive query values are blanked. */
+/**
+ * URLs keep their path; sensitive values are blanked wherever a name=value pair can be:
+ * the query, the fragment (where OAuth puts an access_token) and cookie-header text.
+ */
 function redactUrl(text: string): string {
-  return text.replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (whole, separator, name, value) =>
+  return text.replace(/(^|[?&#;\s])([^=?&#;\s]+)=([^&#;\s]*)/g, (whole, separator, name, value) =>
     sensitiveName.test(decodeURIComponentSafe(name)) && value ? `${separator}${name}=${redacted}` : whole,
   );
 }
@@ -34,7 +38,9 @@ function decodeURIComponentSafe(text: string): string {
 
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return value.includes("=") ? redactUrl(value) : value;
-  if (value === null || typeof value !== "object" || depth > 8) return value;
+  if (value === null || typeof value !== "object") return value;
+  // Deeper than any field the code logs: dropped rather than written unchecked.
+  if (depth > 8) return `${redacted} (too deep)`;
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   return Object.fromEntries(
     Object.entries(value).map(([name, child]) => [

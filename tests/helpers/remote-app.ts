@@ -1,0 +1,16 @@
+import type { createApp } from "../../bff/app";
+
+type App = ReturnType<typeof createApp>;
+
+/**
+ * The helpers written for `app.handle` (customers.ts, payments.ts, operators.ts) pointed
+ * at a real server process over HTTP, so tests of a process drive the same flows the
+ * in-process tests do. Those helpers only call `handle`, which is all this provides.
+ */
+export function remoteApp(origin: string): App {
+  const handle = (request: Request) => {
+    const { pathname, search } = new URL(request.url);
+    return fetch(new Request(`${origin}${pathname}${search}`, request));
+  };
+  return { handle } as unknown as App;
+}
