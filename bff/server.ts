@@ -23,7 +23,7 @@ export async function startServer(environment: Record<string, string | undefined
     );
   }
   const app = createApp(context);
-  const site = createStaticSite(config.staticDirectory);
+  const site = createStaticSite(config.staticDirectory, config);
 
   const server = Bun.serve({
     port: config.port,
