@@ -54,3 +54,24 @@ let counter = 0;
 /** A fresh e-mail per test, so parallel tests never share a customer. */
 export const uniqueEmail = (name: string) =>
   `${name}.${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;
+
+export const panelAdmin = { username: "e2e.admin", password: "e2e admin password 1" };
+
+/** Signs in to the panel through its form and the built-in captcha, as an operator would. */
+export async function signInToPanel(page: Page, credentials = panelAdmin) {
+  await page.goto("/panel-login");
+  await expect(page.getByText("For internal use only")).toBeVisible();
+  await page.getByLabel("Login").fill(credentials.username);
+  await page.getByLabel("Password", { exact: true }).fill(credentials.password);
+  await page.getByRole("checkbox", { name: /I'm not a robot/ }).check();
+  await expect(page.getByText("Verified")).toBeVisible();
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Pays in the sandbox widget's card form once it is open. */
+export async function payInWidget(page: Page, card: string) {
+  const dialog = page.getByRole("dialog", { name: "Card payment (sandbox)" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Card number").fill(card);
+  await dialog.getByRole("button", { name: "Pay" }).click();
+}

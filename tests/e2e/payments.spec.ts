@@ -1,12 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
-
-async function payInWidget(page: Page, card: string) {
-  const dialog = page.getByRole("dialog", { name: "Card payment (sandbox)" });
-  await expect(dialog).toBeVisible();
-  await dialog.getByLabel("Card number").fill(card);
-  await dialog.getByRole("button", { name: "Pay" }).click();
-}
+import { expect, test } from "@playwright/test";
+import { payInWidget, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
 
 test.describe("paying", () => {
   test.beforeEach(async ({ page }) => {
