@@ -19,6 +19,7 @@ import { errorHandler } from "./platform/error-handler";
 import { errorBody } from "./platform/errors";
 import { inputGuard } from "./platform/input-guard";
 import { pathOf } from "./platform/url-path";
+import { baseSecurityHeaders } from "./security-headers";
 
 /** Demo parts (DESIGN §11) are under /api/dev/; outside demo mode they do not exist. */
 const isDemoPath = (path: string) => path === "/api/dev" || path.startsWith("/api/dev/");
@@ -27,6 +28,8 @@ const isDemoPath = (path: string) => path === "/api/dev" || path.startsWith("/ap
 export function createApp(context: AppContext) {
   const isDemo = context.config.mode === "demo";
   const app = new Elysia({ prefix: "/api" })
+    // On every API answer, errors and early refusals included (DESIGN §12).
+    .headers(baseSecurityHeaders(context.config))
     .use(errorHandler)
     // First of all, before any parsing or validation: in production a demo path answers
     // exactly like a path that does not exist, whatever its body.

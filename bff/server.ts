@@ -10,6 +10,7 @@ import { openDatabase } from "./platform/database";
 import { maxBodyBytes } from "./platform/input-guard";
 import { logger } from "./platform/logger";
 import { pathOf } from "./platform/url-path";
+import { baseSecurityHeaders } from "./security-headers";
 import { createStaticSite } from "./static-site";
 
 /** One process: the static site and /api/* on one port (DESIGN §2). */
@@ -26,7 +27,8 @@ export async function startServer(environment: Record<string, string | undefined
     );
   }
   const app = createApp(context);
-  const site = createStaticSite(config.staticDirectory);
+  const site = createStaticSite(config.staticDirectory, config);
+  const securityHeaders = baseSecurityHeaders(config);
   const isDemoPage = (path: string) =>
     config.mode !== "demo" && /^\/(?:(?:ru|en|zh|kk)\/)?dev-(?:idp|mail)(?:[/.]|$)/.test(path);
 
@@ -43,14 +45,17 @@ export async function startServer(environment: Record<string, string | undefined
       if (pathname === "/api/dev/billing/run") server.timeout(request, 0);
       if (pathname === "/api" || pathname.startsWith("/api/")) return app.handle(request);
       if (request.method !== "GET" && request.method !== "HEAD") {
-        return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+        return new Response("Method not allowed", {
+          status: 405,
+          headers: { ...securityHeaders, allow: "GET, HEAD" },
+        });
       }
-      if (isDemoPage(pathname)) return new Response("Not found", { status: 404 });
+      if (isDemoPage(pathname)) return new Response("Not found", { status: 404, headers: securityHeaders });
       return site.handle(request, pathname);
     },
     error(error) {
       logger.error("request failed", { error: error.stack ?? error.message });
-      return new Response("Internal error", { status: 500 });
+      return new Response("Internal error", { status: 500, headers: securityHeaders });
     },
   });
   const billingInterval = Number(environment.BILLING_INTERVAL_SECONDS ?? 60);

@@ -1,6 +1,10 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { contentSecurityPolicy, inlineScriptHashes, type PolicyConfig } from "./content-security-policy";
 import { requestLanguage } from "./platform/request-language";
+import { baseSecurityHeaders, type SecurityHeadersConfig } from "./security-headers";
+
+export type StaticSiteConfig = PolicyConfig & SecurityHeadersConfig;
 
 /** Pages prerendered once per language; an unprefixed URL gets the visitor's variant. */
 const negotiatedPages = new Set(["/", "/tt", "/yt", "/offer"]);
@@ -11,16 +15,34 @@ type StaticFile = {
   type: string;
   gzip?: Uint8Array<ArrayBuffer>;
   bytes?: Uint8Array<ArrayBuffer>;
+  /** Pages only: their Content-Security-Policy, with the hashes of their own inline scripts. */
+  policy?: string;
 };
 
-function listFiles(root: string): Map<string, StaticFile> {
+/**
+ * Pages get their policy here, at start, from the very bytes that will be served: the
+ * hashes then always match the build in the folder (whoever built it), no build step
+ * has to write a manifest that could drift, and the configured third-party origins,
+ * known only at run time, go into the same header. Astro's own CSP (a <meta> with
+ * build-time sources) could not carry frame-ancestors nor run-time origins.
+ */
+function withPolicy(file: StaticFile, config: PolicyConfig): StaticFile {
+  if (!file.path.endsWith(".html")) return file;
+  const bytes = new Uint8Array(readFileSync(file.path));
+  const policy = contentSecurityPolicy(config, inlineScriptHashes(new TextDecoder().decode(bytes)));
+  return { ...file, bytes, policy };
+}
+
+function listFiles(root: string, config: PolicyConfig): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   const walk = (directory: string) => {
     for (const entry of readdirSync(directory, { withFileTypes: true })) {
       const full = join(directory, entry.name);
       if (entry.isDirectory()) walk(full);
-      else
-        files.set(`/${relative(root, full).split(sep).join("/")}`, { path: full, type: Bun.file(full).type });
+      else {
+        const file = withPolicy({ path: full, type: Bun.file(full).type }, config);
+        files.set(`/${relative(root, full).split(sep).join("/")}`, file);
+      }
     }
   };
   walk(root);
@@ -29,11 +51,13 @@ function listFiles(root: string): Map<string, StaticFile> {
 
 /**
  * Serves the built Astro site from memory-indexed files. Hashed assets are cached
- * for a year; pages are revalidated; text is gzipped once and kept.
+ * for a year; pages are revalidated; text is gzipped once and kept. Every answer
+ * carries the base security headers, pages also their Content-Security-Policy.
  */
-export function createStaticSite(root: string) {
+export function createStaticSite(root: string, config: StaticSiteConfig) {
   const isBuilt = existsSync(join(root, "en", "index.html")) && statSync(root).isDirectory();
-  const files = isBuilt ? listFiles(root) : new Map<string, StaticFile>();
+  const files = isBuilt ? listFiles(root, config) : new Map<string, StaticFile>();
+  const securityHeaders = baseSecurityHeaders(config);
 
   function find(pathname: string): StaticFile | undefined {
     const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
@@ -46,9 +70,9 @@ export function createStaticSite(root: string) {
 
   async function respond(file: StaticFile, request: Request, status: number, extra: Record<string, string>) {
     const headers: Record<string, string> = {
+      ...securityHeaders,
+      ...(file.policy ? { "content-security-policy": file.policy } : {}),
       "content-type": file.type,
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "strict-origin-when-cross-origin",
       "cache-control": file.path.includes(`${sep}_astro${sep}`)
         ? "public, max-age=31536000, immutable"
         : "public, max-age=0, must-revalidate",
@@ -64,7 +88,9 @@ export function createStaticSite(root: string) {
       headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
       return new Response(request.method === "HEAD" ? null : file.gzip, { status, headers });
     }
-    return new Response(request.method === "HEAD" ? null : Bun.file(file.path), { status, headers });
+    // A page is served from the bytes its policy was computed from, even if the folder is rebuilt.
+    const body = file.bytes ?? Bun.file(file.path);
+    return new Response(request.method === "HEAD" ? null : body, { status, headers });
   }
 
   return {
@@ -75,7 +101,7 @@ export function createStaticSite(root: string) {
           "The site is not built yet: run `npm start` (it builds first) or `npm run build`.",
           {
             status: 503,
-            headers: { "content-type": "text/plain; charset=utf-8" },
+            headers: { ...securityHeaders, "content-type": "text/plain; charset=utf-8" },
           },
         );
       }
@@ -95,7 +121,10 @@ export function createStaticSite(root: string) {
       if (file) return respond(file, request, 200, {});
       const notFound = files.get("/404.html");
       if (notFound) return respond(notFound, request, 404, {});
-      return new Response("Not found", { status: 404 });
+      return new Response("Not found", {
+        status: 404,
+        headers: { ...securityHeaders, "content-type": "text/plain; charset=utf-8" },
+      });
     },
   };
 }

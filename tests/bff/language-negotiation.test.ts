@@ -27,7 +27,13 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 describe("language variant of unprefixed pages", () => {
   let site: ReturnType<typeof createStaticSite>;
   beforeAll(() => {
-    site = createStaticSite(fixtureSite());
+    site = createStaticSite(fixtureSite(), {
+      publicUrl: undefined,
+      googleClientId: undefined,
+      yandexClientId: undefined,
+      recaptchaSiteKey: undefined,
+      cloudPaymentsApiUrl: undefined,
+    });
   });
 
   const language = async (response: Response) => (await response.text()).match(/lang="(\w+)"/)?.[1];

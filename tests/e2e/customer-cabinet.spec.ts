@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
+import { continueInDemoPopup, makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
 
 const texts = {
   en: {
@@ -228,9 +228,7 @@ test("a network failure during sign-in goes home with the failure toast", async 
   await page.goto("/login");
   const popupPromise = page.waitForEvent("popup");
   await page.getByRole("button", { name: /Google/ }).click();
-  const popup = await popupPromise;
-  await popup.getByLabel("E-mail").fill(uniqueEmail("offline"));
-  await popup.getByRole("button", { name: "Continue" }).click();
+  await continueInDemoPopup(await popupPromise, uniqueEmail("offline"));
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   await expect(page.getByRole("alert").filter({ hasText: "Не удалось авторизоваться!" })).toBeVisible();
 });

@@ -13,9 +13,7 @@ export async function signInWithDemoProvider(
   if (provider === "google.com") {
     const popupPromise = page.waitForEvent("popup");
     await page.getByRole("button", { name: /Google/ }).click();
-    const popup = await popupPromise;
-    await popup.getByLabel("E-mail").fill(email);
-    await popup.getByRole("button", { name: "Continue" }).click();
+    await continueInDemoPopup(await popupPromise, email);
   } else {
     await page.getByRole("button", { name: /Yandex|Яндекс/ }).click();
     await page.getByLabel("E-mail").fill(email);
@@ -34,13 +32,6 @@ export async function signInThroughUi(
   await page.waitForURL("**/profile");
 }
 
-export async function payInWidget(page: Page, card: string) {
-  const dialog = page.getByRole("dialog", { name: "Card payment (sandbox)" });
-  await expect(dialog).toBeVisible();
-  await dialog.getByLabel("Card number").fill(card);
-  await dialog.getByRole("button", { name: "Pay" }).click();
-}
-
 /** A month paid on /instantPay before signing in; the widget then sends the buyer to /instantLogin. */
 export async function buyAnonymously(page: Page) {
   await page.goto("/instantPay");
@@ -49,6 +40,22 @@ export async function buyAnonymously(page: Page) {
   await page.getByRole("button", { name: "Pay 1 ₽" }).click();
   await payInWidget(page, "4242 4242 4242 4242");
   await page.waitForURL("**/instantLogin");
+}
+
+/**
+ * Signs in on the demo provider's popup, which closes itself as the click lands: a click
+ * that finds its page closed has done its work (the opener's outcome is checked after).
+ */
+export async function continueInDemoPopup(popup: Page, email: string) {
+  await popup.getByLabel("E-mail").fill(email);
+  const closed = popup.waitForEvent("close");
+  await popup
+    .getByRole("button", { name: "Continue" })
+    .click()
+    .catch((error: unknown) => {
+      if (!popup.isClosed()) throw error;
+    });
+  await closed;
 }
 
 /** A customer in a given state, made on the server through the product's own services. */
@@ -67,3 +74,24 @@ let counter = 0;
 /** A fresh e-mail per test, so parallel tests never share a customer. */
 export const uniqueEmail = (name: string) =>
   `${name}.${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;
+
+export const panelAdmin = { username: "e2e.admin", password: "e2e admin password 1" };
+
+/** Signs in to the panel through its form and the built-in captcha, as an operator would. */
+export async function signInToPanel(page: Page, credentials = panelAdmin) {
+  await page.goto("/panel-login");
+  await expect(page.getByText("For internal use only")).toBeVisible();
+  await page.getByLabel("Login").fill(credentials.username);
+  await page.getByLabel("Password", { exact: true }).fill(credentials.password);
+  await page.getByRole("checkbox", { name: /I'm not a robot/ }).check();
+  await expect(page.getByText("Verified")).toBeVisible();
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Pays in the sandbox widget's card form once it is open. */
+export async function payInWidget(page: Page, card: string) {
+  const dialog = page.getByRole("dialog", { name: "Card payment (sandbox)" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Card number").fill(card);
+  await dialog.getByRole("button", { name: "Pay" }).click();
+}

@@ -1,17 +1,12 @@
-import { expect, type Page, test } from "@playwright/test";
-import { makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
-
-const admin = { username: "e2e.admin", password: "e2e admin password 1" };
-
-async function signInToPanel(page: Page, credentials = admin) {
-  await page.goto("/panel-login");
-  await expect(page.getByText("For internal use only")).toBeVisible();
-  await page.getByLabel("Login").fill(credentials.username);
-  await page.getByLabel("Password", { exact: true }).fill(credentials.password);
-  await page.getByRole("checkbox", { name: /I'm not a robot/ }).check();
-  await expect(page.getByText("Verified")).toBeVisible();
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
+import { expect, test } from "@playwright/test";
+import {
+  makeCustomer,
+  panelAdmin,
+  signInThroughUi,
+  signInToPanel,
+  uniqueEmail,
+  useLanguage,
+} from "./helpers";
 
 test.describe("operator panel", () => {
   test.beforeEach(async ({ page }) => {
@@ -22,7 +17,7 @@ test.describe("operator panel", () => {
     page,
   }) => {
     await page.goto("/panel-login");
-    await page.getByLabel("Login").fill(admin.username);
+    await page.getByLabel("Login").fill(panelAdmin.username);
     await page.getByLabel("Password", { exact: true }).fill("wrong password");
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert")).toHaveText("reCAPTCHA not solved!");

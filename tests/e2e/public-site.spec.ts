@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 
 const expectedPrices = {
   ru: { first: "1 ₽", month: "150 ₽", year: "1 080 ₽", heading: "Весь интернет. Приватно." },
@@ -102,23 +102,47 @@ test("the iOS button shows the coming-soon toast, which closes itself after 5 se
 });
 
 test("a toast dragged past 80% of its width is dismissed, a shorter drag snaps back", async ({ page }) => {
+  // Page time stands still, so the 5 s auto-close cannot hide the toast: only the drag can.
+  const start = new Date("2030-01-01T09:00:00Z");
+  await page.clock.install({ time: start });
   await page.goto("/en/");
+  await page.clock.pauseAt(start.getTime() + 3_600_000);
   await page.getByRole("button", { name: "Download on the App Store" }).click();
   const toast = page.getByRole("status").filter({ hasText: "coming soon" });
+
+  const rest = await settledBox(toast);
+  await dragBy(page, toast, rest, 0.5);
+  await expect(toast).toBeVisible();
+  expect((await settledBox(toast)).x).toBeCloseTo(rest.x, 0);
+
+  await dragBy(page, toast, rest, 0.85);
+  await expect(toast).toHaveCount(0);
+});
+
+/** The toast's box once its entrance animation or snap-back transition has finished. */
+async function settledBox(toast: Locator) {
+  await toast.evaluate((element) =>
+    Promise.allSettled(element.getAnimations().map((animation) => animation.finished)),
+  );
   const box = await toast.boundingBox();
   if (!box) throw new Error("toast not rendered");
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + 10, y);
+  return box;
+}
+
+/** Presses near the toast's left edge and drags right by a share of its width, checking it follows. */
+async function dragBy(
+  page: Page,
+  toast: Locator,
+  rest: { x: number; y: number; width: number; height: number },
+  share: number,
+) {
+  const y = rest.y + rest.height / 2;
+  await page.mouse.move(rest.x + 10, y);
   await page.mouse.down();
-  await page.mouse.move(box.x + 10 + box.width * 0.5, y, { steps: 5 });
+  await page.mouse.move(rest.x + 10 + rest.width * share, y, { steps: 5 });
+  expect((await toast.boundingBox())?.x).toBeCloseTo(rest.x + rest.width * share, 0);
   await page.mouse.up();
-  await expect(toast).toBeVisible();
-  await page.mouse.move(box.x + 10, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + 10 + box.width * 0.85, y, { steps: 5 });
-  await page.mouse.up();
-  await expect(toast).toBeHidden();
-});
+}
 
 test("the footer's bot link carries base64 of the stored e-mail", async ({ page }) => {
   await page.goto("/en/");
