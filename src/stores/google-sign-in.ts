@@ -27,12 +27,19 @@ export function demoGooglePopup(): Promise<string | undefined> {
     };
     const watch = setInterval(() => {
       if (!popup.closed) return;
-      cleanup();
-      console.warn("Google sign-in popup was closed without signing in");
-      resolve(undefined);
+      clearInterval(watch);
+      // The popup posts its answer and closes at once; on a busy machine the close can be
+      // seen before the message is delivered. Give the answer a moment before giving up.
+      closedGrace = setTimeout(() => {
+        cleanup();
+        console.warn("Google sign-in popup was closed without signing in");
+        resolve(undefined);
+      }, 1500);
     }, 500);
+    let closedGrace: ReturnType<typeof setTimeout> | undefined;
     const cleanup = () => {
       clearInterval(watch);
+      clearTimeout(closedGrace);
       window.removeEventListener("message", onMessage);
     };
     window.addEventListener("message", onMessage);

@@ -165,8 +165,15 @@ test("the native app's entry pages: /mobileShop, /mobileProfile and /yauth-mobil
   await expect.poll(() => page.evaluate(() => typeof (window as { cp?: unknown }).cp)).toBe("object");
   await page.goto(entry("/mobileProfile"));
   await expect(page.getByText(identity.email)).toBeVisible();
+  // /yauth-mobile inside the app: the app started Yandex itself and takes the identity
+  // through its yAuth bridge.
+  await page.addInitScript(() => {
+    (window as unknown as { yAuth: { postMessage(message: string): void } }).yAuth = { postMessage() {} };
+  });
   const yandex = await token("yandex", uniqueEmail("csp.mobile.yandex"));
   await page.goto(`/yauth-mobile#access_token=${encodeURIComponent(yandex.credential)}`);
+  // Another account than the one this browser holds: the page asks first.
+  await page.getByRole("button", { name: "Switch account" }).click();
   await expect(page.getByRole("status")).toHaveText("You have successfully logged in");
 });
 
