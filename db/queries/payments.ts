@@ -33,6 +33,10 @@ export type PaymentRow = {
   refunded_at: number | null;
   card_token: string | null;
   card_last_four: string | null;
+  is_trial: 0 | 1;
+  card_first_six: string | null;
+  card_exp_date: string | null;
+  card_fingerprint: string | null;
   created_at: number;
   updated_at: number;
 };

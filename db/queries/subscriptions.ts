@@ -24,6 +24,7 @@ export type SubscriptionRow = {
   dunning_attempts: number;
   card_token: string | null;
   card_last_four: string | null;
+  card_fingerprint: string | null;
   created_at: number;
   updated_at: number;
 };

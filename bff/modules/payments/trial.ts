@@ -1,0 +1,40 @@
+import type { Database } from "bun:sqlite";
+import { statement } from "../../../db/statements";
+
+/**
+ * The 1-unit first payment is given once per customer (DESIGN §13): a customer who has
+ * a paid trial (refunded ones included: the trial was taken) pays the full price next time.
+ */
+export function hasHadTrial(database: Database, userId: number): boolean {
+  return (
+    statement<{ found: number }, [number]>(
+      database,
+      `SELECT 1 AS found FROM payments WHERE user_id = ? AND is_trial = 1 AND kind = 'first'
+         AND status IN ('completed', 'refunded') LIMIT 1`,
+    ).get(userId) !== null
+  );
+}
+
+/** The card of a payment, as the gateway describes it; undefined when it did not say. */
+export function cardFingerprint(card: {
+  firstSix?: string | null;
+  lastFour?: string | null;
+  expiry?: string | null;
+}): string | undefined {
+  const firstSix = card.firstSix?.trim();
+  const lastFour = card.lastFour?.trim();
+  const expiry = card.expiry?.trim();
+  if (!firstSix || !lastFour || !expiry) return undefined;
+  return `${firstSix}|${lastFour}|${expiry}`;
+}
+
+/** Whether a card already paid a trial, for anyone. */
+export function hasCardHadTrial(database: Database, fingerprint: string): boolean {
+  return (
+    statement<{ found: number }, [string]>(
+      database,
+      `SELECT 1 AS found FROM payments WHERE card_fingerprint = ? AND is_trial = 1
+         AND status IN ('completed', 'refunded') LIMIT 1`,
+    ).get(fingerprint) !== null
+  );
+}
