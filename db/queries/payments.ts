@@ -2,7 +2,15 @@ import type { Database } from "bun:sqlite";
 import type { Currency } from "../../src/lib/money";
 import { statement } from "../statements";
 
-export type CardOnFile = { token: string | null; lastFour: string | null };
+export type CardOnFile = {
+  token: string | null;
+  lastFour: string | null;
+  /** From the gateway's notification when it says: first six and expiry ("MM/YY"). */
+  firstSix?: string | null;
+  expiry?: string | null;
+  /** first six + last four + expiry (payments/trial.ts `cardFingerprint`). */
+  fingerprint?: string | null;
+};
 
 export type PaymentKind = "first" | "renewal" | "device";
 export type PaymentStatus = "pending" | "completed" | "declined" | "refunded";
@@ -58,6 +66,8 @@ export type NewPayment = {
   extraDevices?: number | null;
   prepaidToken?: string | null;
   status?: PaymentStatus;
+  /** A 1-unit first payment: the trial, given once per customer and card. */
+  isTrial?: boolean;
 };
 
 export const payments = {
@@ -74,8 +84,8 @@ export const payments = {
       db,
       `INSERT INTO payments (user_id, subscription_id, kind, invoice_id, account_id, amount, currency, description,
          status, ip_address, period_index, attempt, tariff_months, trial_days, extra_devices, prepaid_token,
-         created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+         is_trial, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ).get(
       payment.userId,
       payment.subscriptionId,
@@ -93,6 +103,7 @@ export const payments = {
       payment.trialDays ?? null,
       payment.extraDevices ?? null,
       payment.prepaidToken ?? null,
+      payment.isTrial ? 1 : 0,
       now,
       now,
     );
@@ -105,8 +116,19 @@ export const payments = {
     statement(
       db,
       `UPDATE payments SET status = 'completed', transaction_id = ?, card_token = COALESCE(?, card_token),
-         card_last_four = COALESCE(?, card_last_four), updated_at = ? WHERE id = ? AND status IN ('pending', 'declined')`,
-    ).run(transactionId, card.token, card.lastFour, now, id),
+         card_last_four = COALESCE(?, card_last_four), card_first_six = COALESCE(?, card_first_six),
+         card_exp_date = COALESCE(?, card_exp_date), card_fingerprint = COALESCE(?, card_fingerprint),
+         updated_at = ? WHERE id = ? AND status IN ('pending', 'declined')`,
+    ).run(
+      transactionId,
+      card.token,
+      card.lastFour,
+      card.firstSix ?? null,
+      card.expiry ?? null,
+      card.fingerprint ?? null,
+      now,
+      id,
+    ),
 
   /** Declines a pending payment; a completed one is never downgraded by a late Fail. */
   decline: (

@@ -98,6 +98,14 @@ export const subscriptions = {
            end_date = ?, next_charge_at = ?, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
     ).run(start, end, end, now, id),
 
+  /** A first payment at the full price paid period 0 itself: the next charge opens period 1. */
+  activateFirstPeriod: (db: Database, id: number, start: number, end: number, now: number) =>
+    statement(
+      db,
+      `UPDATE subscriptions SET status = 'ACTIVE', first_payment_paid = 1, start_date = COALESCE(start_date, ?),
+           end_date = ?, next_charge_at = ?, next_period_index = 1, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
+    ).run(start, end, end, now, id),
+
   cancel: (db: Database, id: number, now: number) =>
     statement(
       db,
@@ -117,11 +125,19 @@ export const subscriptions = {
       "UPDATE subscriptions SET status = 'EXPIRED', end_date = MIN(COALESCE(end_date, ?), ?), next_charge_at = NULL, updated_at = ? WHERE id = ?",
     ).run(end, end, now, id),
 
-  setCard: (db: Database, id: number, token: string | null, lastFour: string | null, now: number) =>
+  setCard: (
+    db: Database,
+    id: number,
+    token: string | null,
+    lastFour: string | null,
+    now: number,
+    fingerprint: string | null = null,
+  ) =>
     statement(
       db,
-      "UPDATE subscriptions SET card_token = COALESCE(?, card_token), card_last_four = COALESCE(?, card_last_four), updated_at = ? WHERE id = ?",
-    ).run(token, lastFour, now, id),
+      `UPDATE subscriptions SET card_token = COALESCE(?, card_token), card_last_four = COALESCE(?, card_last_four),
+         card_fingerprint = COALESCE(?, card_fingerprint), updated_at = ? WHERE id = ?`,
+    ).run(token, lastFour, fingerprint, now, id),
 
   /** A paid (or free) renewal: the next period starts where the last one ended. */
   extend: (db: Database, id: number, end: number, nextPeriodIndex: number, now: number) =>

@@ -8,6 +8,8 @@ export type Notification = {
   Status?: string;
   Token?: string;
   CardLastFour?: string;
+  CardFirstSix?: string;
+  CardExpDate?: string;
   ReasonCode?: string;
   Reason?: string;
   PaymentTransactionId?: string;
@@ -51,6 +53,8 @@ export function parseNotification(raw: Uint8Array, contentType: string | null): 
     Status: text("Status"),
     Token: text("Token"),
     CardLastFour: text("CardLastFour"),
+    CardFirstSix: text("CardFirstSix"),
+    CardExpDate: text("CardExpDate"),
     ReasonCode: text("ReasonCode"),
     Reason: text("Reason"),
     PaymentTransactionId: text("PaymentTransactionId"),

@@ -18,6 +18,8 @@ const widgetOptions = t.Object({
   accountId: t.String(),
   description: t.String(),
   email: t.Optional(t.String()),
+  trial: t.Boolean(),
+  reason: t.Optional(t.String()),
 });
 
 /** Orders for the payment widget and the gateway's notifications (DESIGN §6). */
@@ -70,6 +72,7 @@ export function paymentsModule(context: AppContext) {
           body.tariff,
           body.period,
           context.clientAddress(request),
+          requestLanguage(request),
         );
       },
       {

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
+import type { Language } from "../../../src/lib/i18n/languages";
 import type { Currency } from "../../../src/lib/money";
 import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
 import type { AppContext } from "../../platform/context";
@@ -9,6 +10,7 @@ import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { assertPeriod, assertTariff } from "../customers/register";
 import { planFor } from "../shop/pricing";
+import { type FirstOrderTerms, firstOrderTerms } from "./first-order";
 
 export type WidgetOptions = {
   publicId: string;
@@ -18,6 +20,9 @@ export type WidgetOptions = {
   accountId: string;
   description: string;
   email?: string;
+  /** Whether this first payment is the 1-unit trial; without one, `reason` says why. */
+  trial: boolean;
+  reason?: string;
 };
 
 /** The gateway account of a customer: stable across e-mail changes. */
@@ -25,10 +30,12 @@ export const accountIdOf = (userId: number) => `customer-${userId}`;
 
 const orderDescription = (months: number, trialDays: number) =>
   `Kannt: first payment, ${trialDays}-day start, then a ${months}-month subscription`;
+const fullPriceDescription = (months: number) => `Kannt: ${months}-month subscription`;
 
 function widgetOptions(
   context: AppContext,
   order: { amount: number; currency: Currency; invoice_id: string; account_id: string; description: string },
+  terms: { trial: boolean; reason?: string },
   email?: string,
 ): WidgetOptions {
   context.payments.sandbox?.registerOrder({ ...order, email: email ?? null });
@@ -40,6 +47,8 @@ function widgetOptions(
     accountId: order.account_id,
     description: order.description,
     ...(email ? { email } : {}),
+    trial: terms.trial,
+    ...(terms.reason ? { reason: terms.reason } : {}),
   };
 }
 
@@ -50,11 +59,13 @@ export function createCustomerOrder(
   tariffInput: number,
   periodInput: number,
   ip: string | null,
+  language: Language,
 ): WidgetOptions {
   const tariff = assertTariff(tariffInput);
   const trialDays = assertPeriod(periodInput);
   const { database, clock } = context;
   const now = clock.now();
+  let terms: FirstOrderTerms | undefined;
   const order = database
     .transaction(() => {
       let current = subscriptions.current(database, user.id);
@@ -67,6 +78,7 @@ export function createCustomerOrder(
       }
       current = subscriptions.current(database, user.id);
       if (!current) throw new Error("subscription missing after insert");
+      terms = firstOrderTerms(database, user.id, plan, current, language, now);
       return payments.insert(
         database,
         {
@@ -75,18 +87,24 @@ export function createCustomerOrder(
           kind: "first",
           invoiceId: `first-${randomToken(12)}`,
           accountId: accountIdOf(user.id),
-          amount: plan.firstPayment,
+          amount: terms.amountNow,
           currency: plan.currency,
-          description: orderDescription(tariff, trialDays),
+          description: terms.isTrial ? orderDescription(tariff, trialDays) : fullPriceDescription(tariff),
           ipAddress: ip,
           tariffMonths: tariff,
           trialDays,
+          isTrial: terms.isTrial,
         },
         now,
       );
     })
     .immediate();
-  return widgetOptions(context, order, user.email);
+  return widgetOptions(
+    context,
+    order,
+    { trial: terms?.isTrial ?? true, reason: terms?.noTrialReason },
+    user.email,
+  );
 }
 
 /**
@@ -126,6 +144,8 @@ export function createPrepaidOrder(
         tariffMonths: tariff,
         trialDays,
         prepaidToken,
+        // The buyer is not known yet: a trial, once per card (checked at the gateway's Check).
+        isTrial: true,
       },
       clock.now(),
     );
@@ -143,12 +163,16 @@ export function createPrepaidOrder(
       clock.now(),
     );
   }
-  return widgetOptions(context, {
-    ...order,
-    amount: plan.firstPayment,
-    currency: plan.currency,
-    description: orderDescription(tariff, trialDays),
-  });
+  return widgetOptions(
+    context,
+    {
+      ...order,
+      amount: plan.firstPayment,
+      currency: plan.currency,
+      description: orderDescription(tariff, trialDays),
+    },
+    { trial: true },
+  );
 }
 
 /** Binds a paid anonymous purchase to the account signing up with its token; once, to one account. */

@@ -26,9 +26,22 @@ export function settleSuccess(
     : undefined;
   if (!subscription) return true; // An anonymous prepaid purchase: applied when it is bound to an account.
   if (payment.kind === "first") {
-    const trialDays = payment.trial_days ?? subscription.trial_days;
-    subscriptions.activate(database, subscription.id, now, now + trialDays * dayMs, now);
-    subscriptions.setCard(database, subscription.id, card.token, card.lastFour, now);
+    if (payment.is_trial) {
+      const trialDays = payment.trial_days ?? subscription.trial_days;
+      subscriptions.activate(database, subscription.id, now, now + trialDays * dayMs, now);
+    } else {
+      // No trial (the customer or the card had one): this payment bought the first period.
+      const months = payment.tariff_months ?? subscription.tariff_months;
+      subscriptions.activateFirstPeriod(database, subscription.id, now, addMonths(now, months), now);
+    }
+    subscriptions.setCard(
+      database,
+      subscription.id,
+      card.token,
+      card.lastFour,
+      now,
+      card.fingerprint ?? null,
+    );
   } else if (payment.kind === "renewal") {
     const periodStart = subscription.end_date ?? now;
     subscriptions.extend(

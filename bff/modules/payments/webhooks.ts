@@ -1,9 +1,10 @@
 import type { Database } from "bun:sqlite";
-import { payments, webhookEvents } from "../../../db/queries/payments";
+import { type CardOnFile, payments, webhookEvents } from "../../../db/queries/payments";
 import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
 import { endAccessPaidBy } from "./refund-effects";
 import { settleDecline, settleSuccess } from "./settlement";
+import { cardFingerprint, hasCardHadTrial } from "./trial";
 
 /** Check answers of the gateway's protocol. */
 export const checkCodes = {
@@ -17,6 +18,20 @@ export const checkCodes = {
 
 const orderLifetimeMs = 24 * 60 * 60 * 1000;
 
+/** The card a notification names, with its fingerprint when the gateway gave all three parts. */
+function cardOf(notification: Notification): CardOnFile {
+  const firstSix = notification.CardFirstSix ?? null;
+  const lastFour = notification.CardLastFour ?? null;
+  const expiry = notification.CardExpDate ?? null;
+  return {
+    token: notification.Token ?? null,
+    lastFour,
+    firstSix,
+    expiry,
+    fingerprint: cardFingerprint({ firstSix, lastFour, expiry }) ?? null,
+  };
+}
+
 /** Check: may this payment go ahead? The browser can change the amount, so everything is compared with our order. */
 export function answerCheck(database: Database, notification: Notification, now: number): number {
   const payment = payments.byInvoice(database, notification.InvoiceId);
@@ -26,6 +41,10 @@ export function answerCheck(database: Database, notification: Notification, now:
     return checkCodes.wrongAmount;
   }
   if (payment.status === "completed" || payment.status === "refunded") return checkCodes.cannotAccept;
+  // The trial is once per card too (DESIGN §13): a card that already paid one is refused.
+  const card = cardOf(notification);
+  if (payment.is_trial && card.fingerprint && hasCardHadTrial(database, card.fingerprint))
+    return checkCodes.cannotAccept;
   if (payment.kind === "first" && now - payment.created_at > orderLifetimeMs) return checkCodes.expired;
   return checkCodes.ok;
 }
@@ -70,13 +89,7 @@ export function applyNotification(
         return 0;
       }
       if (kind === "pay") {
-        settleSuccess(
-          database,
-          payment,
-          notification.TransactionId,
-          { token: notification.Token ?? null, lastFour: notification.CardLastFour ?? null },
-          now,
-        );
+        settleSuccess(database, payment, notification.TransactionId, cardOf(notification), now);
       } else {
         const reasonCode = notification.ReasonCode ? Number(notification.ReasonCode) : null;
         settleDecline(

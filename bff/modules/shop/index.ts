@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
 import { promoLimitKeys, tooManyPromoCodes } from "../customers/promo-limits";
@@ -19,18 +20,27 @@ const shopData = t.Object({
   periodMonths: t.Number(),
   currency: t.Union([t.Literal("RUB"), t.Literal("KZT")]),
   devicePrice: t.Number(),
+  /** DESIGN §13(c): whether buying now starts with the 1-unit trial, and the first full charge. */
+  trial: t.Boolean(),
+  trialDays: t.Number(),
+  noTrialReason: t.Optional(t.String()),
+  firstCharge: t.Object({ date: t.String(), amount: t.Number() }),
 });
 
 export function shopModule(context: AppContext) {
   const { database, clock } = context;
   return new Elysia({ prefix: "/shop", tags: ["shop"] })
     .use(customerAuth(context))
-    .post("/getShop", ({ customer }) => shopOf(database, customer, clock.now()), {
-      customer: true,
-      body: t.Object(customerIdentity),
-      response: { 200: shopData, ...customerErrors },
-      detail: { summary: "Prices and discounts for the purchase block (amounts in currency units)" },
-    })
+    .post(
+      "/getShop",
+      ({ customer, request }) => shopOf(database, customer, clock.now(), requestLanguage(request)),
+      {
+        customer: true,
+        body: t.Object(customerIdentity),
+        response: { 200: shopData, ...customerErrors },
+        detail: { summary: "Prices and discounts for the purchase block (amounts in currency units)" },
+      },
+    )
     .post(
       "/applyPromo",
       ({ customer, body, request }) => {
@@ -45,7 +55,7 @@ export function shopModule(context: AppContext) {
           throw new AppError("NOT_FOUND", "This promo code does not exist or has expired.");
         if (outcome === "already-used")
           throw new AppError("CONFLICT", "You have already used this promo code.");
-        return shopOf(database, customer, clock.now());
+        return shopOf(database, customer, clock.now(), requestLanguage(request));
       },
       {
         customer: true,

@@ -1,7 +1,9 @@
 import type { Database } from "bun:sqlite";
-import { subscriptions } from "../../../db/queries/subscriptions";
+import { type Plan, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import { defaultPrices } from "../../../src/content/prices";
+import type { Language } from "../../../src/lib/i18n/languages";
+import { firstOrderTerms } from "../payments/first-order";
 import { currentDiscount } from "../subscriptions/discount";
 import { applyDiscount, planFor, toUnits } from "./pricing";
 
@@ -10,19 +12,23 @@ import { applyDiscount, planFor, toUnits } from "./pricing";
  * period after discounts, the list price to strike through, the discount as a
  * fraction, and (beyond the spec) the period and currency so labels need no guessing.
  */
-export function shopOf(database: Database, user: UserRow, now: number) {
+export function shopOf(database: Database, user: UserRow, now: number, language: Language) {
   const subscription = subscriptions.current(database, user.id);
-  const plan = subscription
+  const plan: Plan = subscription
     ? {
         periodPrice: subscription.period_price,
-        firstPayment: subscription.first_payment,
+        firstPayment: defaultPrices[subscription.currency].firstPayment,
         tariffMonths: subscription.tariff_months,
+        trialDays: subscription.trial_days,
+        currency: subscription.currency,
       }
     : planFor(user.currency, 1, 1);
   const discount = currentDiscount(database, user.id, subscription, now);
+  // What buying now would mean (DESIGN §13(c)): trial or not, and the first full charge.
+  const terms = firstOrderTerms(database, user.id, plan, subscription, language, now);
   return {
     success: true as const,
-    firstPayment: toUnits(plan.firstPayment),
+    firstPayment: toUnits(terms.amountNow),
     monthlyPayment: toUnits(applyDiscount(plan.periodPrice, discount.totalPercent)),
     strikethroughPrice: toUnits(plan.periodPrice),
     discount: discount.totalPercent / 100,
@@ -31,5 +37,12 @@ export function shopOf(database: Database, user: UserRow, now: number) {
     periodMonths: plan.tariffMonths,
     currency: user.currency,
     devicePrice: toUnits(defaultPrices[user.currency].extraDevicePerMonth),
+    trial: terms.isTrial,
+    trialDays: plan.trialDays,
+    ...(terms.noTrialReason ? { noTrialReason: terms.noTrialReason } : {}),
+    firstCharge: {
+      date: new Date(terms.firstCharge.at).toISOString(),
+      amount: toUnits(terms.firstCharge.amount),
+    },
   };
 }

@@ -1,0 +1,57 @@
+import type { Database } from "bun:sqlite";
+import type { Plan, SubscriptionRow } from "../../../db/queries/subscriptions";
+import type { Language } from "../../../src/lib/i18n/languages";
+import { dayMs } from "../../platform/calendar";
+import { applyDiscount } from "../shop/pricing";
+import { currentDiscount } from "../subscriptions/discount";
+import { hasHadTrial } from "./trial";
+
+/** Why there is no trial, in the customer's language (shown on the order screen). */
+const noTrialReasons: Record<Language, string> = {
+  en: "You have already used your trial, so this order is charged at the plan's price now.",
+  ru: "Вы уже воспользовались пробным периодом, поэтому этот заказ сразу оплачивается по цене тарифа.",
+  zh: "您已使用过试用期，因此本订单将立即按套餐价格收费。",
+  kk: "Сіз сынақ кезеңін пайдаланып қойдыңыз, сондықтан бұл тапсырыс бірден тариф бағасымен төленеді.",
+};
+
+export type FirstOrderTerms = {
+  /** A 1-unit trial, or the plan's price now. */
+  isTrial: boolean;
+  /** What the first payment takes now, minor units. */
+  amountNow: number;
+  /** The first full charge: its moment and amount (minor units). Without a trial that is now. */
+  firstCharge: { at: number; amount: number };
+  noTrialReason: string | undefined;
+};
+
+/**
+ * What a customer's first order costs (DESIGN §13): the 1-unit trial once per customer,
+ * then the plan's price after their discounts. A card must be saved for the renewals, so
+ * a first payment without a trial never goes below the 1-unit payment even at 100% off.
+ */
+export function firstOrderTerms(
+  database: Database,
+  userId: number,
+  plan: Plan,
+  subscription: SubscriptionRow | undefined,
+  language: Language,
+  now: number,
+): FirstOrderTerms {
+  const discount = currentDiscount(database, userId, subscription, now);
+  const periodPrice = applyDiscount(plan.periodPrice, discount.totalPercent);
+  if (!hasHadTrial(database, userId)) {
+    return {
+      isTrial: true,
+      amountNow: plan.firstPayment,
+      firstCharge: { at: now + plan.trialDays * dayMs, amount: periodPrice },
+      noTrialReason: undefined,
+    };
+  }
+  const amountNow = Math.max(periodPrice, plan.firstPayment);
+  return {
+    isTrial: false,
+    amountNow,
+    firstCharge: { at: now, amount: amountNow },
+    noTrialReason: noTrialReasons[language],
+  };
+}
