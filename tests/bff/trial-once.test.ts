@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { makeTestApp, request } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";
-import { advanceDays, cards, order, payWithCard, runBilling } from "../helpers/payments";
+import { advanceDays, cards, payWithCard, runBilling } from "../helpers/payments";
 
 const { app, context, clock } = await makeTestApp();
 const secret = context.config.cloudPaymentsApiSecret;
