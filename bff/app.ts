@@ -1,6 +1,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { customersModule } from "./modules/customers";
+import { referralsModule } from "./modules/customers/referrals-route";
 import { billingControlModule } from "./modules/dev/billing";
 import { fixturesModule } from "./modules/dev/fixtures";
 import { demoIdentityModule } from "./modules/dev/idp";
@@ -56,6 +57,7 @@ export function createApp(context: AppContext) {
     .use(documentsModule())
     .use(customersModule(context))
     .use(profileModule(context))
+    .use(referralsModule(context))
     .use(shopModule(context))
     .use(subscriptionsModule(context))
     .use(paymentsModule(context))

@@ -15,28 +15,33 @@ export const invitations = {
     ).run(inviterId, inviteeId, now),
 
   /**
-   * Invitees whose current (newest) subscription gives access now: each is worth 25%.
-   * CAST keeps SQLite from re-preparing this join on every bind (7.5 µs → 0.5 µs
-   * measured), which matters because every cabinet call computes the discount.
+   * Each invitee with what decides whether it counts toward the inviter's referral
+   * discount (DESIGN §13): the status of its newest subscription, whether it has paid a
+   * charge other than the 1-unit trial (and not refunded it), and whether it paid with a
+   * card the inviter also paid with. CAST keeps SQLite from re-preparing this query on
+   * every bind, which matters because every cabinet call computes the discount.
    */
-  countWithAccess(db: Database, inviterId: number, now: number): number {
-    const rows = statement<
-      { invitee_id: number; id: number; status: string; end_date: number | null },
-      [number]
-    >(
+  standing: (db: Database, inviterId: number) =>
+    statement<InviteeStanding, [number]>(
       db,
-      `SELECT i.invitee_id, s.id, s.status, s.end_date FROM invitations i
-       JOIN subscriptions s ON s.user_id = i.invitee_id WHERE i.inviter_id = CAST(? AS INTEGER)`,
-    ).all(inviterId);
-    const newest = new Map<number, (typeof rows)[number]>();
-    for (const row of rows) {
-      const seen = newest.get(row.invitee_id);
-      if (!seen || row.id > seen.id) newest.set(row.invitee_id, row);
-    }
-    let count = 0;
-    for (const row of newest.values()) {
-      if (row.status === "ACTIVE" || (row.status === "CANCELED" && (row.end_date ?? 0) > now)) count++;
-    }
-    return count;
-  },
+      `SELECT i.invitee_id AS inviteeId, u.email AS email, i.created_at AS invitedAt,
+         (SELECT s.status FROM subscriptions s WHERE s.user_id = i.invitee_id ORDER BY s.id DESC LIMIT 1) AS status,
+         EXISTS (SELECT 1 FROM payments p WHERE p.user_id = i.invitee_id AND p.status = 'completed'
+           AND p.kind IN ('first', 'renewal') AND p.is_trial = 0 AND p.amount > 0) AS hasPaidCharge,
+         EXISTS (SELECT 1 FROM payments p JOIN payments q ON q.user_id = i.inviter_id
+           AND ((p.card_fingerprint IS NOT NULL AND q.card_fingerprint = p.card_fingerprint)
+             OR (p.card_token IS NOT NULL AND q.card_token = p.card_token))
+           WHERE p.user_id = i.invitee_id) AS usesInviterCard
+       FROM invitations i JOIN users u ON u.id = i.invitee_id
+       WHERE i.inviter_id = CAST(? AS INTEGER) ORDER BY i.created_at DESC, i.invitee_id DESC`,
+    ).all(inviterId),
+};
+
+export type InviteeStanding = {
+  inviteeId: number;
+  email: string;
+  invitedAt: number;
+  status: string | null;
+  hasPaidCharge: 0 | 1;
+  usesInviterCard: 0 | 1;
 };

@@ -3,7 +3,7 @@ import { addMonths } from "../../bff/platform/calendar";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { fixture, referralCodeOf, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
-import { cards, ledger, order, payWithCard } from "../helpers/payments";
+import { advanceDays, cards, ledger, order, payWithCard, runBilling } from "../helpers/payments";
 
 const { app, context } = await makeTestApp();
 const admin = await makeOperator(context, "panel.admin", "admin");
@@ -224,8 +224,11 @@ describe("refund", () => {
   test("an invitee's refund takes the inviter's referral discount away", async () => {
     const inviter = await signIn(app, "loses-discount@example.com");
     const code = await referralCodeOf(app, inviter);
-    const friend = await signIn(app, "refunded-friend@example.com", { referralCode: code });
-    await payWithCard(app, (await order(app, friend)).invoiceId, cards.success);
+    // The friend counts once it has paid more than the trial: the trial, then its first renewal.
+    const friend = await signIn(app, "refunded-friend@example.com", { referralCode: code, period: 1 });
+    await payWithCard(app, (await order(app, friend, 1, 1)).invoiceId, cards.success);
+    await advanceDays(app, 1.5);
+    await runBilling(app);
     const shop = async () =>
       (
         (await (
@@ -235,7 +238,9 @@ describe("refund", () => {
         ).json()) as { discount: number }
       ).discount;
     expect(await shop()).toBe(0.25);
-    await app.handle(postJson("/api/panel/refund", { email: "refunded-friend@example.com" }, auth));
+    // The clock moved past the access token's 15 minutes: sign in to the panel again.
+    const fresh = bearer((await tokensFor(app, admin.username, admin.password)).accessToken);
+    await app.handle(postJson("/api/panel/refund", { email: "refunded-friend@example.com" }, fresh));
     expect(await shop()).toBe(0);
   });
 });

@@ -1,12 +1,44 @@
+import type { Database } from "bun:sqlite";
 import { t } from "elysia";
 import { devices } from "../../../db/queries/devices";
-import { subscriptions } from "../../../db/queries/subscriptions";
+import { payments } from "../../../db/queries/payments";
+import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../platform/context";
 import { registerCustomer } from "../customers/register";
+import { accountIdOf } from "../payments/orders";
 import { demoAvatarUrl, demoUid } from "./demo-identity";
 import { demoOnly, requireDemo } from "./demo-only";
 
 const day = 24 * 60 * 60 * 1000;
+
+/** The completed first payment behind a fixture's active period. */
+function recordFixturePayment(
+  database: Database,
+  subscription: SubscriptionRow,
+  isTrial: boolean,
+  at: number,
+) {
+  // Asked again for the same customer: the payment is already there.
+  if (payments.byInvoice(database, `fixture-${subscription.id}-first`)) return;
+  const payment = payments.insert(
+    database,
+    {
+      userId: subscription.user_id,
+      subscriptionId: subscription.id,
+      kind: "first",
+      invoiceId: `fixture-${subscription.id}-first`,
+      accountId: accountIdOf(subscription.user_id),
+      amount: isTrial ? subscription.first_payment : subscription.period_price,
+      currency: subscription.currency,
+      description: "Kannt: fixture payment",
+      tariffMonths: subscription.tariff_months,
+      trialDays: subscription.trial_days,
+      isTrial,
+    },
+    at,
+  );
+  payments.complete(database, payment.id, `fixture-${payment.id}`, { token: null, lastFour: null }, at);
+}
 
 const states = ["NOT_ACTIVE", "ACTIVE", "CANCELED", "CANCELED_OVER", "EXPIRED"] as const;
 
@@ -47,13 +79,11 @@ export function fixturesModule(context: AppContext) {
         }
         const isOver = body.status === "CANCELED_OVER" || body.status === "EXPIRED";
         if (body.status !== "NOT_ACTIVE") {
-          subscriptions.activate(
-            database,
-            subscription.id,
-            now - (isOver ? 40 : 5) * day,
-            now + (isOver ? -day : 25 * day),
-            now,
-          );
+          const start = now - (isOver ? 40 : 5) * day;
+          subscriptions.activate(database, subscription.id, start, now + (isOver ? -day : 25 * day), now);
+          // A customer who paid for the period (so, as an invitee, counts toward a referral
+          // discount), unless asked to be one who only took the trial.
+          recordFixturePayment(database, subscription, body.paid === "trial", start);
         }
         if (body.status === "CANCELED" || body.status === "CANCELED_OVER")
           subscriptions.cancel(database, subscription.id, now);
@@ -89,6 +119,8 @@ export function fixturesModule(context: AppContext) {
         extraDevices: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
         deviceNames: t.Optional(t.Array(t.String({ maxLength: 100 }))),
         referralCode: t.Optional(t.String({ maxLength: 128 })),
+        /** What the customer paid for the current period: the plan's price (default) or only the trial. */
+        paid: t.Optional(t.Union([t.Literal("full"), t.Literal("trial")])),
         language: t.Optional(t.Union([t.Literal("ru"), t.Literal("en"), t.Literal("zh"), t.Literal("kk")])),
       }),
       detail: { summary: "DEMO: a customer in a given subscription state (for tests and demos)" },

@@ -6,6 +6,7 @@ import { statement } from "../../../db/statements";
 import { AppError } from "../../platform/errors";
 import { deviceView } from "../profile/service";
 import { currentDiscount } from "../subscriptions/discount";
+import { referralInvitees } from "../subscriptions/referral-standing";
 import { paged } from "./paging";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
@@ -173,6 +174,8 @@ export function inviteesOf(database: Database, inviterId: number, number: number
      LEFT JOIN subscriptions s ON s.id = (SELECT MAX(id) FROM subscriptions WHERE user_id = i.invitee_id)
      WHERE i.inviter_id = ? ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`,
   ).all(inviterId, size, number * size);
+  // Whether each counts toward the inviter's discount, and why (DESIGN §13), as the cabinet says it.
+  const reasons = new Map(referralInvitees(database, inviterId).map((item) => [item.inviteeId, item.reason]));
   return {
     invitations: paged(
       rows.map((row) => ({
@@ -182,6 +185,8 @@ export function inviteesOf(database: Database, inviterId: number, number: number
         discountStartDate: iso(row.start_date),
         subscriptionEndDate: iso(row.end_date),
         hasSubscription: row.status === "ACTIVE" || (row.status === "CANCELED" && (row.end_date ?? 0) > now),
+        countsForDiscount: reasons.get(row.invitee_id) === "counts",
+        discountReason: reasons.get(row.invitee_id) ?? "not-paid-yet",
       })),
       number,
       size,

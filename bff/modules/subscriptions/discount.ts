@@ -1,13 +1,13 @@
 import type { Database } from "bun:sqlite";
-import { invitations } from "../../../db/queries/invitations";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
+import { countingInvitees } from "./referral-standing";
 
 export const referralPercentPerInvitee = 25;
 
 export type Discount = { referralPercent: number; promoPercent: number; totalPercent: number };
 
 /**
- * Referral: 25% for each invitee whose subscription gives access now, capped at 100%.
+ * Referral: 25% for each invitee that counts (referral-standing.ts), capped at 100%.
  * Total: promo plus referral, capped at 100% (then the period is free).
  */
 export function currentDiscount(
@@ -16,10 +16,7 @@ export function currentDiscount(
   subscription: SubscriptionRow | undefined,
   now: number,
 ): Discount {
-  const referralPercent = Math.min(
-    100,
-    referralPercentPerInvitee * invitations.countWithAccess(database, userId, now),
-  );
+  const referralPercent = Math.min(100, referralPercentPerInvitee * countingInvitees(database, userId));
   const promoPercent = subscription?.promo_discount_percent ?? 0;
   return { referralPercent, promoPercent, totalPercent: Math.min(100, referralPercent + promoPercent) };
 }
