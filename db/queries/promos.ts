@@ -13,6 +13,13 @@ export type PromoRow = {
 
 export const promos = {
   /** An available code whose last day (YYYY-MM-DD) is today or later. */
+  /** The last day (YYYY-MM-DD) a promo discounts renewals. */
+  expirationOf: (db: Database, id: number) =>
+    statement<{ expiration_date: string }, [number]>(
+      db,
+      "SELECT expiration_date FROM promos WHERE id = ?",
+    ).get(id)?.expiration_date,
+
   usable: (db: Database, code: string, today: string) =>
     statement<PromoRow, [string, string]>(
       db,

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { promos } from "../../../db/queries/promos";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
 import { countingInvitees } from "./referral-standing";
 
@@ -17,6 +18,11 @@ export function currentDiscount(
   now: number,
 ): Discount {
   const referralPercent = Math.min(100, referralPercentPerInvitee * countingInvitees(database, userId));
-  const promoPercent = subscription?.promo_discount_percent ?? 0;
+  // A promo discounts the subscription's renewals until the promo itself expires (DESIGN §13).
+  const promoExpires = subscription?.promo_id
+    ? promos.expirationOf(database, subscription.promo_id)
+    : undefined;
+  const isPromoValid = promoExpires !== undefined && promoExpires >= new Date(now).toISOString().slice(0, 10);
+  const promoPercent = isPromoValid ? (subscription?.promo_discount_percent ?? 0) : 0;
   return { referralPercent, promoPercent, totalPercent: Math.min(100, referralPercent + promoPercent) };
 }
