@@ -235,7 +235,9 @@ describe("refund", () => {
         ).json()) as { discount: number }
       ).discount;
     expect(await shop()).toBe(0.25);
-    await app.handle(postJson("/api/panel/refund", { email: "refunded-friend@example.com" }, auth));
+    await app.handle(
+      postJson("/api/panel/refund", { email: "refunded-friend@example.com", uid: friend.uid }, auth),
+    );
     expect(await shop()).toBe(0);
   });
 });
