@@ -1,6 +1,6 @@
 import { api } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
-import { readStorage, storageKeys, writeStorage } from "../lib/storage-keys";
+import { readStorage, removeStorage, storageKeys, writeStorage } from "../lib/storage-keys";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
 
 export type TokenPair = { accessToken: string; refreshToken: string };
@@ -72,7 +72,9 @@ export async function logoutOperator(): Promise<void> {
 export function selectPerson(person: { id: number; email: string; uid?: string }): void {
   writeStorage(storageKeys.selectedPerson, String(person.id));
   writeStorage(storageKeys.selectedPersonEmail, person.email);
+  // A refund picks the account by this uid: never leave the previous customer's behind.
   if (person.uid) writeStorage(storageKeys.selectedPersonUid, person.uid);
+  else removeStorage(storageKeys.selectedPersonUid);
 }
 
 export function selectedPersonId(): number | undefined {

@@ -240,7 +240,9 @@ describe("refund", () => {
     expect(await shop()).toBe(0.25);
     // The clock moved past the access token's 15 minutes: sign in to the panel again.
     const fresh = bearer((await tokensFor(app, admin.username, admin.password)).accessToken);
-    await app.handle(postJson("/api/panel/refund", { email: "refunded-friend@example.com" }, fresh));
+    await app.handle(
+      postJson("/api/panel/refund", { email: "refunded-friend@example.com", uid: friend.uid }, fresh),
+    );
     expect(await shop()).toBe(0);
   });
 });

@@ -77,6 +77,13 @@ test.describe("operator panel", () => {
     await dialog.getByLabel("Card number").fill("4242 4242 4242 4242");
     await dialog.getByRole("button", { name: "Pay" }).click();
     await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
+    // One more device slot in the same (one-day trial) period: 2 ₽ for the day left.
+    const identity = await page.evaluate(() => ({
+      uid: localStorage.getItem("uid"),
+      email: localStorage.getItem("email"),
+    }));
+    const slot = await page.request.post("/api/profile/addDevice", { data: identity });
+    expect(slot.status(), await slot.text()).toBe(200);
 
     await signInToPanel(page);
     await page.waitForURL("**/panel-search");
@@ -88,7 +95,7 @@ test.describe("operator panel", () => {
     await expect(page.locator(".badge")).toHaveText("Active");
 
     await page.getByRole("link", { name: "Receipts" }).click();
-    await expect(page.getByRole("cell", { name: "COMPLETED" })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "COMPLETED" }).first()).toBeVisible();
     await page.getByRole("link", { name: "Back to the customer" }).click();
     await page.getByRole("link", { name: "Invited users" }).click();
     await expect(page.getByText("Nothing here")).toBeVisible();
@@ -97,14 +104,34 @@ test.describe("operator panel", () => {
     await page.goto("/panel-user");
     await page.getByRole("link", { name: "Manage subscription" }).click();
     await expect(page.getByText("The money returns to the card within up to 60 days")).toBeVisible();
+
+    // Before the hold: every payment the refund returns, and the total.
+    const list = page.getByRole("table", { name: "What the refund returns" });
+    await expect(list.getByRole("row")).toHaveCount(3);
+    await expect(list.getByRole("row").nth(1)).toContainText("Extra device");
+    await expect(list.getByRole("row").nth(1)).toContainText("2 ₽");
+    await expect(list.getByRole("row").nth(2)).toContainText("First payment");
+    await expect(list.getByRole("row").nth(2)).toContainText("1 ₽");
+    await expect(page.getByText("Total: 3 ₽")).toBeVisible();
+    await expect(page.getByRole("status")).toHaveCount(0);
+
     const refund = page.getByRole("button", { name: "Make refund" });
+    await refund.scrollIntoViewIfNeeded();
     const box = await refund.boundingBox();
     if (!box) throw new Error("no refund button");
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await page.waitForTimeout(2_300);
     await page.mouse.up();
-    await expect(page.getByRole("status").filter({ hasText: /Refunded 1 RUB/ })).toBeVisible();
+    const result = page
+      .getByRole("status")
+      .filter({ hasText: /Refunded 3 RUB \(2 payments\); access ended now/ });
+    await expect(result).toBeVisible();
+    await expect(result).toHaveClass(/refund--success/);
+    // The list is asked again: nothing is left, and the button cannot be held.
+    await expect(page.getByText(/Nothing to refund: the subscription is EXPIRED/)).toBeVisible();
+    await expect(list).toHaveCount(0);
+    await expect(refund).toBeDisabled();
     await page.goto("/panel-user");
     await expect(page.locator(".badge")).toHaveText("Expired");
     await expect(page.getByRole("link", { name: "Manage subscription" })).toHaveCount(0);

@@ -5,7 +5,8 @@ import { errorResponse } from "../../platform/schemas";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
 import { paged, pageOf, pageQuery } from "./paging";
 import { availablePromos, createPromo, promoProblem, promoTypes } from "./promos";
-import { refundCustomer } from "./refund";
+import { previewRefund, refundCustomer } from "./refund";
+import { paymentIdsDescription, refundAnswer, refundBody } from "./refund-model";
 import { connectionLogsOf, inviteesOf, receiptsOf, searchUsers, userDetails } from "./users";
 
 const panelErrors = {
@@ -135,19 +136,28 @@ export function panelModule(context: AppContext) {
           detail: { summary: "Create a promo code (administrators); the spec's rules are enforced here too" },
         },
       )
+      .post("/refund/preview", ({ body }) => previewRefund(context, body), {
+        // Read-only, and it shows no more than the receipts support staff already see; it
+        // lets support tell a customer what a refund would return before asking an admin.
+        operator: "support",
+        body: refundBody,
+        response: { 200: refundAnswer, ...panelErrors },
+        detail: {
+          summary: "What a refund would return now, without doing it (any operator)",
+          description: `The same account rules and list as the refund. ${paymentIdsDescription}`,
+        },
+      })
       .post(
         "/refund",
         ({ body, operator, request }) =>
-          refundCustomer(context, body.email, body.uid, operator.id, context.clientAddress(request)),
+          refundCustomer(context, body, operator.id, context.clientAddress(request)),
         {
           operator: "admin",
-          body: t.Object({
-            email: t.String({ minLength: 3, maxLength: 320 }),
-            uid: t.Optional(t.String({ maxLength: 256 })),
-          }),
-          response: { 200: t.Object({ Success: t.Boolean(), Message: t.String() }), ...panelErrors },
+          body: refundBody,
+          response: { 200: refundAnswer, ...panelErrors },
           detail: {
-            summary: "Refund the latest payment through the gateway and end access now (administrators)",
+            summary: "Refund the current period through the gateway and end access now (administrators)",
+            description: `The account is found by uid alone; the e-mail must match it in any letter case. ${paymentIdsDescription} Success false, with nothing changed, when nothing is refundable.`,
           },
         },
       )

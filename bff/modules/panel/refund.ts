@@ -1,78 +1,160 @@
-import { audit } from "../../../db/queries/operators";
-import { type PaymentRow, payments } from "../../../db/queries/payments";
+import { refunds } from "../../../db/queries/refunds";
 import { subscriptions } from "../../../db/queries/subscriptions";
-import { users } from "../../../db/queries/users";
-import { statement } from "../../../db/statements";
 import type { AppContext } from "../../platform/context";
 import { logger } from "../../platform/logger";
+import { randomToken } from "../../platform/random";
+import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
+import { amountText, answerOf, paymentView, type RefundAnswer } from "./refund-model";
+import { findRefundAccount, planRefund, type RefundLine, type RefundPlan, staleClaimMs } from "./refund-plan";
 
-export type RefundAnswer = { Success: boolean; Message: string };
+export type RefundRequest = { email: string; uid?: string; paymentIds?: (string | number)[] };
+
+const transactionIdsOf = (request: RefundRequest) => request.paymentIds?.map(String);
+
+/** What `refund` would do now, without doing it (DESIGN §13); the panel shows it before the hold. */
+export function previewRefund(context: AppContext, request: RefundRequest): RefundAnswer {
+  const { database, clock } = context;
+  const account = findRefundAccount(database, request.email, request.uid);
+  if (!account.ok) return answerOf(false, account.message);
+  const plan = planRefund(database, account.value, transactionIdsOf(request), clock.now());
+  if (!plan.ok) return answerOf(false, plan.message);
+  const { lines, endsAccess } = plan.value;
+  const effect = endsAccess ? "and ends access at once" : "and keeps access";
+  return answerOf(
+    true,
+    `A refund now returns ${amountText(lines)} ${effect}. Nothing has been done yet.`,
+    lines,
+  );
+}
+
+type Failure = { line: RefundLine; reason: string; isOutcomeUnknown: boolean };
 
 /**
- * Operator refund (DESIGN §6): the latest completed, unrefunded payment goes back
- * through the gateway, access ends at once (the inviter's referral discount follows,
- * as it counts only invitees with access), and it is audited. A second refund finds
- * nothing to refund and says so.
+ * Sends each claimed payment to the gateway in the plan's order and records each one as
+ * soon as the gateway says Success; the first failure stops the run.
+ *
+ * Why this order keeps the customer's state whole: a refund the gateway made cannot be
+ * taken back, so the charge whose refund ends access (the one that bought the period)
+ * goes last, and access ends in the same transaction that records it. A failure part
+ * way therefore leaves access exactly as it was, with only extra-device charges
+ * returned; those are recorded (our books match the bank's), the answer lists what went
+ * back and what did not, and the preview then shows just what is left, so the next
+ * press finishes the refund. Until then the customer keeps the access they paid for.
+ */
+async function sendToGateway(context: AppContext, plan: RefundPlan) {
+  const { database, clock } = context;
+  const refunded: RefundLine[] = [];
+  for (const [index, line] of plan.lines.entries()) {
+    let answer: Awaited<ReturnType<typeof context.payments.gateway.refund>>;
+    try {
+      answer = await context.payments.gateway.refund(line.transactionId, line.amount / 100);
+    } catch (error) {
+      logger.error("refund call failed", { transactionId: line.transactionId, error: String(error) });
+      return { refunded, failure: { line, reason: "the gateway did not answer", isOutcomeUnknown: true } };
+    }
+    if (!answer.Success) {
+      const reason = `the gateway refused it: ${answer.Message ?? "no reason given"}`;
+      return { refunded, failure: { line, reason, isOutcomeUnknown: false } };
+    }
+    const isLast = index === plan.lines.length - 1;
+    database
+      .transaction(() => {
+        const now = clock.now();
+        refunds.recordRefunded(database, line.paymentId, now);
+        const subscription = plan.subscription && subscriptions.byId(database, plan.subscription.id);
+        if (
+          isLast &&
+          plan.endsAccess &&
+          (subscription?.status === "ACTIVE" || subscription?.status === "CANCELED")
+        )
+          subscriptions.expire(database, subscription.id, now, now);
+      })
+      .immediate();
+    refunded.push(line);
+  }
+  return { refunded, failure: undefined as Failure | undefined };
+}
+
+/**
+ * Operator refund (DESIGN §13): the account by uid, the payments of the current period
+ * (or exactly the ones an administrator names), each through the gateway, access ended,
+ * the inviter's referral discount recomputed (it is derived from the invitees' status,
+ * so it drops the moment access ends) and one audit entry with what went back.
  */
 export async function refundCustomer(
   context: AppContext,
-  email: string,
-  uid: string | undefined,
+  request: RefundRequest,
   operatorId: number,
   ip: string | null,
 ): Promise<RefundAnswer> {
   const { database, clock } = context;
-  const user = users.byEmail(database, email);
-  if (!user || (uid && uid !== user.uid))
-    return { Success: false, Message: "No customer with this e-mail (and uid)." };
-  const payment = statement<PaymentRow, [number]>(
-    database,
-    "SELECT * FROM payments WHERE user_id = ? AND status = 'completed' AND amount > 0 AND transaction_id IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1",
-  ).get(user.id);
-  if (!payment?.transaction_id)
-    return { Success: false, Message: "There is no payment to refund for this customer." };
-  let answer: Awaited<ReturnType<typeof context.payments.gateway.refund>>;
-  try {
-    answer = await context.payments.gateway.refund(payment.transaction_id, payment.amount / 100);
-  } catch (error) {
-    logger.error("refund call failed", { invoiceId: payment.invoice_id, error: String(error) });
-    return {
-      Success: false,
-      Message: "The payment gateway did not answer; nothing was refunded. Try again later.",
-    };
-  }
-  if (!answer.Success)
-    return {
-      Success: false,
-      Message: `The gateway refused the refund: ${answer.Message ?? "no reason given"}.`,
-    };
-  const now = clock.now();
-  database
+  const account = findRefundAccount(database, request.email, request.uid);
+  if (!account.ok) return answerOf(false, account.message);
+  const claim = randomToken(16);
+  // Choosing and claiming happen in one transaction: a second press running at once sees
+  // the claims and refuses, so no payment is ever sent to the gateway twice.
+  const claimed = database
     .transaction(() => {
-      payments.markRefunded(database, payment.id, payment.amount, now);
-      const subscription = subscriptions.current(database, user.id);
-      if (subscription && subscription.status !== "EXPIRED" && subscription.status !== "NOT_ACTIVE") {
-        subscriptions.expire(database, subscription.id, now, now);
-      }
-      audit.record(
-        database,
-        {
-          operatorId,
-          action: "refund",
-          targetUserId: user.id,
-          details: {
-            invoiceId: payment.invoice_id,
-            amount: payment.amount / 100,
-            currency: payment.currency,
-          },
-          ipAddress: ip,
-        },
-        now,
-      );
+      const now = clock.now();
+      const plan = planRefund(database, account.value, transactionIdsOf(request), now);
+      if (!plan.ok) return plan;
+      for (const line of plan.value.lines)
+        if (refunds.claim(database, line.paymentId, claim, now, now - staleClaimMs) !== 1)
+          throw new Error(`payment ${line.paymentId} could not be claimed`);
+      return plan;
     })
     .immediate();
+  if (!claimed.ok) return answerOf(false, claimed.message);
+  const plan = claimed.value;
+  const inviterBefore = referralDiscountOfInviter(database, plan.user.id, clock.now());
+  const { refunded, failure } = await sendToGateway(context, plan);
+  const unsent = plan.lines.filter((line) => !refunded.includes(line));
+  database
+    .transaction(() => {
+      for (const line of unsent)
+        if (!(failure?.isOutcomeUnknown && line === failure.line))
+          refunds.release(database, line.paymentId, claim);
+      if (refunded.length > 0) {
+        const inviterAfter = referralDiscountOfInviter(database, plan.user.id, clock.now());
+        recordRefundAudit(
+          database,
+          { plan, refunded, failure, inviterBefore, inviterAfter, operatorId, ip },
+          clock.now(),
+        );
+      }
+    })
+    .immediate();
+  if (!failure) {
+    const effect = plan.endsAccess ? "access ended now" : "access is unchanged";
+    return answerOf(
+      true,
+      `Refunded ${amountText(refunded)}; ${effect}. The money returns to the card within up to 60 days.`,
+      refunded,
+    );
+  }
+  return failureAnswer(plan, refunded, unsent, failure);
+}
+
+function failureAnswer(
+  plan: RefundPlan,
+  refunded: RefundLine[],
+  unsent: RefundLine[],
+  failure: Failure,
+): RefundAnswer {
+  const first = `Payment ${failure.line.transactionId} was not refunded: ${failure.reason}.`;
+  const unknown = failure.isOutcomeUnknown
+    ? " The gateway may still refund it and will then tell us; it is held for 10 minutes so it cannot be sent twice."
+    : "";
+  const done =
+    refunded.length > 0
+      ? ` Refunded before that: ${amountText(refunded)}.${plan.endsAccess ? " Access is kept until the rest is refunded too." : ""} Press again to refund the rest.`
+      : " Nothing was refunded and nothing changed.";
   return {
-    Success: true,
-    Message: `Refunded ${payment.amount / 100} ${payment.currency}; access ended now. The money returns within up to 60 days.`,
+    ...answerOf(false, `${first}${unknown}${done}`, refunded),
+    currency: failure.line.currency,
+    notRefunded: unsent.map((line) => ({
+      ...paymentView(line),
+      reason: line === failure.line ? failure.reason : "not sent after the failure",
+    })),
   };
 }

@@ -1,0 +1,67 @@
+import type { Database } from "bun:sqlite";
+import { invitations } from "../../../db/queries/invitations";
+import { audit } from "../../../db/queries/operators";
+import { subscriptions } from "../../../db/queries/subscriptions";
+import { currentDiscount } from "../subscriptions/discount";
+import { paymentView, totalOf, units } from "./refund-model";
+import type { RefundLine, RefundPlan } from "./refund-plan";
+
+export type InviterDiscount = { inviterId: number; referralDiscount: number } | undefined;
+
+/** The referral discount of whoever invited this customer, as a fraction (it is derived, never stored). */
+export function referralDiscountOfInviter(database: Database, userId: number, now: number): InviterDiscount {
+  const inviterId = invitations.inviterOf(database, userId);
+  if (inviterId === undefined) return undefined;
+  const discount = currentDiscount(database, inviterId, subscriptions.current(database, inviterId), now);
+  return { inviterId, referralDiscount: discount.referralPercent / 100 };
+}
+
+/** One audit entry per refund run: exactly what went back, what did not and why, and what it changed. */
+export function recordRefundAudit(
+  database: Database,
+  run: {
+    plan: RefundPlan;
+    refunded: RefundLine[];
+    failure: { line: RefundLine; reason: string } | undefined;
+    inviterBefore: InviterDiscount;
+    inviterAfter: InviterDiscount;
+    operatorId: number;
+    ip: string | null;
+  },
+  now: number,
+): void {
+  const { plan, refunded, failure, inviterBefore, inviterAfter } = run;
+  audit.record(
+    database,
+    {
+      operatorId: run.operatorId,
+      action: "refund",
+      targetUserId: plan.user.id,
+      details: {
+        uid: plan.user.uid,
+        email: plan.user.email,
+        payments: refunded.map((line) => ({ paymentId: line.paymentId, ...paymentView(line) })),
+        total: units(totalOf(refunded)),
+        currency: refunded[0]?.currency,
+        isComplete: failure === undefined,
+        hasEndedAccess: failure === undefined && plan.endsAccess,
+        notRefunded: plan.lines
+          .filter((line) => !refunded.includes(line))
+          .map((line) => ({
+            transactionId: line.transactionId,
+            amount: units(line.amount),
+            reason: line === failure?.line ? failure.reason : "not sent after the failure",
+          })),
+        ...(inviterBefore && {
+          inviter: {
+            userId: inviterBefore.inviterId,
+            referralDiscountBefore: inviterBefore.referralDiscount,
+            referralDiscountAfter: inviterAfter?.referralDiscount ?? 0,
+          },
+        }),
+      },
+      ipAddress: run.ip,
+    },
+    now,
+  );
+}

@@ -1,0 +1,65 @@
+import { t } from "elysia";
+import type { RefundLine } from "./refund-plan";
+
+export const refundBody = t.Object({
+  email: t.String({ minLength: 3, maxLength: 320 }),
+  uid: t.Optional(t.String({ maxLength: 256 })),
+  paymentIds: t.Optional(
+    t.Array(t.Union([t.String({ minLength: 1, maxLength: 64 }), t.Integer({ minimum: 1 })]), {
+      minItems: 1,
+      maxItems: 50,
+    }),
+  ),
+});
+
+const refundPaymentFields = {
+  transactionId: t.String(),
+  amount: t.Number(),
+  kind: t.Union([t.Literal("first"), t.Literal("renewal"), t.Literal("device")]),
+  dateTime: t.String(),
+};
+const refundPayment = t.Object(refundPaymentFields);
+
+export const refundAnswer = t.Object({
+  Success: t.Boolean(),
+  Message: t.String(),
+  payments: t.Array(refundPayment),
+  total: t.Number(),
+  currency: t.Optional(t.String()),
+  /** Only after a gateway failure part way: what is still unrefunded, and why. */
+  notRefunded: t.Optional(t.Array(t.Object({ ...refundPaymentFields, reason: t.String() }))),
+});
+
+export type RefundAnswer = typeof refundAnswer.static;
+
+export const paymentIdsDescription =
+  "paymentIds (administrators): the gateway transaction ids (as the receipts and the preview show them) of exactly the payments to refund. Each must be this customer's, completed and not yet refunded; otherwise nothing is refunded and Message names the first that is not. Without paymentIds: every completed, unrefunded payment of the current period (the charge that opened it and the extra-device charges within it).";
+
+/** Currency units at the edge, as the spec's amounts; sums are made in minor units first. */
+export const units = (minor: number) => minor / 100;
+export const totalOf = (lines: RefundLine[]) => lines.reduce((sum, line) => sum + line.amount, 0);
+
+export function paymentView(line: RefundLine) {
+  return {
+    transactionId: line.transactionId,
+    amount: units(line.amount),
+    kind: line.kind,
+    dateTime: new Date(line.createdAt).toISOString(),
+  };
+}
+
+export function answerOf(isSuccess: boolean, message: string, lines: RefundLine[] = []): RefundAnswer {
+  return {
+    Success: isSuccess,
+    Message: message,
+    payments: lines.map(paymentView),
+    total: units(totalOf(lines)),
+    ...(lines[0] ? { currency: lines[0].currency } : {}),
+  };
+}
+
+/** "3 payments, 250 RUB" */
+export function amountText(lines: RefundLine[]): string {
+  const count = lines.length === 1 ? "1 payment" : `${lines.length} payments`;
+  return `${units(totalOf(lines))} ${lines[0]?.currency ?? ""} (${count})`;
+}

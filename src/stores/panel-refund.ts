@@ -1,0 +1,58 @@
+import { atom } from "nanostores";
+import { api, errorMessage } from "../lib/api-client";
+import { translate } from "../lib/i18n/runtime";
+import { readStorage, storageKeys } from "../lib/storage-keys";
+import { panelCall } from "./panel-session";
+
+type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
+export type RefundAnswer = Data<typeof api.panel.refund.post>;
+
+export type RefundPreview =
+  | { state: "loading" }
+  | { state: "ready"; answer: RefundAnswer }
+  | { state: "failed"; message: string };
+export type RefundResult = { answer: RefundAnswer } | { failure: string } | undefined;
+
+/** What a refund would return now, shown before the hold-to-confirm button. */
+export const $refundPreview = atom<RefundPreview>({ state: "loading" });
+/** The last refund's answer (styled by Success) or why the request failed. */
+export const $refundResult = atom<RefundResult>(undefined);
+
+/** The customer opened from the search: the uid picks the account, the e-mail confirms it. */
+export const selectedCustomer = () => ({
+  email: readStorage(storageKeys.selectedPersonEmail) ?? "",
+  uid: readStorage(storageKeys.selectedPersonUid) ?? undefined,
+});
+
+type Outcome = { data: RefundAnswer | null; error: { status: unknown; value: unknown } | null };
+
+/** Spec §8: a request that fails shows 'an error occurred while executing the request' (or the server's reason). */
+async function ask(call: () => Promise<Outcome>): Promise<{ answer: RefundAnswer } | { failure: string }> {
+  try {
+    const { data, error } = await call();
+    if (data) return { answer: data };
+    return { failure: errorMessage(error) ?? translate("panel.requestFailed") };
+  } catch {
+    return { failure: translate("panel.requestFailed") };
+  }
+}
+
+export async function loadRefundPreview(): Promise<void> {
+  const outcome = await ask(() =>
+    panelCall((headers) => api.panel.refund.preview.post(selectedCustomer(), { headers })),
+  );
+  $refundPreview.set(
+    "answer" in outcome
+      ? { state: "ready", answer: outcome.answer }
+      : { state: "failed", message: outcome.failure },
+  );
+}
+
+/** The hold-to-confirm refund; the preview is asked again after, so it shows what is left. */
+export async function makeRefund(): Promise<void> {
+  $refundResult.set(undefined);
+  $refundResult.set(
+    await ask(() => panelCall((headers) => api.panel.refund.post(selectedCustomer(), { headers }))),
+  );
+  await loadRefundPreview();
+}

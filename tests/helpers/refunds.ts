@@ -1,0 +1,114 @@
+import { expect } from "vitest";
+import type { createApp } from "../../bff/app";
+import type { AppContext } from "../../bff/platform/context";
+import { postJson } from "./app";
+import { asCustomer, type SignedIn, signIn } from "./customers";
+import { bearer, makeOperator, tokensFor } from "./operators";
+import { advanceDays, cards, order, payWithCard, runBilling } from "./payments";
+
+type App = ReturnType<typeof createApp>;
+
+export type RefundAnswer = {
+  Success: boolean;
+  Message: string;
+  payments: { transactionId: string; amount: number; kind: string; dateTime: string }[];
+  total: number;
+  currency?: string;
+  notRefunded?: { transactionId: string; amount: number; kind: string; reason: string }[];
+};
+
+export type PaymentRecord = {
+  id: number;
+  kind: string;
+  amount: number;
+  status: string;
+  transaction_id: string;
+  refunded_amount: number;
+};
+
+/**
+ * An administrator's and a support operator's bearer headers. Access tokens last 15
+ * minutes of the test clock, which these tests move by months: sign in again when needed.
+ */
+export async function staffHeaders(app: App, context: AppContext) {
+  const accounts = {
+    admin: await makeOperator(context, "refund.admin", "admin"),
+    support: await makeOperator(context, "refund.support", "support"),
+  };
+  const issued = new Map<string, { headers: { authorization: string }; at: number }>();
+  const headersOf = async (role: keyof typeof accounts) => {
+    const kept = issued.get(role);
+    if (kept && context.clock.now() - kept.at < 10 * 60 * 1000) return kept.headers;
+    const { username, password } = accounts[role];
+    const headers = bearer((await tokensFor(app, username, password)).accessToken);
+    issued.set(role, { headers, at: context.clock.now() });
+    return headers;
+  };
+  return { admin: () => headersOf("admin"), support: () => headersOf("support") };
+}
+
+export async function panelRefund(
+  app: App,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+  path: "/api/panel/refund" | "/api/panel/refund/preview" = "/api/panel/refund",
+) {
+  const response = await app.handle(postJson(path, body, headers));
+  expect(response.status, path).toBe(200);
+  return (await response.json()) as RefundAnswer;
+}
+
+/** A customer who paid the 1-rouble first payment (a one-day trial) with the sandbox's good card. */
+export async function payingCustomer(
+  app: App,
+  email: string,
+  options: { provider?: "google.com" | "yandex"; referralCode?: string } = {},
+): Promise<SignedIn & { accountId: string; userId: number }> {
+  const customer = await signIn(app, email, { ...options, period: 1 });
+  const widget = await order(app, customer, 1, 1);
+  expect((await payWithCard(app, widget.invoiceId, cards.success)).success).toBe(true);
+  return {
+    ...customer,
+    accountId: widget.accountId,
+    userId: Number(widget.accountId.replace("customer-", "")),
+  };
+}
+
+/** Moves the clock past the period's end and lets the scheduler charge the renewal. */
+export async function renew(app: App, days: number) {
+  await advanceDays(app, days);
+  await runBilling(app);
+}
+
+export async function buyDevice(app: App, customer: SignedIn) {
+  const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
+  expect(response.status).toBe(200);
+}
+
+export const paymentsOf = (context: AppContext, userId: number) =>
+  context.database
+    .query<PaymentRecord, [number]>(
+      "SELECT id, kind, amount, status, transaction_id, refunded_amount FROM payments WHERE user_id = ? ORDER BY id",
+    )
+    .all(userId);
+
+export const subscriptionOf = (context: AppContext, userId: number) =>
+  context.database
+    .query<{ status: string; end_date: number }, [number]>(
+      "SELECT status, end_date FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+    )
+    .get(userId);
+
+/** A customer whose current period holds a renewal and two extra-device charges, after an older paid period. */
+export async function customerWithBusyPeriod(app: App, email: string) {
+  const customer = await payingCustomer(app, email);
+  await renew(app, 1.5);
+  await buyDevice(app, customer); // bought in the older period
+  await renew(app, 31);
+  // A month of the test clock outlasts the session's 30 days: sign in again, as the customer would.
+  const again = { ...customer, cookie: (await signIn(app, email, { period: 1 })).cookie };
+  await buyDevice(app, again);
+  await advanceDays(app, 3);
+  await buyDevice(app, again);
+  return again;
+}
