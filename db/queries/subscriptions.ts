@@ -106,6 +106,15 @@ export const subscriptions = {
            end_date = ?, next_charge_at = ?, next_period_index = 1, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
     ).run(start, end, end, now, id),
 
+  /** Time added to a running period (a prepaid purchase bound to an account with access). */
+  extendBy: (db: Database, id: number, duration: number, now: number) =>
+    statement(
+      db,
+      `UPDATE subscriptions SET end_date = COALESCE(end_date, ?) + ?,
+         next_charge_at = CASE WHEN next_charge_at IS NULL THEN NULL ELSE next_charge_at + ? END, updated_at = ?
+       WHERE id = ?`,
+    ).run(now, duration, duration, now, id),
+
   cancel: (db: Database, id: number, now: number) =>
     statement(
       db,

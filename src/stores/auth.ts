@@ -53,6 +53,9 @@ export async function postRegister(identity: Credentialed, prepaidToken?: string
     });
     if (isNetworkFailure(error)) return { outcome: "network-failure" };
     if (error || !data?.success) return { outcome: "refused", message: errorMessage(error) };
+    // Signed in, but the purchase was not attached: say why (DESIGN §13, never a silent redirect).
+    if (prepaidToken && data.prepaid?.bound !== true)
+      return { outcome: "refused", message: data.prepaid?.reason };
     $expirationDate.set(data.expirationDate ?? "");
     $subscriptionIsActive.set(String(data.subscriptionIsActive));
     return { outcome: "signed-in" };

@@ -221,7 +221,7 @@ describe("cancel and resume decide whether renewals happen", () => {
 });
 
 describe("anonymous prepaid purchase", () => {
-  test("binds to the account that signs up with its token, once; another account is refused", async () => {
+  test("binds to the account that signs up with its token, once; another account is told why", async () => {
     const { app } = await makeTestApp();
     const prepaidToken = `${"a1b2c3".repeat(5)}_1_1`;
     const orderResponse = await app.handle(
@@ -239,16 +239,24 @@ describe("anonymous prepaid purchase", () => {
       app.handle(postJson("/api/register", { providerId: "google.com", period: 3, tariff: 1, ...body }));
     const first = await bind({ ...identity, prepaidToken });
     expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ success: true, subscriptionIsActive: true });
-    expect((await bind({ ...identity, prepaidToken })).status).toBe(200);
+    expect(await first.json()).toMatchObject({
+      success: true,
+      subscriptionIsActive: true,
+      prepaid: { bound: true },
+    });
+    const repeated = await bind({ ...identity, prepaidToken });
+    expect(await repeated.json()).toMatchObject({ prepaid: { bound: true } });
 
     const other = (await (
       await app.handle(postJson("/api/dev/idp/token", { email: "someone-else@example.com" }))
     ).json()) as { credential: string; uid: string; email: string };
+    // Refused, but never locked out: the other customer is signed in and told why.
     const refused = await bind({ ...other, prepaidToken });
-    expect(refused.status).toBe(409);
+    expect(refused.status).toBe(200);
     expect(await refused.json()).toMatchObject({
-      error: { message: "This purchase is already linked to another account." },
+      success: true,
+      subscriptionIsActive: false,
+      prepaid: { bound: false, reason: expect.stringMatching(/already attached to another account/) },
     });
     expect(sessionCookieFrom(first)).not.toBe(owner.cookie);
 

@@ -17,7 +17,7 @@ export function customersModule(context: AppContext) {
       async ({ body, request, set }) => {
         if (isCrossSite(request))
           throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
-        const { userId, subscription } = await registerCustomer(context, {
+        const { userId, subscription, prepaid } = await registerCustomer(context, {
           ...body,
           language: requestLanguage(request),
           address: context.clientAddress(request),
@@ -28,6 +28,10 @@ export function customersModule(context: AppContext) {
           success: true,
           expirationDate: subscription?.end_date ? new Date(subscription.end_date).toISOString() : null,
           subscriptionIsActive: hasAccess(subscription, context.clock.now()),
+          // Only when a prepaidToken was sent: whether the purchase is now this account's, or why not.
+          ...(prepaid
+            ? { prepaid: prepaid.bound ? { bound: true } : { bound: false, reason: prepaid.reason } }
+            : {}),
         };
       },
       {

@@ -19,6 +19,7 @@ export const registerResponse = t.Object({
   success: t.Boolean(),
   expirationDate: t.Nullable(t.String()),
   subscriptionIsActive: t.Boolean(),
+  prepaid: t.Optional(t.Object({ bound: t.Boolean(), reason: t.Optional(t.String()) })),
 });
 
 export const providerSettings = t.Object({

@@ -7,7 +7,7 @@ import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { type CustomerProvider, customerProviders } from "../identity/providers";
-import { bindPrepaid } from "../payments/orders";
+import { bindPrepaid, type PrepaidOutcome } from "../payments/prepaid-binding";
 import { planFor } from "../shop/pricing";
 import { promoLimitKeys, tooManyPromoCodes } from "./promo-limits";
 import { applyReferralCode } from "./referral";
@@ -106,6 +106,7 @@ export async function registerCustomer({ database, clock, identity }: AppContext
   }
   assertNonce(providerId, verified.nonce, input.nonce);
   const now = clock.now();
+  let prepaid: PrepaidOutcome | undefined;
   const userId = database
     .transaction(() => {
       const existing = users.byProviderUid(database, providerId, verified.uid);
@@ -130,10 +131,10 @@ export async function registerCustomer({ database, clock, identity }: AppContext
       if (!current || current.status === "EXPIRED") subscriptions.insertNotActive(database, id, plan, now);
       else if (current.status === "NOT_ACTIVE") subscriptions.updatePlan(database, current.id, plan, now);
       applyCodeWithinLimits(database, id, input.referralCode, input.address ?? "127.0.0.1", now);
-      if (input.prepaidToken) bindPrepaid(database, id, input.prepaidToken, now);
+      if (input.prepaidToken) prepaid = bindPrepaid(database, id, input.prepaidToken, input.language, now);
       return id;
     })
     .immediate();
   const subscription = subscriptions.current(database, userId);
-  return { userId, subscription };
+  return { userId, subscription, prepaid };
 }

@@ -174,34 +174,3 @@ export function createPrepaidOrder(
     { trial: true },
   );
 }
-
-/** Binds a paid anonymous purchase to the account signing up with its token; once, to one account. */
-export function bindPrepaid(database: Database, userId: number, prepaidToken: string, now: number): void {
-  const payment = payments.byPrepaidToken(database, prepaidToken);
-  if (payment?.status !== "completed") return;
-  if (payment.user_id !== null) {
-    if (payment.user_id === userId) return;
-    throw new AppError("CONFLICT", "This purchase is already linked to another account.");
-  }
-  const plan = planFor(payment.currency, payment.tariff_months ?? 1, payment.trial_days ?? 1);
-  const current = subscriptions.current(database, userId);
-  if (hasAccess(current, now))
-    throw new AppError(
-      "CONFLICT",
-      "Your account already has an active subscription; contact support to merge purchases.",
-    );
-  const subscriptionId =
-    current?.status === "NOT_ACTIVE"
-      ? current.id
-      : subscriptions.insertNotActive(database, userId, plan, now);
-  subscriptions.updatePlan(database, subscriptionId, plan, now);
-  subscriptions.activate(
-    database,
-    subscriptionId,
-    payment.created_at,
-    payment.updated_at + plan.trialDays * 86_400_000,
-    now,
-  );
-  subscriptions.setCard(database, subscriptionId, payment.card_token, payment.card_last_four, now);
-  payments.bind(database, payment.id, userId, subscriptionId, now);
-}
