@@ -5,6 +5,7 @@ import { customerErrors, customerIdentity, errorResponse } from "../../platform/
 import { customerAuth } from "../customers/customer-auth";
 import { ensureReferralCode } from "../customers/referral";
 import { addDeviceSlot } from "../payments/extra-device";
+import { removeSavedCard } from "./card-removal";
 import { inviteLink, renderReferralQr } from "./referral-qr";
 import { detachDevice, profileOf } from "./service";
 
@@ -19,6 +20,13 @@ const device = t.Object({
 });
 
 const devicesPart = { devices: t.Array(device), availableDevices: t.Number() };
+
+/** The saved card: last four while one is saved; when it was removed, once it is gone. */
+const card = t.Object({
+  isSaved: t.Boolean(),
+  lastFour: t.Nullable(t.String()),
+  removedAt: t.Nullable(t.String()),
+});
 
 export function profileModule(context: AppContext) {
   const { database, clock } = context;
@@ -43,6 +51,7 @@ export function profileModule(context: AppContext) {
               amount: t.Nullable(t.Number()),
             }),
             ...devicesPart,
+            card,
           }),
           ...customerErrors,
         },
@@ -74,6 +83,25 @@ export function profileModule(context: AppContext) {
       detail: {
         summary:
           "Buy one more device slot: charged pro rata now with the saved card, then monthly with renewals",
+      },
+    })
+    .post("/removeCard", ({ customer }) => removeSavedCard(database, customer.id, clock.now()), {
+      customer: true,
+      body: t.Object(customerIdentity),
+      response: {
+        200: t.Object({
+          success: t.Literal(true),
+          subscriptionStatus: t.String(),
+          subscriptionIsActive: t.Boolean(),
+          expirationDate: t.Nullable(t.String()),
+          card,
+        }),
+        ...customerErrors,
+        409: errorResponse,
+      },
+      detail: {
+        summary:
+          "Remove the saved card: the token is deleted, renewals stop, access runs to the end of the paid period",
       },
     })
     .post(
