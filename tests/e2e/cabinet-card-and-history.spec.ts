@@ -55,3 +55,35 @@ test("the saved card is removed by a 2-second hold, not a shorter one, and auto-
   await expect(page.getByRole("button", { name: "Resume subscription" })).toHaveCount(0);
   await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "amber");
 });
+
+test("the history lists the paid first payment, and its receipt link opens the receipt", async ({ page }) => {
+  const { email } = await payingCustomer(page);
+  const history = page.getByRole("region", { name: "Payment history" });
+  const row = history.getByRole("row").filter({ hasText: "First payment: 30-day trial" });
+  await expect(row).toContainText("1\u00a0₽");
+  await expect(row).toContainText("Paid");
+  const link = row.getByRole("link", { name: /^Receipt No\. \d+$/ });
+  const title = (await link.textContent()) ?? "";
+  const popupPromise = page.waitForEvent("popup");
+  await link.click();
+  const receipt = await popupPromise;
+  await expect(receipt.getByRole("heading", { name: title })).toBeVisible();
+  await expect(receipt.getByText(email)).toBeVisible();
+  await expect(receipt.getByText("1\u00a0₽")).toBeVisible();
+});
+
+test("a failing history call says the payments could not be loaded, never that there are none", async ({
+  page,
+}) => {
+  await page.route("**/api/profile/payments", (route) =>
+    route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false}' }),
+  );
+  await signInThroughUi(page, uniqueEmail("history-down"));
+  const history = page.getByRole("region", { name: "Payment history" });
+  await expect(history.getByRole("alert")).toHaveText("Could not load your payments. Please try again.");
+  await expect(history.getByText("No payments yet.")).toHaveCount(0);
+  await page.unroute("**/api/profile/payments");
+  await history.getByRole("button", { name: "Try again" }).click();
+  await expect(history.getByText("No payments yet.")).toBeVisible();
+  await expect(history.getByRole("alert")).toHaveCount(0);
+});

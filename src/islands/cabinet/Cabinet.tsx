@@ -8,6 +8,7 @@ import { useTranslation } from "../../lib/i18n/use-translation";
 import { $cabinetState, $profile, $shop, loadCabinet } from "../../stores/cabinet";
 import { CardBlock } from "./CardBlock";
 import { AppInstallBlock, DevicesBlock, SupportBlock } from "./DevicesBlock";
+import { PaymentHistory } from "./PaymentHistory";
 import { PurchaseBlock } from "./PurchaseBlock";
 import { CancelledBlock, NextChargeBlock, ReferralTeaser } from "./SubscriptionBlocks";
 import { TopBlock } from "./TopBlock";
@@ -58,6 +59,7 @@ function CabinetContent({ prepare }: Props) {
             <AppInstallBlock />
           </>
         )}
+        <PaymentHistory />
         <SupportBlock />
       </main>
       <SiteFooter />
