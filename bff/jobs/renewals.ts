@@ -1,4 +1,5 @@
 import { type PaymentRow, payments } from "../../db/queries/payments";
+import { savedCards } from "../../db/queries/saved-cards";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
 import { statement } from "../../db/statements";
 import { accountIdOf } from "../modules/payments/orders";
@@ -91,6 +92,12 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
         for (const subscription of due) {
           const discount = currentDiscount(database, subscription.user_id, subscription, now);
           const amount = applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent);
+          if (amount > 0 && !subscription.card_token) {
+            // No saved card (the customer removed it, DESIGN §13(b)): nothing may be charged,
+            // so no attempt, no decline and no dunning; the paid period simply ends.
+            subscriptions.expire(database, subscription.id, subscription.end_date ?? now, now);
+            continue;
+          }
           const periodIndex = subscription.next_period_index;
           const attempt = attemptsOf(context, subscription.id, periodIndex) + 1;
           const payment = payments.insert(
@@ -119,9 +126,6 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
               now,
             );
             counts.free++;
-          } else if (!subscription.card_token) {
-            settleDecline(database, payment, null, 5054, "No saved card", now);
-            counts.declined++;
           } else {
             created.push({ payment, subscription });
           }
@@ -155,6 +159,7 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
       .immediate();
     if (due.length < batchSize) break;
   }
+  savedCards.expireEnded(database, clock.now());
   counts.expired =
     statement<{ count: number }, [number]>(
       database,

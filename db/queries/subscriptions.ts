@@ -25,6 +25,8 @@ export type SubscriptionRow = {
   card_token: string | null;
   card_last_four: string | null;
   card_fingerprint: string | null;
+  /** When the customer removed this subscription's saved card (migration 0005). */
+  card_removed_at: number | null;
   created_at: number;
   updated_at: number;
 };

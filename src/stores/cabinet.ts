@@ -83,6 +83,23 @@ export async function resumeSubscription(): Promise<void> {
   }
 }
 
+/**
+ * Removes the saved card (renewals stop, access stays to the end of the period). The
+ * cabinet is read again either way, so what it shows is the server's state, also after
+ * a failure.
+ */
+export async function removeCard(): Promise<void> {
+  try {
+    const { error } = await api.profile.removeCard.post(identity());
+    if (error) throw error;
+    showToast(translate("cabinet.cardRemovedToast"), "success");
+  } catch (error) {
+    console.error("card removal failed", error);
+    showToast(translate("cabinet.cardRemoveFailed"), "error");
+  }
+  await loadCabinet();
+}
+
 /** Change account: end the session, clear local storage (or let the native app do it), go home. */
 export async function changeAccount(): Promise<void> {
   try {

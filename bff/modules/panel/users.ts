@@ -4,6 +4,7 @@ import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
 import { statement } from "../../../db/statements";
 import { AppError } from "../../platform/errors";
+import { cardView } from "../profile/card-removal";
 import { deviceView } from "../profile/service";
 import { currentDiscount } from "../subscriptions/discount";
 import { referralInvitees } from "../subscriptions/referral-standing";
@@ -102,6 +103,8 @@ export function userDetails(database: Database, userId: number, now: number) {
     discount: discount.promoPercent / 100,
     referralDiscount: discount.referralPercent / 100,
     hasAccess: hasAccess(subscription, now),
+    // Whether a card is saved, or when the customer removed it (DESIGN §13(b)).
+    card: cardView(database, userId),
     devices: attached.map(deviceView),
   };
 }

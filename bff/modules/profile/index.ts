@@ -1,10 +1,14 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../platform/context";
 import { createReadCache } from "../../platform/read-cache";
+import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
 import { ensureReferralCode } from "../customers/referral";
 import { addDeviceSlot } from "../payments/extra-device";
+import { removeSavedCard } from "./card-removal";
+import { ownPaidPayment, paymentHistoryOf } from "./payment-history";
+import { receiptPolicy, renderReceipt } from "./receipt-page";
 import { inviteLink, renderReferralQr } from "./referral-qr";
 import { detachDevice, profileOf } from "./service";
 
@@ -19,6 +23,32 @@ const device = t.Object({
 });
 
 const devicesPart = { devices: t.Array(device), availableDevices: t.Number() };
+
+/** The saved card: last four while one is saved; when it was removed, once it is gone. */
+const card = t.Object({
+  isSaved: t.Boolean(),
+  lastFour: t.Nullable(t.String()),
+  removedAt: t.Nullable(t.String()),
+});
+
+const historyEntry = t.Object({
+  id: t.String(),
+  paymentId: t.Number(),
+  date: t.String(),
+  amount: t.Number({ description: "currency units" }),
+  currency: t.Union([t.Literal("RUB"), t.Literal("KZT")]),
+  purpose: t.Union([
+    t.Literal("trial"),
+    t.Literal("first"),
+    t.Literal("renewal"),
+    t.Literal("device"),
+    t.Literal("refund"),
+  ]),
+  months: t.Nullable(t.Number()),
+  trialDays: t.Nullable(t.Number()),
+  status: t.Union([t.Literal("paid"), t.Literal("declined"), t.Literal("refunded"), t.Literal("pending")]),
+  receiptUrl: t.Nullable(t.String()),
+});
 
 export function profileModule(context: AppContext) {
   const { database, clock } = context;
@@ -43,6 +73,7 @@ export function profileModule(context: AppContext) {
               amount: t.Nullable(t.Number()),
             }),
             ...devicesPart,
+            card,
           }),
           ...customerErrors,
         },
@@ -76,6 +107,57 @@ export function profileModule(context: AppContext) {
           "Buy one more device slot: charged pro rata now with the saved card, then monthly with renewals",
       },
     })
+    .post("/removeCard", ({ customer }) => removeSavedCard(database, customer.id, clock.now()), {
+      customer: true,
+      body: t.Object(customerIdentity),
+      response: {
+        200: t.Object({
+          success: t.Literal(true),
+          subscriptionStatus: t.String(),
+          subscriptionIsActive: t.Boolean(),
+          expirationDate: t.Nullable(t.String()),
+          card,
+        }),
+        ...customerErrors,
+        409: errorResponse,
+      },
+      detail: {
+        summary:
+          "Remove the saved card: the token is deleted, renewals stop, access runs to the end of the paid period",
+      },
+    })
+    .post("/payments", ({ customer }) => paymentHistoryOf(database, customer.id), {
+      customer: true,
+      body: t.Object(customerIdentity),
+      response: {
+        200: t.Object({ success: t.Literal(true), payments: t.Array(historyEntry), hasMore: t.Boolean() }),
+        ...customerErrors,
+      },
+      detail: { summary: "The customer's own payments and refunds, newest first (the latest 50)" },
+    })
+    .get(
+      "/payments/:id/receipt",
+      ({ customer, params, request }) =>
+        new Response(
+          renderReceipt(
+            ownPaidPayment(database, customer.id, params.id),
+            customer.email,
+            requestLanguage(request),
+          ),
+          {
+            headers: {
+              "content-type": "text/html; charset=utf-8",
+              "content-security-policy": receiptPolicy,
+              "cache-control": "private, no-store",
+            },
+          },
+        ),
+      {
+        customer: true,
+        params: t.Object({ id: t.Numeric({ minimum: 1 }) }),
+        detail: { summary: "The receipt of one of the customer's own payments, as a printable page" },
+      },
+    )
     .post(
       "/getReferralCode",
       ({ customer }) => ({ success: true as const, referralCode: ensureReferralCode(database, customer.id) }),

@@ -4,6 +4,7 @@ import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/quer
 import { AppError } from "../../platform/errors";
 import { applyDiscount, listPriceOfPeriod, toUnits } from "../shop/pricing";
 import { currentDiscount } from "../subscriptions/discount";
+import { cardView } from "./card-removal";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
@@ -70,6 +71,7 @@ export function profileOf(database: Database, userId: number, now: number) {
       ...nextCharge(database, userId, subscription, now),
     },
     ...devicesOf(database, userId, now, subscription),
+    card: cardView(database, userId),
   };
 }
 

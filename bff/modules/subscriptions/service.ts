@@ -23,6 +23,14 @@ export function cancelSubscription(database: Database, userId: number, now: numb
 /** Turns auto-renewal back on for a cancelled subscription that is still running; charges nothing now. */
 export function resumeSubscription(database: Database, userId: number, now: number) {
   const current = subscriptions.current(database, userId);
+  // Without a saved card a resumed subscription could only fail at its renewal: coming
+  // back after removing the card means paying with a card again (DESIGN §13(b)).
+  if (current?.status === "CANCELED" && !current.card_token && current.card_removed_at) {
+    throw new AppError(
+      "CONFLICT",
+      "There is no saved card to renew with. Your access stays open until the end of the paid period; after that, subscribe again and pay with a card.",
+    );
+  }
   if (!current || subscriptions.resume(database, current.id, now).changes === 0) {
     throw new AppError(
       "CONFLICT",

@@ -6,7 +6,9 @@ import { Spinner } from "../../components/react/Spinner";
 import { cabinetVariant } from "../../lib/cabinet-view";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { $cabinetState, $profile, $shop, loadCabinet } from "../../stores/cabinet";
+import { CardBlock } from "./CardBlock";
 import { AppInstallBlock, DevicesBlock, SupportBlock } from "./DevicesBlock";
+import { PaymentHistory } from "./PaymentHistory";
 import { PurchaseBlock } from "./PurchaseBlock";
 import { CancelledBlock, NextChargeBlock, ReferralTeaser } from "./SubscriptionBlocks";
 import { TopBlock } from "./TopBlock";
@@ -43,6 +45,7 @@ function CabinetContent({ prepare }: Props) {
         <h1 className="visually-hidden">{t("cabinet.title")}</h1>
         <TopBlock profile={profile} />
         {variant === "purchase" && <PurchaseBlock shop={shop} />}
+        {variant === "purchase" && profile?.card.isSaved && <CardBlock profile={profile} />}
         {variant !== "purchase" && profile && (
           <>
             <ReferralTeaser shop={shop} />
@@ -51,10 +54,12 @@ function CabinetContent({ prepare }: Props) {
             ) : (
               <CancelledBlock profile={profile} />
             )}
+            {(profile.card.isSaved || profile.card.removedAt) && <CardBlock profile={profile} />}
             <DevicesBlock profile={profile} shop={shop} canAddDevice={variant === "active"} />
             <AppInstallBlock />
           </>
         )}
+        <PaymentHistory />
         <SupportBlock />
       </main>
       <SiteFooter />

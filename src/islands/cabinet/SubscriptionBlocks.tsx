@@ -29,13 +29,26 @@ export function NextChargeBlock({ profile, shop }: Props) {
   );
 }
 
-/** CANCELED but still running: access continues; renewal can be switched back on. */
+/**
+ * CANCELED but still running: access continues; renewal can be switched back on. Not
+ * when the customer removed the card: a resume would have nothing to renew with, so
+ * coming back is a new card payment once the period ends (DESIGN §13(b)).
+ */
 export function CancelledBlock({ profile }: { profile: ProfileData }) {
   const { t, language } = useTranslation();
+  const until = formatDate(profile.userInfo.expirationDate, language);
+  if (!profile.card.isSaved && profile.card.removedAt) {
+    return (
+      <section className="card card--warning" aria-labelledby="cancelled-title">
+        <h2 id="cancelled-title">{t("cabinet.cardRemovedTitle")}</h2>
+        <p>{t("cabinet.cardRemovedText", { date: until })}</p>
+      </section>
+    );
+  }
   return (
     <section className="card card--warning" aria-labelledby="cancelled-title">
       <h2 id="cancelled-title">{t("cabinet.cancelledTitle")}</h2>
-      <p>{t("cabinet.cancelledText", { date: formatDate(profile.userInfo.expirationDate, language) })}</p>
+      <p>{t("cabinet.cancelledText", { date: until })}</p>
       <button type="button" className="button button--primary" onClick={() => void resumeSubscription()}>
         {t("cabinet.resume")}
       </button>

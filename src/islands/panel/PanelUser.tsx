@@ -45,6 +45,14 @@ function Details() {
     [t("panel.referralDiscount"), percent(user.referralDiscount)],
     [t("panel.extraDevices"), Math.max(0, user.subscription.deviceCount - 1)],
     [
+      t("panel.card"),
+      user.card.isSaved
+        ? t("panel.cardSaved", { lastFour: user.card.lastFour ?? "" })
+        : user.card.removedAt
+          ? t("panel.cardRemoved", { date: formatDate(user.card.removedAt, language) })
+          : t("panel.cardNone"),
+    ],
+    [
       t("panel.invitationLink"),
       user.invitationCode ? `${location.origin}/?token=${user.invitationCode}` : "—",
     ],

@@ -1,0 +1,50 @@
+import type { Database } from "bun:sqlite";
+import { savedCards } from "../../../db/queries/saved-cards";
+import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
+import { AppError } from "../../platform/errors";
+import { logger } from "../../platform/logger";
+
+const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
+
+/** The saved card as the cabinet and the panel show it. */
+export function cardView(database: Database, userId: number) {
+  const state = savedCards.stateOf(database, userId);
+  return { ...state, removedAt: iso(state.removedAt) };
+}
+
+/**
+ * Removes the saved card (DESIGN §13(b), the 2026 subscription law): every token of the
+ * customer is forgotten, auto-renewal stops (the subscription becomes CANCELED, so the
+ * renewal pass never picks it up) and access runs to the end of the paid period. One
+ * transaction: either all of it happens or none. There is no gateway call to fail half
+ * way: renewals are ours, and a token we no longer hold can never be charged.
+ */
+export function removeSavedCard(database: Database, userId: number, now: number) {
+  database
+    .transaction(() => {
+      if (!savedCards.hasAnyToken(database, userId)) {
+        throw new AppError("CONFLICT", "There is no saved card to remove; auto-renewal is already off.");
+      }
+      // A renewal or device charge already sent with this card would land after the
+      // removal and look like a charge the customer had forbidden; let it settle first.
+      if (savedCards.hasChargeInFlight(database, userId)) {
+        throw new AppError(
+          "CONFLICT",
+          "A payment with this card is being processed right now. Try again in a minute.",
+        );
+      }
+      const current = subscriptions.current(database, userId);
+      if (current) savedCards.stopRenewal(database, current.id, now);
+      savedCards.forget(database, userId, now);
+    })
+    .immediate();
+  logger.info("saved card removed by the customer", { userId });
+  const subscription = subscriptions.current(database, userId);
+  return {
+    success: true as const,
+    subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
+    subscriptionIsActive: hasAccess(subscription, now),
+    expirationDate: iso(subscription?.end_date),
+    card: cardView(database, userId),
+  };
+}

@@ -1,0 +1,77 @@
+import type { Database } from "bun:sqlite";
+import { type HistoryRow, paymentHistory } from "../../../db/queries/payment-history";
+import { defaultPrices } from "../../../src/content/prices";
+import { AppError } from "../../platform/errors";
+
+/** Years of monthly renewals with their retries; older payments are the operator's to look up. */
+export const historyLimit = 50;
+
+export type PaymentPurpose = "trial" | "first" | "renewal" | "device" | "refund";
+export type HistoryStatus = "paid" | "declined" | "refunded" | "pending";
+
+const statusOf: Record<HistoryRow["status"], HistoryStatus> = {
+  completed: "paid",
+  declined: "declined",
+  refunded: "refunded",
+  pending: "pending",
+};
+
+const hasReceipt = (row: HistoryRow) => row.status === "completed" || row.status === "refunded";
+
+export const receiptPath = (paymentId: number) => `/api/profile/payments/${paymentId}/receipt`;
+
+/**
+ * What a payment was for. A first payment at the trial price is the trial; one at any
+ * other price is a first payment without a trial (a customer who already had one).
+ */
+export function purposeOf(row: HistoryRow): { purpose: PaymentPurpose; months: number | null } {
+  if (row.kind === "renewal") return { purpose: "renewal", months: row.subscription_months };
+  if (row.kind === "device") return { purpose: "device", months: null };
+  const isTrial = row.amount === defaultPrices[row.currency].firstPayment;
+  return {
+    purpose: isTrial ? "trial" : "first",
+    months: row.tariff_months ?? row.subscription_months,
+  };
+}
+
+function entriesOf(row: HistoryRow) {
+  const { purpose, months } = purposeOf(row);
+  const payment = {
+    id: `payment-${row.id}`,
+    paymentId: row.id,
+    date: new Date(row.created_at).toISOString(),
+    amount: row.amount / 100,
+    currency: row.currency,
+    purpose,
+    months,
+    trialDays: purpose === "trial" ? row.trial_days : null,
+    status: statusOf[row.status],
+    receiptUrl: hasReceipt(row) ? receiptPath(row.id) : null,
+  };
+  if (row.refunded_amount === 0 || row.refunded_at === null) return [payment];
+  // Money that went back is an entry of its own, on the day it went back.
+  const refund = {
+    ...payment,
+    id: `refund-${row.id}`,
+    date: new Date(row.refunded_at).toISOString(),
+    amount: row.refunded_amount / 100,
+    purpose: "refund" as const,
+    status: "refunded" as const,
+  };
+  return [refund, payment];
+}
+
+/** The customer's payments and refunds, newest first, amounts in currency units. */
+export function paymentHistoryOf(database: Database, userId: number) {
+  const rows = paymentHistory.newestOf(database, userId, historyLimit + 1);
+  const entries = rows.slice(0, historyLimit).flatMap(entriesOf);
+  entries.sort((a, b) => b.date.localeCompare(a.date));
+  return { success: true as const, payments: entries, hasMore: rows.length > historyLimit };
+}
+
+/** One payment with a receipt, of this customer only; anything else is simply not found. */
+export function ownPaidPayment(database: Database, userId: number, paymentId: number): HistoryRow {
+  const row = paymentHistory.ownPayment(database, userId, paymentId);
+  if (!row || !hasReceipt(row)) throw new AppError("NOT_FOUND", "There is no such receipt in your account.");
+  return row;
+}

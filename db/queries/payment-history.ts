@@ -1,0 +1,45 @@
+import type { Database } from "bun:sqlite";
+import type { Currency } from "../../src/lib/money";
+import { statement } from "../statements";
+import type { PaymentKind, PaymentStatus } from "./payments";
+
+export type HistoryRow = {
+  id: number;
+  kind: PaymentKind;
+  amount: number;
+  currency: Currency;
+  status: PaymentStatus;
+  description: string;
+  transaction_id: string | null;
+  tariff_months: number | null;
+  trial_days: number | null;
+  subscription_months: number | null;
+  refunded_amount: number;
+  refunded_at: number | null;
+  created_at: number;
+};
+
+const columns = `p.id, p.kind, p.amount, p.currency, p.status, p.description, p.transaction_id, p.tariff_months,
+  p.trial_days, s.tariff_months AS subscription_months, p.refunded_amount, p.refunded_at, p.created_at`;
+
+/**
+ * A customer's own payments, always filtered by the owner's id: no call here can reach
+ * another customer's row. A first payment still pending is an order the customer opened
+ * and did not pay (no money moved), so it is not a payment to show.
+ */
+export const paymentHistory = {
+  newestOf: (db: Database, userId: number, limit: number) =>
+    statement<HistoryRow, [number, number]>(
+      db,
+      `SELECT ${columns} FROM payments p LEFT JOIN subscriptions s ON s.id = p.subscription_id
+       WHERE p.user_id = ? AND NOT (p.kind = 'first' AND p.status = 'pending')
+       ORDER BY p.created_at DESC, p.id DESC LIMIT ?`,
+    ).all(userId, limit),
+
+  ownPayment: (db: Database, userId: number, paymentId: number) =>
+    statement<HistoryRow, [number, number]>(
+      db,
+      `SELECT ${columns} FROM payments p LEFT JOIN subscriptions s ON s.id = p.subscription_id
+       WHERE p.id = ? AND p.user_id = ?`,
+    ).get(paymentId, userId) ?? undefined,
+};
