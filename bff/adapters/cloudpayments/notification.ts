@@ -7,7 +7,10 @@ export type Notification = {
   AccountId: string;
   Status?: string;
   Token?: string;
+  /** The card as the gateway describes it: with the expiry ("MM/YY"), what identifies it. */
+  CardFirstSix?: string;
   CardLastFour?: string;
+  CardExpDate?: string;
   ReasonCode?: string;
   Reason?: string;
   PaymentTransactionId?: string;
@@ -50,7 +53,9 @@ export function parseNotification(raw: Uint8Array, contentType: string | null): 
     AccountId: text("AccountId") ?? "",
     Status: text("Status"),
     Token: text("Token"),
+    CardFirstSix: text("CardFirstSix"),
     CardLastFour: text("CardLastFour"),
+    CardExpDate: text("CardExpDate"),
     ReasonCode: text("ReasonCode"),
     Reason: text("Reason"),
     PaymentTransactionId: text("PaymentTransactionId"),
