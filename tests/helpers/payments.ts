@@ -12,6 +12,7 @@ export type WidgetOptions = {
   invoiceId: string;
   accountId: string;
   description: string;
+  data: { CloudPayments: { CustomerReceipt: CustomerReceipt } };
 };
 
 export async function order(app: App, customer: SignedIn, tariff = 1, period = 30): Promise<WidgetOptions> {

@@ -5,6 +5,7 @@ import { users } from "../../../db/queries/users";
 import { statement } from "../../../db/statements";
 import type { AppContext } from "../../platform/context";
 import { logger } from "../../platform/logger";
+import { receiptOf } from "../payments/receipt";
 
 export type RefundAnswer = { Success: boolean; Message: string };
 
@@ -33,7 +34,11 @@ export async function refundCustomer(
     return { Success: false, Message: "There is no payment to refund for this customer." };
   let answer: Awaited<ReturnType<typeof context.payments.gateway.refund>>;
   try {
-    answer = await context.payments.gateway.refund(payment.transaction_id, payment.amount / 100);
+    answer = await context.payments.gateway.refund(
+      payment.transaction_id,
+      payment.amount / 100,
+      receiptOf(context, payment),
+    );
   } catch (error) {
     logger.error("refund call failed", { invoiceId: payment.invoice_id, error: String(error) });
     return {

@@ -1,14 +1,16 @@
 import type { Database } from "bun:sqlite";
-import { payments } from "../../../db/queries/payments";
+import { type PaymentRow, payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import type { Currency } from "../../../src/lib/money";
 import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
+import { type ReceiptJsonData, receiptJsonData } from "../../adapters/cloudpayments/receipt";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { assertPeriod, assertTariff } from "../customers/register";
 import { planFor } from "../shop/pricing";
+import { buildReceipt, type ReceiptSubject } from "./receipt";
 
 export type WidgetOptions = {
   publicId: string;
@@ -18,6 +20,8 @@ export type WidgetOptions = {
   accountId: string;
   description: string;
   email?: string;
+  /** The widget's `data`: the payment's 54-FZ receipt (DESIGN §13). */
+  data: ReceiptJsonData;
 };
 
 /** The gateway account of a customer: stable across e-mail changes. */
@@ -28,10 +32,11 @@ const orderDescription = (months: number, trialDays: number) =>
 
 function widgetOptions(
   context: AppContext,
-  order: { amount: number; currency: Currency; invoice_id: string; account_id: string; description: string },
+  order: ReceiptSubject & Pick<PaymentRow, "currency" | "invoice_id" | "account_id" | "description">,
   email?: string,
 ): WidgetOptions {
-  context.payments.sandbox?.registerOrder({ ...order, email: email ?? null });
+  const data = receiptJsonData(buildReceipt(order, email ?? null, context.config.receipts));
+  context.payments.sandbox?.registerOrder({ ...order, email: email ?? null, data });
   return {
     publicId: context.payments.gateway.publicId,
     amount: Number(fromMinorUnits(order.amount)),
@@ -40,6 +45,7 @@ function widgetOptions(
     accountId: order.account_id,
     description: order.description,
     ...(email ? { email } : {}),
+    data,
   };
 }
 
@@ -148,6 +154,8 @@ export function createPrepaidOrder(
     amount: plan.firstPayment,
     currency: plan.currency,
     description: orderDescription(tariff, trialDays),
+    tariff_months: tariff,
+    trial_days: trialDays,
   });
 }
 
