@@ -3,6 +3,7 @@ import { savedCards } from "../../db/queries/saved-cards";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
 import { statement } from "../../db/statements";
 import { accountIdOf } from "../modules/payments/orders";
+import { receiptOf } from "../modules/payments/receipt";
 import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/payments/saved-card";
 import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/settlement";
 import { applyDiscount, listPriceOfPeriod } from "../modules/shop/pricing";
@@ -113,6 +114,9 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
               description: `Kannt subscription, ${subscription.tariff_months} month(s)`,
               periodIndex,
               attempt,
+              // What the period buys, so its receipt (and a refund's) names it.
+              tariffMonths: subscription.tariff_months,
+              extraDevices: subscription.extra_devices,
             },
             now,
           );
@@ -141,7 +145,12 @@ export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
       try {
         results.push({
           payment,
-          answer: await chargeSavedCard(gatewayPayments.gateway, payment, subscription.card_token ?? ""),
+          answer: await chargeSavedCard(
+            gatewayPayments.gateway,
+            payment,
+            subscription.card_token ?? "",
+            receiptOf(context, payment),
+          ),
         });
       } catch (error) {
         // Unknown outcome: the attempt stays pending and the next pass asks the gateway.

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { parseTrustedProxies } from "./client-address";
 import { secureDataFolder } from "./data-folder";
+import { parseTaxationSystem, parseVat, type ReceiptSettings } from "./fiscal-settings";
 import { readOrCreateSecret } from "./secrets";
 
 export type AppMode = "demo" | "production";
@@ -25,6 +26,8 @@ export type Config = {
   trustedProxies: string[];
   /** The staff captcha's proof of work: the largest number the browser may have to try. */
   altchaMaxNumber: number;
+  /** What every 54-FZ receipt states: TAXATION_SYSTEM and RECEIPT_VAT. */
+  receipts: ReceiptSettings;
   staticDirectory: string;
 };
 
@@ -120,6 +123,10 @@ export function loadConfig(environment: Environment = process.env): Config {
     recaptchaSecret: optional(environment, "RECAPTCHA_SECRET"),
     trustedProxies: parseTrustedProxies(optional(environment, "TRUSTED_PROXIES")),
     altchaMaxNumber: parseAltchaMaxNumber(optional(environment, "ALTCHA_MAX_NUMBER")),
+    receipts: {
+      taxationSystem: parseTaxationSystem(optional(environment, "TAXATION_SYSTEM")),
+      vat: parseVat(optional(environment, "RECEIPT_VAT")),
+    },
     staticDirectory: optional(environment, "STATIC_DIR") ?? "dist",
   };
   assertProductionIsReal(config, environment);

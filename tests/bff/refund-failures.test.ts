@@ -45,10 +45,10 @@ describe("a gateway failure part way", () => {
     const [, , , renewal, deviceA, deviceB] = paymentsOf(context, customer.userId);
     let calls = 0;
     const answer = await withGatewayRefund(
-      async (transactionId, amount) => {
+      async (transactionId, amount, receipt) => {
         calls++;
         if (calls === 2) return { Success: false, Message: "Bank is offline" };
-        return realRefund(transactionId, amount);
+        return realRefund(transactionId, amount, receipt);
       },
       () => refund(identity),
     );
@@ -129,12 +129,12 @@ describe("two presses at once", () => {
     });
     let calls = 0;
     const answers = await withGatewayRefund(
-      async (transactionId, amount) => {
+      async (transactionId, amount, receipt) => {
         // The first call waits until the other press has answered (or a second has
         // passed, should it be stuck behind this one), so the two truly overlap.
         if (calls++ === 0)
           await Promise.race([otherAnswered, new Promise((resolve) => setTimeout(resolve, 1_000))]);
-        return realRefund(transactionId, amount);
+        return realRefund(transactionId, amount, receipt);
       },
       () => {
         const headers = staff.admin();

@@ -176,7 +176,12 @@ const json = { "content-type": "application/json" };
 /** A documented field filled with a value its schema accepts. */
 function validBodyOf(route: Route): string {
   const properties = bodySchemaOf(route)?.properties ?? {};
-  const known = { email: "modes@example.com", advanceDays: 1, cardNumber: "4242 4242 4242 4242" };
+  const known = {
+    email: "modes@example.com",
+    advanceDays: 1,
+    cardNumber: "4242 4242 4242 4242",
+    expiry: "12/30",
+  };
   return objectText(
     Object.fromEntries(
       Object.entries(properties).map(([name, schema]) => [

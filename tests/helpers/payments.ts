@@ -1,3 +1,4 @@
+import type { CustomerReceipt } from "../../bff/adapters/cloudpayments/receipt";
 import type { createApp } from "../../bff/app";
 import { postJson, request } from "./app";
 import { asCustomer, type SignedIn } from "./customers";
@@ -11,6 +12,7 @@ export type WidgetOptions = {
   invoiceId: string;
   accountId: string;
   description: string;
+  data: { CloudPayments: { CustomerReceipt: CustomerReceipt } };
 };
 
 export async function order(app: App, customer: SignedIn, tariff = 1, period = 30): Promise<WidgetOptions> {
@@ -29,6 +31,15 @@ export async function payWithCard(app: App, invoiceId: string, cardNumber: strin
   };
 }
 
+/** Pays as the widget does, with every field `/api/dev/sandbox/pay` takes (expiry, data). */
+export async function payInSandbox(
+  app: App,
+  body: { invoiceId: string; cardNumber: string; expiry?: string; amount?: number; data?: unknown },
+) {
+  const response = await app.handle(postJson("/api/dev/sandbox/pay", body));
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
 export type LedgerEntry = {
   transactionId: string;
   invoiceId: string;
@@ -37,6 +48,8 @@ export type LedgerEntry = {
   currency: string;
   status: string;
   kind: string;
+  dateTime: string;
+  receipt: CustomerReceipt | null;
 };
 
 export async function ledger(app: App, accountId: string): Promise<LedgerEntry[]> {

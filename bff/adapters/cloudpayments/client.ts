@@ -1,4 +1,5 @@
 import type { HttpClient } from "../../platform/http-client";
+import { type CustomerReceipt, receiptJsonData } from "./receipt";
 
 export type GatewayTransaction = {
   TransactionId: number | string;
@@ -10,7 +11,10 @@ export type GatewayTransaction = {
   StatusCode?: number;
   ReasonCode?: number;
   Reason?: string;
+  CardFirstSix?: string;
   CardLastFour?: string;
+  /** "MM/YY". */
+  CardExpDate?: string;
   Token?: string;
 };
 
@@ -36,21 +40,30 @@ export function createGatewayClient(settings: GatewaySettings, http: HttpClient)
   }
   return {
     publicId: settings.publicId,
-    chargeToken: (charge: {
-      Amount: number;
-      Currency: string;
-      AccountId: string;
-      Token: string;
-      InvoiceId: string;
-      Description: string;
-    }) =>
+    /** Every charge carries its 54-FZ receipt (DESIGN §13). */
+    chargeToken: (
+      charge: {
+        Amount: number;
+        Currency: string;
+        AccountId: string;
+        Token: string;
+        InvoiceId: string;
+        Description: string;
+      },
+      receipt: CustomerReceipt,
+    ) =>
       call<GatewayTransaction>(
         "/payments/tokens/charge",
-        { ...charge, TrInitiatorCode: 0, PaymentScheduled: 1 },
+        { ...charge, TrInitiatorCode: 0, PaymentScheduled: 1, JsonData: receiptJsonData(receipt) },
         charge.InvoiceId,
       ),
-    refund: (transactionId: string, amount: number) =>
-      call<GatewayTransaction>("/payments/refund", { TransactionId: Number(transactionId), Amount: amount }),
+    /** The receipt of a refund states what goes back (a "возврат прихода" receipt). */
+    refund: (transactionId: string, amount: number, receipt: CustomerReceipt) =>
+      call<GatewayTransaction>("/payments/refund", {
+        TransactionId: Number(transactionId),
+        Amount: amount,
+        JsonData: receiptJsonData(receipt),
+      }),
     find: (invoiceId: string) => call<GatewayTransaction>("/v2/payments/find", { InvoiceId: invoiceId }),
     list: (date: string, timeZone = "UTC") =>
       call<GatewayTransaction[]>("/payments/list", { Date: date, TimeZone: timeZone }),

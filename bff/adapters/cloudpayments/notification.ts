@@ -7,8 +7,9 @@ export type Notification = {
   AccountId: string;
   Status?: string;
   Token?: string;
-  CardLastFour?: string;
+  /** The card as the gateway describes it: with the expiry ("MM/YY"), what identifies it. */
   CardFirstSix?: string;
+  CardLastFour?: string;
   CardExpDate?: string;
   ReasonCode?: string;
   Reason?: string;
@@ -52,8 +53,8 @@ export function parseNotification(raw: Uint8Array, contentType: string | null): 
     AccountId: text("AccountId") ?? "",
     Status: text("Status"),
     Token: text("Token"),
-    CardLastFour: text("CardLastFour"),
     CardFirstSix: text("CardFirstSix"),
+    CardLastFour: text("CardLastFour"),
     CardExpDate: text("CardExpDate"),
     ReasonCode: text("ReasonCode"),
     Reason: text("Reason"),

@@ -2,7 +2,9 @@
  * A stand-in for the gateway's widget script: `new cp.CloudPayments().pay('charge',
  * options, {onSuccess, onFail, onComplete})` (and the older `charge(options, success,
  * fail)`) open a card form; paying posts to the sandbox, which runs Check, the charge
- * and the notifications exactly as the real gateway would.
+ * and the notifications exactly as the real gateway would. The form takes the card's
+ * expiry too (optional: the same number and expiry are the same card, none means a card
+ * of its own), and passes the options' `data` (the receipt) on like the real widget.
  */
 export const sandboxWidgetScript = `(function () {
   "use strict";
@@ -21,7 +23,10 @@ export const sandboxWidgetScript = `(function () {
     var label = el("label", { style: "display:grid;gap:4px" }, "Card number");
     var input = el("input", { name: "card", inputmode: "numeric", autocomplete: "cc-number", required: "required", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:8px;background:#fff;color:#111" });
     label.append(input);
-    box.append(label, el("small", { style: "color:#555" }, cards));
+    var expiryLabel = el("label", { style: "display:grid;gap:4px" }, "Expiry (MM/YY, optional)");
+    var expiry = el("input", { name: "expiry", inputmode: "numeric", autocomplete: "cc-exp", placeholder: "MM/YY", maxlength: "7", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:8px;background:#fff;color:#111" });
+    expiryLabel.append(expiry);
+    box.append(label, expiryLabel, el("small", { style: "color:#555" }, cards));
     var error = el("p", { role: "alert", style: "margin:0;color:#b00020" });
     var pay = el("button", { type: "submit", style: "font:inherit;font-weight:700;padding:10px;border:0;border-radius:999px;background:#3ee0a1;color:#06231a;cursor:pointer" }, "Pay");
     var cancel = el("button", { type: "button", style: "font:inherit;padding:10px;border:1px solid #999;border-radius:999px;background:#fff;color:#111;cursor:pointer" }, "Cancel");
@@ -34,11 +39,13 @@ export const sandboxWidgetScript = `(function () {
     box.onsubmit = function (event) {
       event.preventDefault();
       pay.disabled = true;
-      fetch("/api/dev/sandbox/pay", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invoiceId: options.invoiceId, cardNumber: input.value, amount: options.amount }) })
+      fetch("/api/dev/sandbox/pay", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invoiceId: options.invoiceId, cardNumber: input.value, expiry: expiry.value.trim() || undefined, amount: options.amount, data: options.data }) })
         .then(function (response) { return response.json(); })
         .then(function (result) {
+          // A refused request (a malformed expiry) answers {error: {message}}, not {message}.
+          var reason = result.message || (result.error && result.error.message) || "Declined";
           if (result.success) { if (callbacks.onSuccess) callbacks.onSuccess(options); finish(result); }
-          else { error.textContent = result.message || "Declined"; pay.disabled = false; if (callbacks.onFail) callbacks.onFail(result.message || "Declined", options); }
+          else { error.textContent = reason; pay.disabled = false; if (callbacks.onFail) callbacks.onFail(reason, options); }
         })
         .catch(function () { error.textContent = "The sandbox did not answer."; pay.disabled = false; });
     };

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { t } from "elysia";
+import { parseExpiry } from "../../adapters/sandbox/card-book";
 import type { SandboxGateway } from "../../adapters/sandbox/gateway";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
@@ -23,6 +24,12 @@ function requireBasicAuth(context: AppContext, request: Request): void {
   }
 }
 
+/**
+ * `JsonData`, as an object or as JSON text (client libraries send either); the sandbox
+ * reads the receipt in it and refuses one that does not add up.
+ */
+const jsonData = t.Optional(t.Union([t.String(), t.Object({}, { additionalProperties: true })]));
+
 /** The sandbox gateway's HTTP API at /api/dev/sandbox/cloudpayments, the same shapes as the real one. */
 export function sandboxGatewayModule(context: AppContext) {
   const api = demoOnly(context, "/dev/sandbox/cloudpayments");
@@ -33,64 +40,85 @@ export function sandboxGatewayModule(context: AppContext) {
       requireBasicAuth(context, request);
       return handler(sandbox, body);
     };
-  return api
-    .post(
-      "/payments/tokens/charge",
-      guarded(
-        (
-          sandbox,
-          body: { Amount: number; Currency: string; AccountId: string; Token: string; InvoiceId: string },
-        ) => sandbox.chargeToken(body),
-      ),
-      {
-        body: t.Object({
-          Amount: t.Number(),
-          Currency: t.String(),
-          AccountId: t.String(),
-          Token: t.String(),
-          InvoiceId: t.String(),
-          Description: t.Optional(t.String()),
-          TrInitiatorCode: t.Optional(t.Number()),
-          PaymentScheduled: t.Optional(t.Number()),
-        }),
-        detail: { summary: "SANDBOX: charge a saved card" },
-      },
-    )
-    .post(
-      "/payments/refund",
-      guarded((sandbox, body: { TransactionId: number; Amount: number }) => sandbox.refund(body)),
-      {
-        body: t.Object({ TransactionId: t.Number(), Amount: t.Number() }),
-        detail: { summary: "SANDBOX: refund" },
-      },
-    )
-    .post(
-      "/v2/payments/find",
-      guarded((sandbox, body: { InvoiceId: string }) => sandbox.find(body.InvoiceId)),
-      {
-        body: t.Object({ InvoiceId: t.String() }),
-        detail: { summary: "SANDBOX: look a payment up by invoice" },
-      },
-    )
-    .post(
-      "/payments/list",
-      guarded((sandbox, body: { Date: string }) => sandbox.list(body.Date)),
-      {
-        body: t.Object({
-          Date: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" }),
-          TimeZone: t.Optional(t.String()),
-        }),
-        detail: { summary: "SANDBOX: transactions of a day" },
-      },
-    )
-    .get(
-      "/widget.js",
-      () =>
-        new Response(sandboxWidgetScript, {
-          headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
-        }),
-      { detail: { summary: "SANDBOX: a cp.CloudPayments-compatible widget with the test cards" } },
-    );
+  return (
+    api
+      .post(
+        "/payments/tokens/charge",
+        guarded(
+          (
+            sandbox,
+            body: {
+              Amount: number;
+              Currency: string;
+              AccountId: string;
+              Token: string;
+              InvoiceId: string;
+              JsonData?: unknown;
+            },
+          ) => sandbox.chargeToken(body),
+        ),
+        {
+          body: t.Object({
+            Amount: t.Number(),
+            Currency: t.String(),
+            AccountId: t.String(),
+            Token: t.String(),
+            InvoiceId: t.String(),
+            Description: t.Optional(t.String()),
+            TrInitiatorCode: t.Optional(t.Number()),
+            PaymentScheduled: t.Optional(t.Number()),
+            JsonData: jsonData,
+          }),
+          detail: { summary: "SANDBOX: charge a saved card" },
+        },
+      )
+      .post(
+        "/payments/refund",
+        guarded((sandbox, body: { TransactionId: number; Amount: number; JsonData?: unknown }) =>
+          sandbox.refund(body),
+        ),
+        {
+          body: t.Object({ TransactionId: t.Number(), Amount: t.Number(), JsonData: jsonData }),
+          detail: { summary: "SANDBOX: refund" },
+        },
+      )
+      .post(
+        "/v2/payments/find",
+        guarded((sandbox, body: { InvoiceId: string }) => sandbox.find(body.InvoiceId)),
+        {
+          body: t.Object({ InvoiceId: t.String() }),
+          detail: { summary: "SANDBOX: look a payment up by invoice" },
+        },
+      )
+      // The older path, which answers the same and which existing client libraries call.
+      .post(
+        "/payments/find",
+        guarded((sandbox, body: { InvoiceId: string }) => sandbox.find(body.InvoiceId)),
+        {
+          body: t.Object({ InvoiceId: t.String() }),
+          detail: { summary: "SANDBOX: look a payment up by invoice (the older path)" },
+        },
+      )
+      .post(
+        "/payments/list",
+        guarded((sandbox, body: { Date: string }) => sandbox.list(body.Date)),
+        {
+          body: t.Object({
+            Date: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$" }),
+            TimeZone: t.Optional(t.String()),
+          }),
+          detail: { summary: "SANDBOX: transactions of a day" },
+        },
+      )
+      .get(
+        "/widget.js",
+        () =>
+          new Response(sandboxWidgetScript, {
+            headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
+          }),
+        { detail: { summary: "SANDBOX: a cp.CloudPayments-compatible widget with the test cards" } },
+      )
+  );
 }
 
 /** Drives the sandbox without a browser, and shows its ledger (DESIGN §11). */
@@ -99,24 +127,42 @@ export function sandboxControlModule(context: AppContext) {
     .post(
       "/pay",
       async ({ body }) => {
-        const result = await requireSandbox(context).payWithCard(
-          body.invoiceId,
-          body.cardNumber,
-          body.amount === undefined ? undefined : Math.round(body.amount * 100),
-        );
-        return result;
+        const sandbox = requireSandbox(context);
+        const expiry = body.expiry === undefined ? undefined : parseExpiry(body.expiry);
+        if (body.expiry !== undefined && expiry === undefined)
+          throw new AppError(
+            "BAD_REQUEST",
+            `The card's expiry must be MM/YY (month 01 to 12, then the year's last two digits), e.g. "04/29"; got "${body.expiry}".`,
+          );
+        return sandbox.payWithCard({
+          invoiceId: body.invoiceId,
+          cardNumber: body.cardNumber,
+          expiry,
+          amount: body.amount === undefined ? undefined : Math.round(body.amount * 100),
+          data: body.data,
+        });
       },
       {
         body: t.Object({
           invoiceId: t.String({ maxLength: 128 }),
           cardNumber: t.String({ maxLength: 32 }),
+          expiry: t.Optional(t.String({ maxLength: 16 })),
           amount: t.Optional(t.Number({ minimum: 0 })),
+          data: t.Optional(t.Object({}, { additionalProperties: true })),
         }),
-        detail: { summary: "SANDBOX: pay an order with a test card, exactly as the widget would" },
+        detail: {
+          summary: "SANDBOX: pay an order with a test card, exactly as the widget would",
+          description:
+            "The same number and expiry (MM/YY) are the same card (one token); without an expiry the payment is made with a card of its own. `data` is the widget's data (the order's when absent).",
+        },
       },
     )
     .get("/ledger", ({ query }) => requireSandbox(context).entries(query.accountId), {
       query: t.Object({ accountId: t.Optional(t.String({ maxLength: 256 })) }),
-      detail: { summary: "SANDBOX: every charge and refund the sandbox bank made" },
+      detail: {
+        summary: "SANDBOX: every charge and refund the sandbox bank made",
+        description:
+          "Each with its receipt (the CustomerReceipt it carried, or null) and its time on the test clock.",
+      },
     });
 }

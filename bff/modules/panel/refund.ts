@@ -1,8 +1,10 @@
+import { payments } from "../../../db/queries/payments";
 import { refunds } from "../../../db/queries/refunds";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../platform/context";
 import { logger } from "../../platform/logger";
 import { randomToken } from "../../platform/random";
+import { receiptOf } from "../payments/receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
 import { amountText, answerOf, paymentView, type RefundAnswer } from "./refund-model";
 import { findRefundAccount, planRefund, type RefundLine, type RefundPlan, staleClaimMs } from "./refund-plan";
@@ -47,7 +49,14 @@ async function sendToGateway(context: AppContext, plan: RefundPlan) {
   for (const [index, line] of plan.lines.entries()) {
     let answer: Awaited<ReturnType<typeof context.payments.gateway.refund>>;
     try {
-      answer = await context.payments.gateway.refund(line.transactionId, line.amount / 100);
+      // The refund request carries its 54-FZ receipt, for the amount going back (DESIGN §13).
+      const payment = payments.byTransaction(database, line.transactionId);
+      if (!payment) throw new Error(`payment ${line.transactionId} vanished`);
+      answer = await context.payments.gateway.refund(
+        line.transactionId,
+        line.amount / 100,
+        receiptOf(context, payment, line.amount),
+      );
     } catch (error) {
       logger.error("refund call failed", { transactionId: line.transactionId, error: String(error) });
       return { refunded, failure: { line, reason: "the gateway did not answer", isOutcomeUnknown: true } };

@@ -7,6 +7,7 @@ import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { devicesOf } from "../profile/service";
 import { accountIdOf } from "./orders";
+import { buildReceipt } from "./receipt";
 import { chargeSavedCard, settleCharge } from "./saved-card";
 
 /**
@@ -53,7 +54,12 @@ export async function addDeviceSlot(context: AppContext, user: UserRow) {
       ),
     )
     .immediate();
-  const answer = await chargeSavedCard(context.payments.gateway, payment, subscription.card_token);
+  const answer = await chargeSavedCard(
+    context.payments.gateway,
+    payment,
+    subscription.card_token,
+    buildReceipt(payment, user.email, context.config.receipts),
+  );
   const settledAt = clock.now();
   const isPaid = database.transaction(() => settleCharge(database, payment, answer, settledAt)).immediate();
   if (!isPaid) {

@@ -7,6 +7,7 @@ import { AppError } from "../../platform/errors";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
 import { customerAuthenticator } from "../customers/customer-auth";
+import { receiptData } from "./model";
 import { createCustomerOrder, createPrepaidOrder } from "./orders";
 import { answerCheck, applyNotification } from "./webhooks";
 
@@ -20,6 +21,7 @@ const widgetOptions = t.Object({
   email: t.Optional(t.String()),
   trial: t.Boolean(),
   reason: t.Optional(t.String()),
+  data: receiptData,
 });
 
 /** Orders for the payment widget and the gateway's notifications (DESIGN §6). */

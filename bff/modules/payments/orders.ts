@@ -1,16 +1,18 @@
 import type { Database } from "bun:sqlite";
-import { payments } from "../../../db/queries/payments";
+import { type PaymentRow, payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import type { Language } from "../../../src/lib/i18n/languages";
 import type { Currency } from "../../../src/lib/money";
 import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
+import { type ReceiptJsonData, receiptJsonData } from "../../adapters/cloudpayments/receipt";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { assertPeriod, assertTariff } from "../customers/register";
 import { planFor } from "../shop/pricing";
 import { type FirstOrderTerms, firstOrderTerms } from "./first-order";
+import { buildReceipt, type ReceiptSubject } from "./receipt";
 
 export type WidgetOptions = {
   publicId: string;
@@ -23,6 +25,8 @@ export type WidgetOptions = {
   /** Whether this first payment is the 1-unit trial; without one, `reason` says why. */
   trial: boolean;
   reason?: string;
+  /** The widget's `data`: the payment's 54-FZ receipt (DESIGN §13). */
+  data: ReceiptJsonData;
 };
 
 /** The gateway account of a customer: stable across e-mail changes. */
@@ -34,11 +38,12 @@ const fullPriceDescription = (months: number) => `Kannt: ${months}-month subscri
 
 function widgetOptions(
   context: AppContext,
-  order: { amount: number; currency: Currency; invoice_id: string; account_id: string; description: string },
+  order: ReceiptSubject & Pick<PaymentRow, "currency" | "invoice_id" | "account_id" | "description">,
   terms: { trial: boolean; reason?: string },
   email?: string,
 ): WidgetOptions {
-  context.payments.sandbox?.registerOrder({ ...order, email: email ?? null });
+  const data = receiptJsonData(buildReceipt(order, email ?? null, context.config.receipts));
+  context.payments.sandbox?.registerOrder({ ...order, email: email ?? null, data });
   return {
     publicId: context.payments.gateway.publicId,
     amount: Number(fromMinorUnits(order.amount)),
@@ -49,6 +54,7 @@ function widgetOptions(
     ...(email ? { email } : {}),
     trial: terms.trial,
     ...(terms.reason ? { reason: terms.reason } : {}),
+    data,
   };
 }
 
@@ -170,6 +176,9 @@ export function createPrepaidOrder(
       amount: plan.firstPayment,
       currency: plan.currency,
       description: orderDescription(tariff, trialDays),
+      tariff_months: tariff,
+      trial_days: trialDays,
+      is_trial: 1,
     },
     { trial: true },
   );

@@ -1,0 +1,128 @@
+import type { Database } from "bun:sqlite";
+import { type CardBook, describeCard } from "./card-book";
+import { cardOutcome } from "./cards";
+import type { Notify } from "./notifier";
+import { readReceipt } from "./receipt-check";
+import { invalidAmountMessage, isStorableAmount, type RecordTransaction } from "./transaction-book";
+import { ledgerEntry, model, notificationFields, type TransactionRow } from "./transaction-view";
+
+/** The merchant's side of the sandbox: the gateway's server API (token charges, refunds, look-ups). */
+export function createGatewayApi(
+  ledger: Database,
+  bank: { record: RecordTransaction; notify: Notify; cards: CardBook },
+) {
+  const { record, notify, cards } = bank;
+  return {
+    /** POST /payments/tokens/charge: charges a saved card. Like the real gateway, it does not dedupe by invoice. */
+    async chargeToken(request: {
+      Amount: number;
+      Currency: string;
+      AccountId: string;
+      Token: string;
+      InvoiceId: string;
+      JsonData?: unknown;
+    }) {
+      const saved = cards.byToken(request.Token);
+      if (!saved) return { Success: false, Message: "Token not found", Model: undefined };
+      const booking = {
+        invoice_id: request.InvoiceId,
+        account_id: request.AccountId,
+        amount: Math.round(request.Amount * 100),
+        currency: request.Currency,
+      };
+      if (!isStorableAmount(booking.amount))
+        return { Success: false, Message: invalidAmountMessage, Model: undefined };
+      const reading = readReceipt(request.JsonData, booking.amount);
+      if (!reading.isAccepted) return { Success: false, Message: reading.message, Model: undefined };
+      const outcome = cardOutcome(saved.card_number, false);
+      const details = {
+        token: request.Token,
+        card: describeCard(saved.card_number, saved.exp_date),
+        receipt: reading.receipt,
+      };
+      const row = outcome.isApproved
+        ? record("payment", booking, "Completed", details)
+        : record("payment", booking, "Declined", {
+            ...details,
+            reasonCode: outcome.reasonCode,
+            reason: outcome.reason,
+          });
+      await notify(row.status === "Completed" ? "pay" : "fail", notificationFields(row, null));
+      return {
+        Success: row.status === "Completed",
+        Message: row.status === "Completed" ? null : row.reason,
+        Model: model(row),
+      };
+    },
+
+    /** POST /payments/refund, with the refund's receipt in JsonData. */
+    async refund(request: { TransactionId: number; Amount: number; JsonData?: unknown }) {
+      const original = ledger
+        .query<TransactionRow, [number]>("SELECT * FROM transactions WHERE id = ? AND kind = 'payment'")
+        .get(request.TransactionId);
+      if (original?.status !== "Completed")
+        return { Success: false, Message: "Transaction not found or not completed", Model: undefined };
+      const refunded =
+        ledger
+          .query<{ total: number }, [number]>(
+            "SELECT COALESCE(SUM(amount), 0) AS total FROM transactions WHERE refund_of = ?",
+          )
+          .get(original.id)?.total ?? 0;
+      const amount = Math.round(request.Amount * 100);
+      if (!isStorableAmount(amount))
+        return { Success: false, Message: invalidAmountMessage, Model: undefined };
+      if (amount <= 0 || refunded + amount > original.amount)
+        return { Success: false, Message: "Refund amount exceeds the payment", Model: undefined };
+      const reading = readReceipt(request.JsonData, amount);
+      if (!reading.isAccepted) return { Success: false, Message: reading.message, Model: undefined };
+      const row = record("refund", { ...original, amount }, "Completed", {
+        refundOf: original.id,
+        card: {
+          firstSix: original.card_first_six,
+          lastFour: original.card_last_four,
+          expiry: original.card_exp_date,
+        },
+        receipt: reading.receipt,
+      });
+      await notify("refund", {
+        ...notificationFields(row, null),
+        PaymentTransactionId: original.id,
+        TransactionId: row.id,
+      });
+      return { Success: true, Message: null, Model: model(row) };
+    },
+
+    /** POST /v2/payments/find (and the older /payments/find): the latest transaction for an invoice. */
+    find(invoiceId: string) {
+      const row = ledger
+        .query<TransactionRow, [string]>(
+          "SELECT * FROM transactions WHERE invoice_id = ? AND kind = 'payment' ORDER BY id DESC LIMIT 1",
+        )
+        .get(invoiceId);
+      return row
+        ? { Success: true, Message: null, Model: model(row) }
+        : { Success: false, Message: "Not found", Model: undefined };
+    },
+
+    /** POST /payments/list: transactions of one day (UTC). */
+    list(date: string) {
+      const start = Date.parse(`${date}T00:00:00Z`);
+      const rows = ledger
+        .query<TransactionRow, [number, number]>(
+          "SELECT * FROM transactions WHERE created_at >= ? AND created_at < ? ORDER BY id",
+        )
+        .all(start, start + 86_400_000);
+      return { Success: true, Message: null, Model: rows.map(model) };
+    },
+
+    /** Everything the bank did for an account, for tests and the demo (GET /api/dev/sandbox/ledger). */
+    entries(accountId?: string) {
+      const rows = accountId
+        ? ledger
+            .query<TransactionRow, [string]>("SELECT * FROM transactions WHERE account_id = ? ORDER BY id")
+            .all(accountId)
+        : ledger.query<TransactionRow, []>("SELECT * FROM transactions ORDER BY id").all();
+      return rows.map(ledgerEntry);
+    },
+  };
+}

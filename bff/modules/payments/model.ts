@@ -1,0 +1,22 @@
+import { t } from "elysia";
+
+/** CloudPayments' `CustomerReceipt` (54-FZ), amounts in currency units. */
+export const customerReceipt = t.Object({
+  Items: t.Array(
+    t.Object({
+      label: t.String(),
+      price: t.Number(),
+      quantity: t.Number(),
+      amount: t.Number(),
+      vat: t.Union([t.Number(), t.Null()]),
+      method: t.Number(),
+      object: t.Number(),
+    }),
+  ),
+  taxationSystem: t.Number(),
+  email: t.Optional(t.String()),
+  amounts: t.Object({ electronic: t.Number() }),
+});
+
+/** The widget's `data` (and a charge's `JsonData`): the receipt the gateway sends to the fiscal provider. */
+export const receiptData = t.Object({ CloudPayments: t.Object({ CustomerReceipt: customerReceipt }) });
