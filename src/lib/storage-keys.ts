@@ -33,11 +33,13 @@ export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 
 /**
  * sessionStorage keys (this tab only, not in the spec): the random values that tie a
- * provider's answer to the sign-in attempt this tab started (DESIGN §12).
+ * provider's answer to the sign-in attempt this tab started (DESIGN §12), and the mark
+ * that this visit came through a /login link with i and j (lib/consent-skip.ts).
  */
 export const sessionKeys = {
   yandexState: "yandex_state",
   googleNonce: "google_nonce",
+  offerLinkVisit: "offer_link_visit",
 } as const;
 
 export type SessionKey = (typeof sessionKeys)[keyof typeof sessionKeys];

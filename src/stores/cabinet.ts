@@ -1,5 +1,6 @@
 import { atom } from "nanostores";
 import { api, errorMessage } from "../lib/api-client";
+import { forgetOfferLinkVisit } from "../lib/consent-skip";
 import { formatUnits } from "../lib/format";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
@@ -107,6 +108,8 @@ export async function changeAccount(): Promise<void> {
   } catch {
     // Signing out locally still proceeds.
   }
+  // A signed-out visit is over: the next customer in this tab gives the consents again.
+  forgetOfferLinkVisit();
   const bridge = (window as { logout?: { postMessage?: (message: string) => void } }).logout;
   if (bridge?.postMessage) bridge.postMessage("logout");
   else localStorage.clear();

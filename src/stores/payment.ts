@@ -1,5 +1,6 @@
 import { atom } from "nanostores";
 import { api, errorMessage } from "../lib/api-client";
+import type { OrderTrial } from "../lib/charge-terms";
 import { translate } from "../lib/i18n/runtime";
 import { generatePaymentId } from "../lib/payment-id";
 import { readStorage, storageKeys, writeStorage } from "../lib/storage-keys";
@@ -13,7 +14,12 @@ type WidgetCallbacks = {
 type Widget = { pay(kind: "charge", options: Record<string, unknown>, callbacks: WidgetCallbacks): void };
 type WidgetWindow = Window & { cp?: { CloudPayments: new () => Widget } };
 
-export const $purchase = atom<{ state: "idle" | "working" | "failed"; message?: string }>({ state: "idle" });
+export const $purchase = atom<{ state: "idle" | "working" | "failed" | "changed"; message?: string }>({
+  state: "idle",
+});
+
+/** Set when an order answered other terms than the screen showed; the screen then shows those. */
+export const $orderTrial = atom<OrderTrial | undefined>();
 
 let widgetScript: Promise<void> | undefined;
 
@@ -51,6 +57,24 @@ function fail(message: string): void {
 }
 
 /**
+ * The order's answer against what the screen promised. The server decides the amount
+ * (a customer or card that had the trial pays the full price, DESIGN §13); when it
+ * differs from the amount on the pay button, the widget must not open with it: the
+ * screen takes the order's terms and reason, and the buyer confirms them first.
+ */
+function contradictsScreen(
+  order: { amount: number; trial?: unknown; reason?: unknown },
+  expectedAmount: number,
+): OrderTrial | undefined {
+  if (Math.round(order.amount * 100) === Math.round(expectedAmount * 100)) return undefined;
+  return {
+    hasTrial: typeof order.trial === "boolean" ? order.trial : order.amount < expectedAmount,
+    amount: order.amount,
+    ...(typeof order.reason === "string" && order.reason ? { reason: order.reason } : {}),
+  };
+}
+
+/**
  * Spec §2/§4 "Payment": the server decides the order, the widget takes the card; on
  * success `payment=completed` is stored and the buyer goes to /instantLogin when no
  * e-mail is stored, else the page reloads.
@@ -58,12 +82,14 @@ function fail(message: string): void {
 export async function startPurchase(choice: {
   tariff: number;
   period: number;
+  /** The amount the pay button named, in currency units. */
+  expectedAmount: number;
   anonymous?: boolean;
 }): Promise<void> {
   $purchase.set({ state: "working" });
   try {
     const isAnonymous = choice.anonymous || !$email.get();
-    const { data: options, error } = isAnonymous
+    const { data: answer, error } = isAnonymous
       ? await api.shop.order.post({
           prepaidToken: await prepaidToken(),
           tariff: choice.tariff,
@@ -75,8 +101,16 @@ export async function startPurchase(choice: {
           tariff: choice.tariff,
           period: choice.period,
         });
-    if (!options) {
+    if (!answer) {
       fail(errorMessage(error) ?? translate("purchase.orderFailed"));
+      return;
+    }
+    // `trial` and `reason` describe the order for this screen; the widget gets the rest.
+    const { trial, reason, ...options } = answer as typeof answer & { trial?: unknown; reason?: unknown };
+    const contradiction = contradictsScreen({ amount: options.amount, trial, reason }, choice.expectedAmount);
+    if (contradiction) {
+      $orderTrial.set(contradiction);
+      $purchase.set({ state: "changed", message: translate("purchase.termsChanged") });
       return;
     }
     const { data: settings } = await api.payments.settings.get();
@@ -94,7 +128,7 @@ export async function startPurchase(choice: {
           if (!$email.get()) location.assign("/instantLogin");
           else location.reload();
         },
-        onFail: (reason) => fail(translate("purchase.declined", { reason })),
+        onFail: (declineReason) => fail(translate("purchase.declined", { reason: declineReason })),
       },
     );
   } catch (error) {

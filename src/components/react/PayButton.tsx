@@ -1,63 +1,72 @@
 import { useStore } from "@nanostores/react";
 import { useState } from "react";
+import type { ChargeTerms } from "../../lib/charge-terms";
+import { describeTerms } from "../../lib/charge-terms-text";
+import { isConsentSkippedThisVisit } from "../../lib/consent-skip";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { readStorage, storageKeys } from "../../lib/storage-keys";
 import { $purchase, startPurchase } from "../../stores/payment";
+import { ConsentBoxes } from "./ConsentBoxes";
 
-type Props = { tariff: number; period: number; price: string; chargeText: string; anonymous?: boolean };
+type Props = { tariff: number; terms: ChargeTerms; anonymous?: boolean };
 
 /**
- * The consents and the pay button (spec §2 "Pricing / payment"): both boxes must be
- * ticked, unless the buyer came with i and j (a prepared offer link).
+ * What will be charged and when, the consents and the pay button (spec §2 "Pricing /
+ * payment", DESIGN §13(c)). Both boxes must be ticked unless this visit came through a
+ * /login link with i and j; the terms are stated either way.
  */
-export function PayButton({ tariff, period, price, chargeText, anonymous = false }: Props) {
-  const { t } = useTranslation();
+export function PayButton({ tariff, terms, anonymous = false }: Props) {
+  const { t, language } = useTranslation();
   const purchase = useStore($purchase);
-  const [consentCharge, setConsentCharge] = useState(false);
-  const [consentOffer, setConsentOffer] = useState(false);
-  const cameWithOffer =
-    readStorage(storageKeys.rawPeriod) !== null && readStorage(storageKeys.rawTariff) !== null;
-  const canBuy = cameWithOffer || (consentCharge && consentOffer);
+  const text = describeTerms(terms, t, language);
+  const [isSkipped] = useState(isConsentSkippedThisVisit);
+  // A consent holds for the terms it named; new terms (tariff, the order's answer) need a new one.
+  const [agreedTo, setAgreedTo] = useState<string | undefined>();
+  const canBuy = isSkipped || agreedTo === text.consent;
+  const isWorking = purchase.state === "working";
   return (
     <div className="pay">
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={consentCharge}
-          onChange={(event) => setConsentCharge(event.target.checked)}
-        />
-        <span>{chargeText}</span>
-      </label>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={consentOffer}
-          onChange={(event) => setConsentOffer(event.target.checked)}
-        />
-        <span>
-          {t("purchase.consentOfferBefore")}{" "}
+      {text.noTrialReason && (
+        <div className="pay__notice" data-testid="no-trial">
+          <strong>{t("purchase.noTrialTitle")}</strong>
+          <p>{text.noTrialReason}</p>
+        </div>
+      )}
+      <p className="pay__terms" data-testid="charge-terms">
+        {text.summary}
+      </p>
+      {isSkipped ? (
+        <p className="muted">
+          {t("purchase.offerByPaying")}{" "}
           <a href="/offer" target="_blank" rel="noopener">
             {t("purchase.consentOfferLink")}
           </a>
-        </span>
-      </label>
+        </p>
+      ) : (
+        <ConsentBoxes
+          key={text.consent}
+          consent={text.consent}
+          onAgreed={(isAgreed) => setAgreedTo(isAgreed ? text.consent : undefined)}
+        />
+      )}
+      {(purchase.state === "changed" || purchase.state === "failed") && (
+        <p className="form__error" role="alert">
+          {purchase.message}
+        </p>
+      )}
       <button
         type="button"
         className="button button--primary"
-        disabled={!canBuy || purchase.state === "working"}
+        disabled={!canBuy || isWorking}
         aria-describedby={canBuy ? undefined : "consents-needed"}
-        onClick={() => void startPurchase({ tariff, period, anonymous })}
+        onClick={() =>
+          void startPurchase({ tariff, period: terms.trialDays, expectedAmount: terms.payNow, anonymous })
+        }
       >
-        {purchase.state === "working" ? t("purchase.working") : t("purchase.buy", { price })}
+        {isWorking ? t("purchase.working") : text.payLabel}
       </button>
       {!canBuy && (
         <p id="consents-needed" className="muted">
           {t("purchase.consentsNeeded")}
-        </p>
-      )}
-      {purchase.state === "failed" && (
-        <p className="form__error" role="alert">
-          {purchase.message}
         </p>
       )}
     </div>

@@ -1,19 +1,24 @@
 import { useStore } from "@nanostores/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { PayButton } from "../../components/react/PayButton";
 import { formatUnits, percent } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { priceLabelKey } from "../../lib/price-label";
 import { applyPromo, type ShopData } from "../../stores/cabinet";
-import { $period, $tariff } from "../../stores/customer";
+import { $cabinetTerms } from "../../stores/charge-terms";
+import { syncServerClock } from "../../stores/server-clock";
 
 type Props = { shop: ShopData };
 
-/** Spec §2 "Pricing / payment": first and later price, discount, promo code, consents, pay. */
+/**
+ * Spec §2 "Pricing / payment": first and later price, discount, promo code, consents, pay;
+ * with the trial length and the first full charge's date and amount (DESIGN §13(c)).
+ * The order is for the period the prices shown are for, so what is read is what is bought.
+ */
 export function PurchaseBlock({ shop }: Props) {
   const { t } = useTranslation();
-  const period = Number(useStore($period)) || 1;
-  const tariff = Number(useStore($tariff)) || shop.periodMonths;
+  const terms = useStore($cabinetTerms);
+  useEffect(() => void syncServerClock(), []);
   const [promoCode, setPromoCode] = useState("");
   const [promoError, setPromoError] = useState<string | undefined>();
   const hasDiscount = shop.discount > 0;
@@ -21,11 +26,13 @@ export function PurchaseBlock({ shop }: Props) {
   return (
     <section className="card purchase" aria-labelledby="purchase-title">
       <h2 id="purchase-title">{t("cabinet.noSubscriptionBought")}</h2>
-      <p className="purchase__first">
-        {t("prices.first")}: <strong>{formatUnits(shop.firstPayment, shop.currency)}</strong>
-      </p>
+      {terms?.hasTrial !== false && (
+        <p className="purchase__first">
+          {t("prices.first")}: <strong>{formatUnits(shop.firstPayment, shop.currency)}</strong>
+        </p>
+      )}
       <p className="purchase__then">
-        {t("purchase.then")}{" "}
+        {terms?.hasTrial !== false && `${t("purchase.then")} `}
         {hasDiscount && (
           <s className="purchase__strike">{formatUnits(shop.strikethroughPrice, shop.currency)}</s>
         )}{" "}
@@ -67,15 +74,7 @@ export function PurchaseBlock({ shop }: Props) {
           </p>
         )}
       </form>
-      <PayButton
-        tariff={tariff}
-        period={period}
-        price={formatUnits(shop.firstPayment, shop.currency)}
-        chargeText={t("purchase.consentCharge", {
-          price: formatUnits(shop.monthlyPayment, shop.currency),
-          period: periodLabel,
-        })}
-      />
+      {terms && <PayButton tariff={shop.periodMonths} terms={terms} />}
     </section>
   );
 }

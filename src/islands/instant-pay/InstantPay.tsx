@@ -1,14 +1,16 @@
-import { useEffect, useState } from "react";
+import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { PayButton } from "../../components/react/PayButton";
 import { SiteFooter } from "../../components/react/SiteFooter";
-import { defaultPrices, type TariffMonths } from "../../content/prices";
+import type { TariffMonths } from "../../content/prices";
 import { api } from "../../lib/api-client";
-import { currencyOf } from "../../lib/i18n/languages";
+import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { formatMoney } from "../../lib/money";
 import { priceLabelKey } from "../../lib/price-label";
-import { $email, $period, $uid } from "../../stores/customer";
+import { $email, $uid } from "../../stores/customer";
+import { $instantTariff, $instantTerms, chooseInstantTariff } from "../../stores/instant-pay";
+import { syncServerClock } from "../../stores/server-clock";
 
 const choices: { months: TariffMonths; key: "prices.month" | "prices.halfYear" | "prices.year" }[] = [
   { months: 1, key: "prices.month" },
@@ -18,10 +20,11 @@ const choices: { months: TariffMonths; key: "prices.month" | "prices.halfYear" |
 
 /** /instantPay: a quick purchase, anonymous or signed in (spec §2). */
 function InstantPayContent() {
-  const { t, language } = useTranslation();
-  const [tariff, setTariff] = useState<TariffMonths>(1);
-  const currency = currencyOf(language);
-  const table = defaultPrices[currency];
+  const { t } = useTranslation();
+  const tariff = useStore($instantTariff);
+  const terms = useStore($instantTerms);
+
+  useEffect(() => void syncServerClock(), []);
 
   useEffect(() => {
     // The profile check is skipped when no e-mail is stored (spec §5).
@@ -34,8 +37,9 @@ function InstantPayContent() {
       .catch((error) => console.error("profile check failed", error));
   }, []);
 
-  const price = formatMoney(table.periods[tariff], currency);
-  const periodLabel = t(priceLabelKey(table.periods[tariff] / 100, tariff));
+  // The table reads the same terms as the pay button, so an order's answer updates both.
+  const price = formatUnits(terms.nextCharge.amount, terms.currency);
+  const periodLabel = t(priceLabelKey(terms.nextCharge.amount, tariff));
   return (
     <>
       <main id="main" className="screen">
@@ -48,7 +52,7 @@ function InstantPayContent() {
             <tbody>
               <tr>
                 <th scope="row">{t("instantPay.first")}</th>
-                <td data-testid="instant-first">{formatMoney(table.firstPayment, currency)}</td>
+                <td data-testid="instant-first">{formatUnits(terms.payNow, terms.currency)}</td>
               </tr>
               <tr>
                 <th scope="row">{t("instantPay.subsequent")}</th>
@@ -69,7 +73,7 @@ function InstantPayContent() {
                   type="radio"
                   name="tariff"
                   checked={tariff === choice.months}
-                  onChange={() => setTariff(choice.months)}
+                  onChange={() => chooseInstantTariff(choice.months)}
                 />
                 {t(choice.key)}
               </label>
@@ -85,13 +89,7 @@ function InstantPayContent() {
             <li>{t("features.noAds.title")}</li>
             <li>{t("features.support.title")}</li>
           </ul>
-          <PayButton
-            tariff={tariff}
-            period={Number($period.get()) || 1}
-            price={formatMoney(table.firstPayment, currency)}
-            chargeText={t("purchase.consentCharge", { price, period: periodLabel })}
-            anonymous={!$email.get()}
-          />
+          <PayButton tariff={tariff} terms={terms} anonymous={!$email.get()} />
         </section>
       </main>
       <SiteFooter />

@@ -3,6 +3,7 @@ import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { PrepaidBindingDialog } from "../../components/react/PrepaidBindingDialog";
 import { SignInButtons } from "../../components/react/SignInButtons";
 import { SiteFooter } from "../../components/react/SiteFooter";
+import { rememberOfferLinkVisit } from "../../lib/consent-skip";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { normalizeLoginQuery } from "../../lib/login-query";
 import { $period, $promo, $rawPeriod, $rawTariff, $tariff } from "../../stores/customer";
@@ -19,6 +20,7 @@ function LoginScreenContent({ variant }: Props) {
     if (query.token) $promo.set(query.token);
     if (query.rawPeriod !== null) $rawPeriod.set(query.rawPeriod);
     if (query.rawTariff !== null) $rawTariff.set(query.rawTariff);
+    rememberOfferLinkVisit(query.rawPeriod !== null && query.rawTariff !== null);
     $period.set(String(query.period));
     $tariff.set(String(query.tariff));
   }, [variant]);
