@@ -265,7 +265,7 @@ test.describe("a prepaid purchase is bound only after the customer confirms", ()
     const question = page.getByRole("dialog", { name: "Attach your purchase" });
     await question.getByRole("button", { name: "Attach" }).click();
     await expect(question.getByRole("alert")).toHaveText(
-      "The purchase was not attached: This purchase is already linked to another account.",
+      "The purchase was not attached: This purchase is already attached to another account. Sign in with that account to use it.",
     );
     expect(page.url()).toContain("/login");
     await question.getByRole("button", { name: "Continue without it" }).click();
