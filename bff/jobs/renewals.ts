@@ -45,6 +45,8 @@ const attemptsOf = (context: AppContext, subscriptionId: number, periodIndex: nu
  * attempts under the lease happen in one BEGIN IMMEDIATE transaction, and a subscription
  * with a pending attempt is not due, so each due renewal is claimed by exactly one pass.
  * Free and card-less renewals are settled at once; the rest are returned to be charged.
+ * (On PostgreSQL the same claim is a `FOR UPDATE SKIP LOCKED` select of the due rows in
+ * the transaction that inserts their attempts.)
  */
 function claimDue(context: AppContext, owner: string, limit: number, counts: RenewalCounts) {
   const { database, clock } = context;
