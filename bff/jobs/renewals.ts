@@ -1,15 +1,19 @@
 import { type PaymentRow, payments } from "../../db/queries/payments";
+import { renewalLeases } from "../../db/queries/renewal-leases";
 import { savedCards } from "../../db/queries/saved-cards";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
 import { statement } from "../../db/statements";
 import { accountIdOf } from "../modules/payments/orders";
 import { receiptOf } from "../modules/payments/receipt";
 import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/payments/saved-card";
-import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/settlement";
+import { settleSuccess } from "../modules/payments/settlement";
 import { applyDiscount, listPriceOfPeriod } from "../modules/shop/pricing";
 import { currentDiscount } from "../modules/subscriptions/discount";
+import { type Clock, systemClock } from "../platform/clock";
 import type { AppContext } from "../platform/context";
 import { logger } from "../platform/logger";
+import { type RenewalLease, takeRenewalLease } from "./renewal-lease";
+import { settleLeftovers } from "./renewal-recovery";
 
 export type RenewalCounts = {
   recovered: number;
@@ -20,8 +24,17 @@ export type RenewalCounts = {
   free: number;
 };
 
-const batchSize = 500;
+export type RenewalOptions = {
+  /** Real time for the lease (never the billing test clock); tests pass one they can move. */
+  leaseClock?: Clock;
+  /** Attempts committed per transaction; tests make it small so that passes interleave. */
+  batchSize?: number;
+};
+
+const defaultBatchSize = 500;
 const yieldEvery = 25;
+
+type Attempt = { payment: PaymentRow; subscription: SubscriptionRow };
 
 const attemptsOf = (context: AppContext, subscriptionId: number, periodIndex: number) =>
   statement<{ count: number }, [number, number]>(
@@ -30,143 +43,133 @@ const attemptsOf = (context: AppContext, subscriptionId: number, periodIndex: nu
   ).get(subscriptionId, periodIndex)?.count ?? 0;
 
 /**
- * A crash can leave attempts that were committed but not settled. Each is settled by
- * asking the gateway what happened to its invoice, never by charging again.
+ * Claims up to `limit` due subscriptions for this pass: finding them and committing their
+ * attempts under the lease happen in one BEGIN IMMEDIATE transaction, and a subscription
+ * with a pending attempt is not due, so each due renewal is claimed by exactly one pass.
+ * Free and card-less renewals are settled at once; the rest are returned to be charged.
+ * (On PostgreSQL the same claim is a `FOR UPDATE SKIP LOCKED` select of the due rows in
+ * the transaction that inserts their attempts.)
  */
-async function recoverPending(context: AppContext): Promise<number> {
-  const pending = payments.pendingRenewals(context.database);
-  for (const payment of pending) {
-    const found = await context.payments.gateway.find(payment.invoice_id);
-    const now = context.clock.now();
-    context.database
-      .transaction(() => {
-        const model = found.Success ? found.Model : undefined;
-        if (!model) settleNotSent(context.database, payment, now);
-        else if (model.Status === "Completed")
+function claimDue(context: AppContext, owner: string, limit: number, counts: RenewalCounts) {
+  const { database, clock } = context;
+  return database
+    .transaction(() => {
+      const now = clock.now();
+      const due = subscriptions.due(database, now, limit);
+      const toCharge: Attempt[] = [];
+      for (const subscription of due) {
+        const discount = currentDiscount(database, subscription.user_id, subscription, now);
+        const amount = applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent);
+        if (amount > 0 && !subscription.card_token) {
+          // No saved card (the customer removed it, DESIGN §13(b)): nothing may be charged,
+          // so no attempt, no decline and no dunning; the paid period simply ends.
+          subscriptions.expire(database, subscription.id, subscription.end_date ?? now, now);
+          continue;
+        }
+        const periodIndex = subscription.next_period_index;
+        const attempt = attemptsOf(context, subscription.id, periodIndex) + 1;
+        const payment = payments.insert(
+          database,
+          {
+            userId: subscription.user_id,
+            subscriptionId: subscription.id,
+            kind: "renewal",
+            invoiceId: `renewal-${subscription.id}-${periodIndex}-${attempt}`,
+            accountId: accountIdOf(subscription.user_id),
+            amount,
+            currency: subscription.currency,
+            description: `Kannt subscription, ${subscription.tariff_months} month(s)`,
+            periodIndex,
+            attempt,
+            // What the period buys, so its receipt (and a refund's) names it.
+            tariffMonths: subscription.tariff_months,
+            extraDevices: subscription.extra_devices,
+          },
+          now,
+        );
+        if (amount === 0) {
+          // 100% discount: the period is extended free with a zero receipt.
           settleSuccess(
-            context.database,
+            database,
             payment,
-            String(model.TransactionId),
+            `free-${payment.invoice_id}`,
             { token: null, lastFour: null },
             now,
           );
-        else
-          settleDecline(
-            context.database,
-            payment,
-            String(model.TransactionId),
-            model.ReasonCode ?? null,
-            model.Reason ?? null,
-            now,
-          );
-      })
-      .immediate();
-  }
-  return pending.length;
+          counts.free++;
+        } else {
+          renewalLeases.claim(database, payment.id, owner);
+          toCharge.push({ payment, subscription });
+        }
+      }
+      return { toCharge, dueCount: due.length };
+    })
+    .immediate();
 }
 
-type Attempt = { payment: PaymentRow; subscription: SubscriptionRow };
+/** Charges the claimed attempts one by one; stops sending once the lease is lost. */
+async function chargeClaimed(
+  context: AppContext,
+  lease: RenewalLease,
+  attempts: Attempt[],
+  counts: RenewalCounts,
+) {
+  const results: { payment: PaymentRow; answer: ChargeAnswer }[] = [];
+  for (const [index, { payment, subscription }] of attempts.entries()) {
+    // Let the server answer other requests during a long pass.
+    if (index % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (lease.isSweepDue()) counts.recovered += await settleLeftovers(context, lease);
+    // Attempts not sent stay pending under the lost lease; another pass finds them unsent at the bank.
+    if (!lease.keep()) break;
+    counts.charged++;
+    try {
+      results.push({
+        payment,
+        answer: await chargeSavedCard(
+          context.payments.gateway,
+          payment,
+          subscription.card_token ?? "",
+          receiptOf(context, payment),
+        ),
+      });
+    } catch (error) {
+      // Unknown outcome: the attempt stays pending and is looked up once this lease is gone.
+      logger.warn("renewal charge had no answer", { invoiceId: payment.invoice_id, error: String(error) });
+    }
+  }
+  return results;
+}
 
 /**
- * One pass of the renewal scheduler: settle leftovers, then charge every due
- * subscription with its saved card. Attempts are committed (one transaction per batch)
- * before any gateway call, with InvoiceId = (subscription, period, attempt).
+ * One renewal pass: settle what dead passes left, then charge every due subscription with
+ * its saved card. Each attempt is committed before the gateway call, with InvoiceId =
+ * (subscription, period, attempt), under this pass's lease (see renewal-lease.ts), so any
+ * number of passes may run at once, in one process or several, and none charges twice.
  */
-export async function runRenewals(context: AppContext): Promise<RenewalCounts> {
-  const { database, clock, payments: gatewayPayments } = context;
+export async function runRenewals(context: AppContext, options: RenewalOptions = {}): Promise<RenewalCounts> {
+  const { database, clock } = context;
+  const batchSize = options.batchSize ?? defaultBatchSize;
   const runStartedAt = clock.now();
-  const counts: RenewalCounts = {
-    recovered: await recoverPending(context),
-    charged: 0,
-    completed: 0,
-    declined: 0,
-    expired: 0,
-    free: 0,
-  };
-  for (;;) {
-    const now = clock.now();
-    const due = subscriptions.due(database, now, batchSize);
-    if (due.length === 0) break;
-    const attempts: Attempt[] = database
-      .transaction(() => {
-        const created: Attempt[] = [];
-        for (const subscription of due) {
-          const discount = currentDiscount(database, subscription.user_id, subscription, now);
-          const amount = applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent);
-          if (amount > 0 && !subscription.card_token) {
-            // No saved card (the customer removed it, DESIGN §13(b)): nothing may be charged,
-            // so no attempt, no decline and no dunning; the paid period simply ends.
-            subscriptions.expire(database, subscription.id, subscription.end_date ?? now, now);
-            continue;
+  const counts: RenewalCounts = { recovered: 0, charged: 0, completed: 0, declined: 0, expired: 0, free: 0 };
+  const lease = takeRenewalLease(database, options.leaseClock ?? systemClock);
+  try {
+    counts.recovered = await settleLeftovers(context, lease);
+    while (lease.keep()) {
+      const { toCharge, dueCount } = claimDue(context, lease.owner, batchSize, counts);
+      const results = await chargeClaimed(context, lease, toCharge, counts);
+      const settledAt = clock.now();
+      database
+        .transaction(() => {
+          for (const { payment, answer } of results) {
+            if (settleCharge(database, payment, answer, settledAt)) counts.completed++;
+            else counts.declined++;
           }
-          const periodIndex = subscription.next_period_index;
-          const attempt = attemptsOf(context, subscription.id, periodIndex) + 1;
-          const payment = payments.insert(
-            database,
-            {
-              userId: subscription.user_id,
-              subscriptionId: subscription.id,
-              kind: "renewal",
-              invoiceId: `renewal-${subscription.id}-${periodIndex}-${attempt}`,
-              accountId: accountIdOf(subscription.user_id),
-              amount,
-              currency: subscription.currency,
-              description: `Kannt subscription, ${subscription.tariff_months} month(s)`,
-              periodIndex,
-              attempt,
-              // What the period buys, so its receipt (and a refund's) names it.
-              tariffMonths: subscription.tariff_months,
-              extraDevices: subscription.extra_devices,
-            },
-            now,
-          );
-          if (amount === 0) {
-            // 100% discount: the period is extended free with a zero receipt.
-            settleSuccess(
-              database,
-              payment,
-              `free-${payment.invoice_id}`,
-              { token: null, lastFour: null },
-              now,
-            );
-            counts.free++;
-          } else {
-            created.push({ payment, subscription });
-          }
-        }
-        return created;
-      })
-      .immediate();
-    const results: { payment: PaymentRow; answer: ChargeAnswer }[] = [];
-    for (const [index, { payment, subscription }] of attempts.entries()) {
-      // Let the server answer other requests during a long pass.
-      if (index % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
-      counts.charged++;
-      try {
-        results.push({
-          payment,
-          answer: await chargeSavedCard(
-            gatewayPayments.gateway,
-            payment,
-            subscription.card_token ?? "",
-            receiptOf(context, payment),
-          ),
-        });
-      } catch (error) {
-        // Unknown outcome: the attempt stays pending and the next pass asks the gateway.
-        logger.warn("renewal charge had no answer", { invoiceId: payment.invoice_id, error: String(error) });
-      }
+        })
+        .immediate();
+      if (dueCount < batchSize) break;
     }
-    const settledAt = clock.now();
-    database
-      .transaction(() => {
-        for (const { payment, answer } of results) {
-          if (settleCharge(database, payment, answer, settledAt)) counts.completed++;
-          else counts.declined++;
-        }
-      })
-      .immediate();
-    if (due.length < batchSize) break;
+  } finally {
+    lease.release();
   }
   savedCards.expireEnded(database, clock.now());
   counts.expired =

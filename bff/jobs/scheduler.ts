@@ -2,12 +2,14 @@ import type { AppContext } from "../platform/context";
 import { logger } from "../platform/logger";
 import { runRenewals } from "./renewals";
 
-/** Runs a renewal pass every `intervalMs` inside the server process; passes never overlap. */
-export function startRenewalScheduler(context: AppContext, intervalMs: number): () => void {
-  let isRunning = false;
-  const tick = async () => {
-    if (isRunning) return;
-    isRunning = true;
+/**
+ * Runs a renewal pass every `intervalMs` inside the server process. Its own passes never
+ * pile up; that it may overlap a manual run or another instance's pass is safe because
+ * every pass works under a lease (renewal-lease.ts). Stopping waits for the pass under way.
+ */
+export function startRenewalScheduler(context: AppContext, intervalMs: number): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const pass = async () => {
     try {
       const counts = await runRenewals(context);
       if (counts.charged + counts.free + counts.recovered > 0) logger.info("renewal pass", counts);
@@ -15,11 +17,18 @@ export function startRenewalScheduler(context: AppContext, intervalMs: number): 
       logger.error("renewal pass failed", {
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       });
-    } finally {
-      isRunning = false;
     }
   };
+  const tick = () => {
+    if (running) return;
+    running = pass().finally(() => {
+      running = undefined;
+    });
+  };
   const timer = setInterval(tick, intervalMs);
-  void tick();
-  return () => clearInterval(timer);
+  tick();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -170,12 +170,6 @@ export const payments = {
        WHERE id = ? AND status = 'pending'`,
     ).run(plan.tariffMonths, plan.trialDays, plan.amount, plan.currency, plan.description, now, id),
 
-  pendingRenewals: (db: Database) =>
-    statement<PaymentRow, []>(
-      db,
-      "SELECT * FROM payments WHERE status = 'pending' AND kind = 'renewal'",
-    ).all(),
-
   byTransaction: (db: Database, transactionId: string) =>
     statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE transaction_id = ?").get(
       transactionId,

@@ -1,4 +1,3 @@
-import type { Database } from "bun:sqlite";
 import { type PaymentRow, payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";

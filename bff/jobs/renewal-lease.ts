@@ -1,0 +1,87 @@
+import type { Database } from "bun:sqlite";
+import { renewalLeases } from "../../db/queries/renewal-leases";
+import type { Clock } from "../platform/clock";
+import { logger } from "../platform/logger";
+import { randomToken } from "../platform/random";
+
+/**
+ * Timings (DESIGN §15), all in real time. A lease lives 30 s and is renewed every 10 s
+ * while its pass works, checked before every gateway call: a call therefore starts with
+ * at least 20 s left, and the HTTP client gives up on a call after 10 s, so a call sent
+ * under a lease has ended before anyone may treat its attempt as left over. A working
+ * pass also sweeps for dead passes' attempts every 20 s, and the scheduler runs a pass
+ * every 60 s, so they are settled within 60 s of their lease expiring.
+ */
+export const leaseMs = 30_000;
+const renewEveryMs = 10_000;
+const sweepEveryMs = 20_000;
+
+/** New at every start of the process: tells this process's leases from those of earlier ones. */
+const processId = randomToken(12);
+let passSequence = 0;
+
+const exclusiveDatabases = new WeakMap<Database, boolean>();
+
+/**
+ * SQLite in exclusive locking mode (bff/platform/database.ts) lets one process at a time
+ * write the file, so once a pass has written its lease every lease of another process
+ * belongs to one that is gone (killed or stopped): its attempts are left over at once,
+ * which is what lets a restart after `kill -9` finish the pass without waiting. Where
+ * several processes share a database (PostgreSQL), only an expired lease counts as dead.
+ */
+function holdsDatabaseAlone(database: Database): boolean {
+  let isExclusive = exclusiveDatabases.get(database);
+  if (isExclusive === undefined) {
+    const mode = database.query<{ locking_mode: string }, []>("PRAGMA locking_mode").get();
+    isExclusive = mode?.locking_mode === "exclusive";
+    exclusiveDatabases.set(database, isExclusive);
+  }
+  return isExclusive;
+}
+
+export type RenewalLease = {
+  readonly owner: string;
+  /** The only process whose leases may be alive, or null when any may (see holdsDatabaseAlone). */
+  readonly liveProcessId: string | null;
+  now(): number;
+  /** Call before every gateway call: renews when due; false once the lease is lost, and the pass must stop. */
+  keep(): boolean;
+  isSweepDue(): boolean;
+  markSwept(): void;
+  /** Ends the lease, unless an attempt under it has no known outcome: then it runs out on its own first. */
+  release(): void;
+};
+
+export function takeRenewalLease(database: Database, clock: Clock): RenewalLease {
+  passSequence += 1;
+  const owner = `${processId}-${passSequence}`;
+  const takenAt = clock.now();
+  renewalLeases.take(database, owner, processId, takenAt + leaseMs, takenAt);
+  let renewedAt = takenAt;
+  let sweptAt = takenAt;
+  let isLost = false;
+  return {
+    owner,
+    liveProcessId: holdsDatabaseAlone(database) ? processId : null,
+    now: () => clock.now(),
+    keep() {
+      if (isLost) return false;
+      const now = clock.now();
+      if (now - renewedAt < renewEveryMs) return true;
+      if (renewalLeases.renew(database, owner, now + leaseMs, now)) {
+        renewedAt = now;
+        return true;
+      }
+      isLost = true;
+      logger.warn("renewal pass lost its lease and stops; another pass settles its attempts", { owner });
+      return false;
+    },
+    isSweepDue: () => clock.now() - sweptAt >= sweepEveryMs,
+    markSwept() {
+      sweptAt = clock.now();
+    },
+    release() {
+      if (!isLost && !renewalLeases.hasPending(database, owner)) renewalLeases.release(database, owner);
+    },
+  };
+}

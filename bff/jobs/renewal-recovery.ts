@@ -1,0 +1,71 @@
+import type { PaymentRow } from "../../db/queries/payments";
+import { renewalLeases } from "../../db/queries/renewal-leases";
+import type { GatewayAnswer, GatewayTransaction } from "../adapters/cloudpayments/client";
+import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/settlement";
+import type { AppContext } from "../platform/context";
+import { logger } from "../platform/logger";
+import type { RenewalLease } from "./renewal-lease";
+
+const claimBatch = 500;
+
+/** Applies what the gateway knows of a left-over attempt; nothing found means it never reached the bank. */
+function settleFound(
+  context: AppContext,
+  payment: PaymentRow,
+  found: GatewayAnswer<GatewayTransaction>,
+): void {
+  const { database } = context;
+  const now = context.clock.now();
+  const model = found.Success ? found.Model : undefined;
+  if (!model) settleNotSent(database, payment, now);
+  else if (model.Status === "Completed")
+    settleSuccess(database, payment, String(model.TransactionId), { token: null, lastFour: null }, now);
+  else
+    settleDecline(
+      database,
+      payment,
+      String(model.TransactionId),
+      model.ReasonCode ?? null,
+      model.Reason ?? null,
+      now,
+    );
+}
+
+/**
+ * Settles the attempts of passes that are provably gone (their lease is dead) by asking
+ * the gateway what happened to each invoice, never by charging again. They are first
+ * claimed under this pass's lease in one transaction, so two passes never settle the
+ * same attempt, and live passes' attempts are never touched. Returns how many it settled.
+ */
+export async function settleLeftovers(context: AppContext, lease: RenewalLease): Promise<number> {
+  const { database } = context;
+  let settled = 0;
+  for (;;) {
+    if (!lease.keep()) return settled;
+    const claimed = database
+      .transaction(() => {
+        const now = lease.now();
+        const leftovers = renewalLeases.leftovers(database, now, lease.liveProcessId, claimBatch);
+        for (const payment of leftovers) renewalLeases.claim(database, payment.id, lease.owner);
+        renewalLeases.dropDead(database, now, lease.liveProcessId);
+        return leftovers;
+      })
+      .immediate();
+    lease.markSwept();
+    for (const payment of claimed) {
+      if (!lease.keep()) return settled;
+      try {
+        const found = await context.payments.gateway.find(payment.invoice_id);
+        database.transaction(() => settleFound(context, payment, found)).immediate();
+        settled++;
+      } catch (error) {
+        // Stays pending under this lease; a later pass looks it up again once the lease is gone.
+        logger.warn("look-up of a left-over renewal failed", {
+          invoiceId: payment.invoice_id,
+          error: String(error),
+        });
+      }
+    }
+    if (claimed.length < claimBatch) return settled;
+  }
+}
