@@ -51,7 +51,9 @@ test.describe("who counts toward the referral discount", () => {
     await expect(page.getByTestId("referral-total")).toHaveText("Your referral discount now: 25%");
   });
 
-  test("a failed call says the list could not be loaded, never that there are no friends", async ({ page }) => {
+  test("a failed call says the list could not be loaded, never that there are no friends", async ({
+    page,
+  }) => {
     await page.route("**/api/profile/referrals", (route) =>
       route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"message":"boom"}}' }),
     );
