@@ -24,3 +24,38 @@ export async function loadReferralCode(): Promise<void> {
     location.assign("/");
   }
 }
+
+type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
+export type Invitee = Data<typeof api.profile.referrals.post>["invitees"][number];
+export type InviteeReason = Invitee["reason"];
+
+/**
+ * The invited friends and whether each counts. "failed" is its own state so a failed call
+ * is never shown as "no friends invited": that would tell the customer a wrong fact about
+ * their discount.
+ */
+export type InviteesState =
+  | { status: "loading" }
+  | { status: "failed" }
+  | { status: "ready"; invitees: Invitee[] };
+
+export const $invitees = atom<InviteesState>({ status: "loading" });
+/** The referral discount now in force (a fraction), when the shop data says it; undefined hides the line. */
+export const $referralDiscount = atom<number | undefined>();
+
+export async function loadInvitees(): Promise<void> {
+  $invitees.set({ status: "loading" });
+  const identity = { email: $email.get(), uid: $uid.get() };
+  const [invitees, shop] = await Promise.allSettled([
+    api.profile.referrals.post(identity),
+    api.shop.getShop.post(identity),
+  ]);
+  // The total is a nicety: without shop data the list still shows, only the total line is left out.
+  if (shop.status === "fulfilled" && shop.value.data) $referralDiscount.set(shop.value.data.referralDiscount);
+  if (invitees.status === "fulfilled" && invitees.value.data?.success) {
+    $invitees.set({ status: "ready", invitees: invitees.value.data.invitees });
+    return;
+  }
+  console.error("invitees failed", invitees.status === "rejected" ? invitees.reason : invitees.value.error);
+  $invitees.set({ status: "failed" });
+}

@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { api } from "../../lib/api-client";
 import { formatDate } from "../../lib/format";
+import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { readStorage, storageKeys } from "../../lib/storage-keys";
 import { panelCall, selectedPersonId } from "../../stores/panel-session";
@@ -101,6 +102,20 @@ function Receipts() {
   return <CustomerTable load={load} emptyKey="panel.empty" />;
 }
 
+type InviteesPage = NonNullable<
+  Awaited<ReturnType<typeof api.panel.invitations.getInviteesByInviterId.post>>["data"]
+>;
+type DiscountReason = InviteesPage["invitations"]["content"][number]["discountReason"];
+
+/** The operator's wording of DESIGN §13's reasons: what a support answer can quote. */
+const discountReasonKeys: Record<DiscountReason, TranslationKey> = {
+  counts: "panel.discountReasonCounts",
+  "not-paid-yet": "panel.discountReasonNotPaidYet",
+  "trial-only": "panel.discountReasonTrialOnly",
+  "not-active": "panel.discountReasonNotActive",
+  "inviters-card": "panel.discountReasonInvitersCard",
+};
+
 function Invited() {
   const { t, language } = useTranslation();
   const load = async (userId: number, page: number): Promise<Table | undefined> => {
@@ -119,6 +134,7 @@ function Invited() {
         t("panel.startDate"),
         t("panel.endDate"),
         t("panel.subscriptionStatus"),
+        t("panel.countsForDiscount"),
       ],
       rows: data.invitations.content.map((invitee) => ({
         key: invitee.inviteeId,
@@ -129,6 +145,11 @@ function Invited() {
           formatDate(invitee.discountStartDate, language) || "—",
           formatDate(invitee.subscriptionEndDate, language) || "—",
           invitee.hasSubscription ? t("panel.active") : t("panel.absent"),
+          <span key="counts" data-counts={invitee.countsForDiscount}>
+            <strong>{invitee.countsForDiscount ? t("panel.yes") : t("panel.no")}</strong>
+            {": "}
+            {t(discountReasonKeys[invitee.discountReason])}
+          </span>,
         ],
       })),
       totalPages: data.invitations.page.totalPages,

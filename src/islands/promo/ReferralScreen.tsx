@@ -6,6 +6,7 @@ import { Spinner } from "../../components/react/Spinner";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { showToast } from "../../lib/toast/toast-store";
 import { $referralCode, inviteLink, loadReferralCode } from "../../stores/referral";
+import { InviteeList } from "./InviteeList";
 
 /** Rendered by the server at 256 px, margin 4, level H (spec §9). */
 const qrUrl = "/api/profile/referralQr.png";
@@ -82,6 +83,7 @@ function ReferralScreenContent() {
             </a>
           </div>
         </div>
+        <InviteeList />
       </main>
       <SiteFooter />
     </>

@@ -1,0 +1,90 @@
+import { expect, type Page, test } from "@playwright/test";
+import { makeCustomer, signInThroughUi, signInToPanel, uniqueEmail, useLanguage } from "./helpers";
+
+/** "pu•••@example.com": the page shows friends' e-mails masked, as the server sends them. */
+const masked = (email: string) => `${email.slice(0, 2)}•••${email.slice(email.indexOf("@"))}`;
+
+/** A signed-in inviter on /promo; answers the referral code its invite link carries. */
+async function inviterOnPromo(page: Page): Promise<{ email: string; code: string }> {
+  const email = uniqueEmail("inviter");
+  await makeCustomer(page, { email, status: "ACTIVE" });
+  await signInThroughUi(page, email);
+  await page.goto("/promo");
+  const link = (await page.getByTestId("invite-link").textContent()) ?? "";
+  const code = new URL(link).searchParams.get("token");
+  if (!code) throw new Error(`no referral code in ${link}`);
+  return { email, code };
+}
+
+/** Two friends on the inviter's code: one paid in full (counts), one only took the trial. */
+async function inviteTwoFriends(page: Page, code: string) {
+  const paying = uniqueEmail("paying");
+  const trial = uniqueEmail("trial");
+  await makeCustomer(page, { email: paying, status: "ACTIVE", referralCode: code });
+  await makeCustomer(page, { email: trial, status: "ACTIVE", referralCode: code, paid: "trial" });
+  return { paying, trial };
+}
+
+test.describe("who counts toward the referral discount", () => {
+  test.beforeEach(async ({ page }) => {
+    await useLanguage(page, "en");
+  });
+
+  test("/promo lists each invited friend with the date and whether it counts, and why not", async ({
+    page,
+  }) => {
+    const { code } = await inviterOnPromo(page);
+    await expect(page.getByText("No friends invited yet")).toBeVisible();
+    const { paying, trial } = await inviteTwoFriends(page, code);
+    await page.reload();
+
+    const friends = page.getByRole("region", { name: "Invited friends" }).getByRole("listitem");
+    await expect(friends).toHaveCount(2);
+    const payingRow = friends.filter({ hasText: masked(paying) });
+    await expect(payingRow).toContainText("Counts: 25% off");
+    await expect(payingRow).toContainText(/Invited on [A-Z][a-z]+ \d{1,2}, \d{4}/);
+    await expect(friends.filter({ hasText: masked(trial) })).toContainText(
+      "Still on the trial: counts after their first full payment",
+    );
+    // The whole address never reaches the inviter's page.
+    await expect(page.getByText(paying)).toHaveCount(0);
+    await expect(page.getByTestId("referral-total")).toHaveText("Your referral discount now: 25%");
+  });
+
+  test("a failed call says the list could not be loaded, never that there are no friends", async ({
+    page,
+  }) => {
+    await page.route("**/api/profile/referrals", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"message":"boom"}}' }),
+    );
+    await inviterOnPromo(page);
+    await expect(page.getByRole("alert")).toHaveText(/Could not load your invited friends/);
+    await expect(page.getByText("No friends invited yet")).toHaveCount(0);
+
+    await page.unroute("**/api/profile/referrals");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByText("No friends invited yet")).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+  });
+
+  test("the panel's invited users show whether each counts for the discount and why", async ({ page }) => {
+    const { email, code } = await inviterOnPromo(page);
+    const { paying, trial } = await inviteTwoFriends(page, code);
+
+    await signInToPanel(page);
+    await page.waitForURL("**/panel-search");
+    await page.getByLabel("Part of an e-mail").fill(email);
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("button", { name: new RegExp(email) }).click();
+    await page.waitForURL("**/panel-user");
+    await page.getByRole("link", { name: "Invited users" }).click();
+
+    await expect(page.getByRole("columnheader", { name: "Counts for discount" })).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: paying })).toContainText(
+      "Yes: Active and paid beyond the trial",
+    );
+    await expect(page.getByRole("row").filter({ hasText: trial })).toContainText(
+      "No: Only the trial payment so far",
+    );
+  });
+});
