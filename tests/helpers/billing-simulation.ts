@@ -29,6 +29,8 @@ export type SimulationOptions = {
 export type SimulationReport = {
   customers: number;
   paying: number;
+  /** Customers past the sandbox's 4,800 trial cards: refused at Check, never paying. */
+  unpaidNoCard: number;
   steps: number;
   renewalAttempts: number;
   /** Attempts whose expected amount the model knew exactly (see `countingRange`). */
@@ -93,7 +95,7 @@ export function expectedRenewal(
   return Math.floor((hundredths + 5_000) / 10_000) * 100;
 }
 
-type Card = { number: string; expiry: string };
+type Card = { number: string; expiry: string; reused?: boolean };
 const fingerprint = (card: Card) => `${card.number}|${card.expiry}`;
 
 type Customer = {
@@ -142,6 +144,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   const report: SimulationReport = {
     customers: options.customers,
     paying: 0,
+    unpaidNoCard: 0,
     steps: 0,
     renewalAttempts: 0,
     exactChecks: 0,
@@ -227,14 +230,38 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   // 1,200 MM/YY expiries, so approving numbers alternate and expiries count up.
   const expiryOf = (slot: number) =>
     `${String((slot % 12) + 1).padStart(2, "0")}/${String(Math.floor(slot / 12) % 100).padStart(2, "0")}`;
+  // The sandbox approves widget payments with four numbers, each with 1,200 expiries: 4,800
+  // cards that can take a trial. Past that, a customer's trial is refused at Check (the card
+  // had one) and the customer stays unpaid, counted in `unpaidNoCard`.
+  const nextSlot = new Map<string, number>();
+  const fresh = (number: string): Card | undefined => {
+    const slot = nextSlot.get(number) ?? 0;
+    if (slot >= 1200) return undefined;
+    nextSlot.set(number, slot + 1);
+    return { number, expiry: expiryOf(slot) };
+  };
   const cardFor = (index: number): Card => {
     const roll = random.next();
-    if (roll < 0.08) return { number: cardNumbers.firstThenDeclined, expiry: expiryOf(index) };
-    if (roll < 0.13) return { number: cardNumbers.hardDeclineLater, expiry: expiryOf(index) };
-    return {
-      number: index % 2 === 0 ? cardNumbers.success : cardNumbers.mastercard,
-      expiry: expiryOf(Math.floor(index / 2)),
-    };
+    const preferred =
+      roll < 0.08
+        ? cardNumbers.firstThenDeclined
+        : roll < 0.13
+          ? cardNumbers.hardDeclineLater
+          : index % 2 === 0
+            ? cardNumbers.success
+            : cardNumbers.mastercard;
+    const order = [
+      preferred,
+      cardNumbers.success,
+      cardNumbers.mastercard,
+      cardNumbers.firstThenDeclined,
+      cardNumbers.hardDeclineLater,
+    ];
+    for (const number of order) {
+      const card = fresh(number);
+      if (card) return card;
+    }
+    return { number: cardNumbers.success, expiry: expiryOf(index % 1200), reused: true };
   };
   const signInAgain = async (customer: Customer, referralCode = "") => {
     const token = await json<{
@@ -339,8 +366,14 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       if (paid.success) problem(`${customer.email}: the declined test card paid`);
       widget = await order(customer);
     }
+    const isPoolCard = customer.card.reused !== true;
     const paid = await pay(widget.invoiceId, customer.card);
-    if (!paid.success) problem(`${customer.email}: first payment failed (${JSON.stringify(paid)})`);
+    if (!paid.success && isPoolCard)
+      problem(`${customer.email}: first payment failed (${JSON.stringify(paid)})`);
+    if (!paid.success && !isPoolCard) {
+      if (paid.checkCode !== 13) problem(`${customer.email}: reused card's trial not refused at Check`);
+      report.unpaidNoCard++;
+    }
     customer.paid = paid.success;
     customer.cards.add(fingerprint(customer.card));
     if (paid.success) report.paying++;
