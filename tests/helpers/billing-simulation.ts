@@ -226,6 +226,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
 
   // --- customers --------------------------------------------------------------------
   const customers: Customer[] = [];
+  // Who invited whom, so counting an inviter's invitees does not scan every customer.
+  const inviteesOf = new Map<number, Customer[]>();
+  const payers: Customer[] = [];
   // Distinct (number, expiry) pairs: a card's trial is once (DESIGN §13), and a number has
   // 1,200 MM/YY expiries, so approving numbers alternate and expiries count up.
   const expiryOf = (slot: number) =>
@@ -329,7 +332,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       paid: false,
     };
     customers[index] = customer;
-    const earlier = customers.filter((other) => other && other.index < index && other.paid);
+    const earlier = payers;
     let code = "";
     let signUpPromo: Promo | undefined;
     const roll = random.next();
@@ -337,6 +340,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       const inviter = random.pick(earlier);
       code = await referralCodeOf(inviter);
       customer.inviter = inviter.index;
+      inviteesOf.set(inviter.index, [...(inviteesOf.get(inviter.index) ?? []), customer]);
       report.invitations++;
     } else if (roll < 0.45) {
       signUpPromo = usablePromo();
@@ -376,7 +380,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     }
     customer.paid = paid.success;
     customer.cards.add(fingerprint(customer.card));
-    if (paid.success) report.paying++;
+    if (paid.success) {
+      report.paying++;
+      payers.push(customer);
+    }
   };
   const applyPromoToModel = (customer: Customer, promo: Promo) => {
     report.promosApplied++;
@@ -425,8 +432,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   const byUser = new Map<number, Customer>();
   const counts = (customer: Customer, standing: Map<number, Standing>) => {
     let total = 0;
-    for (const invitee of customers) {
-      if (!invitee || invitee.inviter !== customer.index) continue;
+    for (const invitee of inviteesOf.get(customer.index) ?? []) {
       const state = standing.get(invitee.userId);
       // DESIGN §13: ACTIVE, after a charge other than the trial, never with the inviter's card.
       const usesInviterCard = [...invitee.cards].some((card) => customer.cards.has(card));
