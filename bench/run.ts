@@ -7,6 +7,7 @@ const benchmarks = [
   ["bun", "bench/lighthouse.ts"],
   ["bun", "bench/profile-throughput.ts"],
   ["bun", "bench/renewals.ts"],
+  ["bun", "bench/billing-simulation.ts"],
   ["bun", "bench/search.ts"],
 ];
 

@@ -92,6 +92,9 @@ export function createWidgetPayments(
           reason: `Check answered ${checkCode}`,
           receipt,
         });
+        // The real gateway declines the payment and sends Fail for it, like any decline:
+        // without it the shop never learns of a transaction the bank's ledger holds.
+        await notify("fail", notificationFields(row, order.email));
         return {
           success: false,
           transactionId: row.id,

@@ -1,0 +1,35 @@
+import { expect, test } from "vitest";
+import { withPeerAddress } from "../../bff/platform/client-address";
+import { makeTestApp } from "../helpers/app";
+import { expectedRenewal, runBillingSimulation } from "../helpers/billing-simulation";
+import { makeOperator } from "../helpers/operators";
+
+test("the model's rule: list price with devices, promo plus referrals capped at 100%, half up", () => {
+  expect(expectedRenewal(1, 0, 0, 0)).toBe(15_000);
+  expect(expectedRenewal(1, 0, 25, 0)).toBe(11_300); // 112.5 → 113
+  expect(expectedRenewal(3, 2, 0, 1)).toBe(52_500); // (400 + 2 × 50 × 3) × 0.75
+  expect(expectedRenewal(12, 0, 50, 2)).toBe(0);
+  expect(expectedRenewal(12, 0, 35, 0)).toBe(70_200);
+});
+
+/**
+ * DESIGN §13: a few hundred customers over 24 test-clock months through the real API;
+ * every renewal attempt equals the independent model's rule to the kopeck, no double and
+ * no missed charge, and our payments reconcile with the sandbox ledger both ways.
+ */
+test("billing simulation: 240 customers over 24 months reconcile to the kopeck", async () => {
+  const { app, context } = await makeTestApp();
+  const report = await runBillingSimulation({
+    send: async (request) => app.handle(withPeerAddress(request, "127.0.0.1")),
+    database: context.database,
+    createAdmin: () => makeOperator(context, "simulation.admin", "admin"),
+    customers: Number(process.env.SIM_CUSTOMERS ?? 240),
+    months: 24,
+    seed: Number(process.env.SIM_SEED ?? 9),
+  });
+  console.log(JSON.stringify({ ...report, problems: report.problems.length }));
+  expect(report.problems).toEqual([]);
+  expect(report.paying).toBeGreaterThan(report.customers * 0.9);
+  expect(report.renewalAttempts).toBeGreaterThan(report.customers);
+  expect(report.free + report.declinedRenewals + report.refunds + report.devices).toBeGreaterThan(0);
+}, 120_000);

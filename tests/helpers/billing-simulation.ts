@@ -1,0 +1,739 @@
+import type { Database } from "bun:sqlite";
+
+/**
+ * The billing simulation of DESIGN §13, shared by tests/bff/billing-simulation.test.ts
+ * (hundreds of customers, in-process) and bench/billing-simulation.ts (10,000 customers,
+ * a real server process). Customers act only through the public and demo HTTP API; the
+ * database is only read, to see what the server did. Every renewal attempt is checked
+ * against an independent model of the money rules written here, never the server's
+ * pricing code, so a pricing bug cannot check itself.
+ */
+
+/** Sends a request (built on http://localhost) to the server under test. */
+export type Send = (request: Request) => Promise<Response>;
+
+export type SimulationOptions = {
+  send: Send;
+  /** The server's database, read only here: statuses, payments. */
+  database: Database;
+  /** Creates an administrator (username, password) the simulation signs in as. */
+  createAdmin: () => Promise<{ username: string; password: string }>;
+  customers: number;
+  months: number;
+  seed: number;
+  /** Requests in flight at once when many customers act in the same step. */
+  concurrency?: number;
+  log?: (line: string) => void;
+};
+
+export type SimulationReport = {
+  customers: number;
+  paying: number;
+  /** Customers past the sandbox's 4,800 trial cards: refused at Check, never paying. */
+  unpaidNoCard: number;
+  steps: number;
+  renewalAttempts: number;
+  /** Attempts whose expected amount the model knew exactly (see `countingRange`). */
+  exactChecks: number;
+  free: number;
+  declinedRenewals: number;
+  devices: number;
+  cancels: number;
+  resumes: number;
+  cardRemovals: number;
+  refunds: number;
+  promosApplied: number;
+  invitations: number;
+  ledgerTransactions: number;
+  problems: string[];
+};
+
+const dayMs = 86_400_000;
+const prices = { 1: 15_000, 3: 40_000, 6: 60_000, 12: 108_000 } as const;
+const devicePerMonth = 5_000;
+const trialAmount = 100;
+type Tariff = keyof typeof prices;
+const tariffs: Tariff[] = [1, 3, 6, 12];
+
+const cardNumbers = {
+  success: "4242424242424242",
+  mastercard: "5555555555554444",
+  declined: "4012888888881881",
+  firstThenDeclined: "4111111111111111",
+  hardDeclineLater: "4000000000000069",
+} as const;
+
+/** Small, fast, seedable PRNG (mulberry32): the same seed replays the same story. */
+export function prng(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    chance: (probability: number) => next() < probability,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+  };
+}
+
+/** The rule of DESIGN §5/§13, in minor units: half up to whole currency units. */
+export function expectedRenewal(
+  tariff: Tariff,
+  extraDevices: number,
+  promoPercent: number,
+  countingInvitees: number,
+) {
+  const list = prices[tariff] + extraDevices * devicePerMonth * tariff;
+  const percent = Math.min(100, promoPercent + 25 * countingInvitees);
+  // Integer arithmetic: list × (100 − percent) is exact, so "half up" is decided exactly.
+  const hundredths = list * (100 - percent); // minor units × 100
+  return Math.floor((hundredths + 5_000) / 10_000) * 100;
+}
+
+type Card = { number: string; expiry: string; reused?: boolean };
+const fingerprint = (card: Card) => `${card.number}|${card.expiry}`;
+
+type Customer = {
+  index: number;
+  email: string;
+  uid: string;
+  cookie: string;
+  cookieAt: number;
+  userId: number;
+  tariff: Tariff;
+  trialDays: number;
+  joinDay: number;
+  inviter: number | undefined;
+  /** Promo percent and last valid day (YYYY-MM-DD) on the subscription. */
+  promo: { percent: number; lastDay: string } | undefined;
+  /** Cards this customer has paid with (fingerprints). */
+  cards: Set<string>;
+  card: Card;
+  devices: number;
+  cardRemoved: boolean;
+  refunded: boolean;
+  paid: boolean;
+};
+
+type Promo = { code: string; percent: number; lastDay: string };
+
+type Standing = {
+  status: string;
+  nextChargeAt: number | null;
+  endDate: number | null;
+  hasCard: boolean;
+  hasPaidCharge: boolean;
+};
+
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+export async function runBillingSimulation(options: SimulationOptions): Promise<SimulationReport> {
+  const { send, database } = options;
+  const random = prng(options.seed);
+  const concurrency = options.concurrency ?? 1;
+  const log = options.log ?? (() => {});
+  const problems: string[] = [];
+  const problem = (text: string) => {
+    if (problems.length < 200) problems.push(text);
+  };
+  const report: SimulationReport = {
+    customers: options.customers,
+    paying: 0,
+    unpaidNoCard: 0,
+    steps: 0,
+    renewalAttempts: 0,
+    exactChecks: 0,
+    free: 0,
+    declinedRenewals: 0,
+    devices: 0,
+    cancels: 0,
+    resumes: 0,
+    cardRemovals: 0,
+    refunds: 0,
+    promosApplied: 0,
+    invitations: 0,
+    ledgerTransactions: 0,
+    problems,
+  };
+
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    send(
+      new Request(`http://localhost${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+  const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+
+  let now = await json<{ now: string }>(await post("/api/dev/clock", { advanceDays: 0 })).then((answer) =>
+    Date.parse(answer.now),
+  );
+  const advance = async (days: number) => {
+    const answer = await json<{ now: string }>(await post("/api/dev/clock", { advanceDays: days }));
+    now = Date.parse(answer.now);
+  };
+
+  // --- staff: an administrator creates the promo codes and makes the refunds ---------
+  const admin = await options.createAdmin();
+  let staff: { headers: Record<string, string>; at: number } | undefined;
+  const staffHeaders = async () => {
+    // Access tokens last 15 minutes of the (moving) test clock: sign in again when stale.
+    if (staff && now - staff.at < 10 * 60_000) return staff.headers;
+    const captcha = await solveCaptcha(send);
+    const response = await post("/api/auth/login", {
+      username: admin.username,
+      password: admin.password,
+      captcha,
+    });
+    if (response.status !== 200) throw new Error(`staff login: ${response.status} ${await response.text()}`);
+    const { accessToken } = await json<{ accessToken: string }>(response);
+    staff = { headers: { authorization: `Bearer ${accessToken}` }, at: now };
+    return staff.headers;
+  };
+  const promos: Promo[] = [];
+  const createPromos = async (count: number) => {
+    for (let index = 0; index < count; index++) {
+      const months = random.int(1, 12);
+      const lastDay = isoDay(addMonthsUtc(Date.parse(`${isoDay(now)}T00:00:00Z`), months));
+      const percent = random.pick([20, 25, 30, 35, 40, 45, 50]);
+      const code = `SIM${options.seed}X${promos.length}M${months}`;
+      const response = await post(
+        "/api/panel/promos/generatePromo",
+        {
+          promoCode: code,
+          promoType: "DISCOUNT",
+          isAvailable: true,
+          discount: percent / 100,
+          expirationDate: lastDay,
+        },
+        await staffHeaders(),
+      );
+      if (response.status !== 200) throw new Error(`promo: ${response.status} ${await response.text()}`);
+      promos.push({ code, percent, lastDay });
+    }
+  };
+  const usablePromo = () => {
+    const today = isoDay(now);
+    const usable = promos.filter((promo) => promo.lastDay >= today);
+    return usable.length > 0 ? random.pick(usable) : undefined;
+  };
+
+  // --- customers --------------------------------------------------------------------
+  const customers: Customer[] = [];
+  // Who invited whom, so counting an inviter's invitees does not scan every customer.
+  const inviteesOf = new Map<number, Customer[]>();
+  const payers: Customer[] = [];
+  // Distinct (number, expiry) pairs: a card's trial is once (DESIGN §13), and a number has
+  // 1,200 MM/YY expiries, so approving numbers alternate and expiries count up.
+  const expiryOf = (slot: number) =>
+    `${String((slot % 12) + 1).padStart(2, "0")}/${String(Math.floor(slot / 12) % 100).padStart(2, "0")}`;
+  // The sandbox approves widget payments with four numbers, each with 1,200 expiries: 4,800
+  // cards that can take a trial. Past that, a customer's trial is refused at Check (the card
+  // had one) and the customer stays unpaid, counted in `unpaidNoCard`.
+  const nextSlot = new Map<string, number>();
+  const fresh = (number: string): Card | undefined => {
+    const slot = nextSlot.get(number) ?? 0;
+    if (slot >= 1200) return undefined;
+    nextSlot.set(number, slot + 1);
+    return { number, expiry: expiryOf(slot) };
+  };
+  const cardFor = (index: number): Card => {
+    const roll = random.next();
+    const preferred =
+      roll < 0.08
+        ? cardNumbers.firstThenDeclined
+        : roll < 0.13
+          ? cardNumbers.hardDeclineLater
+          : index % 2 === 0
+            ? cardNumbers.success
+            : cardNumbers.mastercard;
+    const order = [
+      preferred,
+      cardNumbers.success,
+      cardNumbers.mastercard,
+      cardNumbers.firstThenDeclined,
+      cardNumbers.hardDeclineLater,
+    ];
+    for (const number of order) {
+      const card = fresh(number);
+      if (card) return card;
+    }
+    return { number: cardNumbers.success, expiry: expiryOf(index % 1200), reused: true };
+  };
+  const signInAgain = async (customer: Customer, referralCode = "") => {
+    const token = await json<{
+      credential: string;
+      uid: string;
+      email: string;
+      photoURL: string;
+      providerId: string;
+    }>(await post("/api/dev/idp/token", { email: customer.email, provider: "google.com" }));
+    const response = await post("/api/register", {
+      uid: token.uid,
+      email: token.email,
+      photoURL: token.photoURL,
+      providerId: token.providerId,
+      referralCode,
+      period: customer.trialDays,
+      tariff: customer.tariff,
+      credential: token.credential,
+    });
+    if (response.status !== 200) throw new Error(`register ${customer.email}: ${response.status}`);
+    const cookie = response.headers.getSetCookie().find((line) => line.startsWith("kannt_session="));
+    customer.uid = token.uid;
+    customer.cookie = cookie?.split(";")[0] ?? "";
+    customer.cookieAt = now;
+  };
+  const asCustomer = async (customer: Customer, path: string, body: Record<string, unknown> = {}) => {
+    // Sessions last 30 days of the test clock; the customer signs in again, as in life.
+    if (now - customer.cookieAt > 20 * dayMs) await signInAgain(customer);
+    return post(path, { uid: customer.uid, email: customer.email, ...body }, { cookie: customer.cookie });
+  };
+  const order = async (customer: Customer) => {
+    const response = await asCustomer(customer, "/api/shop/order", {
+      tariff: customer.tariff,
+      period: customer.trialDays,
+    });
+    if (response.status !== 200) throw new Error(`order ${customer.email}: ${response.status}`);
+    return json<{ invoiceId: string; amount: number; accountId: string }>(response);
+  };
+  const pay = async (invoiceId: string, card: Card) =>
+    json<{ success: boolean; checkCode?: number }>(
+      await post("/api/dev/sandbox/pay", { invoiceId, cardNumber: card.number, expiry: card.expiry }),
+    );
+  const referralCodeOf = async (customer: Customer) =>
+    (await json<{ referralCode: string }>(await asCustomer(customer, "/api/profile/getReferralCode")))
+      .referralCode;
+
+  const join = async (index: number, joinDay: number) => {
+    const customer: Customer = {
+      index,
+      email: `sim${options.seed}-${index}@example.com`,
+      uid: "",
+      cookie: "",
+      cookieAt: 0,
+      userId: 0,
+      tariff: random.pick(tariffs),
+      trialDays: random.int(1, 30),
+      joinDay,
+      inviter: undefined,
+      promo: undefined,
+      cards: new Set(),
+      card: cardFor(index),
+      devices: 0,
+      cardRemoved: false,
+      refunded: false,
+      paid: false,
+    };
+    customers[index] = customer;
+    const earlier = payers;
+    let code = "";
+    let signUpPromo: Promo | undefined;
+    const roll = random.next();
+    if (roll < 0.3 && earlier.length > 0) {
+      const inviter = random.pick(earlier);
+      code = await referralCodeOf(inviter);
+      customer.inviter = inviter.index;
+      inviteesOf.set(inviter.index, [...(inviteesOf.get(inviter.index) ?? []), customer]);
+      report.invitations++;
+    } else if (roll < 0.45) {
+      signUpPromo = usablePromo();
+      code = signUpPromo?.code ?? "";
+    }
+    const tryInviterCard = customer.inviter !== undefined && random.chance(0.15);
+    const declinedFirst = random.chance(0.05);
+    const laterPromo = signUpPromo === undefined && random.chance(0.1) ? usablePromo() : undefined;
+    await signInAgain(customer, code);
+    if (signUpPromo) applyPromoToModel(customer, signUpPromo);
+    if (laterPromo) await applyPromo(customer, laterPromo);
+    let widget = await order(customer);
+    customer.userId = Number(widget.accountId.replace("customer-", ""));
+    if (widget.amount * 100 !== trialAmount)
+      problem(`${customer.email}: first order ${widget.amount}, not the trial`);
+    if (tryInviterCard && customer.inviter !== undefined) {
+      // The inviter's card already had its trial: Check refuses the 1-unit payment (code 13).
+      const inviterCard = customers[customer.inviter]?.card;
+      if (inviterCard) {
+        const paid = await pay(widget.invoiceId, inviterCard);
+        if (paid.success) problem(`${customer.email}: trial paid again with the inviter's card`);
+        widget = await order(customer);
+      }
+    }
+    if (declinedFirst) {
+      const paid = await pay(widget.invoiceId, { number: cardNumbers.declined, expiry: "01/29" });
+      if (paid.success) problem(`${customer.email}: the declined test card paid`);
+      widget = await order(customer);
+    }
+    const isPoolCard = customer.card.reused !== true;
+    const paid = await pay(widget.invoiceId, customer.card);
+    if (!paid.success && isPoolCard)
+      problem(`${customer.email}: first payment failed (${JSON.stringify(paid)})`);
+    if (!paid.success && !isPoolCard) {
+      if (paid.checkCode !== 13) problem(`${customer.email}: reused card's trial not refused at Check`);
+      report.unpaidNoCard++;
+    }
+    customer.paid = paid.success;
+    customer.cards.add(fingerprint(customer.card));
+    if (paid.success) {
+      report.paying++;
+      payers.push(customer);
+    }
+  };
+  const applyPromoToModel = (customer: Customer, promo: Promo) => {
+    report.promosApplied++;
+    // The server keeps the higher of two promos on a subscription (spec §5: once per code).
+    if (!customer.promo || promo.percent > customer.promo.percent)
+      customer.promo = { percent: promo.percent, lastDay: promo.lastDay };
+  };
+  const applyPromo = async (customer: Customer, promo: Promo) => {
+    const response = await asCustomer(customer, "/api/shop/applyPromo", { promoCode: promo.code });
+    if (response.status === 200) applyPromoToModel(customer, promo);
+    else if (response.status !== 409)
+      problem(`${customer.email}: applyPromo ${promo.code} → ${response.status}`);
+  };
+
+  // --- reading what the server did ---------------------------------------------------
+  const standings = () => {
+    const rows = database
+      .query<
+        {
+          user_id: number;
+          status: string;
+          next_charge_at: number | null;
+          end_date: number | null;
+          card_token: string | null;
+          paid: number;
+        },
+        []
+      >(
+        `SELECT s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token,
+           EXISTS (SELECT 1 FROM payments p WHERE p.user_id = s.user_id AND p.status = 'completed'
+             AND p.kind IN ('first', 'renewal') AND p.amount > ${trialAmount - 1} AND NOT (p.kind = 'first' AND p.amount = ${trialAmount})) AS paid
+         FROM subscriptions s WHERE s.id = (SELECT MAX(id) FROM subscriptions t WHERE t.user_id = s.user_id)`,
+      )
+      .all();
+    const map = new Map<number, Standing>();
+    for (const row of rows)
+      map.set(row.user_id, {
+        status: row.status,
+        nextChargeAt: row.next_charge_at,
+        endDate: row.end_date,
+        hasCard: row.card_token !== null,
+        hasPaidCharge: row.paid === 1,
+      });
+    return map;
+  };
+  const byUser = new Map<number, Customer>();
+  const counts = (customer: Customer, standing: Map<number, Standing>) => {
+    let total = 0;
+    for (const invitee of inviteesOf.get(customer.index) ?? []) {
+      const state = standing.get(invitee.userId);
+      // DESIGN §13: ACTIVE, after a charge other than the trial, never with the inviter's card.
+      const usesInviterCard = [...invitee.cards].some((card) => customer.cards.has(card));
+      if (state?.status === "ACTIVE" && state.hasPaidCharge && !usesInviterCard) total++;
+    }
+    return total;
+  };
+  let lastPaymentId = 0;
+
+  const runBilling = async () => {
+    const before = standings();
+    const response = await post("/api/dev/billing/run", {});
+    if (response.status !== 200) throw new Error(`billing run: ${response.status}`);
+    const after = standings();
+    const attempts = database
+      .query<
+        {
+          id: number;
+          user_id: number;
+          amount: number;
+          status: string;
+          subscription_id: number;
+          period_index: number;
+        },
+        [number]
+      >(
+        "SELECT id, user_id, amount, status, subscription_id, period_index FROM payments WHERE id > ? AND kind = 'renewal' ORDER BY id",
+      )
+      .all(lastPaymentId);
+    const promoDay = isoDay(now);
+    for (const attempt of attempts) {
+      report.renewalAttempts++;
+      const customer = byUser.get(attempt.user_id);
+      if (!customer) {
+        problem(`renewal ${attempt.id} of an unknown account ${attempt.user_id}`);
+        continue;
+      }
+      // Invitees renewed or expired in this same pass may count or not at the moment of
+      // charging; the two snapshots bound the count (a state changes once per pass).
+      const low = Math.min(counts(customer, before), counts(customer, after));
+      const high = Math.max(counts(customer, before), counts(customer, after));
+      const promoPercent = customer.promo && customer.promo.lastDay >= promoDay ? customer.promo.percent : 0;
+      const allowed = new Set<number>();
+      for (let n = low; n <= high; n++)
+        allowed.add(expectedRenewal(customer.tariff, customer.devices, promoPercent, n));
+      if (allowed.size === 1) report.exactChecks++;
+      if (!allowed.has(attempt.amount))
+        problem(
+          `${customer.email} renewal ${attempt.id} on ${promoDay}: charged ${attempt.amount / 100}, rule says ${[...allowed].map((a) => a / 100).join(" or ")} (tariff ${customer.tariff}, devices ${customer.devices}, promo ${promoPercent}%, invitees ${low}..${high})`,
+        );
+      if (attempt.amount === 0) report.free++;
+      if (attempt.status === "declined") report.declinedRenewals++;
+      if (attempt.amount > 0 && customer.cardRemoved)
+        problem(`${customer.email}: renewal ${attempt.id} charged after the card was removed`);
+    }
+    lastPaymentId = Math.max(
+      lastPaymentId,
+      database.query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM payments").get()?.id ?? 0,
+    );
+    // No missed charge: whatever was due is charged, in dunning (a later retry) or over.
+    for (const [userId, state] of after) {
+      // A retry is dated from the due date (dunning), so after a late pass the next retry
+      // may already be due: fine when this pass made an attempt; the next pass makes it.
+      const triedNow = attempts.some((attempt) => attempt.user_id === userId);
+      if (
+        state.status === "ACTIVE" &&
+        !triedNow &&
+        (state.nextChargeAt === null || state.nextChargeAt <= now)
+      )
+        problem(
+          `account ${userId} ACTIVE and due ${state.nextChargeAt === null ? "never" : new Date(state.nextChargeAt).toISOString()} after a billing run at ${new Date(now).toISOString()} (${JSON.stringify(database.query("SELECT kind, amount, status, invoice_id, created_at FROM payments WHERE user_id = ?").all(userId))})`,
+        );
+      // Dunning keeps access for retries 1 and 3 days after the due date; a pass up to three
+      // days late makes the last retry then, so no ACTIVE period outlives its end by a week.
+      if (state.status === "ACTIVE" && state.endDate !== null && state.endDate + 7 * dayMs < now)
+        problem(`account ${userId} ACTIVE ${((now - state.endDate) / dayMs).toFixed(1)} days past its end`);
+    }
+  };
+
+  const inParallel = async <T>(items: T[], act: (item: T) => Promise<void>) => {
+    for (let start = 0; start < items.length; start += concurrency)
+      await Promise.all(items.slice(start, start + concurrency).map(act));
+  };
+
+  // --- customers' own actions --------------------------------------------------------
+  const act = async (customer: Customer, standing: Standing | undefined) => {
+    if (!standing || customer.refunded || !customer.paid) return;
+    const roll = random.next();
+    const live = standing.endDate !== null && standing.endDate > now;
+    if (standing.status === "ACTIVE" && roll < 0.004) {
+      const response = await asCustomer(customer, "/api/subscriptions/cancel");
+      if (response.status !== 200) problem(`${customer.email}: cancel → ${response.status}`);
+      else report.cancels++;
+    } else if (standing.status === "CANCELED" && live && standing.hasCard && roll < 0.05) {
+      const response = await asCustomer(customer, "/api/subscriptions/resume");
+      if (response.status !== 200) problem(`${customer.email}: resume → ${response.status}`);
+      else report.resumes++;
+    } else if (
+      (standing.status === "ACTIVE" || standing.status === "CANCELED") &&
+      standing.hasCard &&
+      roll > 0.998
+    ) {
+      const response = await asCustomer(customer, "/api/profile/removeCard");
+      if (response.status !== 200) problem(`${customer.email}: removeCard → ${response.status}`);
+      else {
+        customer.cardRemoved = true;
+        report.cardRemovals++;
+      }
+    } else if (standing.status === "ACTIVE" && live && standing.hasCard && roll > 0.994 && roll <= 0.997) {
+      const response = await asCustomer(customer, "/api/profile/addDevice");
+      const approves =
+        customer.card.number === cardNumbers.success || customer.card.number === cardNumbers.mastercard;
+      if (response.status === 200) {
+        customer.devices++;
+        report.devices++;
+        const { charged } = await json<{ charged: number }>(response);
+        // Pro rata: the monthly slot price per day (÷ 30) for the days left, whole units, at least 1.
+        const daysLeft = ((standing.endDate ?? now) - now) / dayMs;
+        const expected = Math.max(1, Math.round(((devicePerMonth / 100) * daysLeft) / 30));
+        if (Math.abs(charged - expected) > 1)
+          problem(`${customer.email}: device charged ${charged}, pro rata ${expected}`);
+      } else if (approves || response.status !== 409) {
+        problem(`${customer.email}: addDevice → ${response.status}`);
+      }
+    } else if (roll > 0.9935 && roll <= 0.994) {
+      const promo = usablePromo();
+      if (promo && (standing.status === "ACTIVE" || standing.status === "CANCELED"))
+        await applyPromo(customer, promo);
+    } else if (
+      (standing.status === "ACTIVE" || standing.status === "CANCELED") &&
+      roll > 0.9925 &&
+      roll <= 0.9935
+    ) {
+      const response = await post(
+        "/api/panel/refund",
+        { email: customer.email, uid: customer.uid },
+        await staffHeaders(),
+      );
+      const answer = await json<{ Success: boolean; total: number }>(response);
+      if (response.status !== 200) problem(`${customer.email}: refund → ${response.status}`);
+      else if (answer.Success) {
+        customer.refunded = true;
+        report.refunds++;
+      }
+    }
+  };
+
+  // --- the story ----------------------------------------------------------------------
+  await createPromos(6);
+  const joinDays = Array.from({ length: options.customers }, () => random.int(0, 90)).sort((a, b) => a - b);
+  const startedAt = now;
+  const endAt = addMonthsUtc(startedAt, options.months);
+  let joined = 0;
+  let promoWave = false;
+  while (now < endAt) {
+    const day = (now - startedAt) / dayMs;
+    const joining: number[] = [];
+    while (joined < options.customers && (joinDays[joined] ?? 0) <= day) joining.push(joined++);
+    // Joins run one by one: an invitee needs its inviter to exist and to have paid.
+    for (const index of joining) {
+      await join(index, day);
+      const customer = customers[index];
+      if (customer) byUser.set(customer.userId, customer);
+    }
+    if (!promoWave && day > 180) {
+      promoWave = true;
+      await createPromos(4);
+    }
+    const standing = standings();
+    await inParallel(
+      customers.filter((customer) => customer !== undefined),
+      (customer) => act(customer, standing.get(customer.userId)),
+    );
+    await advance(random.int(1, 3));
+    await runBilling();
+    report.steps++;
+    if (report.steps % 50 === 0)
+      log(`day ${Math.round(day)}: ${report.renewalAttempts} renewal attempts checked`);
+  }
+
+  reconcile(
+    database,
+    await json<LedgerEntry[]>(await send(new Request("http://localhost/api/dev/sandbox/ledger"))),
+    report,
+    problem,
+  );
+  return report;
+}
+
+type LedgerEntry = {
+  transactionId: string;
+  invoiceId: string;
+  amount: number;
+  status: string;
+  kind: string;
+};
+
+/**
+ * Our payments and the sandbox bank's ledger, both ways: the same transactions with the
+ * same invoices, amounts and outcomes, refunds summing to what we recorded, nothing
+ * pending, and at most one completed renewal per subscription and period.
+ */
+function reconcile(
+  database: Database,
+  ledger: LedgerEntry[],
+  report: SimulationReport,
+  problem: (text: string) => void,
+) {
+  report.ledgerTransactions = ledger.length;
+  const ours = database
+    .query<
+      {
+        invoice_id: string;
+        transaction_id: string | null;
+        amount: number;
+        status: string;
+        refunded_amount: number;
+        kind: string;
+        subscription_id: number | null;
+        period_index: number | null;
+      },
+      []
+    >(
+      "SELECT invoice_id, transaction_id, amount, status, refunded_amount, kind, subscription_id, period_index FROM payments",
+    )
+    .all();
+  const paymentsAtBank = new Map(
+    ledger.filter((entry) => entry.kind === "payment").map((entry) => [entry.transactionId, entry]),
+  );
+  const refundsAtBank = new Map<string, number>();
+  for (const entry of ledger.filter((item) => item.kind === "refund"))
+    refundsAtBank.set(
+      entry.invoiceId,
+      (refundsAtBank.get(entry.invoiceId) ?? 0) + Math.round(entry.amount * 100),
+    );
+  const seen = new Set<string>();
+  const periods = new Set<string>();
+  for (const payment of ours) {
+    if (payment.status === "pending") problem(`${payment.invoice_id} still pending`);
+    if (payment.kind === "renewal" && (payment.status === "completed" || payment.status === "refunded")) {
+      const key = `${payment.subscription_id}/${payment.period_index}`;
+      if (periods.has(key)) problem(`double charge: subscription/period ${key}`);
+      periods.add(key);
+    }
+    if (payment.transaction_id === null || payment.transaction_id.startsWith("free-")) {
+      if (payment.amount > 0 && payment.status !== "declined")
+        problem(`${payment.invoice_id}: ${payment.status} without a bank transaction`);
+      continue;
+    }
+    seen.add(payment.transaction_id);
+    const bank = paymentsAtBank.get(payment.transaction_id);
+    if (!bank) {
+      problem(`${payment.invoice_id}: transaction ${payment.transaction_id} not in the ledger`);
+      continue;
+    }
+    const expectedStatus = payment.status === "declined" ? "Declined" : "Completed";
+    if (
+      bank.invoiceId !== payment.invoice_id ||
+      Math.round(bank.amount * 100) !== payment.amount ||
+      bank.status !== expectedStatus
+    )
+      problem(
+        `${payment.invoice_id}: ours ${payment.amount} ${payment.status}, bank ${bank.invoiceId} ${bank.amount} ${bank.status}`,
+      );
+    const refunded = refundsAtBank.get(payment.invoice_id) ?? 0;
+    if (refunded !== payment.refunded_amount)
+      problem(`${payment.invoice_id}: refunded ${payment.refunded_amount} by us, ${refunded} at the bank`);
+    if ((payment.status === "refunded") !== payment.refunded_amount > 0)
+      problem(`${payment.invoice_id}: status ${payment.status} with ${payment.refunded_amount} refunded`);
+  }
+  for (const [transactionId, entry] of paymentsAtBank)
+    if (!seen.has(transactionId))
+      problem(
+        `bank transaction ${transactionId} (${entry.invoiceId} ${entry.status}) missing from our payments`,
+      );
+}
+
+/** The login form's proof of work (ALTCHA: SHA-256 of salt + number). */
+async function solveCaptcha(send: Send): Promise<string> {
+  const challenge = (await (await send(new Request("http://localhost/api/auth/captcha"))).json()) as {
+    algorithm: string;
+    challenge: string;
+    maxnumber?: number;
+    salt: string;
+    signature: string;
+  };
+  const max = challenge.maxnumber ?? 1_000_000;
+  for (let number = 0; number <= max; number++) {
+    if (new Bun.CryptoHasher("sha256").update(challenge.salt + number).digest("hex") === challenge.challenge)
+      return btoa(JSON.stringify({ ...challenge, number, maxnumber: undefined }));
+  }
+  throw new Error("captcha not solvable");
+}
+
+/** Calendar months in UTC, clamped to the month's last day (as a billing period runs). */
+function addMonthsUtc(time: number, months: number): number {
+  const date = new Date(time);
+  const day = date.getUTCDate();
+  date.setUTCDate(1);
+  date.setUTCMonth(date.getUTCMonth() + months);
+  const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+  date.setUTCDate(Math.min(day, last));
+  return date.getTime();
+}
