@@ -1,7 +1,6 @@
 import { defaultPrices, type TariffMonths } from "../content/prices";
+import { addMonths, dayMs } from "./calendar";
 import type { Currency } from "./money";
-
-const dayMs = 24 * 60 * 60 * 1000;
 
 /**
  * What buying now costs and when the money is taken: the facts the purchase screens and
@@ -43,16 +42,8 @@ export type TermsInput = {
   orderAmount?: number;
 };
 
-/** Calendar months in UTC, clamped to the month's last day, as the server's renewals add them. */
-export function addMonths(time: number, months: number): number {
-  const date = new Date(time);
-  const day = date.getUTCDate();
-  date.setUTCDate(1);
-  date.setUTCMonth(date.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
-  date.setUTCDate(Math.min(day, lastDay));
-  return date.getTime();
-}
+// The same calendar the server bills by.
+export { addMonths };
 
 const isValidCharge = (charge: TermsInput["firstCharge"]): charge is { date: string; amount: number } =>
   charge !== undefined &&
