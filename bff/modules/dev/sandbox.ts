@@ -44,19 +44,8 @@ export function sandboxGatewayModule(context: AppContext) {
     api
       .post(
         "/payments/tokens/charge",
-        guarded(
-          (
-            sandbox,
-            body: {
-              Amount: number;
-              Currency: string;
-              AccountId: string;
-              Token: string;
-              InvoiceId: string;
-              JsonData?: unknown;
-            },
-          ) => sandbox.chargeToken(body),
-        ),
+        // The request's shape is the sandbox's own: one definition for the route and the bank.
+        guarded((sandbox, body: Parameters<SandboxGateway["chargeToken"]>[0]) => sandbox.chargeToken(body)),
         {
           body: t.Object({
             Amount: t.Number(),
