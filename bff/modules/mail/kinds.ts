@@ -1,0 +1,47 @@
+import type { Currency } from "../../../src/lib/money";
+
+/**
+ * The messages the product sends its customers (DESIGN §14) and the facts each one states.
+ * Amounts are in minor units (kopecks, tiyn) with their currency; times are epoch ms and
+ * are shown in Europe/Moscow (Asia/Almaty for kk). Links are absolute, built on PUBLIC_URL.
+ */
+export const mailKinds = [
+  "trial_started",
+  "renewal_notice",
+  "payment_succeeded",
+  "payment_failed",
+  "subscription_canceled",
+  "card_removed",
+  "subscription_ended",
+  "refund_made",
+] as const;
+export type MailKind = (typeof mailKinds)[number];
+
+export type Money = { amount: number; currency: Currency };
+
+export type MailData = {
+  /** Trial paid: how long it lasts and the first full charge (DESIGN §13(c)). */
+  trial_started: { trialDays: number; firstChargeAt: number; firstCharge: Money; tariffMonths: number };
+  /** §13(a): the charge's date and amount, how to cancel and a signed link to cancel. */
+  renewal_notice: { chargeAt: number; charge: Money; tariffMonths: number; cancelUrl: string };
+  /** A charge went through (first full, renewal, extra device): what for and the receipt. */
+  payment_succeeded: {
+    charge: Money;
+    paidAt: number;
+    what: "subscription" | "device";
+    tariffMonths: number | null;
+    paidUntil: number | null;
+    receiptUrl: string;
+  };
+  /** A renewal was declined: the next retry (null when no more) and what to do. */
+  payment_failed: { charge: Money; failedAt: number; nextRetryAt: number | null; accessUntil: number | null };
+  subscription_canceled: { accessUntil: number };
+  card_removed: { lastFour: string | null; accessUntil: number | null };
+  subscription_ended: { endedAt: number };
+  refund_made: { refund: Money; refundedAt: number; payments: number };
+};
+
+/** Links every message carries: the cabinet (and the company line, from src/content/company.ts). */
+export type MailLinks = { cabinetUrl: string };
+
+export type MailContent = { subject: string; text: string; html: string };
