@@ -56,10 +56,18 @@ function claimDue(context: AppContext, owner: string, limit: number, counts: Ren
     .transaction(() => {
       const now = clock.now();
       const due = subscriptions.due(database, now, limit);
+      // Every amount of the batch is priced before anything in it changes: an invitee whose
+      // own renewal or expiry falls in the same pass counts toward its inviter as it stood
+      // when the pass began, whatever the order of the rows.
+      const amounts = due.map((subscription) =>
+        applyDiscount(
+          listPriceOfPeriod(subscription),
+          currentDiscount(database, subscription.user_id, subscription, now).totalPercent,
+        ),
+      );
       const toCharge: Attempt[] = [];
-      for (const subscription of due) {
-        const discount = currentDiscount(database, subscription.user_id, subscription, now);
-        const amount = applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent);
+      for (const [index, subscription] of due.entries()) {
+        const amount = amounts[index] ?? 0;
         if (amount > 0 && !subscription.card_token) {
           // No saved card (the customer removed it, DESIGN §13(b)): nothing may be charged,
           // so no attempt, no decline and no dunning; the paid period simply ends.

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { parseNotification } from "../../bff/adapters/cloudpayments/notification";
+import { approvingCards } from "../../bff/adapters/sandbox/cards";
 import { makeTestApp, postJson } from "../helpers/app";
 import { signIn } from "../helpers/customers";
 import { advanceDays, cards, order, payInSandbox, runBilling } from "../helpers/payments";
@@ -189,5 +190,27 @@ describe("POST /payments/find", () => {
       postJson("/api/dev/sandbox/cloudpayments/payments/find", { InvoiceId: options.invoiceId }),
     );
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("approving test numbers", () => {
+  test("every published approving number pays the first payment and its renewals, as its own card", async () => {
+    const cardsSeen = new Set<string>();
+    for (const [index, number] of approvingCards.entries()) {
+      const { paid, model } = await pay(`approving-${index}@example.com`, number, "11/30");
+      expect(paid.body, number).toMatchObject({ success: true });
+      expect(model).toMatchObject({ CardFirstSix: number.slice(0, 6), CardLastFour: number.slice(-4) });
+      cardsSeen.add(`${model.CardFirstSix}|${model.CardLastFour}`);
+    }
+    // Distinct first six and last four: each is a card with 1,200 trials of its own.
+    expect(cardsSeen.size).toBe(approvingCards.length);
+    await advanceDays(app, 31);
+    await runBilling(app);
+    const renewals = context.database
+      .query<{ status: string }, []>(
+        "SELECT p.status FROM payments p JOIN users u ON u.id = p.user_id WHERE p.kind = 'renewal' AND u.email LIKE 'approving-%'",
+      )
+      .all();
+    expect(renewals.map((row) => row.status)).toEqual(approvingCards.map(() => "completed"));
   });
 });

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { approvingCards } from "../../bff/adapters/sandbox/cards";
 
 /**
  * The billing simulation of DESIGN §13, shared by tests/bff/billing-simulation.test.ts
@@ -29,12 +30,10 @@ export type SimulationOptions = {
 export type SimulationReport = {
   customers: number;
   paying: number;
-  /** Customers past the sandbox's 4,800 trial cards: refused at Check, never paying. */
+  /** Customers past the sandbox's trial cards (13,200): refused at Check, never paying. */
   unpaidNoCard: number;
   steps: number;
   renewalAttempts: number;
-  /** Attempts whose expected amount the model knew exactly (see `countingRange`). */
-  exactChecks: number;
   free: number;
   declinedRenewals: number;
   devices: number;
@@ -52,12 +51,13 @@ const dayMs = 86_400_000;
 const prices = { 1: 15_000, 3: 40_000, 6: 60_000, 12: 108_000 } as const;
 const devicePerMonth = 5_000;
 const trialAmount = 100;
+/** The renewal pass's claim batch (bff/jobs/renewals.ts `defaultBatchSize`). */
+const claimBatch = 500;
 type Tariff = keyof typeof prices;
 const tariffs: Tariff[] = [1, 3, 6, 12];
 
 const cardNumbers = {
   success: "4242424242424242",
-  mastercard: "5555555555554444",
   declined: "4012888888881881",
   firstThenDeclined: "4111111111111111",
   hardDeclineLater: "4000000000000069",
@@ -147,7 +147,6 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     unpaidNoCard: 0,
     steps: 0,
     renewalAttempts: 0,
-    exactChecks: 0,
     free: 0,
     declinedRenewals: 0,
     devices: 0,
@@ -233,9 +232,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   // 1,200 MM/YY expiries, so approving numbers alternate and expiries count up.
   const expiryOf = (slot: number) =>
     `${String((slot % 12) + 1).padStart(2, "0")}/${String(Math.floor(slot / 12) % 100).padStart(2, "0")}`;
-  // The sandbox approves widget payments with four numbers, each with 1,200 expiries: 4,800
-  // cards that can take a trial. Past that, a customer's trial is refused at Check (the card
-  // had one) and the customer stays unpaid, counted in `unpaidNoCard`.
+  // The sandbox approves with 11 numbers (and two more approve only the first payment), each
+  // with 1,200 expiries: 15,600 cards that can take a trial. Past that, a customer's trial is
+  // refused at Check (the card had one) and the customer stays unpaid, in `unpaidNoCard`.
   const nextSlot = new Map<string, number>();
   const fresh = (number: string): Card | undefined => {
     const slot = nextSlot.get(number) ?? 0;
@@ -250,16 +249,8 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         ? cardNumbers.firstThenDeclined
         : roll < 0.13
           ? cardNumbers.hardDeclineLater
-          : index % 2 === 0
-            ? cardNumbers.success
-            : cardNumbers.mastercard;
-    const order = [
-      preferred,
-      cardNumbers.success,
-      cardNumbers.mastercard,
-      cardNumbers.firstThenDeclined,
-      cardNumbers.hardDeclineLater,
-    ];
+          : (approvingCards[index % approvingCards.length] ?? cardNumbers.success);
+    const order = [preferred, ...approvingCards, cardNumbers.firstThenDeclined, cardNumbers.hardDeclineLater];
     for (const number of order) {
       const card = fresh(number);
       if (card) return card;
@@ -444,6 +435,11 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
 
   const runBilling = async () => {
     const before = standings();
+    // One claim batch (500) per pass keeps "as they were when the pass began" exact.
+    const dueNow = [...before.values()].filter(
+      (state) => state.status === "ACTIVE" && state.nextChargeAt !== null && state.nextChargeAt <= now,
+    ).length;
+    if (dueNow >= claimBatch) problem(`${dueNow} renewals due in one pass: more than one claim batch`);
     const response = await post("/api/dev/billing/run", {});
     if (response.status !== 200) throw new Error(`billing run: ${response.status}`);
     const after = standings();
@@ -470,18 +466,15 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         problem(`renewal ${attempt.id} of an unknown account ${attempt.user_id}`);
         continue;
       }
-      // Invitees renewed or expired in this same pass may count or not at the moment of
-      // charging; the two snapshots bound the count (a state changes once per pass).
-      const low = Math.min(counts(customer, before), counts(customer, after));
-      const high = Math.max(counts(customer, before), counts(customer, after));
+      // Every amount of a claim batch is priced from the accounts as they were when the pass
+      // began (bff/jobs/renewals.ts), so invitees renewed or expired in this same pass count
+      // as they stood before it.
+      const invitees = counts(customer, before);
       const promoPercent = customer.promo && customer.promo.lastDay >= promoDay ? customer.promo.percent : 0;
-      const allowed = new Set<number>();
-      for (let n = low; n <= high; n++)
-        allowed.add(expectedRenewal(customer.tariff, customer.devices, promoPercent, n));
-      if (allowed.size === 1) report.exactChecks++;
-      if (!allowed.has(attempt.amount))
+      const expected = expectedRenewal(customer.tariff, customer.devices, promoPercent, invitees);
+      if (attempt.amount !== expected)
         problem(
-          `${customer.email} renewal ${attempt.id} on ${promoDay}: charged ${attempt.amount / 100}, rule says ${[...allowed].map((a) => a / 100).join(" or ")} (tariff ${customer.tariff}, devices ${customer.devices}, promo ${promoPercent}%, invitees ${low}..${high})`,
+          `${customer.email} renewal ${attempt.id} on ${promoDay}: charged ${attempt.amount / 100}, rule says ${expected / 100} (tariff ${customer.tariff}, devices ${customer.devices}, promo ${promoPercent}%, invitees ${invitees})`,
         );
       if (attempt.amount === 0) report.free++;
       if (attempt.status === "declined") report.declinedRenewals++;
@@ -543,8 +536,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       }
     } else if (standing.status === "ACTIVE" && live && standing.hasCard && roll > 0.994 && roll <= 0.997) {
       const response = await asCustomer(customer, "/api/profile/addDevice");
-      const approves =
-        customer.card.number === cardNumbers.success || customer.card.number === cardNumbers.mastercard;
+      const approves = (approvingCards as readonly string[]).includes(customer.card.number);
       if (response.status === 200) {
         customer.devices++;
         report.devices++;
