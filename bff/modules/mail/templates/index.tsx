@@ -1,0 +1,55 @@
+import type { ReactElement } from "react";
+import { company } from "../../../../src/content/company";
+import { translator } from "../../../../src/i18n";
+import type { Language } from "../../../../src/lib/i18n/languages";
+import type { MailData, MailKind, MailLinks } from "../kinds";
+import { mailTexts } from "../texts";
+import { mailFormat } from "../texts/format";
+import { cardRemoved } from "./card-removed";
+import { MailLayout } from "./layout";
+import { paymentFailed } from "./payment-failed";
+import { paymentSucceeded } from "./payment-succeeded";
+import { refundMade } from "./refund-made";
+import { renewalNotice } from "./renewal-notice";
+import { subscriptionCanceled } from "./subscription-canceled";
+import { subscriptionEnded } from "./subscription-ended";
+import type { MailTemplate } from "./template";
+import { trialStarted } from "./trial-started";
+
+const templates: { [K in MailKind]: MailTemplate<K> } = {
+  trial_started: trialStarted,
+  renewal_notice: renewalNotice,
+  payment_succeeded: paymentSucceeded,
+  payment_failed: paymentFailed,
+  subscription_canceled: subscriptionCanceled,
+  card_removed: cardRemoved,
+  subscription_ended: subscriptionEnded,
+  refund_made: refundMade,
+};
+
+/** One mail as a React Email document, with its subject. */
+export function mailDocument<K extends MailKind>(
+  kind: K,
+  language: Language,
+  data: MailData[K],
+  links: MailLinks,
+): { subject: string; document: ReactElement } {
+  const texts = mailTexts[language];
+  const site = translator(language);
+  const template: MailTemplate<K> = templates[kind];
+  const parts = template({ data, texts, format: mailFormat(texts), site, links });
+  const document = (
+    <MailLayout
+      language={language}
+      subject={parts.subject}
+      preview={parts.preview}
+      heading={parts.heading}
+      texts={texts}
+      links={links}
+      companyLine={site("footer.company", { legalName: company.legalName, taxNumber: company.taxNumber })}
+    >
+      {parts.body}
+    </MailLayout>
+  );
+  return { subject: parts.subject, document };
+}

@@ -1,0 +1,10 @@
+import type { Language } from "../../../../src/lib/i18n/languages";
+import { en } from "./en";
+import { kk } from "./kk";
+import { ru } from "./ru";
+import type { MailTexts } from "./types";
+import { zh } from "./zh";
+
+export type { MailTexts } from "./types";
+
+export const mailTexts: Record<Language, MailTexts> = { ru, en, zh, kk };
