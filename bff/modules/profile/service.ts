@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { type DeviceRow, devices } from "../../../db/queries/devices";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
-import { AppError } from "../../platform/errors";
+import { AppError, type LocalizedText } from "../../platform/errors";
 import { applyDiscount, listPriceOfPeriod, toUnits } from "../shop/pricing";
 import { currentDiscount } from "../subscriptions/discount";
 import { cardView } from "./card-removal";
@@ -75,8 +75,15 @@ export function profileOf(database: Database, userId: number, now: number) {
   };
 }
 
+const notAttached: LocalizedText = {
+  en: "This device is not attached to your account.",
+  ru: "Это устройство не привязано к вашему аккаунту.",
+  zh: "此设备未绑定到您的账户。",
+  kk: "Бұл құрылғы аккаунтыңызға тіркелмеген.",
+};
+
 export function detachDevice(database: Database, userId: number, deviceId: string, now: number) {
   const result = devices.detach(database, userId, deviceId, now);
-  if (result.changes === 0) throw new AppError("NOT_FOUND", "This device is not attached to your account.");
+  if (result.changes === 0) throw new AppError("NOT_FOUND", notAttached);
   return { success: true as const, ...devicesOf(database, userId, now) };
 }
