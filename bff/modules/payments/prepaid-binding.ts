@@ -4,6 +4,7 @@ import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { Language } from "../../../src/lib/i18n/languages";
 import { dayMs } from "../../platform/calendar";
 import type { LocalizedText } from "../../platform/errors";
+import { queueTrialStarted } from "../mail/events";
 import { planFor } from "../shop/pricing";
 
 export type PrepaidRefusal = "not-found" | "not-paid" | "refunded" | "other-account";
@@ -95,5 +96,7 @@ export function bindPrepaid(
     payment.card_fingerprint,
   );
   payments.bind(database, payment.id, userId, subscriptionId, now);
+  // The anonymous trial starts for this account now: the first message it gets about it.
+  queueTrialStarted(database, payment, subscriptionId, now);
   return { bound: true };
 }

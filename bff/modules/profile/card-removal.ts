@@ -3,6 +3,7 @@ import { savedCards } from "../../../db/queries/saved-cards";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { logger } from "../../platform/logger";
+import { queueCardRemoved } from "../mail/events";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
@@ -45,9 +46,12 @@ export function removeSavedCard(database: Database, userId: number, now: number)
       if (savedCards.hasChargeInFlight(database, userId)) {
         throw new AppError("CONFLICT", refusals.chargeInFlight);
       }
+      const { lastFour } = savedCards.stateOf(database, userId);
       const current = subscriptions.current(database, userId);
       if (current) savedCards.stopRenewal(database, current.id, now);
       savedCards.forget(database, userId, now);
+      const accessUntil = hasAccess(current, now) ? (current?.end_date ?? null) : null;
+      queueCardRemoved(database, userId, { lastFour, accessUntil }, now);
     })
     .immediate();
   logger.info("saved card removed by the customer", { userId });

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { AppError, type LocalizedText } from "../../platform/errors";
+import { queueSubscriptionCanceled } from "../mail/events";
 
 const refusals = {
   nothingToCancel: {
@@ -32,12 +33,18 @@ const view = (database: Database, userId: number) => {
   };
 };
 
-/** Turns auto-renewal off; access stays until the end of the paid period. */
+/** Turns auto-renewal off; access stays until the end of the paid period. The customer is told by mail. */
 export function cancelSubscription(database: Database, userId: number, now: number) {
-  const current = subscriptions.current(database, userId);
-  if (!current || subscriptions.cancel(database, current.id, now).changes === 0) {
-    throw new AppError("CONFLICT", refusals.nothingToCancel);
-  }
+  database
+    .transaction(() => {
+      const current = subscriptions.current(database, userId);
+      if (!current || subscriptions.cancel(database, current.id, now).changes === 0) {
+        throw new AppError("CONFLICT", refusals.nothingToCancel);
+      }
+      const cancelled = subscriptions.byId(database, current.id);
+      if (cancelled) queueSubscriptionCanceled(database, cancelled, now);
+    })
+    .immediate();
   return view(database, userId);
 }
 
