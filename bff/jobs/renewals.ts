@@ -9,6 +9,7 @@ import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/pay
 import { settleSuccess } from "../modules/payments/settlement";
 import { applyDiscount, listPriceOfPeriod } from "../modules/shop/pricing";
 import { currentDiscount } from "../modules/subscriptions/discount";
+import { endWithoutCard } from "../modules/subscriptions/ending";
 import { type Clock, systemClock } from "../platform/clock";
 import type { AppContext } from "../platform/context";
 import { logger } from "../platform/logger";
@@ -71,7 +72,7 @@ function claimDue(context: AppContext, owner: string, limit: number, counts: Ren
         if (amount > 0 && !subscription.card_token) {
           // No saved card (the customer removed it, DESIGN §13(b)): nothing may be charged,
           // so no attempt, no decline and no dunning; the paid period simply ends.
-          subscriptions.expire(database, subscription.id, subscription.end_date ?? now, now);
+          endWithoutCard(database, subscription, now);
           continue;
         }
         const periodIndex = subscription.next_period_index;

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { statement } from "../../db/statements";
-import { AppError } from "./errors";
+import { AppError, type LocalizedText } from "./errors";
 
 /**
  * Limits on guessing (DESIGN §12): wrong staff passwords, wrong promo codes. Each key
@@ -21,7 +21,7 @@ export function reserveAttempt(
   database: Database,
   keys: LimitKey[],
   now: number,
-  message: (minutes: number) => string,
+  message: (minutes: number) => string | LocalizedText,
 ): void {
   const blockedUntil = database
     .transaction(() => {

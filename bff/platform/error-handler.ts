@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { AppError, type ErrorCode, errorBody, errorStatus } from "./errors";
 import { logger } from "./logger";
+import { customerLanguage } from "./request-language";
 
 function json(status: number, code: ErrorCode, message: string, retryAfterSeconds?: number): Response {
   return Response.json(errorBody(code, message), {
@@ -28,8 +29,10 @@ export const errorHandler = new Elysia({ name: "error-handler" })
   .onError({ as: "global" }, ({ code, error, request }) => {
     // Checked before `code`: Elysia reports an error's own `code` field as the code,
     // and AppError codes such as VALIDATION would be mistaken for Elysia's.
-    if (error instanceof AppError)
-      return json(error.status, error.code, error.message, error.retryAfterSeconds);
+    if (error instanceof AppError) {
+      const message = error.localized ? error.messageIn(customerLanguage(request)) : error.message;
+      return json(error.status, error.code, message, error.retryAfterSeconds);
+    }
     switch (code) {
       case "VALIDATION":
         return json(errorStatus.VALIDATION, "VALIDATION", validationMessage(error));

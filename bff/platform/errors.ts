@@ -1,3 +1,5 @@
+import type { Language } from "../../src/lib/i18n/languages";
+
 /**
  * The one error type of the BFF (DESIGN §9). Services throw it; one `onError`
  * handler in app.ts turns it into `{success: false, error: {code, message}}`.
@@ -23,16 +25,31 @@ export type ErrorBody = {
   error: { code: ErrorCode; message: string };
 };
 
+/** One text in every interface language. */
+export type LocalizedText = Record<Language, string>;
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   /** For 429 and 503: when trying again makes sense, sent as Retry-After. */
   readonly retryAfterSeconds: number | undefined;
+  /**
+   * A refusal a customer reads on screen (DESIGN §9, §13) carries its text in every
+   * language; the error handler answers in the customer's. `message` is the English one
+   * (logs, and staff, read English).
+   */
+  readonly localized: LocalizedText | undefined;
 
-  constructor(code: ErrorCode, message: string, retryAfterSeconds?: number) {
-    super(message);
+  constructor(code: ErrorCode, message: string | LocalizedText, retryAfterSeconds?: number) {
+    super(typeof message === "string" ? message : message.en);
     this.name = "AppError";
     this.code = code;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.localized = typeof message === "string" ? undefined : message;
+  }
+
+  /** The message in `language` when the error has one per language, else the one it has. */
+  messageIn(language: Language): string {
+    return this.localized?.[language] ?? this.message;
   }
 
   get status(): number {

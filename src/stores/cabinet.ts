@@ -80,7 +80,8 @@ export async function resumeSubscription(): Promise<void> {
     await loadCabinet();
   } catch (error) {
     console.error("resume failed", error);
-    showToast(translate("cabinet.resumeFailed"), "error");
+    // The server says why in the customer's language (e.g. no saved card to renew with).
+    showToast(errorMessage(error as { value?: unknown }) ?? translate("cabinet.resumeFailed"), "error");
   }
 }
 
@@ -96,7 +97,7 @@ export async function removeCard(): Promise<void> {
     showToast(translate("cabinet.cardRemovedToast"), "success");
   } catch (error) {
     console.error("card removal failed", error);
-    showToast(translate("cabinet.cardRemoveFailed"), "error");
+    showToast(errorMessage(error as { value?: unknown }) ?? translate("cabinet.cardRemoveFailed"), "error");
   }
   await loadCabinet();
 }

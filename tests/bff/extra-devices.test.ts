@@ -44,7 +44,7 @@ describe("buying a device slot", () => {
     const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({
-      error: { message: expect.stringMatching(/declined \(InsufficientFunds\)/) },
+      error: { message: expect.stringMatching(/declined: there is not enough money on it/) },
     });
     const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
       availableDevices: number;

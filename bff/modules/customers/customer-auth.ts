@@ -4,6 +4,7 @@ import { users } from "../../../db/queries/users";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { createReadCache } from "../../platform/read-cache";
+import { rememberCustomerLanguage } from "../../platform/request-language";
 import { isCrossSite, sessionCookieHeader, sessionToken } from "./session-cookie";
 import { type ValidSession, validateSession } from "./sessions";
 
@@ -48,6 +49,7 @@ export function customerAuthenticator({ database, clock }: AppContext) {
     if (!session || !user)
       throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
     if (session.isRenewed) set.headers["set-cookie"] = sessionCookieHeader(request, token, session.expiresAt);
+    rememberCustomerLanguage(request, user.language);
     assertOwnBody(body as OwnedBody, user);
     return { customer: user, session };
   };

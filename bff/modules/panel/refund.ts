@@ -4,9 +4,10 @@ import { subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../platform/context";
 import { logger } from "../../platform/logger";
 import { randomToken } from "../../platform/random";
+import { queueRefundMade } from "../mail/events";
 import { receiptOf } from "../payments/receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
-import { amountText, answerOf, paymentView, type RefundAnswer } from "./refund-model";
+import { amountText, answerOf, paymentView, type RefundAnswer, totalOf } from "./refund-model";
 import { findRefundAccount, planRefund, type RefundLine, type RefundPlan, staleClaimMs } from "./refund-plan";
 
 export type RefundRequest = { email: string; uid?: string; paymentIds?: (string | number)[] };
@@ -130,6 +131,7 @@ export async function refundCustomer(
           { plan, refunded, failure, inviterBefore, inviterAfter, operatorId, ip },
           clock.now(),
         );
+        queueRefundMade(database, plan.user.id, refundTold(refunded, claim), clock.now());
       }
     })
     .immediate();
@@ -142,6 +144,16 @@ export async function refundCustomer(
     );
   }
   return failureAnswer(plan, refunded, unsent, failure);
+}
+
+/** What the customer is told went back in this run: one message per run, named by its claim. */
+function refundTold(refunded: RefundLine[], claim: string) {
+  const currency = refunded[0]?.currency ?? "RUB";
+  return {
+    total: { amount: totalOf(refunded), currency },
+    payments: refunded.length,
+    eventKey: `panel:${claim}`,
+  };
 }
 
 function failureAnswer(

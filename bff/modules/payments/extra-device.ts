@@ -2,13 +2,61 @@ import { payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import { defaultPrices } from "../../../src/content/prices";
+import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
 import { dayMs } from "../../platform/calendar";
 import type { AppContext } from "../../platform/context";
-import { AppError } from "../../platform/errors";
+import { AppError, type LocalizedText } from "../../platform/errors";
+import { logger } from "../../platform/logger";
 import { devicesOf } from "../profile/service";
 import { accountIdOf } from "./orders";
 import { buildReceipt } from "./receipt";
 import { chargeSavedCard, settleCharge } from "./saved-card";
+
+const refusals = {
+  notActive: {
+    en: "Device slots can be added to an active subscription only.",
+    ru: "Места для устройств можно добавить только к активной подписке.",
+    zh: "只有有效的订阅才能增加设备名额。",
+    kk: "Құрылғы орындарын тек белсенді жазылымға қосуға болады.",
+  },
+  noCard: {
+    en: "There is no saved card to charge; contact support.",
+    ru: "Нет сохранённой карты для оплаты. Обратитесь в поддержку.",
+    zh: "没有可扣款的已保存银行卡，请联系客服。",
+    kk: "Төлем алатын сақталған карта жоқ; қолдау қызметіне хабарласыңыз.",
+  },
+} satisfies Record<string, LocalizedText>;
+
+/** The gateway's reason code for "not enough money on the card". */
+const insufficientFundsCode = 5051;
+
+/** The bank's refusal in words a customer understands (the gateway's own reason is a code). */
+const declines = {
+  insufficientFunds: {
+    en: "The card was declined: there is not enough money on it. No slot was added.",
+    ru: "Карта отклонена: на ней недостаточно средств. Место для устройства не добавлено.",
+    zh: "银行卡被拒绝：卡内余额不足。未增加设备名额。",
+    kk: "Карта қабылданбады: картада қаражат жеткіліксіз. Құрылғы орны қосылмады.",
+  },
+  cardUnusable: {
+    en: "The card was declined: the bank says it can no longer be used. No slot was added.",
+    ru: "Карта отклонена: банк сообщил, что ею больше нельзя пользоваться. Место для устройства не добавлено.",
+    zh: "银行卡被拒绝：银行表示该卡已无法使用。未增加设备名额。",
+    kk: "Карта қабылданбады: банк бұл картаны енді пайдалануға болмайтынын хабарлады. Құрылғы орны қосылмады.",
+  },
+  other: {
+    en: "The bank declined the payment with your card. No slot was added.",
+    ru: "Банк отклонил оплату вашей картой. Место для устройства не добавлено.",
+    zh: "银行拒绝了您这张卡的付款。未增加设备名额。",
+    kk: "Банк картаңызбен төлемді қабылдамады. Құрылғы орны қосылмады.",
+  },
+} satisfies Record<string, LocalizedText>;
+
+function declined(reasonCode: number | null | undefined): LocalizedText {
+  if (reasonCode === insufficientFundsCode) return declines.insufficientFunds;
+  if (reasonCode != null && hardDeclineCodes.has(reasonCode)) return declines.cardUnusable;
+  return declines.other;
+}
 
 /**
  * What one more device slot costs for the rest of the paid period: the monthly slot
@@ -26,10 +74,9 @@ export async function addDeviceSlot(context: AppContext, user: UserRow) {
   const now = clock.now();
   const subscription = subscriptions.current(database, user.id);
   if (subscription?.status !== "ACTIVE" || !subscription.end_date) {
-    throw new AppError("CONFLICT", "Device slots can be added to an active subscription only.");
+    throw new AppError("CONFLICT", refusals.notActive);
   }
-  if (!subscription.card_token)
-    throw new AppError("CONFLICT", "There is no saved card to charge; contact support.");
+  if (!subscription.card_token) throw new AppError("CONFLICT", refusals.noCard);
   const amount = proRataDevicePrice(
     defaultPrices[subscription.currency].extraDevicePerMonth,
     subscription.end_date,
@@ -63,10 +110,12 @@ export async function addDeviceSlot(context: AppContext, user: UserRow) {
   const settledAt = clock.now();
   const isPaid = database.transaction(() => settleCharge(database, payment, answer, settledAt)).immediate();
   if (!isPaid) {
-    throw new AppError(
-      "CONFLICT",
-      `The card was declined (${answer.Model?.Reason ?? answer.Message ?? "no reason given"}); no slot was added.`,
-    );
+    logger.info("extra device slot declined", {
+      userId: user.id,
+      reasonCode: answer.Model?.ReasonCode,
+      reason: answer.Model?.Reason ?? answer.Message,
+    });
+    throw new AppError("CONFLICT", declined(answer.Model?.ReasonCode));
   }
   return { success: true as const, charged: amount / 100, ...devicesOf(database, user.id, settledAt) };
 }

@@ -2,12 +2,13 @@ import type { Database } from "bun:sqlite";
 import type { Plan, SubscriptionRow } from "../../../db/queries/subscriptions";
 import type { Language } from "../../../src/lib/i18n/languages";
 import { dayMs } from "../../platform/calendar";
+import type { LocalizedText } from "../../platform/errors";
 import { applyDiscount } from "../shop/pricing";
 import { currentDiscount } from "../subscriptions/discount";
 import { hasHadTrial } from "./trial";
 
 /** Why there is no trial, in the customer's language (shown on the order screen). */
-const noTrialReasons: Record<Language, string> = {
+const noTrialReasons: LocalizedText = {
   en: "You have already used your trial, so this order is charged at the plan's price now.",
   ru: "Вы уже воспользовались пробным периодом, поэтому этот заказ сразу оплачивается по цене тарифа.",
   zh: "您已使用过试用期，因此本订单将立即按套餐价格收费。",

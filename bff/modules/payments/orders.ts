@@ -6,7 +6,7 @@ import type { Currency } from "../../../src/lib/money";
 import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
 import { type ReceiptJsonData, receiptJsonData } from "../../adapters/cloudpayments/receipt";
 import type { AppContext } from "../../platform/context";
-import { AppError } from "../../platform/errors";
+import { AppError, type LocalizedText } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { assertPeriod, assertTariff } from "../customers/register";
 import { planFor } from "../shop/pricing";
@@ -27,6 +27,21 @@ export type WidgetOptions = {
   /** The widget's `data`: the payment's 54-FZ receipt (DESIGN §13). */
   data: ReceiptJsonData;
 };
+
+const refusals = {
+  alreadyActive: {
+    en: "You already have an active subscription.",
+    ru: "У вас уже есть активная подписка.",
+    zh: "您已有一个有效的订阅。",
+    kk: "Сізде белсенді жазылым бар.",
+  },
+  prepaidAlreadyPaid: {
+    en: "This purchase is already paid. Sign in to link it to your account.",
+    ru: "Эта покупка уже оплачена. Войдите, чтобы привязать её к своему аккаунту.",
+    zh: "此购买已付款。请登录，将其绑定到您的账户。",
+    kk: "Бұл сатып алу төленіп қойған. Оны аккаунтыңызға тіркеу үшін кіріңіз.",
+  },
+} satisfies Record<string, LocalizedText>;
 
 /** The gateway account of a customer: stable across e-mail changes. */
 export const accountIdOf = (userId: number) => `customer-${userId}`;
@@ -74,7 +89,7 @@ export function createCustomerOrder(
   const order = database
     .transaction(() => {
       let current = subscriptions.current(database, user.id);
-      if (hasAccess(current, now)) throw new AppError("CONFLICT", "You already have an active subscription.");
+      if (hasAccess(current, now)) throw new AppError("CONFLICT", refusals.alreadyActive);
       const plan = planFor(current?.currency ?? user.currency, tariff, trialDays);
       if (current?.status !== "NOT_ACTIVE") {
         subscriptions.insertNotActive(database, user.id, plan, now);
@@ -130,7 +145,7 @@ export function createPrepaidOrder(
   const plan = planFor(currency, tariff, trialDays);
   const existing = payments.byPrepaidToken(database, prepaidToken);
   if (existing && existing.status !== "pending") {
-    throw new AppError("CONFLICT", "This purchase is already paid. Sign in to link it to your account.");
+    throw new AppError("CONFLICT", refusals.prepaidAlreadyPaid);
   }
   const order =
     existing ??

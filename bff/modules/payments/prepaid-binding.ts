@@ -3,12 +3,14 @@ import { payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { Language } from "../../../src/lib/i18n/languages";
 import { dayMs } from "../../platform/calendar";
+import type { LocalizedText } from "../../platform/errors";
+import { queueTrialStarted } from "../mail/events";
 import { planFor } from "../shop/pricing";
 
 export type PrepaidRefusal = "not-found" | "not-paid" | "refunded" | "other-account";
 export type PrepaidOutcome = { bound: true } | { bound: false; reason: string; refusal: PrepaidRefusal };
 
-const refusals: Record<PrepaidRefusal, Record<Language, string>> = {
+const refusals: Record<PrepaidRefusal, LocalizedText> = {
   "not-found": {
     en: "This purchase was not found. If you paid, write to support with your payment receipt.",
     ru: "Эта покупка не найдена. Если вы оплатили, напишите в поддержку и приложите чек.",
@@ -94,5 +96,7 @@ export function bindPrepaid(
     payment.card_fingerprint,
   );
   payments.bind(database, payment.id, userId, subscriptionId, now);
+  // The anonymous trial starts for this account now: the first message it gets about it.
+  queueTrialStarted(database, payment, subscriptionId, now);
   return { bound: true };
 }

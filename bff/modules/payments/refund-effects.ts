@@ -1,6 +1,8 @@
 import type { Database } from "bun:sqlite";
 import { type PaymentRow, payments } from "../../../db/queries/payments";
+import type { ClaimablePaymentRow } from "../../../db/queries/refunds";
 import { subscriptions } from "../../../db/queries/subscriptions";
+import { queueRefundMade } from "../mail/events";
 
 /**
  * A refunded payment that bought the subscription's current period takes the period
@@ -14,4 +16,35 @@ export function endAccessPaidBy(database: Database, payment: PaymentRow, now: nu
   if (payments.currentPeriodPayment(database, subscription.id) !== payment.id) return false;
   subscriptions.expire(database, subscription.id, now, now);
   return true;
+}
+
+/**
+ * A refund the gateway tells us of, applied up to what the payment took: a full refund
+ * of the charge that bought the current period ends access. The customer is told of
+ * the money that went back, unless an operator's refund run holds the payment: that
+ * run tells of everything it returned in one message. Runs inside the caller's
+ * transaction, once per refund TransactionId.
+ */
+export function applyGatewayRefund(
+  database: Database,
+  original: PaymentRow,
+  amount: number,
+  refundTransactionId: string,
+  now: number,
+): void {
+  const refunded = payments.addRefund(database, original.id, amount, now);
+  if (refunded?.status === "refunded") endAccessPaidBy(database, original, now);
+  const returned = (refunded?.refunded_amount ?? original.refunded_amount) - original.refunded_amount;
+  const isOperatorRun = (original as Partial<ClaimablePaymentRow>).refund_claim != null;
+  if (returned <= 0 || isOperatorRun || original.user_id === null) return;
+  queueRefundMade(
+    database,
+    original.user_id,
+    {
+      total: { amount: returned, currency: original.currency },
+      payments: 1,
+      eventKey: `gateway:${refundTransactionId}`,
+    },
+    now,
+  );
 }

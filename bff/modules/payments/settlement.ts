@@ -4,6 +4,12 @@ import { subscriptions } from "../../../db/queries/subscriptions";
 import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
 import { addMonths, dayMs } from "../../platform/calendar";
 import { logger } from "../../platform/logger";
+import {
+  queuePaymentFailed,
+  queuePaymentSucceeded,
+  queueSubscriptionEnded,
+  queueTrialStarted,
+} from "../mail/events";
 
 /** Dunning (DESIGN §5): retry 1 and 3 days after the due date, then the subscription expires. */
 export const retryDelaysDays = [1, 3] as const;
@@ -11,7 +17,7 @@ export const retryDelaysDays = [1, 3] as const;
 /**
  * Applies a successful payment once, whichever arrives first: the API answer or the Pay
  * notification. Every function here runs inside the caller's transaction and is a no-op
- * when the payment was already settled.
+ * when the payment was already settled; the customer's message is queued with it.
  */
 export function settleSuccess(
   database: Database,
@@ -54,6 +60,9 @@ export function settleSuccess(
   } else {
     subscriptions.addExtraDevice(database, subscription.id, now);
   }
+  if (payment.kind === "first" && payment.is_trial)
+    queueTrialStarted(database, payment, subscription.id, now);
+  else queuePaymentSucceeded(database, payment, subscription.id, now);
   return true;
 }
 
@@ -81,14 +90,16 @@ export function settleDecline(
       reasonCode,
       attempts,
     });
+    queuePaymentFailed(database, payment, subscription, undefined, now);
+    // Dunning kept access until now: that is when it ended.
+    queueSubscriptionEnded(database, subscription, now, now);
   } else {
-    subscriptions.scheduleRetry(
-      database,
-      subscription.id,
-      (subscription.end_date ?? now) + delay * dayMs,
-      attempts,
-      now,
-    );
+    const dueAt = subscription.end_date ?? now;
+    const nextRetryAt = dueAt + delay * dayMs;
+    subscriptions.scheduleRetry(database, subscription.id, nextRetryAt, attempts, now);
+    // Access is kept through dunning; it ends when the last retry fails too.
+    const accessUntil = dueAt + (retryDelaysDays.at(-1) ?? delay) * dayMs;
+    queuePaymentFailed(database, payment, subscription, { nextRetryAt, accessUntil }, now);
   }
   return true;
 }

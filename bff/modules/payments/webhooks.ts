@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { type CardOnFile, payments, webhookEvents } from "../../../db/queries/payments";
 import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
-import { endAccessPaidBy } from "./refund-effects";
+import { applyGatewayRefund } from "./refund-effects";
 import { settleDecline, settleSuccess } from "./settlement";
 import { cardFingerprint, hasCardHadTrial } from "./trial";
 
@@ -131,8 +131,7 @@ function applyRefundNotification(database: Database, notification: Notification,
       if (!webhookEvents.record(database, "refund", notification.TransactionId, original.invoice_id, now))
         return 0;
       const amount = toMinorUnits(notification.Amount) ?? 0;
-      const refunded = payments.addRefund(database, original.id, amount, now);
-      if (refunded?.status === "refunded") endAccessPaidBy(database, original, now);
+      applyGatewayRefund(database, original, amount, notification.TransactionId, now);
       return 0;
     })
     .immediate();

@@ -1,10 +1,26 @@
 import type { Database } from "bun:sqlite";
 import { savedCards } from "../../../db/queries/saved-cards";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
-import { AppError } from "../../platform/errors";
+import { AppError, type LocalizedText } from "../../platform/errors";
 import { logger } from "../../platform/logger";
+import { queueCardRemoved } from "../mail/events";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
+
+const refusals = {
+  noCard: {
+    en: "There is no saved card to remove; auto-renewal is already off.",
+    ru: "Сохранённой карты нет, удалять нечего: автопродление уже отключено.",
+    zh: "没有已保存的卡可以删除，自动续订已经关闭。",
+    kk: "Сақталған карта жоқ, жоятын ештеңе жоқ: автоұзарту әлдеқашан өшірілген.",
+  },
+  chargeInFlight: {
+    en: "A payment with this card is being processed right now. Try again in a minute.",
+    ru: "Прямо сейчас по этой карте проходит платёж. Попробуйте ещё раз через минуту.",
+    zh: "这张卡正有一笔付款在处理中，请一分钟后再试。",
+    kk: "Дәл қазір осы картамен төлем өңделіп жатыр. Бір минуттан кейін қайталап көріңіз.",
+  },
+} satisfies Record<string, LocalizedText>;
 
 /** The saved card as the cabinet and the panel show it. */
 export function cardView(database: Database, userId: number) {
@@ -23,19 +39,19 @@ export function removeSavedCard(database: Database, userId: number, now: number)
   database
     .transaction(() => {
       if (!savedCards.hasAnyToken(database, userId)) {
-        throw new AppError("CONFLICT", "There is no saved card to remove; auto-renewal is already off.");
+        throw new AppError("CONFLICT", refusals.noCard);
       }
       // A renewal or device charge already sent with this card would land after the
       // removal and look like a charge the customer had forbidden; let it settle first.
       if (savedCards.hasChargeInFlight(database, userId)) {
-        throw new AppError(
-          "CONFLICT",
-          "A payment with this card is being processed right now. Try again in a minute.",
-        );
+        throw new AppError("CONFLICT", refusals.chargeInFlight);
       }
+      const { lastFour } = savedCards.stateOf(database, userId);
       const current = subscriptions.current(database, userId);
       if (current) savedCards.stopRenewal(database, current.id, now);
       savedCards.forget(database, userId, now);
+      const accessUntil = hasAccess(current, now) ? (current?.end_date ?? null) : null;
+      queueCardRemoved(database, userId, { lastFour, accessUntil }, now);
     })
     .immediate();
   logger.info("saved card removed by the customer", { userId });

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { type HistoryRow, paymentHistory } from "../../../db/queries/payment-history";
 import { defaultPrices } from "../../../src/content/prices";
-import { AppError } from "../../platform/errors";
+import { AppError, type LocalizedText } from "../../platform/errors";
 
 /** Years of monthly renewals with their retries; older payments are the operator's to look up. */
 export const historyLimit = 50;
@@ -69,9 +69,16 @@ export function paymentHistoryOf(database: Database, userId: number) {
   return { success: true as const, payments: entries, hasMore: rows.length > historyLimit };
 }
 
+const noSuchReceipt: LocalizedText = {
+  en: "There is no such receipt in your account.",
+  ru: "В вашем аккаунте нет такого чека.",
+  zh: "您的账户中没有这张收据。",
+  kk: "Аккаунтыңызда мұндай түбіртек жоқ.",
+};
+
 /** One payment with a receipt, of this customer only; anything else is simply not found. */
 export function ownPaidPayment(database: Database, userId: number, paymentId: number): HistoryRow {
   const row = paymentHistory.ownPayment(database, userId, paymentId);
-  if (!row || !hasReceipt(row)) throw new AppError("NOT_FOUND", "There is no such receipt in your account.");
+  if (!row || !hasReceipt(row)) throw new AppError("NOT_FOUND", noSuchReceipt);
   return row;
 }

@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
 import { type DeviceRow, devices } from "../../../db/queries/devices";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
-import { AppError } from "../../platform/errors";
-import { applyDiscount, listPriceOfPeriod, toUnits } from "../shop/pricing";
-import { currentDiscount } from "../subscriptions/discount";
+import { AppError, type LocalizedText } from "../../platform/errors";
+import { toUnits } from "../shop/pricing";
+import { nextChargeAmount } from "../subscriptions/next-charge";
 import { cardView } from "./card-removal";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
@@ -44,19 +44,13 @@ export function devicesOf(
 }
 
 /** What the scheduler will really charge next, and when (nothing when renewal is off). */
-export function nextCharge(
-  database: Database,
-  userId: number,
-  subscription: SubscriptionRow | undefined,
-  now: number,
-) {
+export function nextCharge(database: Database, subscription: SubscriptionRow | undefined, now: number) {
   if (subscription?.status !== "ACTIVE" || subscription.next_charge_at === null) {
     return { nextTransactionDate: null, amount: null };
   }
-  const discount = currentDiscount(database, userId, subscription, now);
   return {
     nextTransactionDate: iso(subscription.next_charge_at),
-    amount: toUnits(applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent)),
+    amount: toUnits(nextChargeAmount(database, subscription, now)),
   };
 }
 
@@ -68,15 +62,22 @@ export function profileOf(database: Database, userId: number, now: number) {
       expirationDate: iso(subscription?.end_date ?? null),
       subscriptionIsActive: hasAccess(subscription, now),
       subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
-      ...nextCharge(database, userId, subscription, now),
+      ...nextCharge(database, subscription, now),
     },
     ...devicesOf(database, userId, now, subscription),
     card: cardView(database, userId),
   };
 }
 
+const notAttached: LocalizedText = {
+  en: "This device is not attached to your account.",
+  ru: "Это устройство не привязано к вашему аккаунту.",
+  zh: "此设备未绑定到您的账户。",
+  kk: "Бұл құрылғы аккаунтыңызға тіркелмеген.",
+};
+
 export function detachDevice(database: Database, userId: number, deviceId: string, now: number) {
   const result = devices.detach(database, userId, deviceId, now);
-  if (result.changes === 0) throw new AppError("NOT_FOUND", "This device is not attached to your account.");
+  if (result.changes === 0) throw new AppError("NOT_FOUND", notAttached);
   return { success: true as const, ...devicesOf(database, userId, now) };
 }

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import type { AppContext } from "../../platform/context";
-import { AppError } from "../../platform/errors";
+import { AppError, type LocalizedText } from "../../platform/errors";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
@@ -27,6 +27,21 @@ const shopData = t.Object({
   firstCharge: t.Object({ date: t.String(), amount: t.Number() }),
 });
 
+const refusals = {
+  unknownPromo: {
+    en: "This promo code does not exist or has expired.",
+    ru: "Такого промокода нет, или срок его действия истёк.",
+    zh: "该优惠码不存在或已过期。",
+    kk: "Мұндай промокод жоқ немесе оның мерзімі өтіп кеткен.",
+  },
+  usedPromo: {
+    en: "You have already used this promo code.",
+    ru: "Вы уже использовали этот промокод.",
+    zh: "您已经使用过该优惠码。",
+    kk: "Сіз бұл промокодты бұрын қолдандыңыз.",
+  },
+} satisfies Record<string, LocalizedText>;
+
 export function shopModule(context: AppContext) {
   const { database, clock } = context;
   return new Elysia({ prefix: "/shop", tags: ["shop"] })
@@ -51,10 +66,8 @@ export function shopModule(context: AppContext) {
           .transaction(() => applyPromoCode(database, customer.id, body.promoCode, clock.now()))
           .immediate();
         if (outcome !== "unknown") releaseAttempt(database, keys);
-        if (outcome === "unknown")
-          throw new AppError("NOT_FOUND", "This promo code does not exist or has expired.");
-        if (outcome === "already-used")
-          throw new AppError("CONFLICT", "You have already used this promo code.");
+        if (outcome === "unknown") throw new AppError("NOT_FOUND", refusals.unknownPromo);
+        if (outcome === "already-used") throw new AppError("CONFLICT", refusals.usedPromo);
         return shopOf(database, customer, clock.now(), requestLanguage(request));
       },
       {

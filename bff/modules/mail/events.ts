@@ -1,0 +1,175 @@
+import type { Database } from "bun:sqlite";
+import type { PaymentRow } from "../../../db/queries/payments";
+import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
+import type { Currency } from "../../../src/lib/money";
+import { logger } from "../../platform/logger";
+import { nextChargeAmount } from "../subscriptions/next-charge";
+import type { MailData, MailKind, Money } from "./kinds";
+import { receiptUrlOf } from "./links";
+import { enqueueMail, type MailEvent } from "./outbox";
+
+/**
+ * The messages events queue (DESIGN §14): each function builds its kind's facts from
+ * the rows as they are now and queues the message in the caller's transaction, under a
+ * key naming the event, so a redelivered notification or a repeated pass queues nothing
+ * more. Amounts are minor units; times epoch ms.
+ */
+
+const money = (amount: number, currency: Currency): Money => ({ amount, currency });
+
+/**
+ * Queues in a savepoint of the caller's transaction: a message that cannot be built or
+ * queued is logged and left out, and never undoes the money change it tells of (DESIGN §14).
+ */
+function queue<K extends MailKind>(database: Database, now: number, event: () => MailEvent<K> | undefined) {
+  try {
+    database.transaction(() => {
+      const built = event();
+      if (built) enqueueMail(database, built, now);
+    })();
+  } catch (error) {
+    logger.error("customer message not queued", { error: String(error) });
+  }
+}
+
+/** A 1-unit trial was paid (or an anonymous one bound to the account): when and what the first full charge is. */
+export function queueTrialStarted(
+  database: Database,
+  payment: Pick<PaymentRow, "id" | "trial_days">,
+  subscriptionId: number,
+  now: number,
+): void {
+  queue(database, now, () => {
+    const subscription = subscriptions.byId(database, subscriptionId);
+    if (!subscription) return undefined;
+    const data: MailData["trial_started"] = {
+      trialDays: payment.trial_days ?? subscription.trial_days,
+      firstChargeAt: subscription.next_charge_at ?? subscription.end_date ?? now,
+      firstCharge: money(nextChargeAmount(database, subscription, now), subscription.currency),
+      tariffMonths: subscription.tariff_months,
+    };
+    return { userId: subscription.user_id, kind: "trial_started", data, eventKey: `payment:${payment.id}` };
+  });
+}
+
+/**
+ * A charge went through that is not the trial: a first payment at the plan's price, a
+ * renewal (a free one at 100% off too: its period and zero receipt are news to the
+ * customer), or an extra device slot.
+ */
+export function queuePaymentSucceeded(
+  database: Database,
+  payment: PaymentRow,
+  subscriptionId: number,
+  now: number,
+): void {
+  queue(database, now, () => {
+    const subscription = subscriptions.byId(database, subscriptionId);
+    if (!subscription) return undefined;
+    const isDevice = payment.kind === "device";
+    const data: MailData["payment_succeeded"] = {
+      charge: money(payment.amount, payment.currency),
+      paidAt: now,
+      what: isDevice ? "device" : "subscription",
+      tariffMonths: isDevice ? null : (payment.tariff_months ?? subscription.tariff_months),
+      // A device slot lasts as long as the period it was bought in.
+      paidUntil: subscription.end_date,
+      receiptUrl: receiptUrlOf(database, payment.id),
+    };
+    return {
+      userId: subscription.user_id,
+      kind: "payment_succeeded",
+      data,
+      eventKey: `payment:${payment.id}`,
+    };
+  });
+}
+
+/**
+ * A renewal attempt was declined. `nextRetryAt` is the next try (null after the last
+ * one or a hard decline); `accessUntil` is when access ends if no try succeeds (null
+ * when it has ended now).
+ */
+export function queuePaymentFailed(
+  database: Database,
+  payment: PaymentRow,
+  subscription: SubscriptionRow,
+  retry: { nextRetryAt: number; accessUntil: number } | undefined,
+  now: number,
+): void {
+  queue(database, now, () => {
+    const data: MailData["payment_failed"] = {
+      charge: money(payment.amount, payment.currency),
+      failedAt: now,
+      nextRetryAt: retry?.nextRetryAt ?? null,
+      accessUntil: retry?.accessUntil ?? null,
+    };
+    return { userId: subscription.user_id, kind: "payment_failed", data, eventKey: `payment:${payment.id}` };
+  });
+}
+
+/** The customer turned auto-renewal off; access runs to the end of the paid period. */
+export function queueSubscriptionCanceled(
+  database: Database,
+  subscription: SubscriptionRow,
+  now: number,
+): void {
+  const accessUntil = subscription.end_date;
+  if (accessUntil === null) return;
+  queue(database, now, () => ({
+    userId: subscription.user_id,
+    kind: "subscription_canceled",
+    data: { accessUntil },
+    // A customer may cancel, resume and cancel again: each cancel is its own event.
+    eventKey: `subscription:${subscription.id}:at:${now}`,
+  }));
+}
+
+/** The customer removed the saved card; `accessUntil` is null when no period is running. */
+export function queueCardRemoved(
+  database: Database,
+  userId: number,
+  card: { lastFour: string | null; accessUntil: number | null },
+  now: number,
+): void {
+  queue(database, now, () => ({
+    userId,
+    kind: "card_removed",
+    data: { lastFour: card.lastFour, accessUntil: card.accessUntil },
+    eventKey: `user:${userId}:at:${now}`,
+  }));
+}
+
+/**
+ * A subscription became EXPIRED because its time ran out (not by a refund, which tells
+ * of itself). One message per ended period: a subscription renewed after expiring and
+ * ending again ends at another time.
+ */
+export function queueSubscriptionEnded(
+  database: Database,
+  subscription: Pick<SubscriptionRow, "id" | "user_id">,
+  endedAt: number,
+  now: number,
+): void {
+  queue(database, now, () => ({
+    userId: subscription.user_id,
+    kind: "subscription_ended",
+    data: { endedAt },
+    eventKey: `subscription:${subscription.id}:ended:${endedAt}`,
+  }));
+}
+
+/** Money went back to the customer's card: an operator's refund run, or one the gateway made. */
+export function queueRefundMade(
+  database: Database,
+  userId: number,
+  refund: { total: Money; payments: number; eventKey: string },
+  now: number,
+): void {
+  queue(database, now, () => ({
+    userId,
+    kind: "refund_made",
+    data: { refund: refund.total, refundedAt: now, payments: refund.payments },
+    eventKey: refund.eventKey,
+  }));
+}

@@ -1,0 +1,14 @@
+import type { Database } from "bun:sqlite";
+import type { SubscriptionRow } from "../../../db/queries/subscriptions";
+import { applyDiscount, listPriceOfPeriod } from "../shop/pricing";
+import { currentDiscount } from "./discount";
+
+/**
+ * What the next renewal of this subscription charges by the rules now, in minor units:
+ * the period's list price with its extra devices, after the customer's discount. The
+ * cabinet shows it and the mails state it; the renewal pass charges by the same rule.
+ */
+export function nextChargeAmount(database: Database, subscription: SubscriptionRow, now: number): number {
+  const discount = currentDiscount(database, subscription.user_id, subscription, now);
+  return applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent);
+}
