@@ -5,6 +5,7 @@ import { referralsModule } from "./modules/customers/referrals-route";
 import { billingControlModule } from "./modules/dev/billing";
 import { fixturesModule } from "./modules/dev/fixtures";
 import { demoIdentityModule } from "./modules/dev/idp";
+import { devMailModule } from "./modules/dev/mail";
 import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbox";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
@@ -72,7 +73,8 @@ export function createApp(context: AppContext) {
     .use(fixturesModule(context))
     .use(sandboxGatewayModule(context))
     .use(sandboxControlModule(context))
-    .use(billingControlModule(context));
+    .use(billingControlModule(context))
+    .use(devMailModule(context));
   context.http.attachLoopback((request) => app.handle(request));
   return app;
 }

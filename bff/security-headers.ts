@@ -1,6 +1,5 @@
-import type { Config } from "./platform/config";
-
-export type SecurityHeadersConfig = Pick<Config, "publicUrl">;
+/** Only the public origin decides; undefined reads as "not https". */
+export type SecurityHeadersConfig = { publicUrl: string | undefined };
 
 /**
  * The headers every response carries, pages and API alike (DESIGN §12). HSTS only when

@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { startMailWorker } from "./jobs/mail-worker";
 import { startRenewalScheduler } from "./jobs/scheduler";
 import { ensureFirstOperator } from "./modules/operators/accounts";
 import { withPeerAddress } from "./platform/client-address";
@@ -58,19 +59,32 @@ export async function startServer(environment: Record<string, string | undefined
       return new Response("Internal error", { status: 500, headers: securityHeaders });
     },
   });
+  // PORT=0 (tests): the demo's default public origin is only known now. Links in mails use it.
+  if (config.isPublicUrlDefault && config.port === 0) config.publicUrl = `http://localhost:${server.port}`;
   const billingInterval = Number(environment.BILLING_INTERVAL_SECONDS ?? 60);
   const stopScheduler =
     billingInterval > 0 ? startRenewalScheduler(context, billingInterval * 1000) : () => {};
+  const mailWorker = startMailWorker(context);
+  /** Lets the message being sent finish and be recorded, then closes the mail connections. */
+  const stopMail = async () => {
+    await mailWorker.stop();
+    context.mail.close();
+  };
   if (!site.isBuilt)
     logger.warn("site not built; serving the API only", { directory: config.staticDirectory });
-  logger.info("listening", { url: `http://localhost:${server.port}`, mode: config.mode });
-  return { server, database, config, stopScheduler };
+  logger.info("listening", {
+    url: `http://localhost:${server.port}`,
+    mode: config.mode,
+    mail: context.mail.kind,
+  });
+  return { server, database, config, context, stopScheduler, stopMail };
 }
 
 if (import.meta.main) {
-  const { server, database } = await startServer();
-  const stop = () => {
+  const { server, database, stopMail } = await startServer();
+  const stop = async () => {
     server.stop();
+    await stopMail();
     database.close();
     process.exit(0);
   };

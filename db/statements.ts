@@ -23,3 +23,14 @@ export function statement<Row = unknown, Params extends SQLQueryBindings[] = SQL
   }
   return prepared as Statement<Row, Params>;
 }
+
+/**
+ * Closes a database for good, finalizing the statements cached for it first: SQLite keeps
+ * a connection with live statements open (and its exclusive lock held) after close(), so
+ * without this the same file could not be opened again in this process (a restart in tests).
+ */
+export function closeDatabase(database: Database): void {
+  for (const prepared of cache.get(database)?.values() ?? []) prepared.finalize();
+  cache.delete(database);
+  database.close();
+}

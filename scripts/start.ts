@@ -35,9 +35,10 @@ if (isStale && !process.env.SKIP_BUILD) {
   }
 }
 
-const { server, database } = await startServer();
-const stop = () => {
+const { server, database, stopMail } = await startServer();
+const stop = async () => {
   server.stop();
+  await stopMail();
   database.close();
   process.exit(0);
 };

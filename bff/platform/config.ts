@@ -10,7 +10,17 @@ export type Config = {
   port: number;
   databasePath: string;
   dataDirectory: string;
-  publicUrl: string | undefined;
+  /**
+   * The public origin, without a trailing slash: links in e-mails, hreflang, the HSTS
+   * decision. Demo mode without PUBLIC_URL uses `http://localhost:{PORT}`.
+   */
+  publicUrl: string;
+  /** Whether publicUrl is the demo default rather than a configured PUBLIC_URL. */
+  isPublicUrlDefault: boolean;
+  /** SMTP_URL (smtp:// or smtps://, credentials inside); unset means the embedded outbox (demo only). */
+  smtpUrl: string | undefined;
+  /** The From of every message: MAIL_FROM, or `Kannt <no-reply@{host of publicUrl}>`. */
+  mailFrom: string;
   mode: AppMode;
   adminUsername: string | undefined;
   adminPassword: string | undefined;
@@ -51,6 +61,27 @@ function parseAltchaMaxNumber(raw: string | undefined): number {
     throw new Error(`ALTCHA_MAX_NUMBER must be a whole number from 1000 to 100000000, got "${raw}".`);
   }
   return value;
+}
+
+/**
+ * SMTP_URL must name an SMTP server. The value holds the password, so no message ever
+ * repeats it: only its scheme is quoted.
+ */
+function parseSmtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    const scheme = url ? `a ${url.protocol}// URL` : "not a URL";
+    throw new Error(
+      `SMTP_URL must be an smtp:// or smtps:// URL with the user and password in it (smtps://user:password@mail.example:465), got ${scheme}.`,
+    );
+  }
+  return raw;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -103,11 +134,17 @@ export function loadConfig(environment: Environment = process.env): Config {
   const mode = parseMode(environment);
   // Before any secret is generated into it.
   if (databasePath !== ":memory:") secureDataFolder(dataDirectory, basename(databasePath));
+  const port = parsePort(optional(environment, "PORT"));
+  const configuredPublicUrl = optional(environment, "PUBLIC_URL")?.replace(/\/+$/, "");
+  const publicUrl = configuredPublicUrl ?? `http://localhost:${port}`;
   const config: Config = {
-    port: parsePort(optional(environment, "PORT")),
+    port,
     databasePath,
     dataDirectory,
-    publicUrl: optional(environment, "PUBLIC_URL")?.replace(/\/+$/, ""),
+    publicUrl,
+    isPublicUrlDefault: configuredPublicUrl === undefined,
+    smtpUrl: parseSmtpUrl(optional(environment, "SMTP_URL")),
+    mailFrom: optional(environment, "MAIL_FROM") ?? defaultMailFrom(publicUrl),
     mode,
     adminUsername: optional(environment, "ADMIN_USERNAME"),
     adminPassword: optional(environment, "ADMIN_PASSWORD"),
@@ -137,13 +174,15 @@ export function loadConfig(environment: Environment = process.env): Config {
 function assertProductionIsReal(config: Config, environment: Environment): void {
   if (config.mode !== "production") return;
   const missing = [
-    ["PUBLIC_URL", config.publicUrl],
+    ["PUBLIC_URL", config.isPublicUrlDefault ? undefined : config.publicUrl],
     ["JWT_SECRET", optional(environment, "JWT_SECRET")],
     ["GOOGLE_CLIENT_ID", config.googleClientId],
     ["YANDEX_CLIENT_ID", config.yandexClientId],
     ["CLOUDPAYMENTS_PUBLIC_ID", config.cloudPaymentsPublicId],
     ["CLOUDPAYMENTS_API_SECRET", optional(environment, "CLOUDPAYMENTS_API_SECRET")],
     ["CLOUDPAYMENTS_API_URL", config.cloudPaymentsApiUrl],
+    // Without it customers would get no renewal notice, and so no renewal (DESIGN §13(a)).
+    ["SMTP_URL", config.smtpUrl],
   ]
     .filter(([, value]) => value === undefined)
     .map(([name]) => name);
@@ -167,6 +206,17 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
 }
 
 const minimumSecretBytes = 32;
+
+/** `Kannt <no-reply@host>` on the public origin's host (`localhost` in the demo). */
+function defaultMailFrom(publicUrl: string): string {
+  let host = "localhost";
+  try {
+    host = new URL(publicUrl).hostname || host;
+  } catch {
+    // A PUBLIC_URL that is no URL: production refuses it below; the demo mails from localhost.
+  }
+  return `Kannt <no-reply@${host}>`;
+}
 
 function isHttpsUrl(value: string): boolean {
   try {

@@ -36,8 +36,16 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
+/** A password inside a URL's user part (`smtps://user:password@host`, SMTP_URL's form). */
+const urlPassword = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]*@/gi;
+
+function redactText(text: string): string {
+  const withoutPasswords = text.includes("@") ? text.replace(urlPassword, `$1:${redacted}@`) : text;
+  return withoutPasswords.includes("=") ? redactUrl(withoutPasswords) : withoutPasswords;
+}
+
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return value.includes("=") ? redactUrl(value) : value;
+  if (typeof value === "string") return redactText(value);
   if (value === null || typeof value !== "object") return value;
   // Deeper than any field the code logs: dropped rather than written unchecked.
   if (depth > 8) return `${redacted} (too deep)`;

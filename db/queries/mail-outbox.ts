@@ -60,3 +60,104 @@ export const mailOutbox = {
     statement<MailRow, [string]>(db, "SELECT * FROM mail_outbox WHERE event_key = ?").get(eventKey) ??
     undefined,
 };
+
+/** A claimed row: the claim's own expiry is its token, so only its holder records the outcome. */
+export type ClaimedMail = MailRow & { claimed_until: number };
+
+/**
+ * The delivery side: claims, outcomes and the lists. Times: `now` is the app's clock
+ * (the test clock in demo mode), which `next_attempt_at`, `created_at` and `sent_at`
+ * are in; claims are in real time (`realNow`), so moving the test clock never frees a
+ * claim under a worker that is still talking to the mail server.
+ */
+export const mailDelivery = {
+  /** Claims the next due, unclaimed message until `claimUntil`; undefined when none is due. */
+  claimNext(db: Database, now: number, realNow: number, claimUntil: number): ClaimedMail | undefined {
+    return (
+      statement<ClaimedMail, [number, number, number, number, number]>(
+        db,
+        `UPDATE mail_outbox SET claimed_until = ?
+         WHERE id = (SELECT id FROM mail_outbox
+                     WHERE status = 'pending' AND next_attempt_at <= ?
+                       AND (claimed_until IS NULL OR claimed_until <= ?)
+                     ORDER BY next_attempt_at, id LIMIT 1)
+           AND status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+         RETURNING *`,
+      ).get(claimUntil, now, realNow, now, realNow) ?? undefined
+    );
+  },
+
+  /** Records a delivery; false when the claim was no longer this worker's. */
+  markSent(db: Database, mail: ClaimedMail, sentAt: number): boolean {
+    return (
+      statement(
+        db,
+        `UPDATE mail_outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL,
+           claimed_until = NULL
+         WHERE id = ? AND status = 'pending' AND claimed_until = ?`,
+      ).run(sentAt, mail.id, mail.claimed_until).changes === 1
+    );
+  },
+
+  /** A temporary failure: counted, tried again at `nextAttemptAt`. */
+  markRetry(db: Database, mail: ClaimedMail, nextAttemptAt: number, error: string): boolean {
+    return (
+      statement(
+        db,
+        `UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, claimed_until = NULL
+         WHERE id = ? AND status = 'pending' AND claimed_until = ?`,
+      ).run(nextAttemptAt, error, mail.id, mail.claimed_until).changes === 1
+    );
+  },
+
+  /** A permanent refusal: never tried again. */
+  markFailed(db: Database, mail: ClaimedMail, error: string): boolean {
+    return (
+      statement(
+        db,
+        `UPDATE mail_outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, claimed_until = NULL
+         WHERE id = ? AND status = 'pending' AND claimed_until = ?`,
+      ).run(error, mail.id, mail.claimed_until).changes === 1
+    );
+  },
+
+  /**
+   * The mail server is unreachable: every other due, unclaimed message waits as long as
+   * the one that was tried, instead of each knocking on a server that is down. Their
+   * attempts are not counted (they were not tried); `last_error` says why they wait.
+   */
+  postponeDue(db: Database, now: number, realNow: number, until: number, error: string): number {
+    return statement(
+      db,
+      `UPDATE mail_outbox SET next_attempt_at = ?, last_error = ?
+       WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`,
+    ).run(until, error, now, realNow).changes;
+  },
+
+  /** The newest messages, to one address in any letter case or to anyone. */
+  latest(db: Database, recipient: string | undefined, limit: number): MailRow[] {
+    return recipient === undefined
+      ? statement<MailRow, [number]>(db, "SELECT * FROM mail_outbox ORDER BY id DESC LIMIT ?").all(limit)
+      : statement<MailRow, [string, number]>(
+          db,
+          "SELECT * FROM mail_outbox WHERE recipient = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?",
+        ).all(recipient, limit);
+  },
+
+  /** One customer's messages, newest first, a page at a time. */
+  ofUser(db: Database, userId: number, limit: number, offset: number): MailRow[] {
+    return statement<MailRow, [number, number, number]>(
+      db,
+      "SELECT * FROM mail_outbox WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+    ).all(userId, limit, offset);
+  },
+
+  countOfUser(db: Database, userId: number): number {
+    return (
+      statement<{ count: number }, [number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM mail_outbox WHERE user_id = ?",
+      ).get(userId)?.count ?? 0
+    );
+  },
+};

@@ -22,6 +22,9 @@ import { remoteApp } from "../helpers/remote-app";
 const root = mkdtempSync(join(tmpdir(), "kannt-log-secrets-"));
 const dataFolder = join(root, "data");
 const operator = { username: "log-admin", password: `Staff-${randomUUID()}` };
+// A mail server on a closed loopback port: any message the run queues fails to send and
+// is logged as retried, with the URL's password nowhere in those lines.
+const smtpPassword = `smtp-${randomUUID()}`;
 
 /** Every secret value met during the run, by what it is; each is looked for in the log. */
 const secrets = new Map<string, string>();
@@ -244,8 +247,10 @@ beforeAll(async () => {
     ADMIN_USERNAME: operator.username,
     ADMIN_PASSWORD: operator.password,
     ALTCHA_MAX_NUMBER: "5000",
+    SMTP_URL: `smtp://kannt-mailer:${smtpPassword}@127.0.0.1:9`,
   });
   keep("operator password", operator.password);
+  keep("SMTP password", smtpPassword);
   try {
     await fullRun(server.origin);
   } finally {
@@ -299,6 +304,7 @@ describe("the log of a full run", () => {
       /demo identity credential/,
       /API secret/,
       /JWT secret/,
+      /SMTP password/,
     ])
       expect(labels).toMatch(kind);
     // Renewals, the refund and the prepaid purchase each used a saved card.
@@ -354,6 +360,17 @@ describe("redact, the logger's filter", () => {
     expect(redact("https://kannt.app/?token=")).toBe("https://kannt.app/?token=");
     // A sensitive word in the path is no reason to blank the query.
     expect(redact("/api/auth/refreshToken?page=2")).toBe("/api/auth/refreshToken?page=2");
+  });
+
+  test("a password in a URL's user part (SMTP_URL) is blanked wherever the URL appears; the user and host stay", () => {
+    expect(redact({ smtp: "smtps://kannt:s3cret-pass@mail.example:465" })).toEqual({
+      smtp: "smtps://kannt:[redacted]@mail.example:465",
+    });
+    expect(redact("connect failed for smtp://user%40kannt.example:p%2Fw@127.0.0.1:2525/?pool=true")).toBe(
+      "connect failed for smtp://user%40kannt.example:[redacted]@127.0.0.1:2525/?pool=true",
+    );
+    // An address is no URL with a password: left as it is.
+    expect(redact("mail to anna@example.com failed: 550")).toBe("mail to anna@example.com failed: 550");
   });
 
   test("a cookie header text in a field of another name is blanked too", () => {

@@ -32,6 +32,8 @@ const realSettings = {
   RECAPTCHA_SECRET: "recaptcha-secret",
 };
 
+const smtpPassword = "smtp-password-never-in-a-message-0123";
+
 /** Everything production needs: real providers and gateway, https URLs, long secrets. */
 const production = {
   APP_MODE: "production",
@@ -42,6 +44,8 @@ const production = {
   YANDEX_CLIENT_ID: realSettings.YANDEX_CLIENT_ID,
   CLOUDPAYMENTS_PUBLIC_ID: realSettings.CLOUDPAYMENTS_PUBLIC_ID,
   CLOUDPAYMENTS_API_URL: realSettings.CLOUDPAYMENTS_API_URL,
+  // Loopback and a closed port: nothing is queued, so nothing is ever sent there.
+  SMTP_URL: `smtps://kannt:${smtpPassword}@127.0.0.1:9`,
 };
 
 const load = (environment: Record<string, string>) =>
@@ -73,7 +77,44 @@ describe("loadConfig: which mode a set of variables starts", () => {
       jwtSecret: production.JWT_SECRET,
       googleClientId: production.GOOGLE_CLIENT_ID,
       cloudPaymentsApiUrl: production.CLOUDPAYMENTS_API_URL,
+      smtpUrl: production.SMTP_URL,
+      mailFrom: "Kannt <no-reply@kannt.example>",
     });
+  });
+
+  test("demo mode: PUBLIC_URL defaults to http://localhost:{PORT}, MAIL_FROM to no-reply on its host, no SMTP", () => {
+    expect(load({ PORT: "4100" })).toMatchObject({
+      publicUrl: "http://localhost:4100",
+      isPublicUrlDefault: true,
+      mailFrom: "Kannt <no-reply@localhost>",
+      smtpUrl: undefined,
+    });
+    expect(
+      load({ PUBLIC_URL: "https://demo.kannt.example/", MAIL_FROM: "Kannt <hi@kannt.example>" }),
+    ).toMatchObject({
+      publicUrl: "https://demo.kannt.example",
+      isPublicUrlDefault: false,
+      mailFrom: "Kannt <hi@kannt.example>",
+    });
+  });
+
+  test.each(["http://mail.example", "mail.example:587", "smtp://", "ftp://user:pw@mail.example"])(
+    "SMTP_URL %s (not an smtp:// or smtps:// URL with a host) refuses to start in any mode",
+    (url) => {
+      expect(() => load({ SMTP_URL: url })).toThrow(/SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+      expect(() => load({ ...production, SMTP_URL: url })).toThrow(/SMTP_URL/);
+    },
+  );
+
+  test("a refused SMTP_URL is never repeated in the message: it holds the password", () => {
+    let message = "";
+    try {
+      load({ SMTP_URL: `https://kannt:${smtpPassword}@mail.example` });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/SMTP_URL/);
+    expect(message).not.toContain(smtpPassword);
   });
 
   test("production refuses a JWT_SECRET under 32 bytes and counts bytes, not characters", () => {
@@ -281,6 +322,7 @@ describe("start-up of real server processes", () => {
         "POST /api/dev/clock",
         "POST /api/dev/billing/run",
         "POST /api/dev/fixtures/subscription",
+        "GET /api/dev/mail",
         "POST /api/dev/sandbox/cloudpayments/payments/tokens/charge",
       ]),
     );

@@ -1,11 +1,14 @@
 import { createApp } from "../../bff/app";
 import { OffsetClock } from "../../bff/platform/clock";
 import { loadConfig } from "../../bff/platform/config";
-import { createContext } from "../../bff/platform/context";
+import { type ContextOverrides, createContext } from "../../bff/platform/context";
 import { openDatabase } from "../../bff/platform/database";
 
 /** A fresh app on its own in-memory database, with fixed secrets and a test clock. */
-export async function makeTestApp(environment: Record<string, string> = {}) {
+export async function makeTestApp(
+  environment: Record<string, string> = {},
+  overrides: ContextOverrides = {},
+) {
   const config = loadConfig({
     DATABASE_PATH: ":memory:",
     JWT_SECRET: "test-jwt-secret-that-is-long-enough-000000",
@@ -16,7 +19,7 @@ export async function makeTestApp(environment: Record<string, string> = {}) {
     ...environment,
   });
   const clock = new OffsetClock();
-  const context = await createContext(config, openDatabase(":memory:"), clock);
+  const context = await createContext(config, openDatabase(":memory:"), clock, overrides);
   return { context, clock, app: createApp(context) };
 }
 

@@ -2,8 +2,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "../../bff/server";
+import { makeMailCustomer, queueMail } from "./mail";
 
 // The real server on a fresh database in a temporary folder, so browser tests never
 // touch data/ and always start from nothing.
 const directory = mkdtempSync(join(tmpdir(), "kannt-e2e-"));
-await startServer({ ...process.env, DATABASE_PATH: join(directory, "app.db") });
+const { context } = await startServer({ ...process.env, DATABASE_PATH: join(directory, "app.db") });
+
+/** The one message the demo mailbox test reads: queued as an event queues it, sent by the worker. */
+export const seededMailAddress = "mail.seed@example.com";
+queueMail(context, makeMailCustomer(context, seededMailAddress, "en"), "e2e-seed");

@@ -2,7 +2,9 @@ import { Elysia, t } from "elysia";
 import { statement } from "../../../db/statements";
 import type { AppContext } from "../../platform/context";
 import { errorResponse } from "../../platform/schemas";
+import { deliveryRecord } from "../mail/view";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
+import { messagesOf } from "./messages";
 import { paged, pageOf, pageQuery } from "./paging";
 import { availablePromos, createPromo, promoProblem, promoTypes } from "./promos";
 import { previewRefund, refundCustomer } from "./refund";
@@ -79,6 +81,32 @@ export function panelModule(context: AppContext) {
           }),
           response: panelErrors,
           detail: { summary: "Customers invited by this one, newest first, 10 per page" },
+        },
+      )
+      .post(
+        "/users/messages",
+        ({ query }) => {
+          const { number, size } = pageOf(query, 10);
+          return messagesOf(context, query.userId, number, size);
+        },
+        {
+          operator: "support",
+          query: t.Object({ ...pageQuery, userId: userIdQuery }),
+          response: {
+            200: t.Object({
+              content: t.Array(deliveryRecord),
+              page: t.Object({
+                size: t.Number(),
+                number: t.Number(),
+                totalElements: t.Number(),
+                totalPages: t.Number(),
+              }),
+            }),
+            ...panelErrors,
+          },
+          detail: {
+            summary: "The messages sent to a customer and how their delivery went, newest first, 10 per page",
+          },
         },
       )
       .post("/logs", ({ query }) => connectionLogsOf(database, query.userId), {

@@ -174,7 +174,10 @@ export function profileModule(context: AppContext) {
     .get(
       "/referralQr.png",
       async ({ customer, query, request }) => {
-        const origin = context.config.publicUrl ?? new URL(request.url).origin;
+        // The demo's default origin is a guess (localhost); the origin the customer reached is not.
+        const origin = context.config.isPublicUrlDefault
+          ? new URL(request.url).origin
+          : context.config.publicUrl;
         const png = await renderReferralQr(inviteLink(origin, ensureReferralCode(database, customer.id)));
         return new Response(png, {
           headers: {

@@ -5,6 +5,7 @@ import { formatDate } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { panelCall, selectedPersonId, selectPerson } from "../../stores/panel-session";
 import { PanelLayout } from "./PanelLayout";
+import { PanelMessages } from "./PanelMessages";
 import { StatusBadge } from "./PanelSearch";
 
 type User = NonNullable<Awaited<ReturnType<typeof api.panel.users.getUserById.post>>["data"]>;
@@ -122,6 +123,7 @@ function Details() {
           <p>{t("panel.inactiveDevices", { count: user.devices.length - active.length })}</p>
         </section>
       )}
+      <PanelMessages userId={user.id} />
     </>
   );
 }

@@ -1,0 +1,88 @@
+import { t } from "elysia";
+import type { MailRow } from "../../../db/queries/mail-outbox";
+import type { Config } from "../../platform/config";
+import type { MailData, MailKind } from "./kinds";
+import { renderMail } from "./render";
+
+const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+
+/** The links every message carries, on PUBLIC_URL (DESIGN §14). */
+export const mailLinks = (config: Pick<Config, "publicUrl">) => ({
+  cabinetUrl: `${config.publicUrl}/profile`,
+});
+
+/** A message as its reader sees it, rendered from its facts like the worker renders it to send. */
+export function renderRow(config: Pick<Config, "publicUrl">, row: MailRow) {
+  return renderMail(
+    row.kind as MailKind,
+    row.language,
+    JSON.parse(row.data) as MailData[MailKind],
+    mailLinks(config),
+  );
+}
+
+export const mailStatus = t.Union([t.Literal("pending"), t.Literal("sent"), t.Literal("failed")]);
+
+/** One message of the demo outbox (GET /api/dev/mail). */
+export const outboxMessage = t.Object({
+  to: t.String(),
+  subject: t.String(),
+  text: t.String(),
+  html: t.String(),
+  kind: t.String(),
+  language: t.String(),
+  createdAt: t.String({ description: "ISO 8601, when the event queued it (billing clock)" }),
+  messageId: t.String({ description: "the Message-ID header's value, without angle brackets" }),
+  sentAt: t.Nullable(t.String({ description: "ISO 8601, when the mail server took it (billing clock)" })),
+  status: mailStatus,
+});
+
+export async function outboxMessageOf(config: Pick<Config, "publicUrl">, row: MailRow) {
+  const content = await renderRow(config, row);
+  return {
+    to: row.recipient,
+    subject: content.subject,
+    text: content.text,
+    html: content.html,
+    kind: row.kind,
+    language: row.language,
+    createdAt: new Date(row.created_at).toISOString(),
+    messageId: row.message_id,
+    sentAt: iso(row.sent_at),
+    status: row.status,
+  };
+}
+
+/** One message in the operator's view of a customer: what was sent and how delivery went. */
+export const deliveryRecord = t.Object({
+  id: t.Number(),
+  kind: t.String(),
+  language: t.String(),
+  to: t.String(),
+  subject: t.String(),
+  status: mailStatus,
+  attempts: t.Number(),
+  lastError: t.Nullable(t.String()),
+  createdAt: t.String(),
+  sentAt: t.Nullable(t.String()),
+  nextAttemptAt: t.Nullable(t.String({ description: "while pending: when it is tried next" })),
+  messageId: t.String(),
+});
+
+export async function deliveryRecordOf(config: Pick<Config, "publicUrl">, row: MailRow) {
+  const content = await renderRow(config, row);
+  return {
+    id: row.id,
+    kind: row.kind,
+    language: row.language,
+    to: row.recipient,
+    subject: content.subject,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    createdAt: new Date(row.created_at).toISOString(),
+    sentAt: iso(row.sent_at),
+    nextAttemptAt: row.status === "pending" ? iso(row.next_attempt_at) : null,
+    messageId: row.message_id,
+  };
+}

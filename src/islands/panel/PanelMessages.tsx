@@ -1,0 +1,91 @@
+import { useEffect, useState } from "react";
+import { api } from "../../lib/api-client";
+import { formatDateTime } from "../../lib/date-time";
+import { useTranslation } from "../../lib/i18n/use-translation";
+import { panelCall } from "../../stores/panel-session";
+import { Pager } from "./PanelLayout";
+
+type Page = NonNullable<Awaited<ReturnType<typeof api.panel.users.messages.post>>["data"]>;
+type Message = Page["content"][number];
+
+/** Where a message stands: sent when, waiting for which try, or refused. */
+function DeliveryState({ message }: { message: Message }) {
+  const { t, language } = useTranslation();
+  if (message.status === "sent" && message.sentAt)
+    return <>{t("panelMessages.sent", { date: formatDateTime(message.sentAt, language) })}</>;
+  if (message.status === "failed") return <>{t("panelMessages.failed")}</>;
+  return (
+    <>
+      {t("panelMessages.pending")}
+      {message.nextAttemptAt && (
+        <>
+          <br />
+          <span className="muted">
+            {t("panelMessages.nextAttempt", { date: formatDateTime(message.nextAttemptAt, language) })}
+          </span>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The messages sent to the customer the operator opened, newest first, with their delivery. */
+export function PanelMessages({ userId }: { userId: number }) {
+  const { t, language } = useTranslation();
+  const [page, setPage] = useState(0);
+  const [result, setResult] = useState<Page | undefined>();
+  const [isFailed, setIsFailed] = useState(false);
+  useEffect(() => {
+    panelCall((headers) =>
+      api.panel.users.messages.post({}, { headers, query: { userId, page, size: 10 } }),
+    ).then(({ data }) => {
+      setIsFailed(!data);
+      if (data) setResult(data);
+    });
+  }, [userId, page]);
+  return (
+    <section className="card" aria-labelledby="panel-messages">
+      <h2 id="panel-messages">{t("panelMessages.title")}</h2>
+      {isFailed && (
+        <p className="form__error" role="alert">
+          {t("panelMessages.loadFailed")}
+        </p>
+      )}
+      {!result && !isFailed && <p className="muted">{t("panel.loading")}</p>}
+      {result && result.content.length === 0 && <p className="muted">{t("panelMessages.none")}</p>}
+      {result && result.content.length > 0 && (
+        <div className="panel-scroll">
+          <table className="panel-table">
+            <thead>
+              <tr>
+                <th>{t("panelMessages.kind")}</th>
+                <th>{t("panelMessages.subject")}</th>
+                <th>{t("panelMessages.created")}</th>
+                <th>{t("panelMessages.state")}</th>
+                <th>{t("panelMessages.attempts")}</th>
+                <th>{t("panelMessages.lastError")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.content.map((message) => (
+                <tr key={message.id}>
+                  <td>
+                    <code>{message.kind}</code> · {message.language}
+                  </td>
+                  <td>{message.subject}</td>
+                  <td>{formatDateTime(message.createdAt, language)}</td>
+                  <td>
+                    <DeliveryState message={message} />
+                  </td>
+                  <td>{message.attempts}</td>
+                  <td>{message.lastError ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {result && <Pager page={page} totalPages={result.page.totalPages} onChange={setPage} />}
+    </section>
+  );
+}
