@@ -8,22 +8,19 @@ import { cancelSubscription, resumeSubscription } from "./service";
 
 export function subscriptionsModule(context: AppContext) {
   const { database, clock } = context;
-  return (
-    new Elysia({ prefix: "/subscriptions", tags: ["subscriptions"] })
-      // The signed cancel link of a renewal notice: no session, the token alone.
-      .use(cancelLinkRoutes(context))
-      .use(customerAuth(context))
-      .post("/cancel", ({ customer }) => cancelSubscription(database, customer.id, clock.now()), {
-        customer: true,
-        body: t.Object(customerIdentity),
-        response: { 200: result, ...customerErrors, 409: errorResponse },
-        detail: { summary: "Turn auto-renewal off; access continues to the end of the paid period" },
-      })
-      .post("/resume", ({ customer }) => resumeSubscription(database, customer.id, clock.now()), {
-        customer: true,
-        body: t.Object(customerIdentity),
-        response: { 200: result, ...customerErrors, 409: errorResponse },
-        detail: { summary: "Turn auto-renewal back on for a cancelled, still running subscription" },
-      })
-  );
+  return new Elysia({ prefix: "/subscriptions", tags: ["subscriptions"] })
+    .use(cancelLinkRoutes(context))
+    .use(customerAuth(context))
+    .post("/cancel", ({ customer }) => cancelSubscription(database, customer.id, clock.now()), {
+      customer: true,
+      body: t.Object(customerIdentity),
+      response: { 200: result, ...customerErrors, 409: errorResponse },
+      detail: { summary: "Turn auto-renewal off; access continues to the end of the paid period" },
+    })
+    .post("/resume", ({ customer }) => resumeSubscription(database, customer.id, clock.now()), {
+      customer: true,
+      body: t.Object(customerIdentity),
+      response: { 200: result, ...customerErrors, 409: errorResponse },
+      detail: { summary: "Turn auto-renewal back on for a cancelled, still running subscription" },
+    });
 }
