@@ -2,8 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "../../bff/server";
+import { e2eJwtSecret } from "./e2e-secrets";
 
 // The real server on a fresh database in a temporary folder, so browser tests never
 // touch data/ and always start from nothing.
 const directory = mkdtempSync(join(tmpdir(), "kannt-e2e-"));
-await startServer({ ...process.env, DATABASE_PATH: join(directory, "app.db") });
+await startServer({ ...process.env, DATABASE_PATH: join(directory, "app.db"), JWT_SECRET: e2eJwtSecret });
