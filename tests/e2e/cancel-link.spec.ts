@@ -26,8 +26,11 @@ async function freshBrowser(browser: Browser, language: "en" | "ru" = "en") {
   context.on("console", (message) => {
     if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
   });
+  // As `useLanguage` does for a page: the visitor's interface language, before any script runs.
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem("i18nextLng")) localStorage.setItem("i18nextLng", lang);
+  }, language);
   const page = await context.newPage();
-  await useLanguage(page, language);
   return { context, page, violations };
 }
 
