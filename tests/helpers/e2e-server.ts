@@ -2,12 +2,17 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "../../bff/server";
+import { e2eJwtSecret } from "./e2e-secrets";
 import { makeMailCustomer, queueMail } from "./mail";
 
 // The real server on a fresh database in a temporary folder, so browser tests never
 // touch data/ and always start from nothing.
 const directory = mkdtempSync(join(tmpdir(), "kannt-e2e-"));
-const { context } = await startServer({ ...process.env, DATABASE_PATH: join(directory, "app.db") });
+const { context } = await startServer({
+  ...process.env,
+  DATABASE_PATH: join(directory, "app.db"),
+  JWT_SECRET: e2eJwtSecret,
+});
 
 /** The one message the demo mailbox test reads: queued as an event queues it, sent by the worker. */
 export const seededMailAddress = "mail.seed@example.com";

@@ -2,17 +2,14 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../../platform/context";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
+import { cancelLinkRoutes } from "./cancel-link";
+import { subscriptionResult as result } from "./model";
 import { cancelSubscription, resumeSubscription } from "./service";
-
-const result = t.Object({
-  success: t.Literal(true),
-  subscriptionStatus: t.String(),
-  expirationDate: t.Nullable(t.String()),
-});
 
 export function subscriptionsModule(context: AppContext) {
   const { database, clock } = context;
   return new Elysia({ prefix: "/subscriptions", tags: ["subscriptions"] })
+    .use(cancelLinkRoutes(context))
     .use(customerAuth(context))
     .post("/cancel", ({ customer }) => cancelSubscription(database, customer.id, clock.now()), {
       customer: true,

@@ -1,11 +1,13 @@
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { HoldButton } from "../../components/react/HoldButton";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { $cabinetState, $profile, cancelSubscription, loadCabinet } from "../../stores/cabinet";
+import { openCancelLink, takeCancelToken } from "../../stores/cancel-link";
+import { CancelByLink } from "./CancelByLink";
 
 /** /cancel: a farewell, the question, and a hold-to-confirm; only an active subscription gets here. */
 function CancelScreenContent() {
@@ -51,10 +53,12 @@ function CancelScreenContent() {
   );
 }
 
+/** With `?token=` (a renewal notice's cancel link) the screen works from the token, not the cabinet. */
 export function CancelScreen() {
-  return (
-    <I18nBoundary>
-      <CancelScreenContent />
-    </I18nBoundary>
-  );
+  const [token] = useState(takeCancelToken);
+  useEffect(() => {
+    // Started beside the texts' loading, not after it.
+    if (token !== undefined) void openCancelLink();
+  }, [token]);
+  return <I18nBoundary>{token === undefined ? <CancelScreenContent /> : <CancelByLink />}</I18nBoundary>;
 }

@@ -1,0 +1,98 @@
+import { atom, computed } from "nanostores";
+import { api, errorMessage } from "../lib/api-client";
+import { $email } from "./customer";
+
+/**
+ * /cancel?token=… from a renewal notice (DESIGN §14): the screen works from the signed
+ * token alone, with no sign-in. The token is taken out of the address bar as soon as it
+ * is read and lives only in this module's memory, never in storage or history.
+ */
+type Account = { email: string; status: string; subscriptionIsActive: boolean; endDate: string | null };
+
+export type CancelLinkState =
+  | { step: "loading" }
+  /** An ACTIVE subscription: the farewell, the question and the hold-to-confirm. */
+  | { step: "ready"; email: string }
+  | { step: "cancelled"; endDate: string | null }
+  | { step: "already-cancelled"; email: string; endDate: string | null }
+  | { step: "not-active"; email: string }
+  /** The server's own words: an invalid or expired link (401), too many tries (429), nothing to cancel (409). */
+  | { step: "refused"; status: number; message: string | undefined }
+  /** The account could not be read (network, server): try again. */
+  | { step: "failed" };
+
+export const $cancelLink = atom<CancelLinkState>({ step: "loading" });
+/** A cancel that did not reach the server; the screen stays so the hold can be tried again. */
+export const $cancelLinkError = atom(false);
+
+/** The cabinet for whoever holds the link: straight in when this browser is signed in, else via sign-in. */
+export const $cabinetLink = computed($email, (email) =>
+  email ? { href: "/profile", isSignedIn: true } : { href: "/login", isSignedIn: false },
+);
+
+let token: string | undefined;
+let isRead = false;
+
+/** The link's token, read once; the address keeps everything but the token, in place of the old entry. */
+export function takeCancelToken(): string | undefined {
+  if (isRead) return token;
+  isRead = true;
+  const url = new URL(location.href);
+  const value = url.searchParams.get("token");
+  if (value === null) return undefined;
+  url.searchParams.delete("token");
+  history.replaceState(history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  token = value;
+  return token;
+}
+
+function viewOf(account: Account): CancelLinkState {
+  if (account.status === "ACTIVE") return { step: "ready", email: account.email };
+  if (account.status === "CANCELED" && account.subscriptionIsActive)
+    return { step: "already-cancelled", email: account.email, endDate: account.endDate };
+  return { step: "not-active", email: account.email };
+}
+
+type EdenError = { status: unknown; value?: unknown } | null | undefined;
+
+/** 401, 409 and 429 carry a message for the person; anything else is a failure to retry. */
+const refusalOf = (error: EdenError): CancelLinkState | undefined =>
+  error && (error.status === 401 || error.status === 409 || error.status === 429)
+    ? { step: "refused", status: error.status, message: errorMessage(error) }
+    : undefined;
+
+export async function openCancelLink(): Promise<void> {
+  if (token === undefined) return;
+  $cancelLink.set({ step: "loading" });
+  try {
+    const { data, error } = await api.subscriptions["cancel-link"].post({ token });
+    if (data) {
+      $cancelLink.set(viewOf(data));
+      return;
+    }
+    console.error("cancel link failed", error);
+    $cancelLink.set(refusalOf(error) ?? { step: "failed" });
+  } catch (error) {
+    console.error("cancel link failed", error);
+    $cancelLink.set({ step: "failed" });
+  }
+}
+
+export async function confirmCancelLink(): Promise<void> {
+  if (token === undefined) return;
+  $cancelLinkError.set(false);
+  try {
+    const { data, error } = await api.subscriptions["cancel-link"].cancel.post({ token });
+    if (data) {
+      $cancelLink.set({ step: "cancelled", endDate: data.expirationDate });
+      return;
+    }
+    console.error("cancel by link failed", error);
+    const refusal = refusalOf(error);
+    if (refusal) $cancelLink.set(refusal);
+    else $cancelLinkError.set(true);
+  } catch (error) {
+    console.error("cancel by link failed", error);
+    $cancelLinkError.set(true);
+  }
+}
