@@ -7,13 +7,14 @@ import { accountIdOf } from "../modules/payments/orders";
 import { receiptOf } from "../modules/payments/receipt";
 import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/payments/saved-card";
 import { settleSuccess } from "../modules/payments/settlement";
-import { applyDiscount, listPriceOfPeriod } from "../modules/shop/pricing";
-import { currentDiscount } from "../modules/subscriptions/discount";
 import { endWithoutCard } from "../modules/subscriptions/ending";
+import { nextChargeAmount } from "../modules/subscriptions/next-charge";
 import { type Clock, systemClock } from "../platform/clock";
 import type { AppContext } from "../platform/context";
 import { logger } from "../platform/logger";
+import { deliverDueMail } from "./mail-worker";
 import { type RenewalLease, takeRenewalLease } from "./renewal-lease";
+import { noticeGate, queueRenewalNotices } from "./renewal-notices";
 import { settleLeftovers } from "./renewal-recovery";
 
 export type RenewalCounts = {
@@ -23,6 +24,8 @@ export type RenewalCounts = {
   declined: number;
   expired: number;
   free: number;
+  /** Pre-charge notices queued (DESIGN §13(a)). */
+  noticed: number;
 };
 
 export type RenewalOptions = {
@@ -60,20 +63,22 @@ function claimDue(context: AppContext, owner: string, limit: number, counts: Ren
       // Every amount of the batch is priced before anything in it changes: an invitee whose
       // own renewal or expiry falls in the same pass counts toward its inviter as it stood
       // when the pass began, whatever the order of the rows.
-      const amounts = due.map((subscription) =>
-        applyDiscount(
-          listPriceOfPeriod(subscription),
-          currentDiscount(database, subscription.user_id, subscription, now).totalPercent,
-        ),
-      );
+      const prices = due.map((subscription) => nextChargeAmount(database, subscription, now));
       const toCharge: Attempt[] = [];
       for (const [index, subscription] of due.entries()) {
-        const amount = amounts[index] ?? 0;
+        let amount = prices[index] ?? 0;
         if (amount > 0 && !subscription.card_token) {
           // No saved card (the customer removed it, DESIGN §13(b)): nothing may be charged,
           // so no attempt, no decline and no dunning; the paid period simply ends.
           endWithoutCard(database, subscription, now);
           continue;
+        }
+        if (amount > 0) {
+          // DESIGN §13(a): only after a notice that went out 24 h to 7 days ago, and never
+          // more than it stated; otherwise the charge moves (noticeGate).
+          const gate = noticeGate(context, database, subscription, amount, now);
+          if (!gate.chargeable) continue;
+          amount = Math.min(amount, gate.cap);
         }
         const periodIndex = subscription.next_period_index;
         const attempt = attemptsOf(context, subscription.id, periodIndex) + 1;
@@ -159,10 +164,21 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
   const { database, clock } = context;
   const batchSize = options.batchSize ?? defaultBatchSize;
   const runStartedAt = clock.now();
-  const counts: RenewalCounts = { recovered: 0, charged: 0, completed: 0, declined: 0, expired: 0, free: 0 };
+  const counts: RenewalCounts = {
+    recovered: 0,
+    charged: 0,
+    completed: 0,
+    declined: 0,
+    expired: 0,
+    free: 0,
+    noticed: 0,
+  };
   const lease = takeRenewalLease(database, options.leaseClock ?? systemClock);
   try {
     counts.recovered = await settleLeftovers(context, lease);
+    // Notices that could not go out before (a mail server that was down) go out first, so
+    // the charges below see when they did.
+    await deliverDueMail(context);
     while (lease.keep()) {
       const { toCharge, dueCount } = claimDue(context, lease.owner, batchSize, counts);
       const results = await chargeClaimed(context, lease, toCharge, counts);
@@ -181,6 +197,11 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
     lease.release();
   }
   savedCards.expireEnded(database, clock.now());
+  // Notices for the charges of the next days, priced from the accounts as this pass left them,
+  // and whatever mail is due sent now rather than on the mail worker's next tick (claims
+  // keep the two from sending a message twice).
+  counts.noticed = queueRenewalNotices(context, clock.now());
+  await deliverDueMail(context);
   counts.expired =
     statement<{ count: number }, [number]>(
       database,

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, fixture, type SignedIn, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
-import { advanceDays, cards, ledger, order, payWithCard, runBilling } from "../helpers/payments";
+import { cards, ledger, order, passDays, payWithCard } from "../helpers/payments";
 
 const { app, context } = await makeTestApp();
 const { database } = context;
@@ -83,14 +83,12 @@ describe("removing the saved card", () => {
   test("the renewal pass charges nothing; the period ends as EXPIRED with no failed payment or dunning", async () => {
     const { customer, options, userId } = await paidCustomer("runs-out@example.com");
     expect((await removeCard(customer)).status).toBe(200);
-    await advanceDays(app, 29);
-    await runBilling(app);
+    await passDays(app, 29);
     expect((await profileOf(customer)).userInfo).toMatchObject({
       subscriptionStatus: "CANCELED",
       subscriptionIsActive: true,
     });
-    await advanceDays(app, 2);
-    await runBilling(app);
+    await passDays(app, 2);
     expect((await profileOf(customer)).userInfo).toMatchObject({
       subscriptionStatus: "EXPIRED",
       subscriptionIsActive: false,
@@ -142,8 +140,7 @@ describe("removing the saved card", () => {
     });
     expect(subscriptionOf(userId)?.status).toBe("CANCELED");
 
-    await advanceDays(app, 31);
-    await runBilling(app);
+    await passDays(app, 31);
     // A month later the session has lapsed too: the customer signs in again.
     const returning = await signIn(app, customer.email);
     const again = await order(app, returning, 1, 30);
@@ -158,8 +155,7 @@ describe("removing the saved card", () => {
     const first = await order(app, customer, 1, 30);
     expect((await payWithCard(app, first.invoiceId, cards.expiredLater)).success).toBe(true);
     const userId = Number(first.accountId.replace("customer-", ""));
-    await advanceDays(app, 31);
-    await runBilling(app);
+    await passDays(app, 31);
     // The renewal met an expired card; a new order (not paid) makes a newer subscription.
     const returning = await signIn(app, customer.email);
     await order(app, returning, 1, 30);
@@ -199,8 +195,7 @@ describe("a due subscription without a saved card", () => {
   test("is not declined as a failed payment: no attempt is written and it simply ends", async () => {
     // Fixtures carry no card, like a subscription whose card was lost before this change.
     const { userId } = await fixture(app, { email: "cardless@example.com", status: "ACTIVE" });
-    await advanceDays(app, 26);
-    await runBilling(app);
+    await passDays(app, 26);
     expect(subscriptionOf(userId)).toMatchObject({ status: "EXPIRED", dunning_attempts: 0 });
     // Only the fixture's own payment for its period: no renewal attempt was written.
     expect(paymentsOf(userId).filter((payment) => payment.kind !== "first")).toEqual([]);

@@ -3,7 +3,7 @@ import { proRataDevicePrice } from "../../bff/modules/payments/extra-device";
 import { dayMs } from "../../bff/platform/calendar";
 import { makeTestApp } from "../helpers/app";
 import { asCustomer, signIn } from "../helpers/customers";
-import { advanceDays, cards, ledger, order, payWithCard, runBilling } from "../helpers/payments";
+import { cards, ledger, order, passDays, payWithCard } from "../helpers/payments";
 
 describe("pro-rata price of a device slot", () => {
   test("is the monthly price per day for the days left, in whole units, at least one", () => {
@@ -27,8 +27,7 @@ describe("buying a device slot", () => {
       userInfo: { amount: number };
     };
     expect(profile.userInfo.amount).toBe(200);
-    await advanceDays(app, 30.1);
-    await runBilling(app);
+    await passDays(app, 30.1);
     const renewal = context.database
       .query<{ amount: number }, []>("SELECT amount FROM payments WHERE kind = 'renewal'")
       .get();

@@ -5,15 +5,7 @@ import { loadConfig } from "../../bff/platform/config";
 import { makeTestApp, postJson } from "../helpers/app";
 import { asCustomer, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
-import {
-  advanceDays,
-  cards,
-  ledger,
-  order,
-  payInSandbox,
-  payWithCard,
-  runBilling,
-} from "../helpers/payments";
+import { advanceDays, cards, ledger, order, passDays, payInSandbox, payWithCard } from "../helpers/payments";
 
 // DESIGN §13, fiscal receipts (54-FZ): every charge and refund request carries the
 // receipt in JsonData.CloudPayments.CustomerReceipt, the widget gets it in `data`, and
@@ -83,8 +75,7 @@ describe("every payment carries its receipt", () => {
 
   test("a renewal charge carries the period's receipt: tariff, amount and e-mail", async () => {
     const { customer, options } = await paidCustomer("renewal-receipt@example.com", 3);
-    await advanceDays(app, 30.1);
-    await runBilling(app);
+    await passDays(app, 30.1);
     const renewal = (await ledger(app, options.accountId)).find((entry) =>
       entry.invoiceId.startsWith("renewal-"),
     );

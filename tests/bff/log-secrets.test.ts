@@ -10,8 +10,9 @@ import { postJson, request } from "../helpers/app";
 import { type RunningServer, startCapturedServer } from "../helpers/captured-process";
 import { demoToken, type SignedIn, sessionCookieFrom } from "../helpers/customers";
 import { bearer, solveCaptcha } from "../helpers/operators";
-import { advanceDays, cards, order, payWithCard, runBilling } from "../helpers/payments";
+import { cards, order, passDays, payWithCard } from "../helpers/payments";
 import { remoteApp } from "../helpers/remote-app";
+import { freePort, smtpPassword, smtpUser, startSmtpServer } from "../helpers/smtp-server";
 
 // DESIGN §12: "Logs never hold card tokens, session or refresh tokens, passwords or captcha
 // solutions." A real server process runs at the most verbose level through a full run of
@@ -24,7 +25,6 @@ const dataFolder = join(root, "data");
 const operator = { username: "log-admin", password: `Staff-${randomUUID()}` };
 // A mail server on a closed loopback port: any message the run queues fails to send and
 // is logged as retried, with the URL's password nowhere in those lines.
-const smtpPassword = `smtp-${randomUUID()}`;
 
 /** Every secret value met during the run, by what it is; each is looked for in the log. */
 const secrets = new Map<string, string>();
@@ -95,8 +95,7 @@ async function fullRun(origin: string): Promise<void> {
   await paidCustomer("log-expiring@example.com", cards.expiredLater, true);
 
   // Past the one-day trial: renewals charge the saved card tokens; the hard decline ends a subscription.
-  await advanceDays(app, 1.5);
-  const pass = await runBilling(app);
+  const pass = await passDays(app, 1.5);
   expect(pass.charged).toBeGreaterThanOrEqual(1);
 
   // Notifications signed with the sandbox's API secret that the server refuses to apply.
@@ -239,6 +238,8 @@ function storedCardTokens(): string[] {
 }
 
 beforeAll(async () => {
+  // A real mail server: renewals are charged only after their notice went out (DESIGN §13(a)).
+  const smtp = await startSmtpServer(await freePort());
   server = await startCapturedServer({
     DATABASE_PATH: join(dataFolder, "app.db"),
     STATIC_DIR: fakeBuiltSite(),
@@ -247,7 +248,7 @@ beforeAll(async () => {
     ADMIN_USERNAME: operator.username,
     ADMIN_PASSWORD: operator.password,
     ALTCHA_MAX_NUMBER: "5000",
-    SMTP_URL: `smtp://kannt-mailer:${smtpPassword}@127.0.0.1:9`,
+    SMTP_URL: `smtp://${smtpUser}:${smtpPassword}@127.0.0.1:${smtp.port}`,
   });
   keep("operator password", operator.password);
   keep("SMTP password", smtpPassword);
@@ -255,6 +256,7 @@ beforeAll(async () => {
     await fullRun(server.origin);
   } finally {
     await server.stop();
+    await smtp.stop();
   }
   log = `${server.stdout()}\n${server.stderr()}`;
   for (const [index, token] of [...new Set(storedCardTokens())].entries()) keep(`card token ${index}`, token);

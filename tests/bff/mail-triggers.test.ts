@@ -4,7 +4,7 @@ import { publicUrlOf } from "../../bff/modules/mail/links";
 import type { Language } from "../../src/lib/i18n/languages";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../helpers/customers";
-import { advanceDays, cards, order, payWithCard, runBilling } from "../helpers/payments";
+import { cards, order, passDays, payWithCard, runBilling } from "../helpers/payments";
 import { panelRefund, staffHeaders } from "../helpers/refunds";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
@@ -53,7 +53,11 @@ const mailsOf = ({ context }: TestApp, userId: number): Mail[] =>
     .all(userId)
     .map((row) => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> }));
 
-const kindsOf = (world: TestApp, userId: number) => mailsOf(world, userId).map((mail) => mail.kind);
+/** The event mails, in order; the pre-charge notices each renewal needs are tested in renewal-notices.test.ts. */
+const kindsOf = (world: TestApp, userId: number) =>
+  mailsOf(world, userId)
+    .map((mail) => mail.kind)
+    .filter((kind) => kind !== "renewal_notice");
 
 /** The one message of `kind` (the test fails when there are more or none). */
 function onlyMail(world: TestApp, userId: number, kind: string): Mail {
@@ -175,8 +179,7 @@ describe("payments", () => {
     );
     expect(receipt.status).toBe(200);
 
-    await advanceDays(world.app, 1.5);
-    await runBilling(world.app);
+    await passDays(world.app, 1.5);
     await runBilling(world.app);
     const renewal = paymentsOf(world, ru.userId).find((payment) => payment.kind === "renewal") as Payment;
     expect(renewal.status).toBe("completed");
@@ -202,8 +205,7 @@ describe("payments", () => {
     const first = paymentsOf(world, en.userId)[0] as Payment;
     expect(await payNotification(world, first)).toBe(0);
     expect(await payNotification(world, first)).toBe(0);
-    await advanceDays(world.app, 1.5);
-    await runBilling(world.app);
+    await passDays(world.app, 1.5);
     const renewal = paymentsOf(world, en.userId).find((payment) => payment.kind === "renewal") as Payment;
     expect(await payNotification(world, renewal)).toBe(0);
     expect(kindsOf(world, en.userId)).toEqual(["trial_started", "payment_succeeded"]);
@@ -214,8 +216,7 @@ describe("payments", () => {
     const kk = await customer(world, "second-time@example.com", "kk");
     await payTrial(world, kk);
     expect((await call(world, kk, "/api/profile/removeCard")).status).toBe(200);
-    await advanceDays(world.app, 1.5);
-    await runBilling(world.app);
+    await passDays(world.app, 1.5);
     expect(subscriptionOf(world, kk.userId).status).toBe("EXPIRED");
     const widget = await order(world.app, kk, 3, 1);
     expect(widget.amount).toBe(2_400);
@@ -251,8 +252,7 @@ describe("payments", () => {
         status: "ACTIVE",
         referralCode: code,
       });
-    await advanceDays(world.app, 1.5);
-    expect((await runBilling(world.app)).free).toBe(1);
+    expect((await passDays(world.app, 1.5)).free).toBe(1);
     const renewal = paymentsOf(world, inviter.userId).find(
       (payment) => payment.kind === "renewal",
     ) as Payment;
@@ -321,8 +321,7 @@ describe("declined renewals", () => {
     await payTrial(world, zh, cards.firstThenDeclined);
     const dueAt = subscriptionOf(world, zh.userId).end_date;
 
-    await advanceDays(world.app, 1.5);
-    await runBilling(world.app);
+    await passDays(world.app, 1.5);
     const failed = () => mailsOf(world, zh.userId).filter((mail) => mail.kind === "payment_failed");
     const attempts = () => paymentsOf(world, zh.userId).filter((payment) => payment.kind === "renewal");
     expect(failed()).toHaveLength(1);
@@ -335,16 +334,14 @@ describe("declined renewals", () => {
     });
     expect(subscriptionOf(world, zh.userId).next_charge_at).toBe(dueAt + dayMs);
 
-    await advanceDays(world.app, 1);
-    await runBilling(world.app);
+    await passDays(world.app, 1);
     expect(failed()[1]?.data).toMatchObject({
       nextRetryAt: dueAt + 3 * dayMs,
       accessUntil: dueAt + 3 * dayMs,
     });
     expect(subscriptionOf(world, zh.userId).next_charge_at).toBe(dueAt + 3 * dayMs);
 
-    await advanceDays(world.app, 2);
-    await runBilling(world.app);
+    await passDays(world.app, 2);
     await runBilling(world.app);
     const ended = subscriptionOf(world, zh.userId);
     expect(ended.status).toBe("EXPIRED");
@@ -368,8 +365,7 @@ describe("declined renewals", () => {
     const world = await makeTestApp();
     const kk = await customer(world, "hard-decline@example.com", "kk");
     await payTrial(world, kk, cards.expiredLater);
-    await advanceDays(world.app, 1.5);
-    await runBilling(world.app);
+    await passDays(world.app, 1.5);
     const ended = subscriptionOf(world, kk.userId);
     expect(ended.status).toBe("EXPIRED");
     expect(kindsOf(world, kk.userId)).toEqual(["trial_started", "payment_failed", "subscription_ended"]);
@@ -404,8 +400,7 @@ describe("the customer's own steps", () => {
       "subscription_canceled",
     ]);
     // A cancelled subscription whose period ends stays CANCELED: nothing more is told.
-    await advanceDays(world.app, 11);
-    await runBilling(world.app);
+    await passDays(world.app, 11);
     expect(subscriptionOf(world, en.userId).status).toBe("CANCELED");
     expect(kindsOf(world, en.userId)).toHaveLength(3);
   });
@@ -420,11 +415,9 @@ describe("the customer's own steps", () => {
       language: "ru",
       data: { lastFour: "4242", accessUntil: running.end_date },
     });
-    await advanceDays(world.app, 2);
-    await runBilling(world.app);
+    await passDays(world.app, 2);
     expect(kindsOf(world, ru.userId)).toEqual(["trial_started", "card_removed"]);
-    await advanceDays(world.app, 2);
-    await runBilling(world.app);
+    await passDays(world.app, 2);
     await runBilling(world.app);
     expect(subscriptionOf(world, ru.userId).status).toBe("EXPIRED");
     expect(onlyMail(world, ru.userId, "subscription_ended").data).toEqual({ endedAt: running.end_date });
@@ -439,8 +432,7 @@ describe("the customer's own steps", () => {
       language: "kk",
     });
     const before = subscriptionOf(world, made.userId);
-    await advanceDays(world.app, 26);
-    await runBilling(world.app);
+    await passDays(world.app, 26);
     await runBilling(world.app);
     expect(subscriptionOf(world, made.userId).status).toBe("EXPIRED");
     expect(kindsOf(world, made.userId)).toEqual(["subscription_ended"]);
@@ -456,8 +448,7 @@ describe("refunds", () => {
   async function customerWithPeriod(world: TestApp, email: string, language: Language) {
     const who = await customer(world, email, language);
     await payTrial(world, who);
-    await advanceDays(world.app, 1.5);
-    await runBilling(world.app);
+    await passDays(world.app, 1.5);
     expect((await call(world, who, "/api/profile/addDevice")).status).toBe(200);
     return who;
   }

@@ -3,7 +3,7 @@ import { addMonths } from "../../bff/platform/calendar";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { fixture, referralCodeOf, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
-import { advanceDays, cards, ledger, order, payWithCard, runBilling } from "../helpers/payments";
+import { cards, ledger, order, passDays, payWithCard } from "../helpers/payments";
 
 const { app, context } = await makeTestApp();
 const admin = await makeOperator(context, "panel.admin", "admin");
@@ -227,8 +227,7 @@ describe("refund", () => {
     // The friend counts once it has paid more than the trial: the trial, then its first renewal.
     const friend = await signIn(app, "refunded-friend@example.com", { referralCode: code, period: 1 });
     await payWithCard(app, (await order(app, friend, 1, 1)).invoiceId, cards.success);
-    await advanceDays(app, 1.5);
-    await runBilling(app);
+    await passDays(app, 1.5);
     const shop = async () =>
       (
         (await (

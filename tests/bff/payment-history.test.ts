@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { makeTestApp, request } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";
-import { advanceDays, cards, order, payWithCard, runBilling } from "../helpers/payments";
+import { cards, order, passDays, payWithCard } from "../helpers/payments";
 
 const { app, context } = await makeTestApp();
 
@@ -40,8 +40,7 @@ const renewing = await paidCustomer("history@example.com", cards.success);
 const declining = await paidCustomer("declined@example.com", cards.firstThenDeclined);
 // An order opened and never paid moves no money: it is not a payment to list.
 await order(app, await signIn(app, "browsing@example.com"), 1, 30);
-await advanceDays(app, 30.5);
-await runBilling(app);
+await passDays(app, 30.5);
 const [renewingNow, decliningNow] = [await signIn(app, renewing.email), await signIn(app, declining.email)];
 
 describe("the cabinet's payment history", () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { makeTestApp, postJson } from "../helpers/app";
 import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
-import { advanceDays, cards, ledger, order, payWithCard, runBilling } from "../helpers/payments";
+import { cards, ledger, order, passDays, payWithCard } from "../helpers/payments";
 
 const { app, context } = await makeTestApp();
 
@@ -42,8 +42,7 @@ describe("an invitee counts toward the inviter's discount", () => {
     // Masked: enough to recognise a friend, not their address.
     expect(invitees[0]?.email).toMatch(/^pu•••@example\.com$/);
 
-    await advanceDays(app, 1.5);
-    await runBilling(app);
+    await passDays(app, 1.5);
     const charges = (await ledger(app, `customer-${userIdOf(inviter.email)}`)).filter((entry) =>
       entry.invoiceId.startsWith("renewal-"),
     );
@@ -56,8 +55,7 @@ describe("an invitee counts toward the inviter's discount", () => {
     const friend = await signIn(app, "paying-friend@example.com", { referralCode: code, period: 1 });
     await payWithCard(app, (await order(app, friend, 1, 1)).invoiceId, cards.success);
     expect((await inviteesOf(inviter))[0]).toMatchObject({ counts: false, reason: "trial-only" });
-    await advanceDays(app, 1.5);
-    await runBilling(app);
+    await passDays(app, 1.5);
     expect(await discountOf(inviter)).toBe(0.25);
     expect((await inviteesOf(inviter))[0]).toMatchObject({ counts: true, reason: "counts" });
 

@@ -29,6 +29,8 @@ test("kill -9 in the middle of a renewal run, restart: zero double charges and z
   const first = await startServerProcess(directory);
   running.push(first.child);
   const accounts = await seedPayingCustomers(first.origin, customers);
+  // A pass now sends the pre-charge notices the renewals need 24 hours ahead (DESIGN §13(a)).
+  await fetch(`${first.origin}/api/dev/billing/run`, { method: "POST" });
   await fetch(`${first.origin}/api/dev/clock`, {
     method: "POST",
     headers: { "content-type": "application/json" },

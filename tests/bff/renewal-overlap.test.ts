@@ -75,6 +75,7 @@ describe("overlapping renewal passes charge each due renewal once", () => {
   test("four passes at once over 300 due customers: one completed charge each, none missed", async () => {
     const testApp = await makeTestApp();
     const accounts = await payingCustomers(testApp, 300, "four");
+    await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     // Like four HTTP calls that arrive a moment apart: each later pass starts while the
     // earlier ones have attempts in flight. Small batches make the passes interleave.
@@ -93,6 +94,7 @@ describe("overlapping renewal passes charge each due renewal once", () => {
   test("a manual pass while the scheduler's own pass is charging: one completed charge each", async () => {
     const testApp = await makeTestApp();
     const accounts = await payingCustomers(testApp, 200, "scheduled");
+    await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     const stop = startRenewalScheduler(testApp.context, 3_600_000);
     // The scheduler's pass has committed its attempts and is sending them to the bank.
@@ -135,6 +137,7 @@ describe("attempts of another pass", () => {
   test("are left alone while its lease lives, and settled by look-up, not charged again, once it expired", async () => {
     const testApp = await makeTestApp();
     const accounts = await payingCustomers(testApp, 3, "leased");
+    await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     let skewMs = 0;
     const leaseClock: Clock = { now: () => Date.now() + skewMs };
@@ -159,6 +162,7 @@ describe("attempts of another pass", () => {
   test("of a process that no longer holds the database file are settled at once, lease or not", async () => {
     const testApp = await makeTestApp();
     const accounts = await payingCustomers(testApp, 2, "restarted");
+    await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     void runRenewals(dyingAfterSending(testApp.context));
     while ((await completedRenewals(testApp)).size === 0) await nextTurn();

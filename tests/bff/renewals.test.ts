@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { addMonths, dayMs } from "../../bff/platform/calendar";
 import { makeTestApp, postJson } from "../helpers/app";
 import { fixture, referralCodeOf, sessionCookieFrom, signIn } from "../helpers/customers";
-import { advanceDays, cards, ledger, order, payWithCard, runBilling } from "../helpers/payments";
+import { cards, ledger, order, passDays, payWithCard } from "../helpers/payments";
 
 type Renewal = { amount: number; status: string; created_at: number; invoice_id: string };
 
@@ -57,8 +57,7 @@ describe("trial, then renewals over twelve simulated months", () => {
     const trialEnd = context.clock.now() + 30 * dayMs;
     const yearEnd = addMonths(trialEnd, 12);
     while (context.clock.now() < yearEnd - dayMs) {
-      await advanceDays(app, 1);
-      await runBilling(app);
+      await passDays(app, 1);
     }
     const renewals = renewalsOf(context.database, options.accountId);
     expect(renewals).toHaveLength(expectedCharges);
@@ -94,8 +93,7 @@ describe("discounts change what a renewal charges", () => {
     const code = await referralCodeOf(app, customer);
     await fixture(app, { email: "friend-a@example.com", status: "ACTIVE", referralCode: code });
     await fixture(app, { email: "friend-b@example.com", status: "ACTIVE", referralCode: code });
-    await advanceDays(app, 1.01);
-    await runBilling(app);
+    await passDays(app, 1.01);
     expect(renewalsOf(context.database, options.accountId).map((renewal) => renewal.amount)).toEqual([
       Math.round(150 * 0.3) * 100,
     ]);
@@ -108,8 +106,7 @@ describe("discounts change what a renewal charges", () => {
     for (const friend of ["f1", "f2", "f3", "f4"])
       await fixture(app, { email: `${friend}@example.com`, status: "ACTIVE", referralCode: code });
     const before = subscriptionOf(context.database, options.accountId);
-    await advanceDays(app, 1.01);
-    expect(await runBilling(app)).toMatchObject({ free: 1, charged: 0 });
+    expect(await passDays(app, 1.01)).toMatchObject({ free: 1, charged: 0 });
     expect(renewalsOf(context.database, options.accountId)).toMatchObject([
       { amount: 0, status: "completed" },
     ]);
@@ -125,24 +122,20 @@ describe("dunning", () => {
     const { app, context } = await makeTestApp();
     const { options } = await paidCustomer(app, "dunning@example.com", cards.firstThenDeclined, 1, 1);
     const due = subscriptionOf(context.database, options.accountId)?.end_date ?? 0;
-    await advanceDays(app, 1.01);
-    await runBilling(app);
+    await passDays(app, 1.01);
     expect(subscriptionOf(context.database, options.accountId)).toMatchObject({
       status: "ACTIVE",
       dunning_attempts: 1,
       next_charge_at: due + dayMs,
     });
-    await advanceDays(app, 1);
-    await runBilling(app);
+    await passDays(app, 1);
     expect(subscriptionOf(context.database, options.accountId)).toMatchObject({
       status: "ACTIVE",
       dunning_attempts: 2,
       next_charge_at: due + 3 * dayMs,
     });
-    await advanceDays(app, 1);
-    expect(await runBilling(app)).toMatchObject({ charged: 0 });
-    await advanceDays(app, 1);
-    await runBilling(app);
+    expect(await passDays(app, 1)).toMatchObject({ charged: 0 });
+    await passDays(app, 1);
     expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
     const bank = await ledger(app, options.accountId);
     expect(bank.filter((entry) => entry.status === "Declined")).toHaveLength(3);
@@ -151,8 +144,7 @@ describe("dunning", () => {
       "declined",
       "declined",
     ]);
-    await advanceDays(app, 40);
-    await runBilling(app);
+    await passDays(app, 40);
     expect(await ledger(app, options.accountId)).toHaveLength(4);
   });
 
@@ -162,8 +154,7 @@ describe("dunning", () => {
     // The bank now declines this saved card (the declining test card behind the same token).
     context.payments.sandbox?.ledger.run("UPDATE cards SET card_number = '4012888888881881'");
     for (const days of [1.01, 1, 2]) {
-      await advanceDays(app, days);
-      await runBilling(app);
+      await passDays(app, days);
     }
     expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
     expect(
@@ -174,11 +165,9 @@ describe("dunning", () => {
   test("a hard decline (expired card) is never retried", async () => {
     const { app, context } = await makeTestApp();
     const { options } = await paidCustomer(app, "hard@example.com", cards.expiredLater, 1, 1);
-    await advanceDays(app, 1.01);
-    await runBilling(app);
+    await passDays(app, 1.01);
     expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
-    await advanceDays(app, 5);
-    await runBilling(app);
+    await passDays(app, 5);
     expect(
       (await ledger(app, options.accountId)).filter((entry) => entry.status === "Declined"),
     ).toHaveLength(1);
@@ -211,8 +200,7 @@ describe("cancel and resume decide whether renewals happen", () => {
         { cookie: resumed.customer.cookie },
       ),
     );
-    await advanceDays(app, 1.01);
-    await runBilling(app);
+    await passDays(app, 1.01);
     expect(renewalsOf(context.database, cancelled.options.accountId)).toEqual([]);
     expect(renewalsOf(context.database, resumed.options.accountId).map((renewal) => renewal.amount)).toEqual([
       15_000,

@@ -3,7 +3,7 @@ import { parseNotification } from "../../bff/adapters/cloudpayments/notification
 import { approvingCards } from "../../bff/adapters/sandbox/cards";
 import { makeTestApp, postJson } from "../helpers/app";
 import { signIn } from "../helpers/customers";
-import { advanceDays, cards, order, payInSandbox, runBilling } from "../helpers/payments";
+import { cards, order, passDays, payInSandbox } from "../helpers/payments";
 
 // DESIGN §6 and §11: the sandbox describes cards as the real gateway does (first six,
 // last four, expiry "MM/YY") in its notifications and models; the same number and expiry
@@ -127,8 +127,7 @@ describe("card data like the real gateway's", () => {
       Description: "a charge made by a client library",
     });
     expect(charged.body).toMatchObject({ Success: true, Model: { ...card, Token: model.Token } });
-    await advanceDays(app, 30.1);
-    await runBilling(app);
+    await passDays(app, 30.1);
     const renewal = sent.find(
       ({ kind, fields }) =>
         kind === "pay" && fields.InvoiceId?.startsWith("renewal-") && fields.AccountId === options.accountId,
@@ -204,8 +203,7 @@ describe("approving test numbers", () => {
     }
     // Distinct first six and last four: each is a card with 1,200 trials of its own.
     expect(cardsSeen.size).toBe(approvingCards.length);
-    await advanceDays(app, 31);
-    await runBilling(app);
+    await passDays(app, 31);
     const renewals = context.database
       .query<{ status: string }, []>(
         "SELECT p.status FROM payments p JOIN users u ON u.id = p.user_id WHERE p.kind = 'renewal' AND u.email LIKE 'approving-%'",

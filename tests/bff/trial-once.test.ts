@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { makeTestApp, request } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";
-import { advanceDays, cards, payWithCard, runBilling } from "../helpers/payments";
+import { advanceDays, cards, passDays, payWithCard } from "../helpers/payments";
 
 const { app, context, clock } = await makeTestApp();
 const secret = context.config.cloudPaymentsApiSecret;
@@ -95,8 +95,7 @@ describe("the trial is once per customer", () => {
     expect((await payWithCard(app, first.invoiceId, cards.firstThenDeclined)).success).toBe(true);
     // The trial ends, the renewal is declined through dunning, and the subscription expires.
     for (const days of [4, 1.5, 2.5]) {
-      await advanceDays(app, days);
-      await runBilling(app);
+      await passDays(app, days);
     }
     expect((await profileOf(customer)).subscriptionStatus).toBe("EXPIRED");
 

@@ -44,6 +44,8 @@ export type SimulationReport = {
   promosApplied: number;
   invitations: number;
   ledgerTransactions: number;
+  /** Pre-charge notices queued (DESIGN §13(a)). */
+  notices: number;
   problems: string[];
 };
 
@@ -157,6 +159,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     promosApplied: 0,
     invitations: 0,
     ledgerTransactions: 0,
+    notices: 0,
     problems,
   };
 
@@ -432,6 +435,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     return total;
   };
   let lastPaymentId = 0;
+  let lastNoticeId = 0;
+  /** The amount each period's latest notice should have stated, by the model. */
+  const noticed = new Map<string, number>();
 
   const runBilling = async () => {
     const before = standings();
@@ -452,13 +458,51 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
           status: string;
           subscription_id: number;
           period_index: number;
+          created_at: number;
+          notice_sent_at: number | null;
         },
         [number]
       >(
-        "SELECT id, user_id, amount, status, subscription_id, period_index FROM payments WHERE id > ? AND kind = 'renewal' ORDER BY id",
+        `SELECT p.id, p.user_id, p.amount, p.status, p.subscription_id, p.period_index, p.created_at,
+           (SELECT m.sent_at FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id
+             WHERE n.subscription_id = p.subscription_id AND n.period_index = p.period_index
+             ORDER BY n.id DESC LIMIT 1) AS notice_sent_at
+         FROM payments p WHERE p.id > ? AND p.kind = 'renewal' ORDER BY p.id`,
       )
       .all(lastPaymentId);
     const promoDay = isoDay(now);
+    // The pre-charge notices this pass queued (DESIGN §13(a)): each states the rule's amount,
+    // priced like a charge: from the accounts as the pass found them when it was due then
+    // (queued in place of a charge), else as the pass left them (queued for the next days).
+    const notices = database
+      .query<
+        { id: number; subscription_id: number; period_index: number; amount: number; user_id: number },
+        [number]
+      >(
+        `SELECT n.id, n.subscription_id, n.period_index, n.amount, s.user_id FROM renewal_notices n
+         JOIN subscriptions s ON s.id = n.subscription_id WHERE n.id > ? ORDER BY n.id`,
+      )
+      .all(lastNoticeId);
+    for (const notice of notices) {
+      lastNoticeId = notice.id;
+      report.notices++;
+      const customer = byUser.get(notice.user_id);
+      if (!customer) continue;
+      const was = before.get(notice.user_id);
+      const dueAtStart = was?.status === "ACTIVE" && was.nextChargeAt !== null && was.nextChargeAt <= now;
+      const promoPercent = customer.promo && customer.promo.lastDay >= promoDay ? customer.promo.percent : 0;
+      const expected = expectedRenewal(
+        customer.tariff,
+        customer.devices,
+        promoPercent,
+        counts(customer, dueAtStart ? before : after),
+      );
+      if (notice.amount !== expected)
+        problem(
+          `${customer.email}: notice ${notice.id} states ${notice.amount / 100}, rule says ${expected / 100}`,
+        );
+      noticed.set(`${notice.subscription_id}/${notice.period_index}`, expected);
+    }
     for (const attempt of attempts) {
       report.renewalAttempts++;
       const customer = byUser.get(attempt.user_id);
@@ -471,7 +515,18 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       // as they stood before it.
       const invitees = counts(customer, before);
       const promoPercent = customer.promo && customer.promo.lastDay >= promoDay ? customer.promo.percent : 0;
-      const expected = expectedRenewal(customer.tariff, customer.devices, promoPercent, invitees);
+      const rule = expectedRenewal(customer.tariff, customer.devices, promoPercent, invitees);
+      // Never more than the period's notice stated (a free renewal needs none).
+      const stated = noticed.get(`${attempt.subscription_id}/${attempt.period_index}`);
+      const expected = stated === undefined ? rule : Math.min(rule, stated);
+      if (attempt.amount > 0) {
+        const sinceNotice =
+          attempt.notice_sent_at === null ? null : attempt.created_at - attempt.notice_sent_at;
+        if (sinceNotice === null || sinceNotice < dayMs || sinceNotice > 7 * dayMs)
+          problem(
+            `${customer.email}: renewal ${attempt.id} charged ${sinceNotice === null ? "without a sent notice" : `${(sinceNotice / dayMs).toFixed(2)} days after its notice`}`,
+          );
+      }
       if (attempt.amount !== expected)
         problem(
           `${customer.email} renewal ${attempt.id} on ${promoDay}: charged ${attempt.amount / 100}, rule says ${expected / 100} (tariff ${customer.tariff}, devices ${customer.devices}, promo ${promoPercent}%, invitees ${invitees})`,
@@ -498,9 +553,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         problem(
           `account ${userId} ACTIVE and due ${state.nextChargeAt === null ? "never" : new Date(state.nextChargeAt).toISOString()} after a billing run at ${new Date(now).toISOString()} (${JSON.stringify(database.query("SELECT kind, amount, status, invoice_id, created_at FROM payments WHERE user_id = ?").all(userId))})`,
         );
-      // Dunning keeps access for retries 1 and 3 days after the due date; a pass up to three
-      // days late makes the last retry then, so no ACTIVE period outlives its end by a week.
-      if (state.status === "ACTIVE" && state.endDate !== null && state.endDate + 7 * dayMs < now)
+      // Dunning keeps access for retries 1 and 3 days after the due date, and a charge whose
+      // notice went out late moves by a day more; with passes up to three days apart, no
+      // ACTIVE period outlives its end by two weeks.
+      if (state.status === "ACTIVE" && state.endDate !== null && state.endDate + 14 * dayMs < now)
         problem(`account ${userId} ACTIVE ${((now - state.endDate) / dayMs).toFixed(1)} days past its end`);
     }
   };

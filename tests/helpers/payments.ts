@@ -73,3 +73,26 @@ export const cards = {
   firstThenDeclined: "4111 1111 1111 1111",
   expiredLater: "4000 0000 0000 0069",
 };
+
+/**
+ * Time passing as the renewal scheduler sees it: a pass now, then a pass after each day
+ * (or the rest of it), as the server's own scheduler would run them at least. Renewals
+ * need a notice sent 24 hours before (DESIGN §13(a)), which only a pass before the due
+ * date can send; a bare `advanceDays` + `runBilling` over a due date finds none and moves
+ * the charge. Answers the passes' counts added up.
+ */
+export async function passDays(app: App, days: number) {
+  const total: Record<string, number> = {};
+  const add = (counts: Record<string, number>) => {
+    for (const [key, value] of Object.entries(counts)) total[key] = (total[key] ?? 0) + value;
+  };
+  add(await runBilling(app));
+  let left = days;
+  while (left > 1e-9) {
+    const step = Math.min(1, left);
+    await advanceDays(app, step);
+    add(await runBilling(app));
+    left -= step;
+  }
+  return total;
+}
