@@ -3,6 +3,7 @@ import { withPeerAddress } from "../../bff/platform/client-address";
 import { makeTestApp } from "../helpers/app";
 import { expectedRenewal, runBillingSimulation } from "../helpers/billing-simulation";
 import { makeOperator } from "../helpers/operators";
+import { freePort, startSmtpServer } from "../helpers/smtp-server";
 
 test("the model's rule: list price with devices, promo plus referrals capped at 100%, half up", () => {
   expect(expectedRenewal(1, 0, 0, 0)).toBe(15_000);
@@ -18,7 +19,11 @@ test("the model's rule: list price with devices, promo plus referrals capped at 
  * no missed charge, and our payments reconcile with the sandbox ledger both ways.
  */
 test("billing simulation: 240 customers over 24 months reconcile to the kopeck", async () => {
-  const { app, context } = await makeTestApp();
+  // The mail server is down two days in every forty: notices queued then wait, and the
+  // charges they announce move (DESIGN §13(a)); the model checks no charge came early.
+  const smtp = await startSmtpServer(await freePort());
+  const { app, context } = await makeTestApp({ SMTP_URL: smtp.url });
+  let isMailDown = false;
   const report = await runBillingSimulation({
     send: async (request) => app.handle(withPeerAddress(request, "127.0.0.1")),
     database: context.database,
@@ -26,10 +31,18 @@ test("billing simulation: 240 customers over 24 months reconcile to the kopeck",
     customers: Number(process.env.SIM_CUSTOMERS ?? 240),
     months: 24,
     seed: Number(process.env.SIM_SEED ?? 9),
+    onDay: async (day) => {
+      const shouldBeDown = day % 40 >= 20 && day % 40 < 22;
+      if (shouldBeDown && !isMailDown) await smtp.stop();
+      if (!shouldBeDown && isMailDown) await smtp.start();
+      isMailDown = shouldBeDown;
+    },
   });
+  await smtp.stop();
   console.log(JSON.stringify({ ...report, problems: report.problems.length }));
   expect(report.problems).toEqual([]);
   expect(report.paying).toBeGreaterThan(report.customers * 0.9);
   expect(report.renewalAttempts).toBeGreaterThan(report.customers);
+  expect(report.noticesDelayed).toBeGreaterThan(0);
   expect(report.free + report.declinedRenewals + report.refunds + report.devices).toBeGreaterThan(0);
 }, 120_000);

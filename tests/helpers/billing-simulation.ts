@@ -22,6 +22,8 @@ export type SimulationOptions = {
   customers: number;
   months: number;
   seed: number;
+  /** Told the day of each step (from the start), e.g. to take the mail server down for a while. */
+  onDay?: (day: number) => void | Promise<void>;
   /** Requests in flight at once when many customers act in the same step. */
   concurrency?: number;
   log?: (line: string) => void;
@@ -46,6 +48,8 @@ export type SimulationReport = {
   ledgerTransactions: number;
   /** Pre-charge notices queued (DESIGN §13(a)). */
   notices: number;
+  /** Notices that went out over an hour after they were queued (the mail server was down). */
+  noticesDelayed: number;
   problems: string[];
 };
 
@@ -160,6 +164,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     invitations: 0,
     ledgerTransactions: 0,
     notices: 0,
+    noticesDelayed: 0,
     problems,
   };
 
@@ -655,12 +660,20 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       (customer) => act(customer, standing.get(customer.userId)),
     );
     await advance(random.int(1, 3));
+    await options.onDay?.((now - startedAt) / dayMs);
     await runBilling();
     report.steps++;
     if (report.steps % 50 === 0)
       log(`day ${Math.round(day)}: ${report.renewalAttempts} renewal attempts checked`);
   }
 
+  report.noticesDelayed =
+    database
+      .query<{ count: number }, []>(
+        `SELECT COUNT(*) AS count FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id
+         WHERE m.sent_at > n.created_at + 3600000`,
+      )
+      .get()?.count ?? 0;
   reconcile(
     database,
     await json<LedgerEntry[]>(await send(new Request("http://localhost/api/dev/sandbox/ledger"))),
