@@ -20,7 +20,7 @@ const databasePath = join(directory, "app.db");
 // the embedded sandbox bank) in this process: it holds its database file exclusively, and
 // the simulation must read what it did, so it shares its handle; requests still go over
 // loopback HTTP.
-const { server, database, stopScheduler } = await startServer({
+const { server, database, stopScheduler, stopMail } = await startServer({
   ...process.env,
   PORT: "0",
   LOG_LEVEL: "error",
@@ -59,5 +59,6 @@ try {
   if (report.problems.length > 0 || seconds > 600) process.exitCode = 1;
 } finally {
   stopScheduler();
+  await stopMail();
   server.stop(true);
 }
