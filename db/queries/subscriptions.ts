@@ -166,14 +166,14 @@ export const subscriptions = {
       "UPDATE subscriptions SET next_charge_at = ?, dunning_attempts = ?, updated_at = ? WHERE id = ? AND status = 'ACTIVE'",
     ).run(at, attempts, now, id),
 
-  /** Due for a charge, and with no attempt still waiting for its outcome (never charge twice). */
+  /** Due for a charge, and with no attempt still waiting for its outcome (never charge twice); longest due first. */
   due: (db: Database, now: number, limit: number) =>
     statement<SubscriptionRow, [number, number]>(
       db,
       `SELECT * FROM subscriptions s WHERE s.status = 'ACTIVE' AND s.next_charge_at IS NOT NULL
          AND s.next_charge_at <= CAST(? AS INTEGER)
          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.subscription_id = s.id AND p.status = 'pending' AND p.kind = 'renewal')
-       LIMIT ?`,
+       ORDER BY s.next_charge_at, s.id LIMIT ?`,
     ).all(now, limit),
 
   addExtraDevice: (db: Database, id: number, now: number) =>

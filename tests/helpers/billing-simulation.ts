@@ -48,6 +48,8 @@ export type SimulationReport = {
   ledgerTransactions: number;
   /** Pre-charge notices queued (DESIGN §13(a)). */
   notices: number;
+  /** The most renewals due in one pass (over 500: more than one claim batch). */
+  largestPass: number;
   /** Notices that went out over an hour after they were queued (the mail server was down). */
   noticesDelayed: number;
   problems: string[];
@@ -129,6 +131,7 @@ type Customer = {
 type Promo = { code: string; percent: number; lastDay: string };
 
 type Standing = {
+  subscriptionId: number;
   status: string;
   nextChargeAt: number | null;
   endDate: number | null;
@@ -164,6 +167,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     invitations: 0,
     ledgerTransactions: 0,
     notices: 0,
+    largestPass: 0,
     noticesDelayed: 0,
     problems,
   };
@@ -402,6 +406,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     const rows = database
       .query<
         {
+          id: number;
           user_id: number;
           status: string;
           next_charge_at: number | null;
@@ -411,7 +416,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         },
         []
       >(
-        `SELECT s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token,
+        `SELECT s.id, s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token,
            EXISTS (SELECT 1 FROM payments p WHERE p.user_id = s.user_id AND p.status = 'completed'
              AND p.kind IN ('first', 'renewal') AND p.amount > ${trialAmount - 1} AND NOT (p.kind = 'first' AND p.amount = ${trialAmount})) AS paid
          FROM subscriptions s WHERE s.id = (SELECT MAX(id) FROM subscriptions t WHERE t.user_id = s.user_id)`,
@@ -420,6 +425,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     const map = new Map<number, Standing>();
     for (const row of rows)
       map.set(row.user_id, {
+        subscriptionId: row.id,
         status: row.status,
         nextChargeAt: row.next_charge_at,
         endDate: row.end_date,
@@ -439,6 +445,27 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     }
     return total;
   };
+  /**
+   * A pass claims its due renewals 500 at a time, longest due first, and prices each batch
+   * from the accounts as they stand when the batch is claimed (bff/jobs/renewals.ts): an
+   * invitee whose own renewal came in an earlier batch of the pass counts as that batch
+   * left it, any other as the pass found it.
+   */
+  const countsInBatch = (
+    customer: Customer,
+    batchOf: Map<number, number>,
+    before: Map<number, Standing>,
+    after: Map<number, Standing>,
+  ) => {
+    const batch = batchOf.get(customer.userId) ?? 0;
+    const standing = new Map<number, Standing>();
+    for (const invitee of inviteesOf.get(customer.index) ?? []) {
+      const settledEarlier = (batchOf.get(invitee.userId) ?? Number.POSITIVE_INFINITY) < batch;
+      const state = (settledEarlier ? after : before).get(invitee.userId);
+      if (state) standing.set(invitee.userId, state);
+    }
+    return counts(customer, standing);
+  };
   let lastPaymentId = 0;
   let lastNoticeId = 0;
   /** The amount each period's latest notice should have stated, by the model. */
@@ -446,11 +473,20 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
 
   const runBilling = async () => {
     const before = standings();
-    // One claim batch (500) per pass keeps "as they were when the pass began" exact.
-    const dueNow = [...before.values()].filter(
-      (state) => state.status === "ACTIVE" && state.nextChargeAt !== null && state.nextChargeAt <= now,
-    ).length;
-    if (dueNow >= claimBatch) problem(`${dueNow} renewals due in one pass: more than one claim batch`);
+    // The pass's claim batches: its due renewals in the server's order, 500 at a time.
+    const batchOf = new Map<number, number>();
+    [...before.entries()]
+      .filter(
+        ([, state]) => state.status === "ACTIVE" && state.nextChargeAt !== null && state.nextChargeAt <= now,
+      )
+      .sort(
+        ([, a], [, b]) =>
+          (a.nextChargeAt ?? 0) - (b.nextChargeAt ?? 0) || a.subscriptionId - b.subscriptionId,
+      )
+      .forEach(([userId], position) => {
+        batchOf.set(userId, Math.floor(position / claimBatch));
+      });
+    report.largestPass = Math.max(report.largestPass, batchOf.size);
     const response = await post("/api/dev/billing/run", {});
     if (response.status !== 200) throw new Error(`billing run: ${response.status}`);
     const after = standings();
@@ -500,7 +536,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         customer.tariff,
         customer.devices,
         promoPercent,
-        counts(customer, dueAtStart ? before : after),
+        dueAtStart ? countsInBatch(customer, batchOf, before, after) : counts(customer, after),
       );
       if (notice.amount !== expected)
         problem(
@@ -515,10 +551,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         problem(`renewal ${attempt.id} of an unknown account ${attempt.user_id}`);
         continue;
       }
-      // Every amount of a claim batch is priced from the accounts as they were when the pass
-      // began (bff/jobs/renewals.ts), so invitees renewed or expired in this same pass count
-      // as they stood before it.
-      const invitees = counts(customer, before);
+      const invitees = countsInBatch(customer, batchOf, before, after);
       const promoPercent = customer.promo && customer.promo.lastDay >= promoDay ? customer.promo.percent : 0;
       const rule = expectedRenewal(customer.tariff, customer.devices, promoPercent, invitees);
       // Never more than the period's notice stated (a free renewal needs none).
