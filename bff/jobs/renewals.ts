@@ -1,13 +1,12 @@
 import { type PaymentRow, payments } from "../../db/queries/payments";
 import { renewalLeases } from "../../db/queries/renewal-leases";
-import { savedCards } from "../../db/queries/saved-cards";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
 import { statement } from "../../db/statements";
 import { accountIdOf } from "../modules/payments/orders";
 import { receiptOf } from "../modules/payments/receipt";
 import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/payments/saved-card";
 import { settleSuccess } from "../modules/payments/settlement";
-import { endWithoutCard } from "../modules/subscriptions/ending";
+import { endWithoutCard, expireLapsed } from "../modules/subscriptions/ending";
 import { nextChargeAmount } from "../modules/subscriptions/next-charge";
 import { type Clock, systemClock } from "../platform/clock";
 import type { AppContext } from "../platform/context";
@@ -196,7 +195,7 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
   } finally {
     lease.release();
   }
-  savedCards.expireEnded(database, clock.now());
+  expireLapsed(database, clock.now());
   // Notices for the charges of the next days, priced from the accounts as this pass left them,
   // and whatever mail is due sent now rather than on the mail worker's next tick (claims
   // keep the two from sending a message twice).

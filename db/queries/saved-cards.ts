@@ -1,11 +1,7 @@
 import type { Database } from "bun:sqlite";
-import { queueSubscriptionEnded } from "../../bff/modules/mail/events";
 import { statement } from "../statements";
 
 /** Removed card, renewal off, paid period over: the subscription has simply ended. */
-const hasEndedWithoutCard =
-  "status = 'CANCELED' AND card_removed_at IS NOT NULL AND card_token IS NULL AND end_date <= ?";
-
 /**
  * The saved card of a customer (DESIGN §13(b)). A card token lives on the subscription it
  * renews and, copied from the gateway's answer, on the payment rows it paid; removing the
@@ -78,25 +74,4 @@ export const savedCards = {
    * customer is told of. The rows are read and expired in one transaction, so each
    * ending is told exactly once.
    */
-  expireEnded: (db: Database, now: number) =>
-    db
-      .transaction(() => {
-        const ended = statement<{ id: number; user_id: number; end_date: number }, [number]>(
-          db,
-          `SELECT id, user_id, end_date FROM subscriptions WHERE ${hasEndedWithoutCard}`,
-        ).all(now);
-        const expire = statement<unknown, [number, number, number]>(
-          db,
-          `UPDATE subscriptions SET status = 'EXPIRED', next_charge_at = NULL, updated_at = ?
-             WHERE id = ? AND ${hasEndedWithoutCard}`,
-        );
-        let expired = 0;
-        for (const subscription of ended) {
-          if (expire.run(now, subscription.id, now).changes === 0) continue;
-          expired++;
-          queueSubscriptionEnded(db, subscription, subscription.end_date, now);
-        }
-        return expired;
-      })
-      .immediate(),
 };

@@ -176,6 +176,20 @@ export const subscriptions = {
        ORDER BY s.next_charge_at, s.id LIMIT ?`,
     ).all(now, limit),
 
+  /** Cancelled subscriptions whose paid period has run out (DESIGN §5: they are EXPIRED). */
+  lapsed: (db: Database, now: number) =>
+    statement<SubscriptionRow, [number]>(
+      db,
+      "SELECT * FROM subscriptions WHERE status = 'CANCELED' AND end_date IS NOT NULL AND end_date <= ?",
+    ).all(now),
+
+  expireLapsed: (db: Database, id: number, now: number) =>
+    statement(
+      db,
+      `UPDATE subscriptions SET status = 'EXPIRED', next_charge_at = NULL, updated_at = ?
+         WHERE id = ? AND status = 'CANCELED' AND end_date <= ?`,
+    ).run(now, id, now),
+
   addExtraDevice: (db: Database, id: number, now: number) =>
     statement(
       db,

@@ -342,7 +342,8 @@ describe.each(languages)("every kind of mail to customers registered in %s", (la
       "payment_failed",
       "subscription_ended",
     ]);
-    expect(kinds(story.cancels)).toEqual(["trial_started", "subscription_canceled"]);
+    // Cancelled, then its paid period ran out: EXPIRED (DESIGN §5), and told so.
+    expect(kinds(story.cancels)).toEqual(["trial_started", "subscription_canceled", "subscription_ended"]);
     expect(kinds(story.removesCard)).toEqual(["trial_started", "card_removed", "subscription_ended"]);
     for (const who of [story.renews, story.declined, story.cancels, story.removesCard])
       for (const mail of story.mails.get(who.userId) ?? []) expect(mail.to).toBe(who.email);

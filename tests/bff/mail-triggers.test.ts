@@ -379,7 +379,7 @@ describe("declined renewals", () => {
 });
 
 describe("the customer's own steps", () => {
-  test("cancel: access until the end; cancelling again after a resume is a second event; the period running out later is not", async () => {
+  test("cancel: access until the end; cancelling again after a resume is a second event; the period running out ends it, told once", async () => {
     const world = await makeTestApp();
     const en = await customer(world, "canceller@example.com", "en", 10);
     await payTrial(world, en);
@@ -399,10 +399,16 @@ describe("the customer's own steps", () => {
       "subscription_canceled",
       "subscription_canceled",
     ]);
-    // A cancelled subscription whose period ends stays CANCELED: nothing more is told.
+    // A cancelled subscription whose period has run out is EXPIRED (DESIGN §5), told once.
     await passDays(world.app, 11);
-    expect(subscriptionOf(world, en.userId).status).toBe("CANCELED");
-    expect(kindsOf(world, en.userId)).toHaveLength(3);
+    expect(subscriptionOf(world, en.userId).status).toBe("EXPIRED");
+    await passDays(world.app, 3);
+    expect(kindsOf(world, en.userId)).toEqual([
+      "trial_started",
+      "subscription_canceled",
+      "subscription_canceled",
+      "subscription_ended",
+    ]);
   });
 
   test("removing the card: card_removed now, subscription_ended once when the period is over", async () => {

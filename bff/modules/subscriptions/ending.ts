@@ -12,3 +12,21 @@ export function endWithoutCard(database: Database, subscription: SubscriptionRow
   subscriptions.expire(database, subscription.id, endedAt, now);
   queueSubscriptionEnded(database, subscription, endedAt, now);
 }
+
+/**
+ * A cancelled subscription (by the customer, or by removing the card) whose paid period
+ * has run out becomes EXPIRED (DESIGN §5), and the customer is told it ended.
+ */
+export function expireLapsed(database: Database, now: number): number {
+  return database
+    .transaction(() => {
+      let expired = 0;
+      for (const subscription of subscriptions.lapsed(database, now)) {
+        if (subscriptions.expireLapsed(database, subscription.id, now).changes === 0) continue;
+        expired++;
+        queueSubscriptionEnded(database, subscription, subscription.end_date ?? now, now);
+      }
+      return expired;
+    })
+    .immediate();
+}
