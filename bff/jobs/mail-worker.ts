@@ -3,6 +3,7 @@ import { MailDeliveryError } from "../modules/mail/transport";
 import { renderRow } from "../modules/mail/view";
 import type { AppContext } from "../platform/context";
 import { logger } from "../platform/logger";
+import { queueRenewalNotices } from "./renewal-notices";
 
 /**
  * Sends the outbox (DESIGN §14). Each message is claimed before the mail server is
@@ -109,6 +110,10 @@ export function startMailWorker(context: AppContext, intervalMs = 1000): { stop(
   let running: Promise<void> | undefined;
   const pass = async () => {
     try {
+      // A charge due within days of the event that scheduled it (a short trial, a resume)
+      // gets its pre-charge notice now rather than at the next renewal pass, so the notice's
+      // 24 hours start as early as they can (DESIGN §13(a)).
+      queueRenewalNotices(context, context.clock.now());
       const counts = await deliverDueMail(context, { signal: controller.signal });
       if (counts.sent + counts.failed > 0) logger.info("mail pass", counts);
       if (counts.retried > 0) logger.warn("mail not delivered yet; will retry", counts);

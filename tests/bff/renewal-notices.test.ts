@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "vitest";
+import { startMailWorker } from "../../bff/jobs/mail-worker";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";
-import { cards, order, passDays, payWithCard } from "../helpers/payments";
+import { advanceDays, cards, order, passDays, payWithCard, runBilling } from "../helpers/payments";
 import { freePort, headerOf, startSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
 
 // DESIGN §13(a), the 2026 subscription law: no renewal charge unless a notice stating the
@@ -186,5 +187,23 @@ describe("the notice before every renewal charge", () => {
     const ended = subscriptionOf(w, userId);
     expect(ended?.status).toBe("EXPIRED");
     expect(ended?.end_date).toBe(end);
+  }, 60_000);
+
+  test("the mail worker sends the notice of a charge due within days at once: a one-day trial is charged on the first pass after it", async () => {
+    const w = await world();
+    const { userId } = await payingCustomer(w, "notice-soon@example.com", 1);
+    const worker = startMailWorker(w.context, 50);
+    try {
+      for (let wait = 0; wait < 200 && !noticesOf(w, userId)[0]?.sent_at; wait++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+    } finally {
+      await worker.stop();
+    }
+    expect(noticesOf(w, userId)).toMatchObject([{ status: "sent", amount: 15_000 }]);
+    await advanceDays(w.app, 1.01);
+    await runBilling(w.app); // one pass, past the due date: the notice is a day old
+    const charges = renewalsOf(w, userId);
+    expect(charges.map((charge) => charge.status)).toEqual(["completed"]);
+    expectEachChargeNoticed(charges, noticesOf(w, userId));
   }, 60_000);
 });
