@@ -51,7 +51,9 @@ export function DemoIdentityProvider() {
   };
 
   return (
-    <main id="main" className="screen screen--center">
+    // Stands in for the provider's own page, which speaks the provider's language, not ours;
+    // marked as English so assistive technology reads it as such on a page in another language.
+    <main id="main" className="screen screen--center" lang="en">
       <section className="card login">
         <p className="demo-badge">DEMO</p>
         <h1>{provider === "yandex" ? "Yandex ID (demo)" : "Google (demo)"}</h1>

@@ -11,10 +11,15 @@ import { MessageView } from "./MessageView";
  * service queued for it and read one as the customer would (DESIGN §14).
  */
 function Mailbox() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const state = useStore($devMail);
   const selectedId = useStore($selectedMessageId);
   const [address, setAddress] = useState(() => new URLSearchParams(location.search).get("to") ?? "");
+  // The page's title is built without a language; the tab says the mailbox's name in the reader's.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: t changes with language
+  useEffect(() => {
+    document.title = t("devMail.tabTitle");
+  }, [language]);
   // A link with ?to= opens that mailbox at once.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the address the page opened with
   useEffect(() => {
@@ -33,7 +38,7 @@ function Mailbox() {
 
   return (
     <main id="main" className="screen dev-mail">
-      <p className="demo-badge">DEMO</p>
+      <p className="demo-badge">{t("devMail.badge")}</p>
       <h1>{t("devMail.title")}</h1>
       <p className="muted">{t("devMail.intro")}</p>
       <form onSubmit={submit} className="dev-mail__search">

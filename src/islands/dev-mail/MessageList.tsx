@@ -1,7 +1,7 @@
 import { formatDateTime } from "../../lib/date-time";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { type OutboxMessage, selectMessage } from "../../stores/dev-mail";
-import { stateKeys } from "./delivery-state";
+import { languageName, stateKeys } from "./delivery-state";
 
 /** The mailbox's messages, newest first: subject, kind, language, date and delivery state. */
 export function MessageList({ messages, selectedId }: { messages: OutboxMessage[]; selectedId?: string }) {
@@ -19,7 +19,7 @@ export function MessageList({ messages, selectedId }: { messages: OutboxMessage[
             >
               <strong className="dev-mail__subject">{message.subject}</strong>
               <span className="dev-mail__meta">
-                <code>{message.kind}</code> · {message.language} ·{" "}
+                <code>{message.kind}</code> · {languageName(message.language, language)} ·{" "}
                 <time dateTime={message.createdAt}>{formatDateTime(message.createdAt, language)}</time>
               </span>
               <span className={`badge dev-mail__state dev-mail__state--${message.status}`}>

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { formatDateTime } from "../../lib/date-time";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import type { OutboxMessage } from "../../stores/dev-mail";
-import { stateKeys } from "./delivery-state";
+import { languageName, stateKeys } from "./delivery-state";
 
 /**
  * One message as the customer would see it: its HTML in a frame with every sandbox
@@ -26,7 +26,7 @@ export function MessageView({ message }: { message: OutboxMessage }) {
         <div>
           <dt>{t("devMail.kind")}</dt>
           <dd>
-            <code>{message.kind}</code> · {message.language}
+            <code>{message.kind}</code> · {languageName(message.language, language)}
           </dd>
         </div>
         <div>
@@ -41,7 +41,7 @@ export function MessageView({ message }: { message: OutboxMessage }) {
           </dd>
         </div>
         <div>
-          <dt>Message-ID</dt>
+          <dt>{t("devMail.messageId")}</dt>
           <dd>
             <code>{`<${message.messageId}>`}</code>
           </dd>

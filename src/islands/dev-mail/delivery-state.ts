@@ -6,3 +6,12 @@ export const stateKeys: Record<"pending" | "sent" | "failed", TranslationKey> = 
   sent: "devMail.stateSent",
   failed: "devMail.stateFailed",
 };
+
+/** A message's language by its name in the reader's language ("русский", not "ru"). */
+export function languageName(code: string, readerLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([readerLanguage], { type: "language" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

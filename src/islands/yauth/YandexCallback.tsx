@@ -23,7 +23,15 @@ function YandexCallbackContent({ isMobile }: Props) {
     <main id="main" className="screen screen--center">
       {state.step === "loading" && <Spinner label={t("common.loading")} />}
       {state.step === "loading" && <p>{t("yauth.loading")}</p>}
-      {state.step === "no-token" && <p role="alert">{t("yauth.noToken")}</p>}
+      {(state.step === "no-token" || state.step === "info-failed") && (
+        <>
+          <p role="alert">{t(state.step === "no-token" ? "yauth.noToken" : "yauth.infoFailed")}</p>
+          {/* Nothing here can be retried in place: the provider's answer is used up or missing. */}
+          <a className="button button--primary" href="/login">
+            {t("yauth.signInAgain")}
+          </a>
+        </>
+      )}
       {state.step === "not-this-attempt" && (
         <>
           <p role="alert">{t("yauth.notThisAttempt")}</p>
@@ -32,7 +40,6 @@ function YandexCallbackContent({ isMobile }: Props) {
           </a>
         </>
       )}
-      {state.step === "info-failed" && <p role="alert">{t("yauth.infoFailed")}</p>}
       {state.step === "asking" && (
         <AccountSwitchPrompt
           currentEmail={heldAccount().email}

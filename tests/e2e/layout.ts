@@ -1,0 +1,38 @@
+import type { Page } from "@playwright/test";
+
+/**
+ * Layout defects the issue names, as drawn now: a page wider than the window (sideways
+ * scroll) and a button or button-like link whose label wraps onto a second line.
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth + 1)
+      found.push(`page scrolls sideways: ${root.scrollWidth} px wide in a ${root.clientWidth} px window`);
+    const nameOf = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).trim().split(/\s+/).join(".")}` : ""}`;
+    for (const element of document.querySelectorAll("button, a.button, [role='button'], [role='tab']")) {
+      if (!(element instanceof HTMLElement) || !element.checkVisibility()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const lines = new Set(
+        [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)),
+      );
+      if (lines.size > 1)
+        found.push(
+          `label wraps (${lines.size} lines): ${nameOf(element)} "${(element.textContent ?? "").replace(/\s+/g, " ").trim()}"`,
+        );
+    }
+    for (const element of document.querySelectorAll("body *")) {
+      if (!(element instanceof HTMLElement) || element.children.length > 0 || !element.checkVisibility())
+        continue;
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.right > root.clientWidth + 1)
+        found.push(
+          `sticks out of the window by ${Math.round(box.right - root.clientWidth)} px: ${nameOf(element)}`,
+        );
+    }
+    return found.slice(0, 15);
+  });
+}
