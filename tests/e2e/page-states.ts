@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 import { signCancelToken } from "../../bff/modules/subscriptions/cancel-token";
 import { e2eJwtSecret } from "../helpers/e2e-secrets";
@@ -25,6 +26,14 @@ export type Screen = {
 };
 
 type Status = "NOT_ACTIVE" | "ACTIVE" | "CANCELED" | "CANCELED_OVER" | "EXPIRED";
+
+/** A text of the language files, so a screen is driven by what it shows in any language. */
+function text(language: ScreenLanguage, key: string): string {
+  const texts = JSON.parse(readFileSync(`src/i18n/${language}.json`, "utf8")) as Record<string, string>;
+  const value = texts[key];
+  if (value === undefined) throw new Error(`no text ${key} in ${language}.json`);
+  return value;
+}
 
 /** The interface language of every page this browser opens, before any script runs. */
 async function setLanguage(page: Page, language: ScreenLanguage) {
@@ -243,6 +252,33 @@ export const screens: Screen[] = [
     },
   },
   {
+    area: "cabinet",
+    page: "profile",
+    state: "promo-refused",
+    async open(page, language) {
+      await signedInCustomer(page, language, "NOT_ACTIVE");
+      await settle(page);
+      await page.getByLabel(text(language, "purchase.promoLabel")).fill("NOSUCHCODE");
+      await page.getByRole("button", { name: text(language, "purchase.promoApply") }).click();
+      await expect(page.getByRole("alert").first()).toBeVisible();
+      await settle(page);
+    },
+  },
+  {
+    area: "cabinet",
+    page: "profile",
+    state: "promo-offline",
+    async open(page, language) {
+      await signedInCustomer(page, language, "NOT_ACTIVE");
+      await settle(page);
+      await page.route("**/api/shop/applyPromo", (route) => route.abort("internetdisconnected"));
+      await page.getByLabel(text(language, "purchase.promoLabel")).fill("NOSUCHCODE");
+      await page.getByRole("button", { name: text(language, "purchase.promoApply") }).click();
+      await expect(page.getByRole("alert").first()).toBeVisible();
+      await settle(page);
+    },
+  },
+  {
     area: "promo",
     page: "promo",
     state: "active",
@@ -298,6 +334,20 @@ export const screens: Screen[] = [
     async open(page, language) {
       await setLanguage(page, language);
       await visit(page, "/panel-login");
+    },
+  },
+  {
+    area: "panel",
+    page: "panel-login",
+    state: "no-captcha",
+    async open(page, language) {
+      await setLanguage(page, language);
+      await visit(page, "/panel-login");
+      await page.getByLabel(text(language, "panel.login")).fill(panelAdmin.username);
+      await page.getByLabel(text(language, "panel.password"), { exact: true }).fill("not the password");
+      await page.getByRole("button", { name: text(language, "panel.submit") }).click();
+      await expect(page.getByRole("alert").first()).toBeVisible();
+      await settle(page);
     },
   },
   ...panelPages.map(
