@@ -9,6 +9,8 @@ export type Finding = {
   impact: string;
   help: string;
   selector: string;
+  /** The element's opening markup, for when the selector alone is not telling ("div"). */
+  html: string;
   summary: string;
 };
 
@@ -21,6 +23,7 @@ export async function axeFindings(page: Page): Promise<Finding[]> {
       impact: node.impact ?? violation.impact ?? "unknown",
       help: violation.help,
       selector: node.target.map(String).join(" >> "),
+      html: node.html.slice(0, 160),
       summary: (node.failureSummary ?? "").replace(/\s+/g, " ").trim(),
     })),
   );
@@ -31,4 +34,4 @@ export const isBlocking = (finding: Finding) => finding.impact === "serious" || 
 
 /** One readable line per finding, for a failing test's message. */
 export const describeFinding = (finding: Finding) =>
-  `[${finding.impact}] ${finding.rule} at ${finding.selector}: ${finding.help}. ${finding.summary}`;
+  `[${finding.impact}] ${finding.rule} at ${finding.selector} ${finding.html}: ${finding.help}. ${finding.summary}`;
