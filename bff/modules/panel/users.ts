@@ -1,3 +1,5 @@
+import { listPriceOfPeriod } from "../shop/pricing";
+import { nextChargeAmount } from "../subscriptions/next-charge";
 import type { Database } from "bun:sqlite";
 import { devices } from "../../../db/queries/devices";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
@@ -93,7 +95,16 @@ export function userDetails(database: Database, userId: number, now: number) {
       status: subscription?.status ?? "NOT_ACTIVE",
       startDate: iso(subscription?.start_date),
       endDate: iso(subscription?.end_date),
-      totalCost: subscription ? subscription.period_price / 100 : 0,
+      // What the next renewal charges (the renewal's own rule), not the bare tariff price.
+      totalCost: subscription ? nextChargeAmount(database, subscription, now) / 100 : 0,
+      cost: subscription
+        ? {
+            months: subscription.tariff_months,
+            tariffPrice: subscription.period_price / 100,
+            extraDevicesPrice: (listPriceOfPeriod(subscription) - subscription.period_price) / 100,
+            discountPercent: discount.totalPercent,
+          }
+        : null,
       deviceCount: subscription ? 1 + subscription.extra_devices : 0,
     },
     currency: user.currency,
