@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, postJson, request } from "../helpers/app";
 import { refreshReplayWindowMs } from "../../bff/modules/operators/tokens";
+import { makeTestApp, postJson, request } from "../helpers/app";
 import { bearer, login, makeOperator, solveCaptcha, tokensFor } from "../helpers/operators";
 
 const { app, context, clock } = await makeTestApp();
@@ -92,12 +92,16 @@ describe("refresh tokens", () => {
     expect(one?.refreshToken).not.toBe(first.refreshToken);
     // A retry a few seconds later still gets that pair; the new token then rotates normally.
     clock.advance(refreshReplayWindowMs - 1000);
-    const retried = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }));
+    const retried = await app.handle(
+      postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }),
+    );
     expect(await retried.json()).toEqual(one);
     const next = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: one?.refreshToken }));
     expect(next.status).toBe(200);
     const panel = await app.handle(
-      request("/api/panel/audit?page=0&size=20", { headers: bearer(((await next.json()) as typeof one)?.accessToken ?? "") }),
+      request("/api/panel/audit?page=0&size=20", {
+        headers: bearer(((await next.json()) as typeof one)?.accessToken ?? ""),
+      }),
     );
     expect(panel.status).toBe(200);
   });

@@ -8,8 +8,8 @@ import { errorResponse } from "../../platform/schemas";
 import { assertCaptcha, newChallenge } from "./captcha";
 import { loginLimitKeys, tooManySignIns } from "./login-limits";
 import { authenticateOperator } from "./operator-auth";
-import { refreshReplays } from "./refresh-replay";
 import { hasFreePasswordCheckSlot, withPasswordCheckSlot } from "./password-gate";
+import { refreshReplays } from "./refresh-replay";
 import {
   familyOfRefreshToken,
   issueRefreshToken,
@@ -21,7 +21,9 @@ import {
 const accountDisabled = "This account is disabled.";
 
 /** Why a sign-in was refused, in a word the panel maps to its own language keys. */
-function loginRefusal(error: AppError): "captcha" | "credentials" | "disabled" | "cooldown" | "busy" | "other" {
+function loginRefusal(
+  error: AppError,
+): "captcha" | "credentials" | "disabled" | "cooldown" | "busy" | "other" {
   if (error.code === "BAD_REQUEST") return "captcha";
   if (error.message === accountDisabled) return "disabled";
   if (error.code === "UNAUTHORIZED") return "credentials";
@@ -75,14 +77,22 @@ export function operatorAuthModule(context: AppContext) {
     }
   }
   const replays = refreshReplays(() => clock.now());
-  async function signedPair(rotated: { operatorId: number; familyId: string; refreshToken: string }, now: number) {
+  async function signedPair(
+    rotated: { operatorId: number; familyId: string; refreshToken: string },
+    now: number,
+  ) {
     const account = operators.byId(database, rotated.operatorId);
     if (!account || account.is_disabled)
       throw new AppError("UNAUTHORIZED", "This operator account is not active.");
     return {
       accessToken: await signAccessToken(
         config.jwtSecret,
-        { operatorId: account.id, role: account.role, username: account.username, familyId: rotated.familyId },
+        {
+          operatorId: account.id,
+          role: account.role,
+          username: account.username,
+          familyId: rotated.familyId,
+        },
         now,
       ),
       refreshToken: rotated.refreshToken,
@@ -144,8 +154,10 @@ export function operatorAuthModule(context: AppContext) {
       {
         body: t.Object({ refreshToken: t.String({ minLength: 1, maxLength: 256 }) }),
         response: { 200: tokenPair, 401: errorResponse },
-        detail: { summary:
-            "Rotate the refresh token; the same token again within 10 s gets the same pair, a later reuse revokes its whole family" },
+        detail: {
+          summary:
+            "Rotate the refresh token; the same token again within 10 s gets the same pair, a later reuse revokes its whole family",
+        },
       },
     )
     .post(

@@ -138,7 +138,8 @@ export function panelModule(context: AppContext) {
           }),
           response: panelErrors,
           detail: {
-            summary: "Available, unexpired promo codes, newest first, 5 per page; code filters by part of the code (any case)",
+            summary:
+              "Available, unexpired promo codes, newest first, 5 per page; code filters by part of the code (any case)",
           },
         },
       )

@@ -93,7 +93,10 @@ export function availablePromos(
 ) {
   const today = new Date(now).toISOString().slice(0, 10);
   // Codes are stored upper-case; the part is matched literally (LIKE's wildcards escaped).
-  const like = `%${(codePart ?? "").trim().toUpperCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const like = `%${(codePart ?? "")
+    .trim()
+    .toUpperCase()
+    .replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
   const where = "is_available = 1 AND expiration_date >= ? AND promo_code LIKE ? ESCAPE '\\'";
   const total =
     statement<{ count: number }, [string, string]>(

@@ -1,5 +1,3 @@
-import { listPriceOfPeriod } from "../shop/pricing";
-import { nextChargeAmount } from "../subscriptions/next-charge";
 import type { Database } from "bun:sqlite";
 import { devices } from "../../../db/queries/devices";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
@@ -8,7 +6,9 @@ import { statement } from "../../../db/statements";
 import { AppError } from "../../platform/errors";
 import { cardView } from "../profile/card-removal";
 import { deviceView } from "../profile/service";
+import { listPriceOfPeriod } from "../shop/pricing";
 import { currentDiscount } from "../subscriptions/discount";
+import { nextChargeAmount } from "../subscriptions/next-charge";
 import { referralInvitees } from "../subscriptions/referral-standing";
 import { paged } from "./paging";
 
