@@ -101,6 +101,7 @@ describe("a customer's details, receipts, invitees and logs", () => {
         accountId: "details@example.com",
         amount: 1,
         status: "COMPLETED",
+        kind: "first",
         isWarrantyOver: false,
         subscriptionId: expect.any(Number),
       }),

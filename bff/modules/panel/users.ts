@@ -131,6 +131,7 @@ type ReceiptRow = {
   status: string;
   transaction_id: string | null;
   subscription_id: number | null;
+  kind: "first" | "renewal" | "device";
 };
 
 /** Receipts are the payment records; the warranty is over 14 days after the payment. */
@@ -143,7 +144,7 @@ export function receiptsOf(database: Database, userId: number, number: number, s
   const rows = statement<ReceiptRow, [number, number, number]>(
     database,
     `SELECT p.created_at, u.email, p.account_id, p.amount, p.currency, p.description, p.ip_address, p.status,
-       p.transaction_id, p.subscription_id
+       p.transaction_id, p.subscription_id, p.kind
      FROM payments p LEFT JOIN users u ON u.id = p.user_id
      WHERE p.user_id = ? AND p.status <> 'pending' ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
   ).all(userId, size, number * size);
@@ -154,6 +155,8 @@ export function receiptsOf(database: Database, userId: number, number: number, s
       amount: row.amount / 100,
       currency: row.currency,
       description: row.description,
+      // What was paid for, so the panel can say it in the operator's language.
+      kind: row.kind,
       ipAddress: row.ip_address,
       status: row.status.toUpperCase(),
       transactionId: row.transaction_id,

@@ -97,6 +97,12 @@ const paymentStatusKeys: Record<string, TranslationKey> = {
   PENDING: "panel.paymentPENDING",
 };
 
+const receiptKindKeys = {
+  first: "panel.refundKindFirst",
+  renewal: "panel.refundKindRenewal",
+  device: "panel.refundKindDevice",
+} as const;
+
 function PaymentStatus({ status }: { status: string }) {
   const { t } = useTranslation();
   const key = paymentStatusKeys[status];
@@ -119,7 +125,7 @@ function Receipts({ userId }: { userId: number }) {
           t("panel.account"),
           t("panel.amount"),
           t("panel.paymentStatus"),
-          t("panel.description"),
+          t("panel.refundKind"),
           t("panel.ipAddress"),
           t("panel.transactionId"),
           t("panel.subscriptionId"),
@@ -136,7 +142,9 @@ function Receipts({ userId }: { userId: number }) {
               {formatUnits(receipt.amount, receipt.currency === "KZT" ? "KZT" : "RUB")}
             </span>,
             <PaymentStatus key="status" status={receipt.status} />,
-            receipt.description,
+            <span key="what" title={receipt.description}>
+              {t(receiptKindKeys[receipt.kind])}
+            </span>,
             receipt.ipAddress ?? "—",
             receipt.transactionId ?? "—",
             receipt.subscriptionId ?? "—",
