@@ -44,7 +44,7 @@ function RefundList({ answer }: { answer: RefundAnswer }) {
           <tbody>
             {answer.payments.map((payment) => (
               <tr key={payment.transactionId}>
-                <td>{formatDateTime(payment.dateTime, language)}</td>
+                <td className="panel-nowrap">{formatDateTime(payment.dateTime, language)}</td>
                 <td>{t(kindKeys[payment.kind])}</td>
                 <td>{formatUnits(payment.amount, currency)}</td>
                 <td>{payment.transactionId}</td>
