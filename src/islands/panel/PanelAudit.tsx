@@ -26,6 +26,9 @@ type Details = {
 const text = (value: unknown) =>
   typeof value === "string" || typeof value === "number" ? String(value) : "";
 
+const roleName = (role: unknown, t: T) =>
+  role === "admin" ? t("panel.roleAdmin") : role === "support" ? t("panel.roleSupport") : text(role);
+
 /** One audit entry as a sentence in the operator's language; unknown actions keep their code. */
 function describeEntry(entry: Entry, t: T): { what: string; amount?: string } {
   const details = (entry.details ?? {}) as Details;
@@ -34,7 +37,10 @@ function describeEntry(entry: Entry, t: T): { what: string; amount?: string } {
       return { what: t("panel.auditLogin") };
     case "operator.create":
       return {
-        what: t("panel.auditOperatorCreate", { username: text(details.username), role: text(details.role) }),
+        what: t("panel.auditOperatorCreate", {
+          username: text(details.username),
+          role: roleName(details.role, t),
+        }),
       };
     case "operator.reset-password":
       return { what: t("panel.auditOperatorReset", { username: text(details.username) }) };
