@@ -2,6 +2,7 @@ import { api } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { readStorage, removeStorage, storageKeys, writeStorage } from "../lib/storage-keys";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
+import { singleFlight } from "./panel-single-flight";
 
 export type TokenPair = { accessToken: string; refreshToken: string };
 
@@ -20,7 +21,7 @@ export function clearTokens(): void {
 }
 
 /** Exchanges the stored refresh token for a new pair (rotation); false when there is none or it is refused. */
-export async function refreshTokens(): Promise<boolean> {
+async function exchangeRefreshToken(): Promise<boolean> {
   const refreshToken = readStorage(storageKeys.refreshToken);
   if (!refreshToken) return false;
   try {
@@ -32,6 +33,9 @@ export async function refreshTokens(): Promise<boolean> {
     return false;
   }
 }
+
+/** The rotation, shared by every caller that asks while one is under way (single flight). */
+export const refreshTokens = singleFlight(exchangeRefreshToken);
 
 function backToLogin(): never {
   clearTokens();
@@ -47,6 +51,8 @@ type Call<T> = (headers: {
 /**
  * Every panel call: without an access token go to /panel-login; on a 401 use the
  * refresh token once to get a new one and retry; otherwise back to /panel-login.
+ * Parallel calls that meet a 401 wait on one refresh; a call whose 401 arrives after
+ * another call already refreshed just retries with the new token.
  */
 export async function panelCall<T>(
   call: Call<T>,
@@ -55,7 +61,9 @@ export async function panelCall<T>(
   if (!accessToken) backToLogin();
   const first = await call({ authorization: `Bearer ${accessToken}` });
   if (first.error?.status !== 401) return first;
-  if (!(await refreshTokens())) backToLogin();
+  const current = readStorage(storageKeys.accessToken);
+  if (!current) backToLogin();
+  if (current === accessToken && !(await refreshTokens())) backToLogin();
   const retried = await call({ authorization: `Bearer ${readStorage(storageKeys.accessToken)}` });
   if (retried.error?.status === 401) backToLogin();
   return retried;
@@ -78,6 +86,35 @@ export function selectPerson(person: { id: number; email: string; uid?: string }
 }
 
 export function selectedPersonId(): number | undefined {
-  const id = Number(readStorage(storageKeys.selectedPerson));
-  return Number.isInteger(id) && id > 0 ? id : undefined;
+  return toCustomerId(readStorage(storageKeys.selectedPerson));
 }
+
+function toCustomerId(value: string | null | undefined): number | undefined {
+  if (!value || !/^\d{1,15}$/.test(value)) return undefined;
+  const id = Number(value);
+  return id > 0 ? id : undefined;
+}
+
+export type CustomerChoice = { id: number } | { problem: "missing" | "invalid" };
+
+/**
+ * The customer a per-customer page shows: the URL's `id` rules. Without one, the last
+ * choice stored in this browser is used and written into the address, so the page
+ * can be copied or opened in a new tab.
+ */
+export function customerFromUrl(): CustomerChoice {
+  const url = new URL(location.href);
+  const raw = url.searchParams.get("id");
+  if (raw !== null) {
+    const id = toCustomerId(raw.trim());
+    return id ? { id } : { problem: "invalid" };
+  }
+  const stored = selectedPersonId();
+  if (!stored) return { problem: "missing" };
+  url.searchParams.set("id", String(stored));
+  history.replaceState(history.state, "", url);
+  return { id: stored };
+}
+
+/** The address of a per-customer page. */
+export const customerHref = (page: string, id: number) => `/${page}?id=${id}`;

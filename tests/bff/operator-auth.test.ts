@@ -1,8 +1,9 @@
 import { describe, expect, test } from "vitest";
+import { refreshReplayWindowMs } from "../../bff/modules/operators/tokens";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { bearer, login, makeOperator, solveCaptcha, tokensFor } from "../helpers/operators";
 
-const { app, context } = await makeTestApp();
+const { app, context, clock } = await makeTestApp();
 const admin = await makeOperator(context, "alice.admin", "admin");
 const support = await makeOperator(context, "sam.support", "support");
 
@@ -13,6 +14,7 @@ describe("staff login", () => {
     );
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toContain("text/plain");
+    expect(response.headers.get("x-login-refusal")).toBe("captcha");
     expect(await response.text()).toBe("reCAPTCHA not solved!");
   });
 
@@ -36,6 +38,7 @@ describe("staff login", () => {
   test("a wrong password is a 401 whose plain text the form shows", async () => {
     const response = await login(app, admin.username, "not the password at all");
     expect(response.status).toBe(401);
+    expect(response.headers.get("x-login-refusal")).toBe("credentials");
     expect(await response.text()).toBe("Wrong username or password.");
   });
 
@@ -54,11 +57,12 @@ describe("staff login", () => {
       expect((await login(app, `nobody${attempt}`, "wrong password", {}, "192.0.2.7")).status).toBe(401);
     }
     expect((await login(app, admin.username, admin.password, {}, "192.0.2.7")).status).toBe(429);
-  });
+    // Twenty Argon2id checks take long on a loaded machine.
+  }, 60_000);
 });
 
 describe("refresh tokens", () => {
-  test("rotate on every use; reusing a spent one revokes the whole family", async () => {
+  test("rotate on every use; reusing a spent one after the replay window revokes the whole family", async () => {
     const first = await tokensFor(app, admin.username, admin.password);
     const rotated = await app.handle(
       postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }),
@@ -66,12 +70,51 @@ describe("refresh tokens", () => {
     expect(rotated.status).toBe(200);
     const second = (await rotated.json()) as { accessToken: string; refreshToken: string };
     expect(second.refreshToken).not.toBe(first.refreshToken);
+    clock.advance(refreshReplayWindowMs + 1);
     const reuse = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }));
     expect(reuse.status).toBe(401);
     const afterRevoke = await app.handle(
       postJson("/api/auth/refreshToken", { refreshToken: second.refreshToken }),
     );
     expect(afterRevoke.status).toBe(401);
+  });
+
+  test("two parallel refreshes with one token both get the same new pair, and the family stands", async () => {
+    const first = await tokensFor(app, admin.username, admin.password);
+    const answers = await Promise.all(
+      [1, 2].map(() => app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const [one, two] = (await Promise.all(answers.map((answer) => answer.json()))) as {
+      accessToken: string;
+      refreshToken: string;
+    }[];
+    expect(two).toEqual(one);
+    expect(one?.refreshToken).not.toBe(first.refreshToken);
+    // A retry a few seconds later still gets that pair; the new token then rotates normally.
+    clock.advance(refreshReplayWindowMs - 1000);
+    const retried = await app.handle(
+      postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }),
+    );
+    expect(await retried.json()).toEqual(one);
+    const next = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: one?.refreshToken }));
+    expect(next.status).toBe(200);
+    const panel = await app.handle(
+      request("/api/panel/audit?page=0&size=20", {
+        headers: bearer(((await next.json()) as typeof one)?.accessToken ?? ""),
+      }),
+    );
+    expect(panel.status).toBe(200);
+  });
+
+  test("a replay is refused once the family was revoked in the window", async () => {
+    const first = await tokensFor(app, admin.username, admin.password);
+    const rotated = (await (
+      await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }))
+    ).json()) as { refreshToken: string };
+    await app.handle(postJson("/api/auth/logout", { refreshToken: rotated.refreshToken }));
+    const replay = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }));
+    expect(replay.status).toBe(401);
   });
 
   test("logout ends the session's refresh token", async () => {

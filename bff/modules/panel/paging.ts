@@ -16,9 +16,16 @@ export const pageQuery = {
   size: t.Optional(t.Numeric({ minimum: 1, maximum: 100 })),
 };
 
-export function pageOf(query: { page?: number; size?: number }, defaultSize: number) {
+/** Each list has the spec's page size; a list may also offer `otherSizes` to choose from. */
+export function pageOf(
+  query: { page?: number; size?: number },
+  defaultSize: number,
+  otherSizes: readonly number[] = [],
+) {
   const number = Math.floor(query.page ?? 0);
   const size = Math.floor(query.size ?? defaultSize);
-  if (size !== defaultSize) throw new AppError("VALIDATION", `size must be ${defaultSize} for this list.`);
+  const sizes = [defaultSize, ...otherSizes];
+  if (!sizes.includes(size))
+    throw new AppError("VALIDATION", `size must be ${sizes.join(", ")} for this list.`);
   return { number, size, offset: number * size };
 }

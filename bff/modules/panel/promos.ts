@@ -84,17 +84,29 @@ type PromoRow = {
   expiration_date: string;
 };
 
-export function availablePromos(database: Database, number: number, size: number, now: number) {
+export function availablePromos(
+  database: Database,
+  number: number,
+  size: number,
+  now: number,
+  codePart?: string,
+) {
   const today = new Date(now).toISOString().slice(0, 10);
+  // Codes are stored upper-case; the part is matched literally (LIKE's wildcards escaped).
+  const like = `%${(codePart ?? "")
+    .trim()
+    .toUpperCase()
+    .replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const where = "is_available = 1 AND expiration_date >= ? AND promo_code LIKE ? ESCAPE '\\'";
   const total =
-    statement<{ count: number }, [string]>(
+    statement<{ count: number }, [string, string]>(
       database,
-      "SELECT COUNT(*) AS count FROM promos WHERE is_available = 1 AND expiration_date >= ?",
-    ).get(today)?.count ?? 0;
-  const rows = statement<PromoRow, [string, number, number]>(
+      `SELECT COUNT(*) AS count FROM promos WHERE ${where}`,
+    ).get(today, like)?.count ?? 0;
+  const rows = statement<PromoRow, [string, string, number, number]>(
     database,
-    "SELECT * FROM promos WHERE is_available = 1 AND expiration_date >= ? ORDER BY id DESC LIMIT ? OFFSET ?",
-  ).all(today, size, number * size);
+    `SELECT * FROM promos WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+  ).all(today, like, size, number * size);
   return paged(
     rows.map((row) => ({
       id: row.id,

@@ -6,7 +6,9 @@ import { statement } from "../../../db/statements";
 import { AppError } from "../../platform/errors";
 import { cardView } from "../profile/card-removal";
 import { deviceView } from "../profile/service";
+import { listPriceOfPeriod } from "../shop/pricing";
 import { currentDiscount } from "../subscriptions/discount";
+import { nextChargeAmount } from "../subscriptions/next-charge";
 import { referralInvitees } from "../subscriptions/referral-standing";
 import { paged } from "./paging";
 
@@ -93,7 +95,16 @@ export function userDetails(database: Database, userId: number, now: number) {
       status: subscription?.status ?? "NOT_ACTIVE",
       startDate: iso(subscription?.start_date),
       endDate: iso(subscription?.end_date),
-      totalCost: subscription ? subscription.period_price / 100 : 0,
+      // What the next renewal charges (the renewal's own rule), not the bare tariff price.
+      totalCost: subscription ? nextChargeAmount(database, subscription, now) / 100 : 0,
+      cost: subscription
+        ? {
+            months: subscription.tariff_months,
+            tariffPrice: subscription.period_price / 100,
+            extraDevicesPrice: (listPriceOfPeriod(subscription) - subscription.period_price) / 100,
+            discountPercent: discount.totalPercent,
+          }
+        : null,
       deviceCount: subscription ? 1 + subscription.extra_devices : 0,
     },
     currency: user.currency,
@@ -120,6 +131,7 @@ type ReceiptRow = {
   status: string;
   transaction_id: string | null;
   subscription_id: number | null;
+  kind: "first" | "renewal" | "device";
 };
 
 /** Receipts are the payment records; the warranty is over 14 days after the payment. */
@@ -132,7 +144,7 @@ export function receiptsOf(database: Database, userId: number, number: number, s
   const rows = statement<ReceiptRow, [number, number, number]>(
     database,
     `SELECT p.created_at, u.email, p.account_id, p.amount, p.currency, p.description, p.ip_address, p.status,
-       p.transaction_id, p.subscription_id
+       p.transaction_id, p.subscription_id, p.kind
      FROM payments p LEFT JOIN users u ON u.id = p.user_id
      WHERE p.user_id = ? AND p.status <> 'pending' ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
   ).all(userId, size, number * size);
@@ -143,6 +155,8 @@ export function receiptsOf(database: Database, userId: number, number: number, s
       amount: row.amount / 100,
       currency: row.currency,
       description: row.description,
+      // What was paid for, so the panel can say it in the operator's language.
+      kind: row.kind,
       ipAddress: row.ip_address,
       status: row.status.toUpperCase(),
       transactionId: row.transaction_id,

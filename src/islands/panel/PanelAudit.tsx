@@ -1,63 +1,131 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api } from "../../lib/api-client";
+import { formatDateTime } from "../../lib/date-time";
+import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { panelCall } from "../../stores/panel-session";
+import { customerHref, panelCall } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
+import { Empty, Failed, Loading } from "./PanelStates";
+import { usePanelData } from "./use-panel-data";
 
 type Audit = NonNullable<Awaited<ReturnType<typeof api.panel.audit.get>>["data"]>;
+type Entry = Audit["content"][number];
+type T = ReturnType<typeof useTranslation>["t"];
+type Details = {
+  username?: unknown;
+  role?: unknown;
+  promoCode?: unknown;
+  discount?: unknown;
+  expirationDate?: unknown;
+  total?: unknown;
+  currency?: unknown;
+  isComplete?: unknown;
+  payments?: unknown;
+};
+
+const text = (value: unknown) =>
+  typeof value === "string" || typeof value === "number" ? String(value) : "";
+
+const roleName = (role: unknown, t: T) =>
+  role === "admin" ? t("panel.roleAdmin") : role === "support" ? t("panel.roleSupport") : text(role);
+
+/** One audit entry as a sentence in the operator's language; unknown actions keep their code. */
+function describeEntry(entry: Entry, t: T): { what: string; amount?: string } {
+  const details = (entry.details ?? {}) as Details;
+  switch (entry.action) {
+    case "operator.login":
+      return { what: t("panel.auditLogin") };
+    case "operator.create":
+      return {
+        what: t("panel.auditOperatorCreate", {
+          username: text(details.username),
+          role: roleName(details.role, t),
+        }),
+      };
+    case "operator.reset-password":
+      return { what: t("panel.auditOperatorReset", { username: text(details.username) }) };
+    case "operator.disable":
+      return { what: t("panel.auditOperatorDisable", { username: text(details.username) }) };
+    case "promo.create":
+      return {
+        what: t("panel.auditPromoCreate", {
+          code: text(details.promoCode),
+          discount: Math.round(Number(details.discount) * 100),
+        }),
+      };
+    case "refund": {
+      const count = Array.isArray(details.payments) ? details.payments.length : 0;
+      const currency = details.currency === "KZT" ? "KZT" : "RUB";
+      return {
+        what:
+          details.isComplete === false
+            ? t("panel.auditRefundPartial", { count })
+            : t("panel.auditRefund", { count }),
+        amount: typeof details.total === "number" ? formatUnits(details.total, currency) : undefined,
+      };
+    }
+    default:
+      return { what: entry.action };
+  }
+}
 
 function Log() {
   const { t, language } = useTranslation();
   const [page, setPage] = useState(0);
-  const [audit, setAudit] = useState<Audit | undefined>();
-  const [isForbidden, setIsForbidden] = useState(false);
-  useEffect(() => {
-    panelCall((headers) => api.panel.audit.get({ headers, query: { page, size: 20 } })).then(
-      ({ data, error }) => {
-        if (data) setAudit(data);
-        else if (error?.status === 403) setIsForbidden(true);
-      },
-    );
-  }, [page]);
-  if (isForbidden) return <p role="alert">{t("panel.requestFailed")}</p>;
-  if (!audit) return <p className="muted">{t("panel.loading")}</p>;
-  if (audit.content.length === 0) return <p className="muted">{t("panel.empty")}</p>;
+  const { loaded, retry } = usePanelData(String(page), () =>
+    panelCall((headers) => api.panel.audit.get({ headers, query: { page, size: 20 } })),
+  );
+  if (loaded.state === "loading") return <Loading />;
+  if (loaded.state === "failed") return <Failed status={loaded.status} onRetry={retry} />;
+  if (loaded.data.content.length === 0) return <Empty>{t("panel.auditEmpty")}</Empty>;
   return (
     <>
-      <div className="panel-scroll">
-        <table className="panel-table">
-          <thead>
-            <tr>
-              <th>{t("panel.auditWhen")}</th>
-              <th>{t("panel.auditWho")}</th>
-              <th>{t("panel.auditAction")}</th>
-              <th>{t("panel.auditTarget")}</th>
-              <th>{t("panel.auditFrom")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {audit.content.map((entry) => (
-              <tr key={entry.id}>
-                <td>{new Date(entry.createdAt).toLocaleString(language)}</td>
-                <td>{entry.operator ?? "—"}</td>
-                <td>
-                  <code>{entry.action}</code> {JSON.stringify(entry.details)}
-                </td>
-                <td>{entry.targetEmail ?? "—"}</td>
-                <td>{entry.ipAddress ?? "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager page={page} totalPages={audit.page.totalPages} onChange={setPage} />
+      <ol className="panel-audit">
+        {loaded.data.content.map((entry) => {
+          const { what, amount } = describeEntry(entry, t);
+          return (
+            <li key={entry.id} className="panel-audit__entry">
+              <p className="panel-audit__what">
+                <strong>{entry.operator ?? t("panel.auditSystem")}</strong> {what}
+              </p>
+              <dl className="panel-audit__facts">
+                <div>
+                  <dt>{t("panel.auditWhen")}</dt>
+                  <dd>{formatDateTime(entry.createdAt, language)}</dd>
+                </div>
+                {entry.targetUserId !== null && (
+                  <div>
+                    <dt>{t("panel.auditTarget")}</dt>
+                    <dd>
+                      <a href={customerHref("panel-user", entry.targetUserId)}>
+                        {entry.targetEmail ?? `#${entry.targetUserId}`}
+                      </a>
+                    </dd>
+                  </div>
+                )}
+                {amount && (
+                  <div>
+                    <dt>{t("panel.auditAmount")}</dt>
+                    <dd>{amount}</dd>
+                  </div>
+                )}
+                <div>
+                  <dt>{t("panel.auditFrom")}</dt>
+                  <dd>{entry.ipAddress ?? "—"}</dd>
+                </div>
+              </dl>
+            </li>
+          );
+        })}
+      </ol>
+      <Pager page={page} totalPages={loaded.data.page.totalPages} onChange={setPage} />
     </>
   );
 }
 
 export function PanelAudit() {
   return (
-    <PanelLayout title={(t) => t("panel.auditTitle")}>
+    <PanelLayout title={(t) => t("panel.auditTitle")} section="audit">
       <Log />
     </PanelLayout>
   );

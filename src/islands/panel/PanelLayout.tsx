@@ -1,27 +1,90 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
+import { type Language, languages } from "../../lib/i18n/languages";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { logoutOperator } from "../../stores/panel-session";
 
-function Frame({ title, children }: { title: string; children: ReactNode }) {
+type T = ReturnType<typeof useTranslation>["t"];
+/** The navigation's sections; a customer's pages belong to the users' section. */
+export type PanelSection = "search" | "promo" | "audit";
+
+const sections: {
+  section: PanelSection;
+  href: string;
+  key: "panel.navSearch" | "panel.navPromos" | "panel.navAudit";
+}[] = [
+  { section: "search", href: "/panel-search", key: "panel.navSearch" },
+  { section: "promo", href: "/panel-promo", key: "panel.navPromos" },
+  { section: "audit", href: "/panel-audit", key: "panel.navAudit" },
+];
+
+/** The language choice, on one row in the header (the panel has no site footer). */
+function Languages() {
+  const { t, language, changeLanguage } = useTranslation();
+  return (
+    <nav className="panel-languages" aria-label={t("footer.languages")}>
+      {languages.map((option: Language) => (
+        <button
+          key={option}
+          type="button"
+          lang={option}
+          className={`panel-languages__option${language === option ? " panel-languages__option--active" : ""}`}
+          aria-pressed={language === option}
+          onClick={() => void changeLanguage(option)}
+        >
+          {option.toUpperCase()}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
+function Frame({
+  title,
+  section,
+  isSignedIn,
+  children,
+}: {
+  title: string;
+  section: PanelSection | undefined;
+  isSignedIn: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
+  useEffect(() => {
+    document.title = `${title} · ${t("panel.title")}`;
+  }, [title, t]);
   return (
     <>
       <header className="panel-header">
-        <a className="brand" href="/panel-search">
+        <a className="brand" href={isSignedIn ? "/panel-search" : "/panel-login"}>
           {t("panel.title")}
         </a>
-        <nav className="panel-nav" aria-label={t("panel.title")}>
-          <a href="/panel-search">{t("panel.navSearch")}</a>
-          <a href="/panel-promo">{t("panel.navPromos")}</a>
-          <a href="/panel-audit">{t("panel.navAudit")}</a>
-          <button type="button" className="button button--ghost" onClick={() => void logoutOperator()}>
-            {t("panel.logout")}
-          </button>
-        </nav>
+        {isSignedIn && (
+          <nav className="panel-nav" aria-label={t("panel.navLabel")}>
+            {sections.map((item) => (
+              <a
+                key={item.section}
+                href={item.href}
+                className={`panel-nav__link${item.section === section ? " panel-nav__link--current" : ""}`}
+                aria-current={item.section === section ? "page" : undefined}
+              >
+                {t(item.key)}
+              </a>
+            ))}
+          </nav>
+        )}
+        <div className="panel-header__end">
+          <Languages />
+          {isSignedIn && (
+            <button type="button" className="button button--ghost" onClick={() => void logoutOperator()}>
+              {t("panel.logout")}
+            </button>
+          )}
+        </div>
       </header>
       <main id="main" className="panel-main">
-        <h1>{title}</h1>
+        {isSignedIn && <h1>{title}</h1>}
         {children}
       </main>
       <footer className="panel-footer">
@@ -31,30 +94,44 @@ function Frame({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** The panel header and footer around every panel screen (spec §2 "Operator panel"). */
+/** The panel header and footer around every panel screen, /panel-login included (spec §2). */
 export function PanelLayout({
   title,
+  section,
+  isSignedIn = true,
   children,
 }: {
-  title: (t: ReturnType<typeof useTranslation>["t"]) => string;
+  title: (t: T) => string;
+  section?: PanelSection;
+  isSignedIn?: boolean;
   children: ReactNode;
 }) {
   return (
     <I18nBoundary>
-      <Titled title={title}>{children}</Titled>
+      <Titled title={title} section={section} isSignedIn={isSignedIn}>
+        {children}
+      </Titled>
     </I18nBoundary>
   );
 }
 
 function Titled({
   title,
+  section,
+  isSignedIn,
   children,
 }: {
-  title: (t: ReturnType<typeof useTranslation>["t"]) => string;
+  title: (t: T) => string;
+  section: PanelSection | undefined;
+  isSignedIn: boolean;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  return <Frame title={title(t)}>{children}</Frame>;
+  return (
+    <Frame title={title(t)} section={section} isSignedIn={isSignedIn}>
+      {children}
+    </Frame>
+  );
 }
 
 export function Pager({
@@ -69,7 +146,7 @@ export function Pager({
   const { t } = useTranslation();
   if (totalPages <= 1) return null;
   return (
-    <nav className="pager" aria-label={t("panel.pager", { page: page + 1, total: totalPages })}>
+    <nav className="pager" aria-label={t("panel.pagerLabel")}>
       <button
         type="button"
         className="button button--ghost"

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { type AltchaChallenge, solveAltcha } from "../../lib/captcha-solver";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { renderRecaptcha } from "../../lib/recaptcha";
 import { refreshTokens, storeTokens } from "../../stores/panel-session";
+import { PanelLayout } from "./PanelLayout";
 
 type Stage = "refreshing" | "refreshed" | "form";
 
@@ -60,6 +60,8 @@ function PanelLoginContent() {
     try {
       const response = await fetch("/api/auth/captcha");
       setCaptcha(await solveAltcha((await response.json()) as AltchaChallenge));
+    } catch {
+      setError(t("panel.captchaFailed"));
     } finally {
       setIsSolving(false);
     }
@@ -80,8 +82,8 @@ function PanelLoginContent() {
         body: JSON.stringify({ username, password, captcha }),
       });
       if (!response.ok) {
-        // The server's text, shown as is (spec §8); the captcha is spent either way.
-        setError(await response.text());
+        // The server's reason in the operator's language; the captcha is spent either way.
+        setError(refusalText(response, t));
         setCaptcha(undefined);
         return;
       }
@@ -96,15 +98,13 @@ function PanelLoginContent() {
 
   if (stage !== "form") {
     return (
-      <main id="main" className="screen screen--center">
-        <p role="status" className="panel-refresh">
-          {stage === "refreshing" ? t("panel.waiting") : t("panel.success")}
-        </p>
-      </main>
+      <p role="status" className="panel-refresh">
+        {stage === "refreshing" ? t("panel.waiting") : t("panel.success")}
+      </p>
     );
   }
   return (
-    <main id="main" className="screen screen--center">
+    <div className="panel-login">
       <section className="card login" aria-labelledby="panel-login-title">
         <h1 id="panel-login-title">{t("panel.title")}</h1>
         <p className="muted">{t("panel.internalOnly")}</p>
@@ -168,14 +168,33 @@ function PanelLoginContent() {
           </button>
         </form>
       </section>
-    </main>
+    </div>
   );
+}
+
+/** Why the server refused the sign-in (its x-login-refusal header), in the operator's language. */
+function refusalText(response: Response, t: ReturnType<typeof useTranslation>["t"]): string {
+  const minutes = Math.max(1, Math.ceil(Number(response.headers.get("retry-after") ?? 60) / 60));
+  switch (response.headers.get("x-login-refusal")) {
+    case "captcha":
+      return t("panel.captchaNotSolved");
+    case "credentials":
+      return t("panel.wrongCredentials");
+    case "disabled":
+      return t("panel.accountDisabled");
+    case "cooldown":
+      return t("panel.tooManySignIns", { minutes });
+    case "busy":
+      return t("panel.signInBusy");
+    default:
+      return t("panel.loginFailed");
+  }
 }
 
 export function PanelLogin() {
   return (
-    <I18nBoundary>
+    <PanelLayout title={(t) => t("panel.signInTitle")} isSignedIn={false}>
       <PanelLoginContent />
-    </I18nBoundary>
+    </PanelLayout>
   );
 }

@@ -4,6 +4,7 @@ import { formatDateTime } from "../../lib/date-time";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { panelCall } from "../../stores/panel-session";
 import { Pager } from "./PanelLayout";
+import { ScrollRegion } from "./PanelStates";
 
 type Page = NonNullable<Awaited<ReturnType<typeof api.panel.users.messages.post>>["data"]>;
 type Message = Page["content"][number];
@@ -35,26 +36,31 @@ export function PanelMessages({ userId }: { userId: number }) {
   const [page, setPage] = useState(0);
   const [result, setResult] = useState<Page | undefined>();
   const [isFailed, setIsFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` asks again after a failure.
   useEffect(() => {
-    panelCall((headers) =>
-      api.panel.users.messages.post({}, { headers, query: { userId, page, size: 10 } }),
-    ).then(({ data }) => {
-      setIsFailed(!data);
-      if (data) setResult(data);
-    });
-  }, [userId, page]);
+    panelCall((headers) => api.panel.users.messages.post({}, { headers, query: { userId, page, size: 10 } }))
+      .then(({ data }) => {
+        setIsFailed(!data);
+        if (data) setResult(data);
+      })
+      .catch(() => setIsFailed(true));
+  }, [userId, page, attempt]);
   return (
     <section className="card" aria-labelledby="panel-messages">
       <h2 id="panel-messages">{t("panelMessages.title")}</h2>
       {isFailed && (
-        <p className="form__error" role="alert">
-          {t("panelMessages.loadFailed")}
-        </p>
+        <div className="panel-failed" role="alert">
+          <p className="form__error">{t("panelMessages.loadFailed")}</p>
+          <button type="button" className="button button--ghost" onClick={() => setAttempt(attempt + 1)}>
+            {t("panel.retry")}
+          </button>
+        </div>
       )}
       {!result && !isFailed && <p className="muted">{t("panel.loading")}</p>}
       {result && result.content.length === 0 && <p className="muted">{t("panelMessages.none")}</p>}
       {result && result.content.length > 0 && (
-        <div className="panel-scroll">
+        <ScrollRegion label={t("panelMessages.title")}>
           <table className="panel-table">
             <thead>
               <tr>
@@ -83,7 +89,7 @@ export function PanelMessages({ userId }: { userId: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {result && <Pager page={page} totalPages={result.page.totalPages} onChange={setPage} />}
     </section>

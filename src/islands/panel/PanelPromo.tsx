@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "../../lib/api-client";
 import { formatDate } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
@@ -11,6 +11,8 @@ import {
 import { showToast } from "../../lib/toast/toast-store";
 import { panelCall } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
+import { Empty, Failed, Loading, ScrollRegion } from "./PanelStates";
+import { usePanelData } from "./use-panel-data";
 
 type Promos = NonNullable<Awaited<ReturnType<typeof api.panel.promos.availablePromos.get>>["data"]>;
 const fieldMessages = {
@@ -22,7 +24,7 @@ const fieldMessages = {
 export const fieldErrorLifetimeMs = 7000;
 
 function Promo() {
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
   const [types, setTypes] = useState<{ type: string; name: string }[] | undefined>();
   const [code, setCode] = useState("");
   const [type, setType] = useState("");
@@ -31,31 +33,19 @@ function Promo() {
   const [isAvailable, setIsAvailable] = useState(true);
   const [errors, setErrors] = useState<Partial<Record<PromoField, true>>>({});
   const [serverMessage, setServerMessage] = useState<string | undefined>();
-  const [promos, setPromos] = useState<Promos | undefined>();
-  const [page, setPage] = useState(0);
+  const [listQuery, setListQuery] = useState({ code: "", page: 0, version: 0 });
   const clearTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  const loadPromos = useCallback(async (number: number) => {
-    const { data } = await panelCall((headers) =>
-      api.panel.promos.availablePromos.get({
-        headers,
-        query: { page: number, size: 5, sortBy: "id", sortDirection: "DESC" },
-      }),
-    );
-    if (data) {
-      setPromos(data);
-      setPage(number);
-    }
-  }, []);
+  const reloadList = () => setListQuery((query) => ({ code: "", page: 0, version: query.version + 1 }));
 
   useEffect(() => {
-    panelCall((headers) => api.panel.promos.promoTypes.get({ headers })).then(({ data }) => {
-      setTypes(data ?? []);
-      if (data?.[0]) setType(data[0].type);
-    });
-    void loadPromos(0);
+    panelCall((headers) => api.panel.promos.promoTypes.get({ headers }))
+      .then(({ data }) => {
+        setTypes(data ?? []);
+        if (data?.[0]) setType(data[0].type);
+      })
+      .catch(() => setTypes([]));
     return () => clearTimeout(clearTimer.current);
-  }, [loadPromos]);
+  }, []);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -78,13 +68,21 @@ function Promo() {
           { headers },
         ),
       );
-      const answer = (data ?? error?.value) as { success?: boolean; message?: string } | undefined;
-      if (answer?.success) {
-        showToast(answer.message ?? code, "success");
+      // The server's outcome in the operator's words: created, taken, refused by its rules.
+      if (data?.success) {
+        showToast(t("panel.promoCreated", { code: code.trim().toUpperCase() }), "success");
         setCode("");
-        await loadPromos(0);
+        reloadList();
       } else {
-        setServerMessage(answer?.message ?? t("panel.promoFailed"));
+        setServerMessage(
+          error?.status === 409
+            ? t("panel.promoExists")
+            : error?.status === 400
+              ? t("panel.promoRefused")
+              : error?.status === 403
+                ? t("panel.forbidden")
+                : t("panel.promoFailed"),
+        );
       }
     } catch {
       setServerMessage(t("panel.promoFailed"));
@@ -114,7 +112,7 @@ function Promo() {
               <select value={type} onChange={(event) => setType(event.target.value)}>
                 {(types ?? []).map((item) => (
                   <option key={item.type} value={item.type}>
-                    {item.name}
+                    {item.type === "DISCOUNT" ? t("panel.promoTypeDiscount") : item.name}
                   </option>
                 ))}
               </select>
@@ -164,20 +162,73 @@ function Promo() {
           </form>
         )}
       </section>
-      <section className="card" aria-labelledby="promo-list">
-        <h2 id="promo-list">{t("panel.promoList")}</h2>
-        {/* Present as the spec has it; searching promo codes is not wired yet. */}
-        <input type="search" placeholder={t("panel.promoSearch")} aria-label={t("panel.promoSearch")} />
-        {promos && promos.content.length === 0 && <p className="muted">{t("panel.empty")}</p>}
-        {promos && promos.content.length > 0 && (
+      <PromoList query={listQuery} onQuery={setListQuery} />
+    </>
+  );
+}
+
+type ListQuery = { code: string; page: number; version: number };
+
+/** The available codes, newest first, filtered by part of the code. */
+function PromoList({ query, onQuery }: { query: ListQuery; onQuery: (query: ListQuery) => void }) {
+  const { t, language } = useTranslation();
+  const [search, setSearch] = useState("");
+  useEffect(() => {
+    if (query.code === "" && query.page === 0) setSearch("");
+  }, [query]);
+  const { loaded, retry } = usePanelData(`${query.code}|${query.page}|${query.version}`, () =>
+    panelCall((headers) =>
+      api.panel.promos.availablePromos.get({
+        headers,
+        query: {
+          page: query.page,
+          size: 5,
+          sortBy: "id",
+          sortDirection: "DESC",
+          ...(query.code ? { code: query.code } : {}),
+        },
+      }),
+    ),
+  );
+  const promos: Promos | undefined = loaded.state === "ready" ? loaded.data : undefined;
+  return (
+    <section className="card" aria-labelledby="promo-list">
+      <h2 id="promo-list">{t("panel.promoList")}</h2>
+      <form
+        className="panel-search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onQuery({ ...query, code: search.trim(), page: 0 });
+        }}
+      >
+        <label className="field">
+          <span>{t("panel.promoSearch")}</span>
+          <input
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(normalizePromoCode(event.target.value))}
+            maxLength={64}
+          />
+        </label>
+        <button type="submit" className="button button--primary">
+          {t("panel.searchButton")}
+        </button>
+      </form>
+      {loaded.state === "loading" && <Loading />}
+      {loaded.state === "failed" && <Failed status={loaded.status} onRetry={retry} />}
+      {promos && promos.content.length === 0 && (
+        <Empty>{query.code ? t("panel.promoNoneFound", { code: query.code }) : t("panel.promoNone")}</Empty>
+      )}
+      {promos && promos.content.length > 0 && (
+        <ScrollRegion label={t("panel.promoList")}>
           <table className="panel-table">
             <thead>
               <tr>
-                <th>{t("panel.id")}</th>
-                <th>{t("panel.promoCode")}</th>
-                <th>{t("panel.promoType")}</th>
-                <th>{t("panel.promoDiscount")}</th>
-                <th>{t("panel.promoExpires")}</th>
+                <th scope="col">{t("panel.id")}</th>
+                <th scope="col">{t("panel.promoCode")}</th>
+                <th scope="col">{t("panel.promoType")}</th>
+                <th scope="col">{t("panel.promoDiscount")}</th>
+                <th scope="col">{t("panel.promoExpires")}</th>
               </tr>
             </thead>
             <tbody>
@@ -185,29 +236,29 @@ function Promo() {
                 <tr key={promo.id}>
                   <td>{promo.id}</td>
                   <td>{promo.promoCode}</td>
-                  <td>{promo.promoType}</td>
+                  <td>{promo.promoType === "DISCOUNT" ? t("panel.promoTypeDiscount") : promo.promoType}</td>
                   <td>{Math.round(promo.discount * 100)}%</td>
                   <td>{formatDate(`${promo.expirationDate}T00:00:00Z`, language)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        )}
-        {promos && (
-          <Pager
-            page={page}
-            totalPages={promos.page.totalPages}
-            onChange={(number) => void loadPromos(number)}
-          />
-        )}
-      </section>
-    </>
+        </ScrollRegion>
+      )}
+      {promos && (
+        <Pager
+          page={query.page}
+          totalPages={promos.page.totalPages}
+          onChange={(page) => onQuery({ ...query, page })}
+        />
+      )}
+    </section>
   );
 }
 
 export function PanelPromo() {
   return (
-    <PanelLayout title={(t) => t("panel.promoTitle")}>
+    <PanelLayout title={(t) => t("panel.promoTitle")} section="promo">
       <Promo />
     </PanelLayout>
   );

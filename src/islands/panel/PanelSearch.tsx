@@ -1,13 +1,10 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api } from "../../lib/api-client";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { panelCall, selectPerson } from "../../stores/panel-session";
+import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
-
-type Result = {
-  content: { id: number; email: string; subscription: { status: string } }[];
-  page: { totalPages: number };
-};
+import { Empty, Failed, Loading } from "./PanelStates";
+import { usePanelData } from "./use-panel-data";
 
 export function StatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
@@ -22,29 +19,15 @@ export function StatusBadge({ status }: { status: string }) {
 function Search() {
   const { t } = useTranslation();
   const [emailPart, setEmailPart] = useState("");
-  const [page, setPage] = useState(0);
-  const [result, setResult] = useState<Result | undefined>();
-  const [isLoading, setIsLoading] = useState(false);
-
-  const load = async (part: string, number: number) => {
-    setIsLoading(true);
-    const { data } = await panelCall((headers) =>
+  const [query, setQuery] = useState({ part: "", page: 0 });
+  const { loaded, retry } = usePanelData(`${query.part}|${query.page}`, () =>
+    panelCall((headers) =>
       api.panel.users.search.post(
         {},
-        { headers, query: { page: number, size: 10, sortBy: "id", emailPart: part } },
+        { headers, query: { page: query.page, size: 10, sortBy: "id", emailPart: query.part } },
       ),
-    );
-    setIsLoading(false);
-    if (data) {
-      setResult(data);
-      setPage(number);
-    }
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page loads once, on mount.
-  useEffect(() => {
-    void load("", 0);
-  }, []);
+    ),
+  );
 
   return (
     <>
@@ -52,44 +35,45 @@ function Search() {
         className="panel-search"
         onSubmit={(event) => {
           event.preventDefault();
-          void load(emailPart, 0);
+          setQuery({ part: emailPart.trim(), page: 0 });
         }}
       >
         <label className="field">
           <span>{t("panel.searchLabel")}</span>
           <input value={emailPart} onChange={(event) => setEmailPart(event.target.value)} type="search" />
         </label>
-        <button type="submit" className="button button--primary" disabled={isLoading}>
+        <button type="submit" className="button button--primary" disabled={loaded.state === "loading"}>
           {t("panel.searchButton")}
         </button>
-        <a href="/panel-promo">{t("panel.navPromos")}</a>
       </form>
-      {result && result.content.length === 0 && <p className="muted">{t("panel.nothingFound")}</p>}
-      {result && result.content.length > 0 && (
-        <ul className="panel-list" aria-busy={isLoading}>
-          {result.content.map((user) => (
+      {loaded.state === "loading" && <Loading />}
+      {loaded.state === "failed" && <Failed status={loaded.status} onRetry={retry} />}
+      {loaded.state === "ready" && loaded.data.content.length === 0 && (
+        <Empty>{t("panel.nothingFound")}</Empty>
+      )}
+      {loaded.state === "ready" && loaded.data.content.length > 0 && (
+        <ul className="panel-list">
+          {loaded.data.content.map((user) => (
             <li key={user.id}>
-              <button
-                type="button"
+              {/* A real link: it opens in a new tab; the click also remembers the choice. */}
+              <a
                 className="panel-row"
-                onClick={() => {
-                  selectPerson(user);
-                  location.assign("/panel-user");
-                }}
+                href={customerHref("panel-user", user.id)}
+                onClick={() => selectPerson(user)}
               >
                 <span className="muted">#{user.id}</span>
                 <span className="panel-row__email">{user.email}</span>
                 <StatusBadge status={user.subscription.status} />
-              </button>
+              </a>
             </li>
           ))}
         </ul>
       )}
-      {result && (
+      {loaded.state === "ready" && (
         <Pager
-          page={page}
-          totalPages={result.page.totalPages}
-          onChange={(number) => void load(emailPart, number)}
+          page={query.page}
+          totalPages={loaded.data.page.totalPages}
+          onChange={(page) => setQuery({ ...query, page })}
         />
       )}
     </>
@@ -98,7 +82,7 @@ function Search() {
 
 export function PanelSearch() {
   return (
-    <PanelLayout title={(t) => t("panel.navSearch")}>
+    <PanelLayout title={(t) => t("panel.navSearch")} section="search">
       <Search />
     </PanelLayout>
   );

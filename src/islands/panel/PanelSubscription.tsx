@@ -1,7 +1,9 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { HoldButton } from "../../components/react/HoldButton";
-import { formatDate, formatUnits } from "../../lib/format";
+import { api } from "../../lib/api-client";
+import { formatDateTime } from "../../lib/date-time";
+import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import type { Currency } from "../../lib/money";
 import {
@@ -12,7 +14,10 @@ import {
   type RefundAnswer,
   selectedCustomer,
 } from "../../stores/panel-refund";
+import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
 import { PanelLayout } from "./PanelLayout";
+import { Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
+import { usePanelData } from "./use-panel-data";
 
 const kindKeys = {
   first: "panel.refundKindFirst",
@@ -26,8 +31,8 @@ function RefundList({ answer }: { answer: RefundAnswer }) {
   const currency: Currency = answer.currency === "KZT" ? "KZT" : "RUB";
   return (
     <>
-      <div className="panel-scroll">
-        <table className="panel-table" aria-label={t("panel.refundPreviewTitle")}>
+      <ScrollRegion label={t("panel.refundPreviewTitle")}>
+        <table className="panel-table">
           <thead>
             <tr>
               <th>{t("panel.date")}</th>
@@ -39,7 +44,7 @@ function RefundList({ answer }: { answer: RefundAnswer }) {
           <tbody>
             {answer.payments.map((payment) => (
               <tr key={payment.transactionId}>
-                <td>{formatDate(payment.dateTime, language)}</td>
+                <td className="panel-nowrap">{formatDateTime(payment.dateTime, language)}</td>
                 <td>{t(kindKeys[payment.kind])}</td>
                 <td>{formatUnits(payment.amount, currency)}</td>
                 <td>{payment.transactionId}</td>
@@ -47,8 +52,28 @@ function RefundList({ answer }: { answer: RefundAnswer }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <p className="refund-total">{t("panel.refundTotal", { total: formatUnits(answer.total, currency) })}</p>
+    </>
+  );
+}
+
+/** A refund's answer in the operator's words; the server's English detail is kept, marked as such. */
+function AnswerText({ answer }: { answer: RefundAnswer }) {
+  const { t } = useTranslation();
+  const currency: Currency = answer.currency === "KZT" ? "KZT" : "RUB";
+  if (answer.Success)
+    return (
+      <>
+        {t("panel.refundDone", { total: formatUnits(answer.total, currency), count: answer.payments.length })}
+      </>
+    );
+  return (
+    <>
+      {t("panel.refundNotDone")}{" "}
+      <span lang="en" className="muted">
+        ({answer.Message})
+      </span>
     </>
   );
 }
@@ -66,15 +91,23 @@ function Refund() {
       <h3>{t("panel.refundPreviewTitle")}</h3>
       {preview.state === "loading" && <p className="muted">{t("panel.loading")}</p>}
       {preview.state === "failed" && (
-        <p role="alert" className="form__error">
-          {preview.message}
-        </p>
+        <div role="alert" className="panel-failed">
+          <p className="form__error">{preview.message}</p>
+          <button type="button" className="button button--ghost" onClick={() => void loadRefundPreview()}>
+            {t("panel.retry")}
+          </button>
+        </div>
       )}
       {preview.state === "ready" &&
         (preview.answer.Success ? (
           <RefundList answer={preview.answer} />
         ) : (
-          <p className="refund">{preview.answer.Message}</p>
+          <p className="refund">
+            {t("panel.refundNothing")}{" "}
+            <span lang="en" className="muted">
+              ({preview.answer.Message})
+            </span>
+          </p>
         ))}
       <HoldButton
         label={t("panel.makeRefund")}
@@ -85,7 +118,7 @@ function Refund() {
       />
       {result && "answer" in result && (
         <p role="status" className={result.answer.Success ? "refund refund--success" : "refund"}>
-          {result.answer.Message}
+          <AnswerText answer={result.answer} />
         </p>
       )}
       {result && "failure" in result && (
@@ -97,12 +130,28 @@ function Refund() {
   );
 }
 
-function Management() {
+/** The refund picks the account by uid: the customer is loaded first, from the URL's id. */
+function Management({ id }: { id: number }) {
   const { t } = useTranslation();
+  const { loaded, retry } = usePanelData(String(id), () =>
+    panelCall((headers) => api.panel.users.getUserById.post({}, { headers, query: { id } })),
+  );
+  const user = loaded.state === "ready" ? loaded.data : undefined;
+  useEffect(() => {
+    if (user) selectPerson({ id: user.id, email: user.email, uid: user.uid });
+  }, [user]);
+  if (loaded.state === "loading") return <Loading />;
+  if (loaded.state === "failed")
+    return loaded.status === 404 ? (
+      <NoCustomer reason="unknown" />
+    ) : (
+      <Failed status={loaded.status} onRetry={retry} />
+    );
   return (
     <>
-      <p>
-        <a href="/panel-user">{t("panel.back")}</a> · {selectedCustomer().email}
+      <p className="panel-crumbs">
+        <a href={customerHref("panel-user", id)}>{t("panel.back")}</a>
+        <span className="panel-crumbs__who">{selectedCustomer().email}</span>
       </p>
       <section className="card" aria-labelledby="reduce-title">
         <h2 id="reduce-title">{t("panel.reduceTitle")}</h2>
@@ -114,7 +163,7 @@ function Management() {
       <section className="card card--warning" aria-labelledby="cancel-user-title">
         <h2 id="cancel-user-title">{t("panel.cancelTitle")}</h2>
         <p>{t("panel.cancelWarning")}</p>
-        <Refund />
+        {user && <Refund />}
       </section>
     </>
   );
@@ -122,8 +171,8 @@ function Management() {
 
 export function PanelSubscription() {
   return (
-    <PanelLayout title={(t) => t("panel.subscriptionTitle")}>
-      <Management />
+    <PanelLayout title={(t) => t("panel.subscriptionTitle")} section="search">
+      <WithCustomer>{(id) => <Management id={id} />}</WithCustomer>
     </PanelLayout>
   );
 }

@@ -1,45 +1,49 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect } from "react";
 import { api } from "../../lib/api-client";
 import { shortDeviceName } from "../../lib/cabinet-view";
-import { formatDate } from "../../lib/format";
+import { formatDate, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { panelCall, selectedPersonId, selectPerson } from "../../stores/panel-session";
+import type { Currency } from "../../lib/money";
+import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
 import { PanelLayout } from "./PanelLayout";
 import { PanelMessages } from "./PanelMessages";
 import { StatusBadge } from "./PanelSearch";
+import { Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
+import { usePanelData } from "./use-panel-data";
 
 type User = NonNullable<Awaited<ReturnType<typeof api.panel.users.getUserById.post>>["data"]>;
 
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 
-function Details() {
+function Details({ id }: { id: number }) {
   const { t, language } = useTranslation();
-  const [user, setUser] = useState<User | undefined>();
+  const { loaded, retry } = usePanelData(String(id), () =>
+    panelCall((headers) => api.panel.users.getUserById.post({}, { headers, query: { id } })),
+  );
   useEffect(() => {
-    const id = selectedPersonId();
-    if (!id) {
-      location.assign("/panel-search");
-      return;
-    }
-    panelCall((headers) => api.panel.users.getUserById.post({}, { headers, query: { id } })).then(
-      ({ data }) => {
-        if (!data) return;
-        setUser(data);
-        selectPerson({ id: data.id, email: data.email, uid: data.uid });
-      },
+    if (loaded.state === "ready")
+      selectPerson({ id: loaded.data.id, email: loaded.data.email, uid: loaded.data.uid });
+  }, [loaded]);
+  if (loaded.state === "loading") return <Loading />;
+  if (loaded.state === "failed")
+    return loaded.status === 404 ? (
+      <NoCustomer reason="unknown" />
+    ) : (
+      <Failed status={loaded.status} onRetry={retry} />
     );
-  }, []);
-  if (!user) return <p className="muted">{t("panel.loading")}</p>;
+  const user = loaded.data;
+  const currency: Currency = user.currency === "KZT" ? "KZT" : "RUB";
+  const money = (units: number) => formatUnits(units, currency);
   const status = user.subscription.status;
   const isManageable = status === "ACTIVE" || status === "CANCELED";
   const yesNo = (value: boolean) => (value ? t("panel.yes") : t("panel.no"));
-  const rows: [string, string | number][] = [
+  const rows: [string, ReactNode][] = [
     [t("panel.id"), user.id],
     [t("panel.email"), user.email],
     [t("panel.startDate"), formatDate(user.subscription.startDate, language) || "—"],
     [t("panel.endDate"), formatDate(user.subscription.endDate, language) || "—"],
-    [t("panel.firstPayment"), `${user.firstPayment} ${user.currency}`],
-    [t("panel.permanentCost"), `${user.subscription.totalCost} ${user.currency}`],
+    [t("panel.firstPayment"), money(user.firstPayment)],
+    [t("panel.permanentCost"), <PermanentCost key="cost" user={user} />],
     [t("panel.firstPaid"), yesNo(user.firstPaymentIsActive)],
     [t("panel.promoActivated"), yesNo(user.isPromoActivated)],
     [t("panel.initialDiscount"), percent(user.discount)],
@@ -76,17 +80,17 @@ function Details() {
         ))}
       </dl>
       <div className="panel-actions">
-        <a className="button button--ghost" href="/panel-invited">
+        <a className="button button--ghost" href={customerHref("panel-invited", user.id)}>
           {t("panel.toInvited")}
         </a>
-        <a className="button button--ghost" href="/panel-receipts">
+        <a className="button button--ghost" href={customerHref("panel-receipts", user.id)}>
           {t("panel.toReceipts")}
         </a>
-        <a className="button button--ghost" href="/panel-logs">
+        <a className="button button--ghost" href={customerHref("panel-logs", user.id)}>
           {t("panel.toLogs")}
         </a>
         {isManageable && (
-          <a className="button button--primary" href="/panel-subscription">
+          <a className="button button--primary" href={customerHref("panel-subscription", user.id)}>
             {t("panel.toSubscription")}
           </a>
         )}
@@ -97,28 +101,30 @@ function Details() {
           {active.length === 0 ? (
             <p className="muted">{t("panel.noDevices")}</p>
           ) : (
-            <table className="panel-table">
-              <thead>
-                <tr>
-                  <th>{t("panel.id")}</th>
-                  <th>{t("panel.deviceName")}</th>
-                  <th>{t("panel.platform")}</th>
-                  <th>{t("panel.created")}</th>
-                  <th>{t("panel.firstActivation")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {active.map((device) => (
-                  <tr key={device.id}>
-                    <td>{device.id}</td>
-                    <td title={device.deviceName}>{shortDeviceName(device.deviceName)}</td>
-                    <td>{device.platform}</td>
-                    <td>{formatDate(device.created, language)}</td>
-                    <td>{formatDate(device.firstActivation, language) || "—"}</td>
+            <ScrollRegion label={t("panel.devices")}>
+              <table className="panel-table">
+                <thead>
+                  <tr>
+                    <th>{t("panel.id")}</th>
+                    <th>{t("panel.deviceName")}</th>
+                    <th>{t("panel.platform")}</th>
+                    <th>{t("panel.created")}</th>
+                    <th>{t("panel.firstActivation")}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {active.map((device) => (
+                    <tr key={device.id}>
+                      <td>{device.id}</td>
+                      <td title={device.deviceName}>{shortDeviceName(device.deviceName)}</td>
+                      <td>{device.platform}</td>
+                      <td>{formatDate(device.created, language)}</td>
+                      <td>{formatDate(device.firstActivation, language) || "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
           )}
           <p>{t("panel.inactiveDevices", { count: user.devices.length - active.length })}</p>
         </section>
@@ -128,10 +134,34 @@ function Details() {
   );
 }
 
+/** What the customer is billed each period and what that sum is made of. */
+function PermanentCost({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const cost = user.subscription.cost;
+  const currency: Currency = user.currency === "KZT" ? "KZT" : "RUB";
+  if (!cost) return <>—</>;
+  return (
+    <>
+      {t("panel.costPerPeriod", {
+        amount: formatUnits(user.subscription.totalCost, currency),
+        months: cost.months,
+      })}
+      <br />
+      <span className="muted panel-cost-parts">
+        {t("panel.costParts", {
+          tariff: formatUnits(cost.tariffPrice, currency),
+          devices: formatUnits(cost.extraDevicesPrice, currency),
+          discount: cost.discountPercent,
+        })}
+      </span>
+    </>
+  );
+}
+
 export function PanelUser() {
   return (
-    <PanelLayout title={(t) => t("panel.userTitle")}>
-      <Details />
+    <PanelLayout title={(t) => t("panel.userTitle")} section="search">
+      <WithCustomer>{(id) => <Details id={id} />}</WithCustomer>
     </PanelLayout>
   );
 }

@@ -1,0 +1,84 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "../../lib/i18n/use-translation";
+import { type CustomerChoice, customerFromUrl } from "../../stores/panel-session";
+
+export function Loading() {
+  const { t } = useTranslation();
+  return (
+    <p className="muted" role="status">
+      {t("panel.loading")}
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="panel-empty muted">{children}</p>;
+}
+
+/** A failed call: what went wrong in the operator's words and a way to ask again. */
+export function Failed({ status, onRetry }: { status: number | undefined; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const message =
+    status === 403
+      ? t("panel.forbidden")
+      : status === undefined
+        ? t("panel.connectionFailed")
+        : t("panel.requestFailed");
+  return (
+    <div className="panel-failed" role="alert">
+      <p>{message}</p>
+      {status !== 403 && (
+        <button type="button" className="button button--ghost" onClick={onRetry}>
+          {t("panel.retry")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The customer is not known: no id, a malformed one, or none such; the way back is the search. */
+export function NoCustomer({ reason }: { reason: "missing" | "invalid" | "unknown" }) {
+  const { t } = useTranslation();
+  const key =
+    reason === "missing"
+      ? "panel.customerMissing"
+      : reason === "invalid"
+        ? "panel.customerInvalid"
+        : "panel.customerUnknown";
+  return (
+    <div className="panel-failed" role="alert">
+      <p>{t(key)}</p>
+      <a className="button button--ghost" href="/panel-search">
+        {t("panel.toSearch")}
+      </a>
+    </div>
+  );
+}
+
+let choice: CustomerChoice | undefined;
+/** Read once per page view: the URL's id (or the stored last choice, written into the URL). */
+export const currentCustomer = (): CustomerChoice => {
+  choice ??= customerFromUrl();
+  return choice;
+};
+
+/** Renders its children with the customer's id, or the way back to the search. */
+export function WithCustomer({ children }: { children: (id: number) => ReactNode }) {
+  const customer = currentCustomer();
+  if ("problem" in customer) return <NoCustomer reason={customer.problem} />;
+  return <>{children(customer.id)}</>;
+}
+
+/**
+ * A wide table scrolls inside this region, never the page; it is focusable so the
+ * keyboard can reach and scroll it, and named for screen readers.
+ */
+export function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll by keyboard.
+    <section className="panel-scroll" aria-label={t("panel.tableOf", { name: label })} tabIndex={0}>
+      {children}
+    </section>
+  );
+}
