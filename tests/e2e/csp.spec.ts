@@ -185,14 +185,14 @@ test("the panel's pages after signing in with the captcha", async ({ page }) => 
   await page.waitForURL("**/panel-search");
   await page.getByLabel("Part of an e-mail").fill(email);
   await page.getByRole("button", { name: "Search" }).click();
-  await page.getByRole("button", { name: new RegExp(email) }).click();
-  await page.waitForURL("**/panel-user");
+  await page.getByRole("link", { name: new RegExp(email) }).click();
+  await page.waitForURL(/\/panel-user\?id=\d+$/);
   await expect(page.getByText(email).first()).toBeVisible();
   await page.getByRole("link", { name: "Receipts" }).click();
   await expect(page.getByRole("heading", { name: "Receipts" })).toBeVisible();
   await page.goto("/panel-user");
   await page.getByRole("link", { name: "Invited users" }).click();
-  await expect(page.getByText("Nothing here")).toBeVisible();
+  await expect(page.getByText("This customer has not invited anyone yet.")).toBeVisible();
   await page.goto("/panel-logs");
   await expect(page.getByRole("heading", { name: "Connection logs" })).toBeVisible();
   await page.goto("/panel-user");

@@ -70,8 +70,8 @@ test.describe("demo mailbox", () => {
     await page.waitForURL("**/panel-search");
     await page.getByLabel("Part of an e-mail").fill(address);
     await page.getByRole("button", { name: "Search" }).click();
-    await page.getByRole("button", { name: new RegExp(address) }).click();
-    await page.waitForURL("**/panel-user");
+    await page.getByRole("link", { name: new RegExp(address) }).click();
+    await page.waitForURL(/\/panel-user\?id=\d+$/);
     const messages = page.getByRole("region", { name: "Messages sent" });
     const row = messages.getByRole("row", { name: new RegExp(message.kind) });
     await expect(row).toContainText(message.subject);
