@@ -37,7 +37,7 @@ const test = base.extend<{ violations: string[] }>({
 const languages = ["ru", "en", "zh", "kk"] as const;
 
 async function expectToastFromLandingScript(page: Page) {
-  await page.locator("button[data-toast]").click();
+  await page.locator("button[data-toast]").first().click();
   await expect(page.locator(".toast")).toBeVisible();
 }
 
