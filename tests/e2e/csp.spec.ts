@@ -71,6 +71,8 @@ test("pages carry the security headers and a script policy of hashes, not 'unsaf
 });
 
 test("landings in every language run their inline and module scripts", async ({ page }) => {
+  // Twelve page loads: more than the default time when the machine is busy.
+  test.setTimeout(90_000);
   for (const language of languages) {
     for (const path of ["", "tt", "yt"]) {
       await page.goto(`/${language}/${path}`);
