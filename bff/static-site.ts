@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { isLanguage, type Language } from "../src/lib/i18n/languages";
 import { contentSecurityPolicy, inlineScriptHashes, type PolicyConfig } from "./content-security-policy";
 import { requestLanguage } from "./platform/request-language";
 import { baseSecurityHeaders, type SecurityHeadersConfig } from "./security-headers";
@@ -8,6 +9,8 @@ export type StaticSiteConfig = PolicyConfig & SecurityHeadersConfig;
 
 /** Pages prerendered once per language; an unprefixed URL gets the visitor's variant. */
 const negotiatedPages = new Set(["/", "/tt", "/yt", "/offer"]);
+/** The prerendered not-found page of each language (src/pages/[lang]/404.astro). */
+const notFoundPage = /^\/(ru|en|zh|kk)\/404\/index\.html$/;
 const compressible = /\.(html|js|mjs|css|svg|json|txt|xml|webmanifest)$/;
 
 type StaticFile = {
@@ -47,6 +50,16 @@ function listFiles(root: string, config: PolicyConfig): Map<string, StaticFile> 
   };
   walk(root);
   return files;
+}
+
+/**
+ * The one language a not-found page speaks: the path's language prefix (/kk/nothing),
+ * else the visitor's saved choice (the cookie the pages keep in step with local
+ * storage), else the browser's languages, else English.
+ */
+export function notFoundLanguage(request: Request, pathname: string): Language {
+  const prefix = pathname.split("/")[1];
+  return isLanguage(prefix) ? prefix : requestLanguage(request);
 }
 
 /**
@@ -118,7 +131,18 @@ export function createStaticSite(root: string, config: StaticSiteConfig) {
         }
       }
       const file = find(pathname);
-      if (file) return respond(file, request, 200, {});
+      if (file && !notFoundPage.test(`/${relative(root, file.path).split(sep).join("/")}`)) {
+        return respond(file, request, 200, {});
+      }
+      const language = notFoundLanguage(request, pathname);
+      const localized = files.get(`/${language}/404/index.html`);
+      if (localized) {
+        return respond(localized, request, 404, {
+          "content-language": language,
+          vary: "Cookie, Accept-Language",
+          "cache-control": "private, max-age=0, must-revalidate",
+        });
+      }
       const notFound = files.get("/404.html");
       if (notFound) return respond(notFound, request, 404, {});
       return new Response("Not found", {

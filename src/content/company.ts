@@ -1,3 +1,5 @@
+import type { Language } from "../lib/i18n/languages";
+
 /**
  * The seller's public details, used by the footer, the offer page and the offer PDF.
  * One place to change when the legal entity's requisites change.
@@ -15,12 +17,23 @@ export const company = {
   supportEmail: "support@kannt.app",
   supportBot: "kannt_support_bot",
   androidStoreUrl: "https://play.google.com/store/apps/details?id=app.kannt.android",
-  windowsInstallerPath: "/downloads/KanntSetup.exe",
-  copyrightYears: "2021–2025",
+  /** The year the service started; the copyright runs from it to the current year. */
+  foundedYear: 2021,
   offerPdfPath: "/api/get/docs/oferta_kannt.pdf",
 } as const;
 
-/** Telegram deep link to the support bot; `start` carries base64 of the stored e-mail. */
+/** The order of the language switchers in headers and footers (spec §2's footer order). */
+export const switcherLanguages: readonly Language[] = ["ru", "en", "kk", "zh"];
+
+/**
+ * "2021–2026": the founding year to the given year. Pages are built with the build
+ * year and `site.ts` moves the end to the visitor's year, so no rebuild is due on 1 January.
+ */
+export function copyrightYears(year: number): string {
+  return year > company.foundedYear ? `${company.foundedYear}–${year}` : `${company.foundedYear}`;
+}
+
+/** Telegram deep link to the support bot; `start` carries unpadded base64url of the stored e-mail. */
 export function supportBotUrl(startParameter: string): string {
   return `https://t.me/${company.supportBot}?start=${encodeURIComponent(startParameter)}`;
 }

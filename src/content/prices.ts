@@ -2,7 +2,7 @@ import type { Currency } from "../lib/money";
 
 export type TariffMonths = 1 | 3 | 6 | 12;
 export const tariffMonths: readonly TariffMonths[] = [1, 3, 6, 12];
-/** The /instantPay selector and the landing offer only these (spec §5). */
+/** The /instantPay selector offers only these (spec §5); the landing shows every tariff. */
 export const selectableTariffs: readonly TariffMonths[] = [1, 6, 12];
 
 export type PriceTable = {

@@ -1,3 +1,5 @@
+import { copyrightYears } from "../content/company";
+import { track } from "../lib/analytics";
 import { detectLanguage, isLanguage, languageCookieName, readCookie } from "../lib/i18n/languages";
 import { persistLanguage, storedLanguage } from "../lib/i18n/persist-language";
 import { readStorage, storageKeys } from "../lib/storage-keys";
@@ -24,4 +26,20 @@ for (const link of document.querySelectorAll<HTMLAnchorElement>("a[data-lang]"))
 
 for (const link of document.querySelectorAll<HTMLAnchorElement>("a[data-support-link]")) {
   link.href = supportLink(readStorage(storageKeys.email));
+}
+
+// Every way to reach support counts as one go_support (spec §3, DESIGN §16).
+for (const link of document.querySelectorAll<HTMLAnchorElement>("a[data-support]")) {
+  link.addEventListener("click", () => track("go_support"));
+}
+
+// The page carries its build year; a page built last year still shows this year.
+const copyright = document.querySelector<HTMLElement>("[data-copyright]");
+const builtYear = Number(copyright?.dataset.builtYear);
+const thisYear = new Date().getFullYear();
+if (copyright && thisYear > builtYear) {
+  copyright.textContent = (copyright.textContent ?? "").replace(
+    copyrightYears(builtYear),
+    copyrightYears(thisYear),
+  );
 }

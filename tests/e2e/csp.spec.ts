@@ -37,7 +37,7 @@ const test = base.extend<{ violations: string[] }>({
 const languages = ["ru", "en", "zh", "kk"] as const;
 
 async function expectToastFromLandingScript(page: Page) {
-  await page.locator("button[data-toast]").click();
+  await page.locator("button[data-toast]").first().click();
   await expect(page.locator(".toast")).toBeVisible();
 }
 
@@ -71,6 +71,8 @@ test("pages carry the security headers and a script policy of hashes, not 'unsaf
 });
 
 test("landings in every language run their inline and module scripts", async ({ page }) => {
+  // Twelve page loads: more than the default time when the machine is busy.
+  test.setTimeout(90_000);
   for (const language of languages) {
     for (const path of ["", "tt", "yt"]) {
       await page.goto(`/${language}/${path}`);

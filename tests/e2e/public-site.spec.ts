@@ -1,4 +1,10 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import {
+  expectLabelsOnOneLine,
+  expectNoSidewaysScroll,
+  expectSwitcherOnOneRow,
+  switcherOrder,
+} from "./public-layout";
 
 const expectedPrices = {
   ru: { first: "1 ₽", month: "150 ₽", year: "1 080 ₽", heading: "Весь интернет. Приватно." },
@@ -58,14 +64,22 @@ test("local storage corrects an unprefixed page the server served in another lan
   await expect(page.locator("html")).toHaveAttribute("lang", "ru");
 });
 
-test("the active language is highlighted in the footer", async ({ page }) => {
+test("the active language is highlighted and marked in header and footer, both in one order", async ({
+  page,
+}) => {
   await page.goto("/kk/");
-  const footer = page.getByRole("contentinfo");
-  await expect(footer.getByRole("link", { name: "KK", exact: true })).toHaveAttribute("aria-current", "true");
-  await expect(footer.getByRole("link", { name: "RU", exact: true })).not.toHaveAttribute(
-    "aria-current",
-    "true",
-  );
+  for (const region of [page.getByRole("banner"), page.getByRole("contentinfo")]) {
+    await expect(region.getByRole("link", { name: "KK", exact: true })).toHaveAttribute(
+      "aria-current",
+      "true",
+    );
+    await expect(region.getByRole("link", { name: "RU", exact: true })).not.toHaveAttribute(
+      "aria-current",
+      "true",
+    );
+    await expect(region.locator(".languages__link")).toHaveText(switcherOrder);
+    await expect(region.locator(".languages__link--active")).toHaveText("KK");
+  }
 });
 
 test("an invite link stores its token under promo", async ({ page }) => {
@@ -107,7 +121,7 @@ test("a toast dragged past 80% of its width is dismissed, a shorter drag snaps b
   await page.clock.install({ time: start });
   await page.goto("/en/");
   await page.clock.pauseAt(start.getTime() + 3_600_000);
-  await page.getByRole("button", { name: "Download on the App Store" }).click();
+  await page.getByRole("button", { name: /iPhone/ }).click();
   const toast = page.getByRole("status").filter({ hasText: "coming soon" });
 
   const rest = await settledBox(toast);
@@ -194,5 +208,208 @@ test("the landing loads no framework runtime", async ({ page }) => {
   for (const url of scripts) {
     const body = await (await page.request.get(url)).text();
     expect(body, url).not.toContain("react");
+  }
+});
+
+const languageCodes = ["ru", "en", "zh", "kk"] as const;
+const publicPaths = ["/", "/tt", "/yt", "/offer", "/no-such-page"];
+
+test("at 390 px no public page scrolls sideways, the switchers keep one row and no label wraps", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  for (const language of languageCodes) {
+    for (const path of publicPaths) {
+      const where = `/${language}${path}`;
+      await page.goto(where);
+      await expectNoSidewaysScroll(page, where);
+      await expectSwitcherOnOneRow(page.getByRole("banner").locator(".languages"), language, where);
+      await expectSwitcherOnOneRow(page.getByRole("contentinfo").locator(".languages"), language, where);
+      await expectLabelsOnOneLine(page.locator(".button, .languages__link, .footer__mail"), where);
+    }
+  }
+  await context.close();
+});
+
+test("at 390 px the sign-in page's chrome fits in every language", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  for (const language of languageCodes) {
+    const page = await context.newPage();
+    await page.addInitScript((lang) => localStorage.setItem("i18nextLng", lang), language);
+    await page.goto("/login");
+    const footer = page.getByRole("contentinfo");
+    await expect(footer).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", language);
+    await expectNoSidewaysScroll(page, `/login in ${language}`);
+    await expectSwitcherOnOneRow(footer.locator(".languages"), language, `/login in ${language}`);
+    await expectLabelsOnOneLine(page.locator(".button, .footer__mail"), `/login in ${language}`);
+    await page.close();
+  }
+  await context.close();
+});
+
+test("every link on the public pages leads somewhere real; unreleased apps say so instead", async ({
+  page,
+}) => {
+  const externalHosts = new Set(["play.google.com", "t.me"]);
+  for (const path of ["/en/", "/en/offer", "/en/no-such-page"]) {
+    await page.goto(path);
+    const hrefs = await page
+      .locator("a[href]")
+      .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+    for (const href of new Set(hrefs)) {
+      const url = new URL(href);
+      const here = new URL(page.url());
+      if (url.hash && url.origin === here.origin && url.pathname === here.pathname) continue;
+      if (url.protocol === "mailto:") {
+        expect(url.pathname).toBe("support@kannt.app");
+      } else if (url.origin === here.origin) {
+        const response = await page.request.get(url.pathname + url.search);
+        expect(response.status(), `${path} links to ${href}`).toBeLessThan(400);
+      } else {
+        expect(externalHosts.has(url.hostname), `${path} links to ${href}`).toBe(true);
+      }
+    }
+    expect(
+      hrefs.some((href) => /apps\.apple\.com|\.exe$/.test(href)),
+      path,
+    ).toBe(false);
+  }
+  await page.goto("/ru/");
+  for (const name of [/iPhone/, /Windows/]) {
+    const tile = page.getByRole("button", { name });
+    await expect(tile).toContainText("В разработке");
+    await tile.click();
+    await expect(page.getByRole("status").filter({ hasText: "Пока Kannt работает на Android" })).toHaveCount(
+      1,
+    );
+    await page.getByRole("button", { name: "Закрыть уведомление" }).first().click();
+  }
+});
+
+test("the copyright runs to the current year, and a page built last year catches up in the browser", async ({
+  page,
+}) => {
+  await page.goto("/en/");
+  const year = new Date().getFullYear();
+  await expect(page.getByTestId("copyright")).toHaveText(`© 2021–${year} Kannt`);
+  await page.clock.install({ time: new Date(`${year + 3}-02-01T10:00:00Z`) });
+  await page.goto("/ru/offer");
+  await expect(page.getByTestId("copyright")).toHaveText(`© 2021–${year + 3} Kannt`);
+  await page.goto("/login");
+  await expect(page.getByRole("contentinfo")).toContainText(`© 2021–${year + 3} Kannt`);
+});
+
+test("the offer page has the site header and footer", async ({ page }) => {
+  await page.goto("/zh/offer");
+  const header = page.getByRole("banner");
+  await expect(header.getByRole("link", { name: "Kannt" })).toHaveAttribute("href", "/zh/");
+  await expect(header.getByRole("link", { name: "登录" })).toHaveAttribute("href", "/login");
+  await expect(page.getByRole("contentinfo").getByRole("link", { name: "公开要约" })).toBeVisible();
+});
+
+const notFoundTitles = {
+  ru: "Страница не найдена",
+  en: "Page not found",
+  zh: "页面未找到",
+  kk: "Бет табылмады",
+};
+
+test("a missing page answers 404 in the visitor's one language, with a way home", async ({ browser }) => {
+  const cases = [
+    { path: "/kk/no-such-page", locale: "en-US", cookie: undefined, expected: "kk" },
+    { path: "/no-such-page", locale: "en-US", cookie: "zh", expected: "zh" },
+    { path: "/no-such-page", locale: "ru-RU", cookie: undefined, expected: "ru" },
+    { path: "/no-such-page", locale: "de-DE", cookie: undefined, expected: "en" },
+  ] as const;
+  for (const { path, locale, cookie, expected } of cases) {
+    const context = await browser.newContext({ locale });
+    if (cookie) {
+      const { origin } = new URL(test.info().project.use.baseURL ?? "");
+      await context.addCookies([{ name: "i18next", value: cookie, url: origin }]);
+    }
+    const page = await context.newPage();
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(404);
+    await expect(page.locator("html")).toHaveAttribute("lang", expected);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(notFoundTitles[expected]);
+    await expect(page).toHaveTitle(`${notFoundTitles[expected]} | Kannt`);
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a visitor reads it.
+    const text = await page.locator("body").innerText();
+    for (const [other, title] of Object.entries(notFoundTitles)) {
+      if (other !== expected) expect(text, `${path} mixes in ${other}`).not.toContain(title);
+    }
+    await page.getByRole("main").getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/${expected}/$`));
+    await context.close();
+  }
+});
+
+test("the sign-in buttons carry the providers' marks and keep their names", async ({ page }) => {
+  await page.goto("/login");
+  for (const name of ["Sign in with Google", "Sign in with Yandex"]) {
+    const button = page.getByRole("button", { name, exact: true });
+    await expect(button.locator("svg[aria-hidden='true']")).toHaveCount(1);
+  }
+  await page.goto("/ru/");
+  for (const name of ["Google", "Яндекс"]) {
+    await expect(
+      page.getByRole("link", { name, exact: true }).locator("svg[aria-hidden='true']"),
+    ).toHaveCount(1);
+  }
+});
+
+test("each landing price card is a link to sign-in with its period, with a visible focus", async ({
+  page,
+}) => {
+  await page.goto("/en/");
+  for (const months of [1, 3, 6, 12]) {
+    const card = page.getByTestId(`plan-${months}`);
+    await expect(card).toHaveAttribute("href", `/login?j=${months}`);
+    await expect(card).toHaveRole("link");
+    await expect(card).toHaveCSS("cursor", "pointer");
+  }
+  await page.getByTestId("plan-3").focus();
+  await expect(page.getByTestId("plan-3")).toHaveCSS("outline-style", "solid");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/login\?j=3$/);
+});
+
+test("every support link counts a go_support event", async ({ page, context }) => {
+  await context.route("https://t.me/**", (route) => route.fulfill({ body: "Telegram" }));
+  const events: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/events") events.push(request.postData() ?? "");
+  });
+  await page.goto("/en/");
+  await page.getByRole("main").getByRole("link", { name: "Write to the support bot" }).click();
+  await page.getByRole("contentinfo").getByRole("link", { name: "Support bot" }).click();
+  await expect.poll(() => events.filter((event) => event.includes('"go_support"')).length).toBe(2);
+  await page.goto("/login");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Support bot" }).click();
+  await expect.poll(() => events.filter((event) => event.includes('"go_support"')).length).toBe(3);
+});
+
+/** Names and codes that stay as they are in every language. */
+const properNames =
+  /Kannt|Google Play|Google|Yandex|Android|iPhone|Windows|Mac|VPN|PDF|Telegram|support@kannt\.app|\b(RU|EN|KK|ZH)\b/g;
+
+test("ru, zh and kk public pages, titles and descriptions have no English but proper names", async ({
+  page,
+}) => {
+  for (const language of ["ru", "zh", "kk"] as const) {
+    for (const path of publicPaths) {
+      await page.goto(`/${language}${path}`);
+      const title = await page.title();
+      const description = (await page.locator('meta[name="description"]').getAttribute("content")) ?? "";
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a visitor reads it.
+      const body = await page.locator("body").innerText();
+      for (const [what, text] of Object.entries({ title, description, body })) {
+        const leftovers = text.replace(properNames, "").match(/[A-Za-z]{2,}/g) ?? [];
+        expect(leftovers, `${what} of /${language}${path}`).toEqual([]);
+      }
+    }
   }
 });

@@ -5,8 +5,33 @@ import { providerSettings } from "../../stores/auth";
 import { demoGooglePopup, startGoogleAttempt } from "../../stores/google-sign-in";
 import { finishGoogleSignIn } from "../../stores/sign-in-flow";
 import { startYandexSignIn } from "../../stores/yandex-sign-in";
+import { googleMark, type ProviderMark, yandexMark } from "../landing/provider-marks";
 
 type Props = { target?: string };
+
+/** A provider's mark beside the button text; hidden from assistive technology, the text names the button. */
+function Mark({ mark }: { mark: ProviderMark }) {
+  return (
+    <svg
+      className="provider-mark"
+      viewBox={mark.viewBox}
+      width="20"
+      height="20"
+      aria-hidden="true"
+      focusable="false"
+    >
+      {mark.shapes.map((shape) => (
+        <path
+          key={shape.d}
+          d={shape.d}
+          fill={shape.fill}
+          stroke={shape.stroke}
+          strokeWidth={shape.strokeWidth}
+        />
+      ))}
+    </svg>
+  );
+}
 
 /** The two sign-in buttons of spec §2: Google (popup) and Yandex (redirect to the provider). */
 export function SignInButtons({ target = "/profile" }: Props) {
@@ -58,6 +83,7 @@ export function SignInButtons({ target = "/profile" }: Props) {
           disabled={isBusy}
           onClick={signInWithDemoGoogle}
         >
+          <Mark mark={googleMark} />
           {t("auth.google")}
         </button>
       )}
@@ -73,6 +99,7 @@ export function SignInButtons({ target = "/profile" }: Props) {
           });
         }}
       >
+        <Mark mark={yandexMark} />
         {t("auth.yandex")}
       </button>
       {problem && (

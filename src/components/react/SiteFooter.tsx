@@ -1,11 +1,9 @@
 import { useStore } from "@nanostores/react";
-import { company } from "../../content/company";
-import type { Language } from "../../lib/i18n/languages";
+import { company, copyrightYears, switcherLanguages } from "../../content/company";
+import { track } from "../../lib/analytics";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { supportLink } from "../../lib/support-link";
 import { $email } from "../../stores/customer";
-
-const footerLanguages: readonly Language[] = ["ru", "en", "kk", "zh"];
 
 /** The shared footer of spec §2 for island screens (the prerendered pages use Footer.astro). */
 export function SiteFooter() {
@@ -15,21 +13,31 @@ export function SiteFooter() {
     <footer className="footer">
       <div className="footer__inner">
         <div className="footer__contacts">
-          <a className="footer__link" href={supportLink(email)} target="_blank" rel="noopener">
+          <a
+            className="footer__link"
+            href={supportLink(email)}
+            target="_blank"
+            rel="noopener"
+            onClick={() => track("go_support")}
+          >
             {t("footer.support")}
           </a>
-          <a className="footer__link" href={`mailto:${company.supportEmail}`}>
+          <a
+            className="footer__link footer__mail"
+            href={`mailto:${company.supportEmail}`}
+            onClick={() => track("go_support")}
+          >
             {t("footer.mail")}: {company.supportEmail}
           </a>
         </div>
         <nav className="languages" aria-label={t("footer.languages")}>
-          {footerLanguages.map((option) => (
+          {switcherLanguages.map((option) => (
             <button
               key={option}
               type="button"
               lang={option}
               className={`languages__link${language === option ? " languages__link--active" : ""}`}
-              aria-pressed={language === option}
+              aria-current={language === option ? "true" : undefined}
               onClick={() => void changeLanguage(option)}
             >
               {option.toUpperCase()}
@@ -41,7 +49,12 @@ export function SiteFooter() {
           <a className="footer__link" href={company.offerPdfPath} target="_blank" rel="noopener">
             {t("footer.offer")}
           </a>
-          <p>{t("footer.copyright", { years: company.copyrightYears, productName: company.productName })}</p>
+          <p>
+            {t("footer.copyright", {
+              years: copyrightYears(new Date().getFullYear()),
+              productName: company.productName,
+            })}
+          </p>
         </div>
       </div>
     </footer>
