@@ -142,3 +142,20 @@ describe("the daily counts the dashboard reads", () => {
     production.context.mail.close();
   });
 });
+
+describe("the flood limit's own upkeep", () => {
+  test("windows that ended are swept away, so addresses seen once do not pile up", async () => {
+    const throttleRows = () =>
+      database
+        .query<{ count: number }, []>(
+          "SELECT COUNT(*) AS count FROM login_throttle WHERE throttle_key LIKE 'events:%'",
+        )
+        .get()?.count ?? 0;
+    for (let index = 0; index < 520; index++)
+      await send({ name: "go_support" }, `198.51.100.${index % 250}-${index}`);
+    expect(throttleRows()).toBeGreaterThan(500);
+    clock.advance(2 * 60_000);
+    for (let index = 0; index < 500; index++) await send({ name: "go_support" }, "192.0.2.200");
+    expect(throttleRows()).toBeLessThan(100);
+  });
+});

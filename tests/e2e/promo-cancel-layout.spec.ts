@@ -38,12 +38,19 @@ async function expectFits(page: Page, name: string) {
   );
   expect(overflow, `${name} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
   expect(await wrappedLabels(page), `${name}: wrapped button labels`).toEqual([]);
+  // A word longer than its card spills over the card's edge even when the page does not scroll.
+  const spilling = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("main h1, main h2, main p, main li")]
+      .filter((element) => element.offsetParent !== null && element.scrollWidth > element.clientWidth + 1)
+      .map((element) => element.textContent?.trim() ?? ""),
+  );
+  expect(spilling, `${name}: text wider than its box`).toEqual([]);
 }
 
 for (const language of languages) {
   for (const width of [390, 1440]) {
     test(`/promo and /cancel in ${language} at ${width} px fit without wrapped buttons`, async ({ page }) => {
-      test.setTimeout(60_000);
+      test.setTimeout(120_000);
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await useLanguage(page, language);
       const email = uniqueEmail(`layout.${language}`);
