@@ -99,19 +99,11 @@ export function formatTime(input: DateInput, language: string, { timeZone }: Zon
   );
 }
 
-/** "22 November 2026, 14:05": a list's or a receipt's moment, date first. */
-export function formatDateTime(input: DateInput, language: string, zone: ZoneOption = {}): string {
-  return `${formatDate(input, language, zone)}, ${formatTime(input, language, zone)}`;
-}
-
 /**
- * A moment in a sentence, as the language's long date-and-time style writes it: "22 November
- * 2026 at 14:05", "22 ноября 2026 г. в 14:05", "2026年11月22日 14:05", "2026 ж. 22 қараша, 14:05".
+ * "22 November 2026, 14:05", "2026年11月22日 14:05": a moment, date first. One joiner for
+ * lists, receipts and mail sentences alike; Chinese joins without a comma, as Intl does.
  */
-export function formatMoment(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {
-  const date = toDate(input);
-  if (needsKazakhTable(language)) return formatDateTime(date, language, { timeZone });
-  return formatter(language, { dateStyle: "long", timeStyle: "short", hourCycle: "h23", timeZone }).format(
-    date,
-  );
+export function formatDateTime(input: DateInput, language: string, zone: ZoneOption = {}): string {
+  const joiner = language.startsWith("zh") ? " " : ", ";
+  return `${formatDate(input, language, zone)}${joiner}${formatTime(input, language, zone)}`;
 }

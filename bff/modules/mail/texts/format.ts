@@ -1,4 +1,4 @@
-import { formatDate, formatDayMonth, formatMoment } from "../../../../src/lib/date-time";
+import { formatDate, formatDateTime, formatDayMonth } from "../../../../src/lib/date-time";
 import { formatMoney } from "../../../../src/lib/money";
 import type { Money } from "../kinds";
 import type { MailTexts } from "./types";
@@ -8,7 +8,7 @@ export type MailFormat = {
   /** "13 March 2027": a payment's or a refund's day. */
   date: (time: number) => string;
   /**
-   * "13 March 2027 at 23:30 (Moscow time)": a charge, where the hour decides whether one can
+   * "13 March 2027, 23:30 (Moscow time)": a charge, where the hour decides whether one can
    * still cancel, and the end of access, which comes at a moment, not at the end of a day.
    */
   moment: (time: number) => string;
@@ -25,7 +25,7 @@ export function mailFormat(texts: MailTexts): MailFormat {
   const { locale, timeZone } = texts;
   return {
     date: (time) => formatDate(time, locale, { timeZone }),
-    moment: (time) => texts.atZone(formatMoment(time, locale, { timeZone })),
+    moment: (time) => texts.atZone(formatDateTime(time, locale, { timeZone })),
     day: (time) => formatDayMonth(time, locale, { timeZone }),
     money: ({ amount, currency }) => formatMoney(amount, currency),
   };
