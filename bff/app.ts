@@ -1,5 +1,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
+import { analyticsModule } from "./modules/analytics";
+import { devEventCountsModule } from "./modules/analytics/dev-counts";
 import { customersModule } from "./modules/customers";
 import { referralsModule } from "./modules/customers/referrals-route";
 import { billingControlModule } from "./modules/dev/billing";
@@ -68,13 +70,15 @@ export function createApp(context: AppContext) {
     .use(operatorAuthModule(context))
     .use(panelModule(context))
     .use(vpnModule(context))
+    .use(analyticsModule(context))
     // Demo mode only: outside it these answer 404 like any unknown endpoint.
     .use(demoIdentityModule(context))
     .use(fixturesModule(context))
     .use(sandboxGatewayModule(context))
     .use(sandboxControlModule(context))
     .use(billingControlModule(context))
-    .use(devMailModule(context));
+    .use(devMailModule(context))
+    .use(devEventCountsModule(context));
   context.http.attachLoopback((request) => app.handle(request));
   return app;
 }

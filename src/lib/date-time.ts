@@ -1,7 +1,109 @@
-import { formatDate } from "./format";
+/**
+ * Dates and times for people, through Intl, in the interface language. Chromium ships no
+ * Kazakh calendar data: it writes "2026 M11 22" where full ICU (Bun, Node) writes
+ * "2026 ж. 22 қараша". Where Intl has no month names for Kazakh, these helpers write the
+ * same text full ICU would, from the table below; every other language is left to Intl.
+ */
+export type DateInput = string | number | Date;
+/** An IANA zone ("Europe/Moscow"); without one, the device's own. */
+export type ZoneOption = { timeZone?: string };
 
-/** "21 November 2026, 17:05" in the interface language (24-hour time, the browser's zone). */
-export function formatDateTime(iso: string, language: string): string {
-  const time = new Intl.DateTimeFormat(language, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  return `${formatDate(iso, language)}, ${time.format(new Date(iso))}`;
+/** CLDR's Kazakh month names; its dates put the month after the day in this form. */
+export const kazakhMonths = [
+  "қаңтар",
+  "ақпан",
+  "наурыз",
+  "сәуір",
+  "мамыр",
+  "маусым",
+  "шілде",
+  "тамыз",
+  "қыркүйек",
+  "қазан",
+  "қараша",
+  "желтоқсан",
+] as const;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Building a DateTimeFormat costs far more than using one, and lists format many dates. */
+function formatter(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${language}|${JSON.stringify(options)}`;
+  let cached = formatters.get(key);
+  if (!cached) {
+    cached = new Intl.DateTimeFormat(language, options);
+    formatters.set(key, cached);
+  }
+  return cached;
+}
+
+const monthNames = new Map<string, boolean>();
+/**
+ * Whether this runtime's Intl knows the language's month names. Incomplete data shows as a
+ * month that is a number ("M11", "11") where a name was asked for.
+ */
+export function hasMonthNames(language: string): boolean {
+  let known = monthNames.get(language);
+  if (known === undefined) {
+    const month = formatter(language, { month: "long", timeZone: "UTC" })
+      .formatToParts(Date.UTC(2026, 10, 22))
+      .find((part) => part.type === "month")?.value;
+    known = month !== undefined && !/\d/.test(month);
+    monthNames.set(language, known);
+  }
+  return known;
+}
+
+/** Kazakh is written by hand only where Intl cannot: the rest always goes through Intl. */
+const needsKazakhTable = (language: string) => language === "kk" && !hasMonthNames("kk");
+
+const toDate = (input: DateInput) => (input instanceof Date ? input : new Date(input));
+
+/** Year, month (0–11) and day of a moment on the given clock, from Intl's numeric parts. */
+function calendarDay(date: Date, timeZone: string | undefined) {
+  const parts = formatter("en-US", { year: "numeric", month: "numeric", day: "numeric", timeZone })
+    .formatToParts(date)
+    .reduce<Record<string, number>>((found, part) => {
+      if (part.type !== "literal") found[part.type] = Number(part.value);
+      return found;
+    }, {});
+  return { year: parts.year ?? 0, month: (parts.month ?? 1) - 1, day: parts.day ?? 0 };
+}
+
+/** "2026 ж. 22 қараша" from the table, whatever Intl knows: CLDR's Kazakh long date. */
+export function kazakhDate(input: DateInput, { timeZone }: ZoneOption = {}): string {
+  const { year, month, day } = calendarDay(toDate(input), timeZone);
+  return `${year} ж. ${day} ${kazakhMonths[month]}`;
+}
+
+/** "22 November 2026", "22 ноября 2026 г.", "2026年11月22日", "2026 ж. 22 қараша". */
+export function formatDate(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {
+  const date = toDate(input);
+  if (needsKazakhTable(language)) return kazakhDate(date, { timeZone });
+  return formatter(language, { day: "numeric", month: "long", year: "numeric", timeZone }).format(date);
+}
+
+/** "22 November", "22 ноября", "11月22日", "22 қараша": where the year goes without saying. */
+export function formatDayMonth(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {
+  const date = toDate(input);
+  if (needsKazakhTable(language)) {
+    const { month, day } = calendarDay(date, timeZone);
+    return `${day} ${kazakhMonths[month]}`;
+  }
+  return formatter(language, { day: "numeric", month: "long", timeZone }).format(date);
+}
+
+/** "14:05" in every language: a 24-hour clock, as all four of them use. */
+export function formatTime(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {
+  return formatter(language, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).format(
+    toDate(input),
+  );
+}
+
+/**
+ * "22 November 2026, 14:05", "2026年11月22日 14:05": a moment, date first. One joiner for
+ * lists, receipts and mail sentences alike; Chinese joins without a comma, as Intl does.
+ */
+export function formatDateTime(input: DateInput, language: string, zone: ZoneOption = {}): string {
+  const joiner = language.startsWith("zh") ? " " : ", ";
+  return `${formatDate(input, language, zone)}${joiner}${formatTime(input, language, zone)}`;
 }

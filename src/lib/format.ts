@@ -1,39 +1,12 @@
+import { formatDate as formatDateOn } from "./date-time";
 import type { Currency } from "./money";
 import { formatMoney } from "./money";
 
-const kazakhMonths = [
-  "қаңтар",
-  "ақпан",
-  "наурыз",
-  "сәуір",
-  "мамыр",
-  "маусым",
-  "шілде",
-  "тамыз",
-  "қыркүйек",
-  "қазан",
-  "қараша",
-  "желтоқсан",
-];
+export { kazakhDate } from "./date-time";
 
-/**
- * "2026 ж. 21 желтоқсан", CLDR's Kazakh long date. Chromium ships no Kazakh date data
- * (it says "2026 M12 21"), so kk is written from this table when Intl has no month name.
- */
-export function kazakhDate(date: Date): string {
-  return `${date.getFullYear()} ж. ${date.getDate()} ${kazakhMonths[date.getMonth()]}`;
-}
-
-/** "21 November 2026" in the interface language. */
+/** "21 November 2026" in the interface language, on the device's clock ("" for no date). */
 export function formatDate(iso: string | null | undefined, language: string): string {
-  if (!iso) return "";
-  const date = new Date(iso);
-  const format = new Intl.DateTimeFormat(language, { day: "numeric", month: "long", year: "numeric" });
-  if (language === "kk") {
-    const month = format.formatToParts(date).find((part) => part.type === "month")?.value ?? "";
-    if (!kazakhMonths.includes(month.toLowerCase())) return kazakhDate(date);
-  }
-  return format.format(date);
+  return iso ? formatDateOn(iso, language) : "";
 }
 
 /** Amounts from the API are in currency units (the widget's unit); the UI formats minor units. */

@@ -1,6 +1,10 @@
 import { atom, computed } from "nanostores";
 import { api, errorMessage } from "../lib/api-client";
-import { $email } from "./customer";
+import { formatDate } from "../lib/format";
+import { $language, translate } from "../lib/i18n/runtime";
+import { queueToastForNextPage } from "../lib/toast/toast-store";
+import { $email, $uid } from "./customer";
+import { goToSignIn, needsSignIn } from "./referral";
 
 /**
  * /cancel?token=… from a renewal notice (DESIGN §14): the screen works from the signed
@@ -94,5 +98,69 @@ export async function confirmCancelLink(): Promise<void> {
   } catch (error) {
     console.error("cancel by link failed", error);
     $cancelLinkError.set(true);
+  }
+}
+
+/**
+ * The signed-in /cancel (no token): the profile is read here, so a failed call shows an
+ * error with a retry and is never taken for "no active subscription" (which sent the
+ * customer away to the cabinet as if there were nothing to cancel).
+ */
+export type CancelScreenState = { step: "loading" } | { step: "failed" } | { step: "ready" };
+export const $cancelScreen = atom<CancelScreenState>({ step: "loading" });
+/** The cancel call failed: the screen stays, says so, and the hold can be tried again. */
+export const $cancelFailed = atom(false);
+
+const ownIdentity = () => ({ email: $email.get(), uid: $uid.get() });
+
+export async function openCancelScreen(): Promise<void> {
+  if (!$email.get()) {
+    goToSignIn();
+    return;
+  }
+  $cancelScreen.set({ step: "loading" });
+  try {
+    const { data, error } = await api.profile.post(ownIdentity());
+    if (needsSignIn(error)) {
+      goToSignIn();
+      return;
+    }
+    if (!data) throw error ?? new Error("no profile");
+    // Spec: only an active subscription gets here; the cabinet shows any other state.
+    if (data.userInfo.subscriptionStatus !== "ACTIVE") {
+      location.assign("/profile");
+      return;
+    }
+    $cancelScreen.set({ step: "ready" });
+  } catch (error) {
+    console.error("profile for cancel failed", error);
+    $cancelScreen.set({ step: "failed" });
+  }
+}
+
+/**
+ * Spec: a cancel posts the request, then goes to /profile; the cabinet there opens with a
+ * confirmation naming the end of access. A failure keeps the screen with its message.
+ */
+export async function confirmCancel(): Promise<void> {
+  $cancelFailed.set(false);
+  try {
+    const { data, error } = await api.subscriptions.cancel.post(ownIdentity());
+    if (needsSignIn(error)) {
+      goToSignIn();
+      return;
+    }
+    if (!data) throw error ?? new Error("no answer");
+    const until = data.expirationDate;
+    queueToastForNextPage(
+      until
+        ? translate("cancel.doneUntil", { date: formatDate(until, $language.get()) })
+        : translate("cancel.linkNoCharges"),
+      "success",
+    );
+    location.assign("/profile");
+  } catch (error) {
+    console.error("cancel failed", error);
+    $cancelFailed.set(true);
   }
 }

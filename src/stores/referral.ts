@@ -3,25 +3,46 @@ import { api } from "../lib/api-client";
 import { storageKeys, writeStorage } from "../lib/storage-keys";
 import { $email, $uid } from "./customer";
 
-export const $referralCode = atom<string | undefined>();
+/**
+ * The customer's own referral code. "failed" is a state of its own: a failed call shows an
+ * error with a retry instead of sending the customer away (the spec's "go to /" lost them).
+ */
+export type ReferralCodeState =
+  | { status: "loading" }
+  | { status: "failed" }
+  | { status: "ready"; code: string };
+export const $referralCode = atom<ReferralCodeState>({ status: "loading" });
 
 /** The invite link: the site root with the code as `token` (the landing stores it as `promo`). */
 export const inviteLink = (code: string) => `${location.origin}/?token=${encodeURIComponent(code)}`;
 
-/** Spec §8: a failure or a refusal goes home. */
+/** Shared contract: a page that needs a customer session sends a signed-out visitor to sign in, then back here. */
+export function goToSignIn(): void {
+  location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+}
+
+/** No session (401) or a session of another account (403): signing in is the way on. */
+export const needsSignIn = (error: { status: unknown } | null | undefined) =>
+  error?.status === 401 || error?.status === 403;
+
 export async function loadReferralCode(): Promise<void> {
   if (!$email.get()) {
-    location.assign("/");
+    goToSignIn();
     return;
   }
+  $referralCode.set({ status: "loading" });
   try {
     const { data, error } = await api.profile.getReferralCode.post({ email: $email.get(), uid: $uid.get() });
+    if (needsSignIn(error)) {
+      goToSignIn();
+      return;
+    }
     if (error || !data?.success) throw error ?? new Error("not success");
     writeStorage(storageKeys.referral, data.referralCode);
-    $referralCode.set(data.referralCode);
+    $referralCode.set({ status: "ready", code: data.referralCode });
   } catch (error) {
     console.error("referral code failed", error);
-    location.assign("/");
+    $referralCode.set({ status: "failed" });
   }
 }
 
@@ -52,6 +73,10 @@ export async function loadInvitees(): Promise<void> {
   ]);
   // The total is a nicety: without shop data the list still shows, only the total line is left out.
   if (shop.status === "fulfilled" && shop.value.data) $referralDiscount.set(shop.value.data.referralDiscount);
+  if (invitees.status === "fulfilled" && needsSignIn(invitees.value.error)) {
+    goToSignIn();
+    return;
+  }
   if (invitees.status === "fulfilled" && invitees.value.data?.success) {
     $invitees.set({ status: "ready", invitees: invitees.value.data.invitees });
     return;

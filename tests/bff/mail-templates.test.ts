@@ -70,7 +70,7 @@ function sampleOf<K extends MailKind>(kind: K, language: Language): Sample<K> {
       data: { charge, paidAt: march, what: "subscription", tariffMonths: 12, paidUntil: april, receiptUrl },
       dates: [
         { time: march, withClock: false },
-        { time: april, withClock: false },
+        { time: april, withClock: true },
       ],
       hasAmount: true,
     },
@@ -79,18 +79,18 @@ function sampleOf<K extends MailKind>(kind: K, language: Language): Sample<K> {
       dates: [
         { time: march, withClock: false },
         { time: may, withClock: false },
-        { time: april, withClock: false },
+        { time: april, withClock: true },
       ],
       hasAmount: true,
     },
     subscription_canceled: {
       data: { accessUntil: march },
-      dates: [{ time: march, withClock: false }],
+      dates: [{ time: march, withClock: true }],
       hasAmount: false,
     },
     card_removed: {
       data: { lastFour: "4242", accessUntil: may },
-      dates: [{ time: may, withClock: false }],
+      dates: [{ time: may, withClock: true }],
       hasAmount: false,
     },
     subscription_ended: {

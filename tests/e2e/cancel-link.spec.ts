@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { signCancelToken } from "../../bff/modules/subscriptions/cancel-token";
 import { e2eJwtSecret } from "../helpers/e2e-secrets";
-import { signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
+import { makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
 import { serverTime } from "./purchase-helpers";
 
 // DESIGN §14: the cancel link of a renewal notice, `/cancel?token=…`, opened in a browser
@@ -210,4 +210,66 @@ test("without a token the screen is the cabinet's, as before: no active subscrip
   await signInThroughUi(page, uniqueEmail("link.none"));
   await page.goto("/cancel");
   await page.waitForURL("**/profile");
+});
+
+test.describe("the signed-in /cancel", () => {
+  test("a signed-out visit goes to sign-in and says where to come back", async ({ page }) => {
+    await useLanguage(page, "en");
+    await page.goto("/cancel");
+    await page.waitForURL(/\/login\?next=%2Fcancel$/);
+  });
+
+  test("a failed profile call shows an error with a retry, never 'nothing to cancel'", async ({ page }) => {
+    await useLanguage(page, "en");
+    const email = uniqueEmail("cancel.fails");
+    await makeCustomer(page, { email, status: "ACTIVE" });
+    await signInThroughUi(page, email);
+    await page.route("**/api/profile", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false}' }),
+    );
+    await page.goto("/cancel");
+    await expect(page.getByRole("heading", { name: "Could not load your subscription" })).toBeVisible();
+    await expect(page.getByRole("alert")).toContainText("Nothing has changed in your subscription");
+    await expect(page).toHaveURL(/\/cancel$/);
+    await expect(page).toHaveTitle("Cancel subscription | Kannt");
+    await page.unroute("**/api/profile");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(
+      page.getByRole("heading", { name: "Are you sure you want to cancel your subscription?" }),
+    ).toBeVisible();
+  });
+
+  test("a cancel that fails keeps the screen and says so; one that works confirms the end of access", async ({
+    page,
+  }) => {
+    await useLanguage(page, "en");
+    const email = uniqueEmail("cancel.retry");
+    await makeCustomer(page, { email, status: "ACTIVE" });
+    await signInThroughUi(page, email);
+    await page.goto("/cancel");
+    await expect(
+      page.getByRole("heading", { name: "Are you sure you want to cancel your subscription?" }),
+    ).toBeVisible();
+    await page.route("**/api/subscriptions/cancel", (route) => route.abort("connectionreset"));
+    await hold(page, "Cancel subscription", 2600);
+    await expect(page.getByRole("alert")).toContainText("The subscription was not cancelled");
+    await expect(page).toHaveURL(/\/cancel$/);
+
+    await page.unroute("**/api/subscriptions/cancel");
+    await hold(page, "Cancel subscription", 2600);
+    await page.waitForURL("**/profile");
+    await expect(
+      page.getByRole("status").filter({ hasText: "Your subscription is cancelled" }),
+    ).toContainText(/Access stays open until \d{1,2} [A-Z][a-z]+ \d{4}|until [A-Z][a-z]+ \d{1,2}, \d{4}/);
+  });
+
+  test("in Kazakh the screen and its tab title read in Kazakh", async ({ page }) => {
+    await useLanguage(page, "kk");
+    const email = uniqueEmail("cancel.kk");
+    await makeCustomer(page, { email, status: "ACTIVE" });
+    await signInThroughUi(page, email);
+    await page.goto("/cancel");
+    await expect(page).toHaveTitle("Жазылымды тоқтату | Kannt");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/[әғқңөұүһі]/);
+  });
 });

@@ -88,3 +88,74 @@ test.describe("who counts toward the referral discount", () => {
     );
   });
 });
+
+test.describe("/promo in every state", () => {
+  test("a signed-out visit goes to sign-in and says where to come back", async ({ page }) => {
+    await useLanguage(page, "en");
+    await page.goto("/promo");
+    await page.waitForURL(/\/login\?next=%2Fpromo$/);
+  });
+
+  test("a failed referral-code call shows an error with a retry, not a bounce to the landing", async ({
+    page,
+  }) => {
+    await useLanguage(page, "en");
+    const email = uniqueEmail("code.fails");
+    await makeCustomer(page, { email, status: "ACTIVE" });
+    await signInThroughUi(page, email);
+    await page.route("**/api/profile/getReferralCode", (route) => route.abort("connectionreset"));
+    await page.goto("/promo");
+    await expect(page.getByRole("heading", { name: "Could not load your invite link" })).toBeVisible();
+    await expect(page.getByRole("alert")).toContainText("Your discount is not affected");
+    await expect(page).toHaveURL(/\/promo$/);
+    await page.unroute("**/api/profile/getReferralCode");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByTestId("invite-link")).toHaveText(/\/\?token=[A-Za-z0-9_-]{11,}$/);
+    await expect(page).toHaveTitle("Invite friends | Kannt");
+  });
+
+  test("without Web Share (desktop Chromium) Share is left out; Copy link and Download do the job", async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await useLanguage(page, "en");
+    await inviterOnPromo(page);
+    expect(await page.evaluate(() => typeof navigator.share)).toBe("undefined");
+    await expect(page.getByRole("button", { name: "Share" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Copy link" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Copied to clipboard" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Download QR code" })).toBeVisible();
+  });
+
+  test("where sharing fails the link is copied instead, never just an error", async ({ page, context }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await useLanguage(page, "en");
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, "share", {
+        value: () => Promise.reject(new DOMException("not allowed", "NotAllowedError")),
+      });
+    });
+    await inviterOnPromo(page);
+    const link = (await page.getByTestId("invite-link").textContent()) ?? "";
+    await page.getByRole("button", { name: "Share" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "the link was copied instead" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+  });
+
+  test("in Kazakh the page, its title and the friends' dates read in Kazakh (no 'M11')", async ({ page }) => {
+    await useLanguage(page, "kk");
+    const { code } = await inviterOnPromo(page);
+    await inviteTwoFriends(page, code);
+    await page.reload();
+    await expect(page).toHaveTitle("Достарды шақыру | Kannt");
+    const friends = page.locator(".invitees__item");
+    await expect(friends).toHaveCount(2);
+    const kazakhDate =
+      /\d{4} ж\. \d{1,2} (қаңтар|ақпан|наурыз|сәуір|мамыр|маусым|шілде|тамыз|қыркүйек|қазан|қараша|желтоқсан)/;
+    for (const friend of await friends.all()) {
+      await expect(friend).toContainText(kazakhDate);
+      await expect(friend).not.toContainText(/M\d/);
+    }
+  });
+});

@@ -5,26 +5,27 @@ import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { $cabinetState, $profile, cancelSubscription, loadCabinet } from "../../stores/cabinet";
-import { openCancelLink, takeCancelToken } from "../../stores/cancel-link";
+import {
+  $cancelFailed,
+  $cancelScreen,
+  confirmCancel,
+  openCancelLink,
+  openCancelScreen,
+  takeCancelToken,
+} from "../../stores/cancel-link";
 import { CancelByLink } from "./CancelByLink";
 
 /** /cancel: a farewell, the question, and a hold-to-confirm; only an active subscription gets here. */
 function CancelScreenContent() {
   const { t } = useTranslation();
-  const state = useStore($cabinetState);
-  const profile = useStore($profile);
+  const state = useStore($cancelScreen);
+  const hasCancelFailed = useStore($cancelFailed);
 
   useEffect(() => {
-    void loadCabinet();
+    void openCancelScreen();
   }, []);
 
-  const isActive = profile?.userInfo.subscriptionStatus === "ACTIVE";
-  useEffect(() => {
-    if (state === "ready" && !isActive) location.assign("/profile");
-  }, [state, isActive]);
-
-  if (state !== "ready" || !isActive) {
+  if (state.step === "loading") {
     return (
       <main id="main" className="screen screen--center">
         <Spinner label={t("common.loading")} />
@@ -34,23 +35,50 @@ function CancelScreenContent() {
   return (
     <>
       <main id="main" className="screen screen--center">
-        <section className="card cancel" aria-labelledby="cancel-title">
-          <p>{t("cancel.farewell")}</p>
-          <h1 id="cancel-title">{t("cancel.question")}</h1>
-          <HoldButton
-            label={t("cancel.confirm")}
-            hint={t("cancel.holdHint")}
-            variant="danger"
-            onConfirm={cancelSubscription}
-          />
-          <a className="button button--ghost" href="/profile">
-            {t("cancel.keep")}
-          </a>
-        </section>
+        {state.step === "failed" ? (
+          <section className="card cancel" aria-labelledby="cancel-title">
+            <h1 id="cancel-title">{t("cancel.loadFailedTitle")}</h1>
+            <p role="alert">{t("cancel.loadFailed")}</p>
+            <button type="button" className="button button--primary" onClick={() => void openCancelScreen()}>
+              {t("cancel.linkRetry")}
+            </button>
+            <a className="button button--ghost" href="/profile">
+              {t("cancel.linkCabinet")}
+            </a>
+          </section>
+        ) : (
+          <section className="card cancel" aria-labelledby="cancel-title">
+            <p>{t("cancel.farewell")}</p>
+            <h1 id="cancel-title">{t("cancel.question")}</h1>
+            {hasCancelFailed && (
+              <p className="form__error" role="alert">
+                {t("cancel.linkCancelFailed")}
+              </p>
+            )}
+            <HoldButton
+              label={t("cancel.confirm")}
+              hint={t("cancel.holdHint")}
+              variant="danger"
+              onConfirm={confirmCancel}
+            />
+            <a className="button button--ghost" href="/profile">
+              {t("cancel.keep")}
+            </a>
+          </section>
+        )}
       </main>
       <SiteFooter />
     </>
   );
+}
+
+/** The tab's title in the interface language (the page's static title is English until then). */
+function PageTitle() {
+  const { t } = useTranslation();
+  useEffect(() => {
+    document.title = t("cancel.pageTitle");
+  }, [t]);
+  return null;
 }
 
 /** With `?token=` (a renewal notice's cancel link) the screen works from the token, not the cabinet. */
@@ -60,5 +88,10 @@ export function CancelScreen() {
     // Started beside the texts' loading, not after it.
     if (token !== undefined) void openCancelLink();
   }, [token]);
-  return <I18nBoundary>{token === undefined ? <CancelScreenContent /> : <CancelByLink />}</I18nBoundary>;
+  return (
+    <I18nBoundary>
+      <PageTitle />
+      {token === undefined ? <CancelScreenContent /> : <CancelByLink />}
+    </I18nBoundary>
+  );
 }

@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
@@ -11,21 +11,35 @@ import { InviteeList } from "./InviteeList";
 /** Rendered by the server at 256 px, margin 4, level H (spec §9). */
 const qrUrl = "/api/profile/referralQr.png";
 
+/**
+ * Web Share exists on phones and some desktops; where it does not (desktop Linux, most
+ * desktop Firefox) the Share button is left out, since Copy link and Download do the job.
+ */
+const canShare = () => typeof navigator.share === "function";
+
 /** /promo: the customer's invite link as text, QR, share, copy and download. */
 function ReferralScreenContent() {
   const { t } = useTranslation();
-  const code = useStore($referralCode);
+  const state = useStore($referralCode);
+  const [isShareShown] = useState(canShare);
 
+  useEffect(() => {
+    document.title = t("promo.pageTitle");
+  }, [t]);
   useEffect(() => {
     void loadReferralCode();
   }, []);
 
-  const share = async () => {
-    if (!code) return;
-    if (!navigator.share) {
-      showToast(t("promo.shareUnsupported"), "error");
-      return;
+  const copy = async (code: string, done: string) => {
+    try {
+      await navigator.clipboard.writeText(inviteLink(code));
+      showToast(done, "success");
+    } catch {
+      showToast(t("promo.copyFailed"), "error");
     }
+  };
+
+  const share = async (code: string) => {
     try {
       await navigator.share({
         title: t("promo.shareTitle"),
@@ -33,27 +47,39 @@ function ReferralScreenContent() {
         url: inviteLink(code),
       });
     } catch (error) {
-      if ((error as Error).name !== "AbortError") showToast(t("promo.shareFailed"), "error");
+      // Closing the share sheet is a choice, not a failure; anything else still gets the link out.
+      if ((error as Error).name !== "AbortError") await copy(code, t("promo.sharedByCopy"));
     }
   };
 
-  const copy = async () => {
-    if (!code) return;
-    try {
-      await navigator.clipboard.writeText(inviteLink(code));
-      showToast(t("promo.copied"), "success");
-    } catch {
-      showToast(t("promo.copyFailed"), "error");
-    }
-  };
-
-  if (!code || code.length <= 10) {
+  if (state.status === "failed") {
+    return (
+      <>
+        <main id="main" className="screen screen--center">
+          <section className="card referral__failed" aria-labelledby="referral-failed-title">
+            <h1 id="referral-failed-title">{t("promo.codeFailedTitle")}</h1>
+            <p role="alert">{t("promo.codeFailed")}</p>
+            <button type="button" className="button button--primary" onClick={() => void loadReferralCode()}>
+              {t("promo.inviteesRetry")}
+            </button>
+            <a className="button button--ghost" href="/profile">
+              {t("common.back")}
+            </a>
+          </section>
+        </main>
+        <SiteFooter />
+      </>
+    );
+  }
+  // Spec: a spinner until the code is there, and the code only once it is longer than 10 characters.
+  if (state.status === "loading" || state.code.length <= 10) {
     return (
       <main id="main" className="screen screen--center">
         <Spinner label={t("common.loading")} />
       </main>
     );
   }
+  const { code } = state;
   return (
     <>
       <main id="main" className="screen referral">
@@ -72,10 +98,16 @@ function ReferralScreenContent() {
             {inviteLink(code)}
           </p>
           <div className="referral__actions">
-            <button type="button" className="button button--primary" onClick={share}>
-              {t("promo.share")}
-            </button>
-            <button type="button" className="button button--ghost" onClick={copy}>
+            {isShareShown && (
+              <button type="button" className="button button--primary" onClick={() => void share(code)}>
+                {t("promo.share")}
+              </button>
+            )}
+            <button
+              type="button"
+              className={`button ${isShareShown ? "button--ghost" : "button--primary"}`}
+              onClick={() => void copy(code, t("promo.copied"))}
+            >
               {t("promo.copy")}
             </button>
             <a className="button button--ghost" href={`${qrUrl}?download=1`} download="kannt-invite-qr.png">

@@ -15,7 +15,7 @@ export const cardRemoved: MailTemplate<"card_removed"> = ({ data, texts, format,
         <Paragraph>{intro}</Paragraph>
         <Paragraph>{words.noCharges}</Paragraph>
         {data.accessUntil !== null && (
-          <Paragraph>{words.accessUntil({ date: format.date(data.accessUntil) })}</Paragraph>
+          <Paragraph>{words.accessUntil({ date: format.moment(data.accessUntil) })}</Paragraph>
         )}
         <Paragraph>{words.comeBack}</Paragraph>
         {/* A removal the customer did not make is a sign someone else is in the account. */}

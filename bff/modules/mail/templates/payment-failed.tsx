@@ -11,7 +11,7 @@ export const paymentFailed: MailTemplate<"payment_failed"> = ({ data, texts, for
     [words.date, format.date(data.failedAt)],
   ];
   if (data.nextRetryAt !== null) facts.push([words.nextAttempt, format.date(data.nextRetryAt)]);
-  if (data.accessUntil !== null) facts.push([words.accessUntil, format.date(data.accessUntil)]);
+  if (data.accessUntil !== null) facts.push([words.accessUntil, format.moment(data.accessUntil)]);
   return {
     subject: words.subject({ amount }),
     heading: words.heading,

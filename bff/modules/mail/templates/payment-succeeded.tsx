@@ -15,7 +15,7 @@ export const paymentSucceeded: MailTemplate<"payment_succeeded"> = ({ data, text
     [words.date, format.date(data.paidAt)],
     [words.purpose, purpose],
   ];
-  if (data.paidUntil !== null) facts.push([words.paidUntil, format.date(data.paidUntil)]);
+  if (data.paidUntil !== null) facts.push([words.paidUntil, format.moment(data.paidUntil)]);
   return {
     subject: words.subject({ amount }),
     heading: words.heading,

@@ -10,7 +10,7 @@ export const subscriptionCanceled: MailTemplate<"subscription_canceled"> = ({
   links,
 }) => {
   const words = texts.subscription_canceled;
-  const intro = words.intro({ date: format.date(data.accessUntil) });
+  const intro = words.intro({ date: format.moment(data.accessUntil) });
   return {
     subject: words.subject,
     heading: words.heading,
