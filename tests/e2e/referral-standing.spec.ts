@@ -75,8 +75,8 @@ test.describe("who counts toward the referral discount", () => {
     await page.waitForURL("**/panel-search");
     await page.getByLabel("Part of an e-mail").fill(email);
     await page.getByRole("button", { name: "Search" }).click();
-    await page.getByRole("button", { name: new RegExp(email) }).click();
-    await page.waitForURL("**/panel-user");
+    await page.getByRole("link", { name: new RegExp(email) }).click();
+    await page.waitForURL(/\/panel-user\?id=\d+$/);
     await page.getByRole("link", { name: "Invited users" }).click();
 
     await expect(page.getByRole("columnheader", { name: "Counts for discount" })).toBeVisible();

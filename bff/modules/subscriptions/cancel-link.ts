@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
+import { formatDate } from "../../../src/lib/date-time";
 import type { Language } from "../../../src/lib/i18n/languages";
 import { type LimitKey, releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import type { AppContext } from "../../platform/context";
@@ -72,12 +73,7 @@ const limitKeys = (address: string): LimitKey[] => [
 
 /** Dates as the mails write them: Moscow time, Almaty time for kk (DESIGN §14). */
 const dateIn = (language: Language, time: number) =>
-  new Intl.DateTimeFormat(language, {
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    timeZone: language === "kk" ? "Asia/Almaty" : "Europe/Moscow",
-  }).format(time);
+  formatDate(time, language, { timeZone: language === "kk" ? "Asia/Almaty" : "Europe/Moscow" });
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
