@@ -34,6 +34,7 @@ export function normalizeLoginQuery(search: string): LoginQuery {
 export function safeNextPath(next: string | null | undefined): string {
   if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/profile";
   // Control characters could smuggle a scheme or host past the checks above.
-  if (/[\u0000-\u001f\u007f]/.test(next)) return "/profile";
+  if ([...next].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f))
+    return "/profile";
   return next;
 }

@@ -43,15 +43,18 @@ function CabinetContent({ prepare }: Props) {
   }
   if (state === "failed") {
     return (
-      <main id="main" className="screen screen--center">
-        <section className="card cabinet-error" role="alert" aria-labelledby="cabinet-error-title">
-          <h1 id="cabinet-error-title">{t("cabinet.loadFailedTitle")}</h1>
-          <p>{t("cabinet.loadFailedText")}</p>
-          <button type="button" className="button button--primary" onClick={() => void loadCabinet()}>
-            {t("cabinet.retry")}
-          </button>
-        </section>
-      </main>
+      <>
+        <main id="main" className="screen screen--center">
+          <section className="card cabinet-error" role="alert" aria-labelledby="cabinet-error-title">
+            <h1 id="cabinet-error-title">{t("cabinet.loadFailedTitle")}</h1>
+            <p>{t("cabinet.loadFailedText")}</p>
+            <button type="button" className="button button--primary" onClick={() => void loadCabinet()}>
+              {t("cabinet.retry")}
+            </button>
+          </section>
+        </main>
+        <SiteFooter />
+      </>
     );
   }
   if (state === "loading" || !shop || !profile) {

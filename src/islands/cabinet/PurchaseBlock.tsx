@@ -18,13 +18,6 @@ const planKeys: Record<number, TranslationKey> = {
   12: "purchase.plan12",
 };
 
-/** A customer who had a subscription that ended: told so, not offered a first-time trial. */
-function endedOn(profile: ProfileData): string | undefined {
-  const { subscriptionStatus, subscriptionIsActive, expirationDate } = profile.userInfo;
-  const hadOne = subscriptionStatus === "EXPIRED" || subscriptionStatus === "CANCELED";
-  return hadOne && !subscriptionIsActive && expirationDate ? expirationDate : undefined;
-}
-
 /**
  * Spec §2 "Pricing / payment": the plans (1, 3, 6, 12 months, priced by the server),
  * first and later price, discount, promo code, consents, pay; with the trial length and
@@ -44,7 +37,8 @@ export function PurchaseBlock({ shop, profile }: Props) {
   const listPrice = plan?.listPrice ?? shop.strikethroughPrice;
   const hasDiscount = shop.discount > 0 && listPrice > price;
   const periodLabel = t(priceLabelKey(price, months));
-  const ended = endedOn(profile);
+  // A former customer is told when their subscription ended, not that they never had one.
+  const ended = profile.userInfo.endedAt;
   return (
     <section className="card purchase" aria-labelledby="purchase-title">
       <h2 id="purchase-title">

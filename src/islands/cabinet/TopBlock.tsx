@@ -35,8 +35,8 @@ export function TopBlock({ profile }: Props) {
           />
           {info?.subscriptionIsActive && info.expirationDate
             ? t("cabinet.until", { date: formatDate(info.expirationDate, language) })
-            : info?.expirationDate && info.subscriptionStatus !== "NOT_ACTIVE"
-              ? t("cabinet.endedOn", { date: formatDate(info.expirationDate, language) })
+            : info?.endedAt
+              ? t("cabinet.endedOn", { date: formatDate(info.endedAt, language) })
               : t("cabinet.noSubscription")}
         </p>
       </div>
