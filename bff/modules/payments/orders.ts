@@ -55,10 +55,7 @@ const fullPriceDescription = (months: number) => `Kannt: ${months}-month subscri
  * English for the records and the gateway's statement; the fiscal line is Russian by law.
  */
 const widgetDescriptions: Record<Language, (months: number, days: number, isTrial: boolean) => string> = {
-  en: (months, days, isTrial) =>
-    isTrial
-      ? `Kannt: first payment, ${days}-day trial, then ${months}-month subscription`
-      : `Kannt: ${months}-month subscription`,
+  en: (months, days, isTrial) => (isTrial ? orderDescription(months, days) : fullPriceDescription(months)),
   ru: (months, days, isTrial) =>
     isTrial
       ? `Kannt: первый платёж, пробный период ${days} дн., затем подписка на ${months} мес.`
