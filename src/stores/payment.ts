@@ -58,7 +58,11 @@ export async function prepaidToken(): Promise<string> {
  */
 function declineMessage(reason: string): string {
   console.warn("payment declined:", reason);
-  return /cancel/i.test(reason) ? translate("purchase.widgetClosed") : translate("purchase.declinedGeneric");
+  if (/cancel/i.test(reason)) return translate("purchase.widgetClosed");
+  if (/insufficient/i.test(reason)) return translate("purchase.declinedFunds");
+  if (/expired/i.test(reason)) return translate("purchase.declinedExpired");
+  if (/invalidcard|cardnumber/i.test(reason)) return translate("purchase.declinedNumber");
+  return translate("purchase.declinedGeneric");
 }
 
 function fail(message: string): void {

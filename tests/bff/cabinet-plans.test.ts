@@ -14,7 +14,9 @@ type Plan = {
   firstCharge: { date: string; amount: number };
 };
 type Shop = { trial: boolean; currency: string; plans: Plan[] };
-type Profile = { userInfo: { subscriptionStatus: string; subscriptionIsActive: boolean; endedAt: string | null } };
+type Profile = {
+  userInfo: { subscriptionStatus: string; subscriptionIsActive: boolean; endedAt: string | null };
+};
 
 const shopOf = async (customer: SignedIn) =>
   (await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as Shop;
@@ -30,7 +32,12 @@ async function orderIn(customer: SignedIn, tariff: number, language = "en") {
     }),
   );
   expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as { amount: number; trial: boolean; invoiceId: string; description: string };
+  return (await response.json()) as {
+    amount: number;
+    trial: boolean;
+    invoiceId: string;
+    description: string;
+  };
 }
 
 describe("the shop prices every plan for the cabinet's choice", () => {

@@ -233,7 +233,12 @@ test("a network failure during sign-in goes home with the failure toast", async 
   await expect(page.getByRole("alert").filter({ hasText: "Не удалось авторизоваться!" })).toBeVisible();
 });
 
-test("the cabinet without a signed-in customer goes home", async ({ page }) => {
-  await page.goto("/profile");
-  await page.waitForURL((url) => url.pathname === "/" || /^\/(ru|en|zh|kk)\/$/.test(url.pathname));
+test("the cabinet without a signed-in customer goes to sign-in and comes back after it", async ({ page }) => {
+  await page.goto("/profile?from=mail");
+  await page.waitForURL("**/login?next=%2Fprofile%3Ffrom%3Dmail");
+  const popupPromise = page.waitForEvent("popup");
+  await page.getByRole("button", { name: /Google/ }).click();
+  await continueInDemoPopup(await popupPromise, uniqueEmail("returning"));
+  await page.waitForURL("**/profile?from=mail");
+  await expect(page.getByTestId("status-dot")).toBeVisible();
 });
