@@ -6,6 +6,8 @@ const texts = {
     noSubscription: "No active subscription",
     until: "Subscription until",
     purchase: "You have not bought a subscription yet",
+    ended: /^Your subscription ended on /,
+    endedOn: "Subscription ended on",
     referral: "Invite friends, pay less",
     nextBilling: "Next billing",
     cancelled: "Subscription cancelled",
@@ -24,6 +26,8 @@ const texts = {
     noSubscription: "Нет активной подписки",
     until: "Подписка до",
     purchase: "Вы ещё не оформили подписку",
+    ended: /^Ваша подписка закончилась /,
+    endedOn: "Подписка закончилась",
     referral: "Приглашайте друзей — платите меньше",
     nextBilling: "Следующее списание",
     cancelled: "Подписка отменена",
@@ -70,8 +74,14 @@ for (const language of ["en", "ru"] as const) {
     test("each subscription status renders its blocks", async ({ page }) => {
       const cases = [
         { status: "NOT_ACTIVE", dot: "red", shown: [t.purchase, t.support], hidden: [t.devices, t.referral] },
-        { status: "EXPIRED", dot: "red", shown: [t.purchase], hidden: [t.devices, t.nextBilling] },
-        { status: "CANCELED_OVER", dot: "red", shown: [t.purchase], hidden: [t.cancelled, t.devices] },
+        // A former customer is told the subscription ended, not that they never bought one.
+        { status: "EXPIRED", dot: "red", shown: [t.ended], hidden: [t.purchase, t.devices, t.nextBilling] },
+        {
+          status: "CANCELED_OVER",
+          dot: "red",
+          shown: [t.ended],
+          hidden: [t.purchase, t.cancelled, t.devices],
+        },
         {
           status: "CANCELED",
           dot: "amber",
@@ -95,7 +105,7 @@ for (const language of ["en", "ru"] as const) {
           await expect(page.getByRole("heading", { name: heading }), `${status}: ${heading}`).toBeVisible();
         for (const heading of hidden)
           await expect(page.getByRole("heading", { name: heading }), `${status}: ${heading}`).toHaveCount(0);
-        const untilText = dot === "red" ? t.noSubscription : t.until;
+        const untilText = status === "NOT_ACTIVE" ? t.noSubscription : dot === "red" ? t.endedOn : t.until;
         await expect(page.getByText(untilText, { exact: false }).first()).toBeVisible();
       }
     });
