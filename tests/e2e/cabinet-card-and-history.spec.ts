@@ -51,7 +51,13 @@ test("the saved card is removed by a 2-second hold, not a shorter one, and auto-
   await expect(card).toHaveText("No card is saved.");
   await expect(page.getByText(/^You removed your card on .+; auto-renewal is off\.$/)).toBeVisible();
   await expect(page.getByRole("heading", { name: "Auto-renewal is off" })).toBeVisible();
-  await expect(page.getByText(/nothing more will be charged\. Access stays open until/)).toBeVisible();
+  await expect(
+    page.locator("main").getByText(/nothing more will be charged\. Access stays open until/),
+  ).toBeVisible();
+  // The confirmation says what happened and what it means for access.
+  await expect(
+    page.locator("#toasts").getByText(/^Card removed\. Auto-renewal is off .+ Access stays open until .+\.$/),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Resume subscription" })).toHaveCount(0);
   await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "amber");
 });
