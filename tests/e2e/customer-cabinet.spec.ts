@@ -12,6 +12,8 @@ const texts = {
     nextBilling: "Next billing",
     cancelled: "Subscription cancelled",
     resume: "Resume subscription",
+    cancelledToast: /^Subscription cancelled\. Nothing more will be charged; access stays open until .+\.$/,
+    resumedToast: /^Subscription resumed\. Access continues, and .+ will be charged on .+\.$/,
     devices: "Devices",
     install: "Install the app",
     support: "Support 24/7",
@@ -32,6 +34,8 @@ const texts = {
     nextBilling: "Следующее списание",
     cancelled: "Подписка отменена",
     resume: "Возобновить подписку",
+    cancelledToast: /^Подписка отменена\. Больше ничего списано не будет; доступ открыт до .+\.$/,
+    resumedToast: /^Подписка возобновлена\. Доступ сохраняется, .+ будет списано .+\.$/,
     devices: "Устройства",
     install: "Установите приложение",
     support: "Поддержка 24/7",
@@ -145,8 +149,10 @@ for (const language of ["en", "ru"] as const) {
       await page.mouse.up();
       await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "amber");
       await expect(page.getByRole("heading", { name: t.cancelled })).toBeVisible();
+      await expect(page.locator("#toasts").getByText(t.cancelledToast)).toBeVisible();
       await page.getByRole("button", { name: t.resume }).click();
       await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
+      await expect(page.locator("#toasts").getByText(t.resumedToast)).toBeVisible();
       await page.goto("/cancel");
       await expect(page.getByRole("heading", { name: t.cancelQuestion })).toBeVisible();
     });
