@@ -33,6 +33,9 @@ function CabinetContent({ prepare }: Props) {
   if (needsSignIn) {
     return (
       <main id="main" className="screen screen--center">
+        <a className="brand" href="/">
+          Kannt
+        </a>
         <section className="card login" aria-labelledby="login-title">
           <h1 id="login-title">{t("auth.mobileTitle")}</h1>
           <p>{t("auth.text")}</p>
@@ -45,6 +48,9 @@ function CabinetContent({ prepare }: Props) {
     return (
       <>
         <main id="main" className="screen screen--center">
+          <a className="brand" href="/">
+            Kannt
+          </a>
           <section className="card cabinet-error" role="alert" aria-labelledby="cabinet-error-title">
             <h1 id="cabinet-error-title">{t("cabinet.loadFailedTitle")}</h1>
             <p>{t("cabinet.loadFailedText")}</p>
@@ -68,6 +74,9 @@ function CabinetContent({ prepare }: Props) {
   return (
     <>
       <main id="main" className="screen cabinet" data-variant={variant}>
+        <a className="brand" href="/">
+          Kannt
+        </a>
         <h1 className="visually-hidden">{t("cabinet.title")}</h1>
         <TopBlock profile={profile} />
         {variant === "purchase" && <PurchaseBlock shop={shop} profile={profile} />}
