@@ -19,7 +19,10 @@ async function payingCustomer(page: Page) {
 
 /** Presses the button with the mouse for `milliseconds`, then releases it. */
 async function hold(page: Page, name: string, milliseconds: number) {
-  const box = await page.getByRole("button", { name }).boundingBox();
+  const button = page.getByRole("button", { name });
+  // The mouse only reaches what is on screen: below the fold the press would land nowhere.
+  await button.scrollIntoViewIfNeeded();
+  const box = await button.boundingBox();
   if (!box) throw new Error(`no ${name} button`);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();

@@ -119,6 +119,8 @@ for (const language of ["en", "ru"] as const) {
       await makeCustomer(page, { email, status: "ACTIVE", devices: 1 });
       await signInThroughUi(page, email);
       const unlink = page.getByRole("button", { name: t.unlink });
+      // The mouse only reaches what is on screen: below the fold the press would land nowhere.
+      await unlink.scrollIntoViewIfNeeded();
       const box = await unlink.boundingBox();
       if (!box) throw new Error("no unlink button");
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
