@@ -55,9 +55,13 @@ function withTimeout<T>(call: Promise<Answer<T>>): Promise<Answer<T>> {
   ]);
 }
 
-/** Only a 401 means "not signed in"; a 500, a timeout or a dropped connection does not. */
+/**
+ * Only the server saying so means "sign in": 401 (no session) or 403 (the session is
+ * another account than the one this browser holds). A 500, a timeout or a dropped
+ * connection does not.
+ */
 const isSignedOut = (answer: PromiseSettledResult<Answer<unknown>>) =>
-  answer.status === "fulfilled" && answer.value.error?.status === 401;
+  answer.status === "fulfilled" && (answer.value.error?.status === 401 || answer.value.error?.status === 403);
 
 const identity = () => ({ email: $email.get(), uid: $uid.get() });
 

@@ -99,3 +99,17 @@ describe("a former customer", () => {
     expect((await profileOf(customer)).userInfo.endedAt).toBeNull();
   });
 });
+
+test("a missing session is refused in the customer's language", async () => {
+  const response = await app.handle(
+    request("/api/profile", {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: "i18next=kk" },
+      body: JSON.stringify({ email: "nobody@example.com" }),
+    }),
+  );
+  expect(response.status).toBe(401);
+  expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+    "Жалғастыру үшін кіріңіз.",
+  );
+});
