@@ -140,10 +140,13 @@ export async function startPurchase(choice: {
         onSuccess: () => {
           track("purchase_completed");
           writeStorage(storageKeys.payment, "completed");
-          queueToastForNextPage(translate("purchase.paidToast"), "success");
           $purchase.set({ state: "idle" });
+          // An anonymous buyer's next screen says the payment went through and asks to sign in.
           if (!$email.get()) location.assign("/instantLogin");
-          else location.reload();
+          else {
+            queueToastForNextPage(translate("purchase.paidToast"), "success");
+            location.reload();
+          }
         },
         onFail: (declineReason) => fail(declineMessage(String(declineReason ?? ""))),
       },
