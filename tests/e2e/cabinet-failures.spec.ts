@@ -56,6 +56,7 @@ test.describe("a failed cabinet call is never read as a missing subscription", (
   test("only a missing session (401) sends the customer to sign-in", async ({ page }) => {
     const email = uniqueEmail("expired-session");
     await signInThroughUi(page, email);
+    await expect(page.getByTestId("status-dot")).toBeVisible();
     await page.context().clearCookies();
     await page.reload();
     await page.waitForURL("**/login?next=%2Fprofile");

@@ -199,6 +199,8 @@ test.describe("an entry page with another account asks before switching", () => 
   test("/yauth with another Yandex account asks, and keeping it leaves the current one", async ({ page }) => {
     const current = uniqueEmail("held");
     await signInThroughUi(page, current);
+    // The cabinet's own calls finish first: with the cookie gone they would go to sign-in.
+    await expect(page.getByTestId("status-dot")).toBeVisible();
     // /login sends a signed-in visitor on to the cabinet; with the session gone (this
     // browser still holds the account), it offers the buttons, and Yandex comes back.
     await page.context().clearCookies();
