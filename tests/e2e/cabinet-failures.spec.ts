@@ -156,6 +156,18 @@ test("/mobileShop without the app's credential offers sign-in in place", async (
   await expect(page.getByTestId("plan-1")).toBeVisible();
 });
 
+test("a Yandex sign-in, which leaves the site, also comes back to the page that asked for it", async ({
+  page,
+}) => {
+  await page.goto("/profile?tab=history");
+  await page.waitForURL("**/login?next=%2Fprofile%3Ftab%3Dhistory");
+  await page.getByRole("button", { name: /Yandex/ }).click();
+  await page.getByLabel("E-mail").fill(uniqueEmail("yandex-return"));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL("**/profile?tab=history");
+  await expect(page.getByTestId("status-dot")).toBeVisible();
+});
+
 test("/login returns only to a path on this site", async ({ page }) => {
   await page.goto("/login?next=%2F%2Fevil.example%2Fprofile");
   const popupPromise = page.waitForEvent("popup");

@@ -34,6 +34,8 @@ function LoginScreenContent({ variant }: Props) {
   const [isChecking, setIsChecking] = useState(variant === "login" && Boolean($email.get()));
 
   useEffect(() => {
+    // A Yandex sign-in comes back through /yauth: it reads where to go from here.
+    rememberReturnPath(variant === "login" ? next : null);
     if (variant !== "login") return;
     const query = normalizeLoginQuery(location.search);
     if (query.token) $promo.set(query.token);
@@ -43,7 +45,6 @@ function LoginScreenContent({ variant }: Props) {
     $period.set(String(query.period));
     // The stored tariff is also the plan the cabinet preselects (a price card's `j`).
     $tariff.set(String(query.tariff));
-    rememberReturnPath(next);
     void hasSession().then((isSignedIn) => {
       if (isSignedIn) location.assign(next);
       else setIsChecking(false);
