@@ -22,3 +22,16 @@ export function statusDot(status: string, isActive: boolean): StatusDot {
 export function shortDeviceName(name: string): string {
   return name.length > 23 ? `${name.slice(0, 20)}...` : name;
 }
+
+const platformNames: Record<string, string> = {
+  android: "Android",
+  ios: "iOS",
+  windows: "Windows",
+  macos: "macOS",
+  linux: "Linux",
+};
+
+/** The app reports its platform as a lowercase code; people read the product's own name. */
+export function platformName(code: string): string {
+  return platformNames[code.toLowerCase()] ?? code;
+}

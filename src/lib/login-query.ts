@@ -26,3 +26,15 @@ export function normalizeLoginQuery(search: string): LoginQuery {
   const tariff = ([1, 3, 6, 12] as const).find((months) => months === tariffNumber) ?? 1;
   return { rawPeriod, rawTariff: j, period, tariff, token: query.get("token") };
 }
+
+/**
+ * Where /login returns after sign-in: a same-origin path (a single leading "/", not
+ * "//host" or "/\host", which browsers read as another origin), else the cabinet.
+ */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/profile";
+  // Control characters could smuggle a scheme or host past the checks above.
+  if ([...next].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f))
+    return "/profile";
+  return next;
+}

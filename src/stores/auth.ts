@@ -9,6 +9,14 @@ import {
   rememberIdentity,
 } from "./customer";
 
+/**
+ * A page that needs a customer session, visited without one: sign in and come back
+ * (/login returns to `next` after sign-in).
+ */
+export function goToSignIn(): void {
+  location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+}
+
 export type SignInOutcome = "signed-in" | "refused" | "network-failure";
 /** A provider identity with its credential and, for Google, the nonce its attempt started with. */
 export type Credentialed = ProviderIdentity & { credential: string; nonce?: string };

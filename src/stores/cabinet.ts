@@ -1,10 +1,12 @@
 import { atom } from "nanostores";
-import { api, errorMessage } from "../lib/api-client";
+import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
 import { forgetOfferLinkVisit } from "../lib/consent-skip";
-import { formatUnits } from "../lib/format";
-import { translate } from "../lib/i18n/runtime";
-import { showToast } from "../lib/toast/toast-store";
+import { formatDate, formatUnits } from "../lib/format";
+import { $language, translate } from "../lib/i18n/runtime";
+import { queueToastForNextPage, showToast } from "../lib/toast/toast-store";
+import { goToSignIn } from "./auth";
 import { $email, $expirationDate, $subscriptionIsActive, $subscriptionStatus, $uid } from "./customer";
+import { rememberReturnPath } from "./sign-in-flow";
 
 type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
 export type ProfileData = Data<typeof api.profile.post>;
@@ -13,7 +15,53 @@ export type Device = ProfileData["devices"][number];
 
 export const $profile = atom<ProfileData | undefined>();
 export const $shop = atom<ShopData | undefined>();
-export const $cabinetState = atom<"loading" | "ready">("loading");
+/**
+ * "failed": a call failed for another reason than a missing session. The cabinet then
+ * says so and offers a retry; it never guesses the customer's status from a failure.
+ */
+export const $cabinetState = atom<"loading" | "ready" | "failed">("loading");
+
+/** Set when the page signs the customer in where they are instead of going to /login. */
+export const $needsSignIn = atom(false);
+let isSignInInPlace = false;
+
+/** /mobileShop and /mobileProfile: the app's web view has no /login to go to and come back from. */
+export function offerSignInInPlace(): void {
+  isSignInInPlace = true;
+}
+
+function signInAgain(): void {
+  if (isSignInInPlace) {
+    // A Yandex sign-in leaves the page; it comes back here, without the app's query.
+    rememberReturnPath(location.pathname);
+    $needsSignIn.set(true);
+  } else goToSignIn();
+}
+
+/** A call that hangs counts as failed after this long, so the retry is offered. */
+const callTimeoutMs = 20_000;
+
+type Answer<T> = { data: T | null; error: { status: unknown; value?: unknown } | null };
+
+function withTimeout<T>(call: Promise<Answer<T>>): Promise<Answer<T>> {
+  return Promise.race([
+    call,
+    new Promise<Answer<T>>((resolve) =>
+      setTimeout(
+        () => resolve({ data: null, error: { status: 0, value: new Error("timeout") } }),
+        callTimeoutMs,
+      ),
+    ),
+  ]);
+}
+
+/**
+ * Only the server saying so means "sign in": 401 (no session) or 403 (the session is
+ * another account than the one this browser holds). A 500, a timeout or a dropped
+ * connection does not.
+ */
+const isSignedOut = (answer: PromiseSettledResult<Answer<unknown>>) =>
+  answer.status === "fulfilled" && (answer.value.error?.status === 401 || answer.value.error?.status === 403);
 
 const identity = () => ({ email: $email.get(), uid: $uid.get() });
 
@@ -23,30 +71,40 @@ function rememberStatus(profile: ProfileData): void {
   $expirationDate.set(profile.userInfo.expirationDate ?? "");
 }
 
-/** Profile and shop data together; without shop data the cabinet cannot be shown (spec: go to /). */
+/**
+ * Profile and shop data together. Without a session the customer signs in and comes
+ * back here; any other failure leaves the cabinet in "failed" with a retry, because
+ * showing the purchase form to a paying customer would be a wrong fact about their access.
+ */
 export async function loadCabinet(): Promise<void> {
   if (!$email.get()) {
-    location.assign("/");
+    signInAgain();
     return;
   }
+  // A refresh after an action keeps the blocks on screen until the new answer is in.
+  if ($cabinetState.get() !== "ready") $cabinetState.set("loading");
   const [profile, shop] = await Promise.allSettled([
-    api.profile.post(identity()),
-    api.shop.getShop.post(identity()),
+    withTimeout(api.profile.post(identity())),
+    withTimeout(api.shop.getShop.post(identity())),
   ]);
-  if (shop.status === "rejected" || shop.value.error || !shop.value.data) {
-    console.error("shop data failed", shop.status === "rejected" ? shop.reason : shop.value.error);
-    location.assign("/");
+  if (isSignedOut(profile) || isSignedOut(shop)) {
+    signInAgain();
     return;
   }
-  $shop.set(shop.value.data);
-  if (profile.status === "fulfilled" && profile.value.data) {
-    $profile.set(profile.value.data);
-    rememberStatus(profile.value.data);
-  } else {
-    console.error("profile failed", profile.status === "rejected" ? profile.reason : profile.value.error);
+  const profileData = profile.status === "fulfilled" ? profile.value.data : null;
+  const shopData = shop.status === "fulfilled" ? shop.value.data : null;
+  if (!profileData || !shopData) {
+    console.error("cabinet data failed", profile, shop);
+    $cabinetState.set("failed");
+    return;
   }
+  $shop.set(shopData);
+  $profile.set(profileData);
+  rememberStatus(profileData);
   $cabinetState.set("ready");
 }
+
+const dateOf = (iso: string | null | undefined) => (iso ? formatDate(iso, $language.get()) : "");
 
 export async function detachDevice(deviceId: string): Promise<void> {
   try {
@@ -60,14 +118,25 @@ export async function detachDevice(deviceId: string): Promise<void> {
   }
 }
 
-/** Cancel needs a stored e-mail (spec §5); failures are only logged; the cabinet is shown either way. */
+/**
+ * Cancel needs a stored e-mail (spec §5). The cabinet is shown either way; the toast
+ * there says what happened: until when access stays, or that nothing changed.
+ */
 export async function cancelSubscription(): Promise<void> {
   if (!$email.get()) return;
   try {
     const { error } = await api.subscriptions.cancel.post(identity());
-    if (error) console.error("cancel failed", error);
+    if (error) throw error;
+    queueToastForNextPage(
+      translate("cabinet.cancelledToast", { date: dateOf($expirationDate.get()) }),
+      "success",
+    );
   } catch (error) {
     console.error("cancel failed", error);
+    queueToastForNextPage(
+      errorMessage(error as { value?: unknown }) ?? translate("cabinet.cancelFailed"),
+      "error",
+    );
   }
   location.assign("/profile");
 }
@@ -76,8 +145,18 @@ export async function resumeSubscription(): Promise<void> {
   try {
     const { error } = await api.subscriptions.resume.post(identity());
     if (error) throw error;
-    showToast(translate("cabinet.resumed"), "success");
     await loadCabinet();
+    const info = $profile.get()?.userInfo;
+    const shop = $shop.get();
+    showToast(
+      info?.nextTransactionDate && shop
+        ? translate("cabinet.resumedToast", {
+            date: dateOf(info.nextTransactionDate),
+            amount: formatUnits(info.amount ?? 0, shop.currency),
+          })
+        : translate("cabinet.resumed"),
+      "success",
+    );
   } catch (error) {
     console.error("resume failed", error);
     // The server says why in the customer's language (e.g. no saved card to renew with).
@@ -94,7 +173,13 @@ export async function removeCard(): Promise<void> {
   try {
     const { error } = await api.profile.removeCard.post(identity());
     if (error) throw error;
-    showToast(translate("cabinet.cardRemovedToast"), "success");
+    const info = $profile.get()?.userInfo;
+    showToast(
+      info?.subscriptionIsActive && info.expirationDate
+        ? translate("cabinet.cardRemovedUntil", { date: dateOf(info.expirationDate) })
+        : translate("cabinet.cardRemovedToast"),
+      "success",
+    );
   } catch (error) {
     console.error("card removal failed", error);
     showToast(errorMessage(error as { value?: unknown }) ?? translate("cabinet.cardRemoveFailed"), "error");
@@ -119,7 +204,11 @@ export async function changeAccount(): Promise<void> {
 
 /** Applies an operator promo code to the purchase; the server validates it. */
 export async function applyPromo(promoCode: string): Promise<string | undefined> {
-  const { data, error } = await api.shop.applyPromo.post({ ...identity(), promoCode });
+  const { data, error } = await api.shop.applyPromo
+    .post({ ...identity(), promoCode })
+    .catch((thrown: unknown) => ({ data: null, error: { status: 0, value: thrown } }));
+  // Eden hands a failed fetch over as the browser's own English "Failed to fetch".
+  if (!data && (isNetworkFailure(error) || !error?.status)) return translate("purchase.promoNetwork");
   if (!data) return errorMessage(error) ?? translate("purchase.promoFailed");
   $shop.set(data);
   showToast(translate("purchase.promoApplied"), "success");

@@ -1,4 +1,5 @@
 import { registerCustomer } from "./auth";
+import { $needsSignIn, offerSignInInPlace } from "./cabinet";
 import { type ProviderIdentity, rememberIdentity } from "./customer";
 import { preloadPaymentWidget } from "./payment";
 import { askToAttachPendingPurchase } from "./prepaid-binding";
@@ -21,17 +22,22 @@ export function readMobileArrival(): MobileArrival {
 
 /**
  * /mobileShop and /mobileProfile, once the customer may switch to the arriving
- * account: store it, register when a token came (always on /mobileShop), then show
- * the cabinet; home on failure. Resolves whether the cabinet may load.
+ * account: store it, register when a token came, then show the cabinet. Without a
+ * token the session already held is used; without one, or when the token is refused,
+ * the page offers sign-in in place (the cabinet's signed-out state) rather than leaving.
+ * Resolves whether the cabinet may load.
  */
 export async function enterFromApp(variant: "shop" | "profile", arrival: MobileArrival): Promise<boolean> {
   if (variant === "shop") void preloadPaymentWidget();
-  rememberIdentity(arrival.identity);
-  if (variant === "profile" && !arrival.credential) return true;
-  const identity = { ...arrival.identity, credential: arrival.credential ?? "" };
+  offerSignInInPlace();
+  // An arrival without an identity (opened by hand, or back from sign-in) keeps the stored one.
+  if (arrival.identity.email) rememberIdentity(arrival.identity);
+  if (!arrival.credential) return true;
+  const identity = { ...arrival.identity, credential: arrival.credential };
   const outcome = await registerCustomer(identity);
   if (outcome !== "signed-in") {
-    location.assign("/");
+    history.replaceState(null, "", location.pathname);
+    $needsSignIn.set(true);
     return false;
   }
   history.replaceState(null, "", location.pathname + location.search);

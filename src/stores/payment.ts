@@ -1,10 +1,11 @@
 import { atom } from "nanostores";
+import { track } from "../lib/analytics";
 import { api, errorMessage } from "../lib/api-client";
 import type { OrderTrial } from "../lib/charge-terms";
 import { translate } from "../lib/i18n/runtime";
 import { generatePaymentId } from "../lib/payment-id";
 import { readStorage, storageKeys, writeStorage } from "../lib/storage-keys";
-import { showToast } from "../lib/toast/toast-store";
+import { queueToastForNextPage, showToast } from "../lib/toast/toast-store";
 import { $email, $uid } from "./customer";
 
 type WidgetCallbacks = {
@@ -49,6 +50,19 @@ export async function prepaidToken(): Promise<string> {
   );
   writeStorage(storageKeys.userId, created);
   return created;
+}
+
+/**
+ * The widget's reason is the gateway's own text, in English or Russian whatever the
+ * customer reads; it goes to the console, and the customer gets their language.
+ */
+function declineMessage(reason: string): string {
+  console.warn("payment declined:", reason);
+  if (/cancel/i.test(reason)) return translate("purchase.widgetClosed");
+  if (/insufficient/i.test(reason)) return translate("purchase.declinedFunds");
+  if (/expired/i.test(reason)) return translate("purchase.declinedExpired");
+  if (/invalidcard|cardnumber/i.test(reason)) return translate("purchase.declinedNumber");
+  return translate("purchase.declinedGeneric");
 }
 
 function fail(message: string): void {
@@ -118,17 +132,23 @@ export async function startPurchase(choice: {
     await loadWidget(settings.widgetScriptUrl);
     const Widget = (window as WidgetWindow).cp?.CloudPayments;
     if (!Widget) throw new Error("payment widget missing");
+    track("purchase_started");
     new Widget().pay(
       "charge",
       { ...options, skin: "mini", requireEmail: false },
       {
         onSuccess: () => {
+          track("purchase_completed");
           writeStorage(storageKeys.payment, "completed");
           $purchase.set({ state: "idle" });
+          // An anonymous buyer's next screen says the payment went through and asks to sign in.
           if (!$email.get()) location.assign("/instantLogin");
-          else location.reload();
+          else {
+            queueToastForNextPage(translate("purchase.paidToast"), "success");
+            location.reload();
+          }
         },
-        onFail: (declineReason) => fail(translate("purchase.declined", { reason: declineReason })),
+        onFail: (declineReason) => fail(declineMessage(String(declineReason ?? ""))),
       },
     );
   } catch (error) {

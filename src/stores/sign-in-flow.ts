@@ -1,14 +1,37 @@
 import { translate } from "../lib/i18n/runtime";
+import { safeNextPath } from "../lib/login-query";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
 import { type Credentialed, registerCustomer, type SignInOutcome } from "./auth";
 import { acceptGoogleCredential } from "./google-sign-in";
 import { askToAttachPendingPurchase } from "./prepaid-binding";
 
+const returnKey = "kannt.signInReturn";
+
+/**
+ * The page to open after sign-in, kept for this tab: a Yandex sign-in leaves the site
+ * and comes back through /yauth, which has no `next` of its own.
+ */
+export function rememberReturnPath(next: string | null): void {
+  try {
+    sessionStorage.setItem(returnKey, safeNextPath(next));
+  } catch {
+    // Without session storage the cabinet is the target.
+  }
+}
+
+export function returnPath(): string {
+  try {
+    return safeNextPath(sessionStorage.getItem(returnKey));
+  } catch {
+    return "/profile";
+  }
+}
+
 /**
  * Spec §4: success goes to the target (after the question about a waiting prepaid
  * purchase, if any); a refusal goes home silently; a network failure home with a toast.
  */
-export async function finishSignIn(identity: Credentialed, target = "/profile"): Promise<SignInOutcome> {
+export async function finishSignIn(identity: Credentialed, target = returnPath()): Promise<SignInOutcome> {
   const outcome = await registerCustomer(identity);
   if (outcome === "signed-in") {
     await askToAttachPendingPurchase(identity);

@@ -19,7 +19,10 @@ async function payingCustomer(page: Page) {
 
 /** Presses the button with the mouse for `milliseconds`, then releases it. */
 async function hold(page: Page, name: string, milliseconds: number) {
-  const box = await page.getByRole("button", { name }).boundingBox();
+  const button = page.getByRole("button", { name });
+  // The mouse only reaches what is on screen: below the fold the press would land nowhere.
+  await button.scrollIntoViewIfNeeded();
+  const box = await button.boundingBox();
   if (!box) throw new Error(`no ${name} button`);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
@@ -51,7 +54,13 @@ test("the saved card is removed by a 2-second hold, not a shorter one, and auto-
   await expect(card).toHaveText("No card is saved.");
   await expect(page.getByText(/^You removed your card on .+; auto-renewal is off\.$/)).toBeVisible();
   await expect(page.getByRole("heading", { name: "Auto-renewal is off" })).toBeVisible();
-  await expect(page.getByText(/nothing more will be charged\. Access stays open until/)).toBeVisible();
+  await expect(
+    page.locator("main").getByText(/nothing more will be charged\. Access stays open until/),
+  ).toBeVisible();
+  // The confirmation says what happened and what it means for access.
+  await expect(
+    page.locator("#toasts").getByText(/^Card removed\. Auto-renewal is off .+ Access stays open until .+\.$/),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Resume subscription" })).toHaveCount(0);
   await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "amber");
 });

@@ -6,10 +6,14 @@ const texts = {
     noSubscription: "No active subscription",
     until: "Subscription until",
     purchase: "You have not bought a subscription yet",
+    ended: /^Your subscription ended on /,
+    endedOn: "Subscription ended on",
     referral: "Invite friends, pay less",
     nextBilling: "Next billing",
     cancelled: "Subscription cancelled",
     resume: "Resume subscription",
+    cancelledToast: /^Subscription cancelled\. Nothing more will be charged; access stays open until .+\.$/,
+    resumedToast: /^Subscription resumed\. Access continues, and .+ will be charged on .+\.$/,
     devices: "Devices",
     install: "Install the app",
     support: "Support 24/7",
@@ -24,10 +28,14 @@ const texts = {
     noSubscription: "Нет активной подписки",
     until: "Подписка до",
     purchase: "Вы ещё не оформили подписку",
+    ended: /^Ваша подписка закончилась /,
+    endedOn: "Подписка закончилась",
     referral: "Приглашайте друзей — платите меньше",
     nextBilling: "Следующее списание",
     cancelled: "Подписка отменена",
     resume: "Возобновить подписку",
+    cancelledToast: /^Подписка отменена\. Больше ничего списано не будет; доступ открыт до .+\.$/,
+    resumedToast: /^Подписка возобновлена\. Доступ сохраняется, .+ будет списано .+\.$/,
     devices: "Устройства",
     install: "Установите приложение",
     support: "Поддержка 24/7",
@@ -70,8 +78,14 @@ for (const language of ["en", "ru"] as const) {
     test("each subscription status renders its blocks", async ({ page }) => {
       const cases = [
         { status: "NOT_ACTIVE", dot: "red", shown: [t.purchase, t.support], hidden: [t.devices, t.referral] },
-        { status: "EXPIRED", dot: "red", shown: [t.purchase], hidden: [t.devices, t.nextBilling] },
-        { status: "CANCELED_OVER", dot: "red", shown: [t.purchase], hidden: [t.cancelled, t.devices] },
+        // A former customer is told the subscription ended, not that they never bought one.
+        { status: "EXPIRED", dot: "red", shown: [t.ended], hidden: [t.purchase, t.devices, t.nextBilling] },
+        {
+          status: "CANCELED_OVER",
+          dot: "red",
+          shown: [t.ended],
+          hidden: [t.purchase, t.cancelled, t.devices],
+        },
         {
           status: "CANCELED",
           dot: "amber",
@@ -95,7 +109,7 @@ for (const language of ["en", "ru"] as const) {
           await expect(page.getByRole("heading", { name: heading }), `${status}: ${heading}`).toBeVisible();
         for (const heading of hidden)
           await expect(page.getByRole("heading", { name: heading }), `${status}: ${heading}`).toHaveCount(0);
-        const untilText = dot === "red" ? t.noSubscription : t.until;
+        const untilText = status === "NOT_ACTIVE" ? t.noSubscription : dot === "red" ? t.endedOn : t.until;
         await expect(page.getByText(untilText, { exact: false }).first()).toBeVisible();
       }
     });
@@ -105,6 +119,8 @@ for (const language of ["en", "ru"] as const) {
       await makeCustomer(page, { email, status: "ACTIVE", devices: 1 });
       await signInThroughUi(page, email);
       const unlink = page.getByRole("button", { name: t.unlink });
+      // The mouse only reaches what is on screen: below the fold the press would land nowhere.
+      await unlink.scrollIntoViewIfNeeded();
       const box = await unlink.boundingBox();
       if (!box) throw new Error("no unlink button");
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -135,8 +151,10 @@ for (const language of ["en", "ru"] as const) {
       await page.mouse.up();
       await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "amber");
       await expect(page.getByRole("heading", { name: t.cancelled })).toBeVisible();
+      await expect(page.locator("#toasts").getByText(t.cancelledToast)).toBeVisible();
       await page.getByRole("button", { name: t.resume }).click();
       await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
+      await expect(page.locator("#toasts").getByText(t.resumedToast)).toBeVisible();
       await page.goto("/cancel");
       await expect(page.getByRole("heading", { name: t.cancelQuestion })).toBeVisible();
     });
@@ -233,7 +251,12 @@ test("a network failure during sign-in goes home with the failure toast", async 
   await expect(page.getByRole("alert").filter({ hasText: "Не удалось авторизоваться!" })).toBeVisible();
 });
 
-test("the cabinet without a signed-in customer goes home", async ({ page }) => {
-  await page.goto("/profile");
-  await page.waitForURL((url) => url.pathname === "/" || /^\/(ru|en|zh|kk)\/$/.test(url.pathname));
+test("the cabinet without a signed-in customer goes to sign-in and comes back after it", async ({ page }) => {
+  await page.goto("/profile?from=mail");
+  await page.waitForURL("**/login?next=%2Fprofile%3Ffrom%3Dmail");
+  const popupPromise = page.waitForEvent("popup");
+  await page.getByRole("button", { name: /Google/ }).click();
+  await continueInDemoPopup(await popupPromise, uniqueEmail("returning"));
+  await page.waitForURL("**/profile?from=mail");
+  await expect(page.getByTestId("status-dot")).toBeVisible();
 });

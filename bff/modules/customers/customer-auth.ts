@@ -2,11 +2,33 @@ import { Elysia } from "elysia";
 import type { UserRow } from "../../../db/queries/users";
 import { users } from "../../../db/queries/users";
 import type { AppContext } from "../../platform/context";
-import { AppError } from "../../platform/errors";
+import { AppError, type LocalizedText } from "../../platform/errors";
 import { createReadCache } from "../../platform/read-cache";
 import { rememberCustomerLanguage } from "../../platform/request-language";
 import { isCrossSite, sessionCookieHeader, sessionToken } from "./session-cookie";
 import { type ValidSession, validateSession } from "./sessions";
+
+/** Said to the customer in their language: a sign-in screen may show them. */
+const refusals = {
+  anotherAccount: {
+    en: "This request is for another account. Sign in as that account to continue.",
+    ru: "Этот запрос относится к другому аккаунту. Войдите в него, чтобы продолжить.",
+    zh: "此请求属于另一个账户。请登录该账户后继续。",
+    kk: "Бұл сұраныс басқа аккаунтқа қатысты. Жалғастыру үшін сол аккаунтқа кіріңіз.",
+  },
+  signIn: {
+    en: "Please sign in to continue.",
+    ru: "Войдите, чтобы продолжить.",
+    zh: "请登录以继续。",
+    kk: "Жалғастыру үшін кіріңіз.",
+  },
+  sessionEnded: {
+    en: "Your session has ended. Please sign in again.",
+    ru: "Сеанс завершён. Войдите снова.",
+    zh: "您的会话已结束。请重新登录。",
+    kk: "Сеанс аяқталды. Қайта кіріңіз.",
+  },
+} satisfies Record<string, LocalizedText>;
 
 type OwnedBody = { email?: unknown; uid?: unknown } | undefined;
 type ResponseHeaders = { headers: Record<string, unknown> };
@@ -16,10 +38,7 @@ function assertOwnBody(body: OwnedBody, user: UserRow): void {
   const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
   const uid = typeof body?.uid === "string" ? body.uid : "";
   if ((email && email !== user.email.toLowerCase()) || (uid && uid !== user.uid)) {
-    throw new AppError(
-      "FORBIDDEN",
-      "This request is for another account. Sign in as that account to continue.",
-    );
+    throw new AppError("FORBIDDEN", refusals.anotherAccount);
   }
 }
 
@@ -38,7 +57,7 @@ export function customerAuthenticator({ database, clock }: AppContext) {
   return (request: Request, body: unknown, set: ResponseHeaders) => {
     if (isCrossSite(request)) throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
     const token = sessionToken(request);
-    if (!token) throw new AppError("UNAUTHORIZED", "Please sign in to continue.");
+    if (!token) throw new AppError("UNAUTHORIZED", refusals.signIn);
     const found = signedIn.get(token, () => {
       const session = validateSession(database, token, clock.now());
       const user = session ? users.byId(database, session.userId) : undefined;
@@ -46,8 +65,7 @@ export function customerAuthenticator({ database, clock }: AppContext) {
     });
     const session = found && found.session.expiresAt > clock.now() ? found.session : undefined;
     const user = found?.user;
-    if (!session || !user)
-      throw new AppError("UNAUTHORIZED", "Your session has ended. Please sign in again.");
+    if (!session || !user) throw new AppError("UNAUTHORIZED", refusals.sessionEnded);
     if (session.isRenewed) set.headers["set-cookie"] = sessionCookieHeader(request, token, session.expiresAt);
     rememberCustomerLanguage(request, user.language);
     assertOwnBody(body as OwnedBody, user);

@@ -65,6 +65,7 @@ export function paymentsModule(context: AppContext) {
             body.period,
             currencyOf(requestLanguage(request)),
             context.clientAddress(request),
+            requestLanguage(request),
           );
         }
         const { customer } = authenticate(request, body, set);

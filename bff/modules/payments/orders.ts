@@ -50,10 +50,29 @@ const orderDescription = (months: number, trialDays: number) =>
   `Kannt: first payment, ${trialDays}-day start, then a ${months}-month subscription`;
 const fullPriceDescription = (months: number) => `Kannt: ${months}-month subscription`;
 
+/**
+ * What the widget shows the buyer, in their language. The stored description stays in
+ * English for the records and the gateway's statement; the fiscal line is Russian by law.
+ */
+const widgetDescriptions: Record<Language, (months: number, days: number, isTrial: boolean) => string> = {
+  en: (months, days, isTrial) => (isTrial ? orderDescription(months, days) : fullPriceDescription(months)),
+  ru: (months, days, isTrial) =>
+    isTrial
+      ? `Kannt: первый платёж, пробный период ${days} дн., затем подписка на ${months} мес.`
+      : `Kannt: подписка на ${months} мес.`,
+  zh: (months, days, isTrial) =>
+    isTrial ? `Kannt：首次付款，试用 ${days} 天，之后订阅 ${months} 个月` : `Kannt：订阅 ${months} 个月`,
+  kk: (months, days, isTrial) =>
+    isTrial
+      ? `Kannt: бірінші төлем, ${days} күндік сынақ, содан кейін ${months} айлық жазылым`
+      : `Kannt: ${months} айлық жазылым`,
+};
+
 function widgetOptions(
   context: AppContext,
   order: ReceiptSubject & Pick<PaymentRow, "currency" | "invoice_id" | "account_id" | "description">,
   terms: { trial: boolean; reason?: string },
+  language: Language,
   email?: string,
 ): WidgetOptions {
   const data = receiptJsonData(buildReceipt(order, email ?? null, context.config.receipts));
@@ -64,7 +83,7 @@ function widgetOptions(
     currency: order.currency,
     invoiceId: order.invoice_id,
     accountId: order.account_id,
-    description: order.description,
+    description: widgetDescriptions[language](order.tariff_months ?? 1, order.trial_days ?? 1, terms.trial),
     ...(email ? { email } : {}),
     trial: terms.trial,
     ...(terms.reason ? { reason: terms.reason } : {}),
@@ -123,6 +142,7 @@ export function createCustomerOrder(
     context,
     order,
     { trial: terms?.isTrial ?? true, reason: terms?.noTrialReason },
+    language,
     user.email,
   );
 }
@@ -138,6 +158,7 @@ export function createPrepaidOrder(
   periodInput: number,
   currency: Currency,
   ip: string | null,
+  language: Language = "ru",
 ): WidgetOptions {
   const tariff = assertTariff(tariffInput);
   const trialDays = assertPeriod(periodInput);
@@ -195,5 +216,6 @@ export function createPrepaidOrder(
       is_trial: 1,
     },
     { trial: true },
+    language,
   );
 }

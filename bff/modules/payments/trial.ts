@@ -4,12 +4,13 @@ import { statement } from "../../../db/statements";
 /**
  * The 1-unit first payment is given once per customer (DESIGN §13): a customer who has
  * a paid trial (refunded ones included: the trial was taken) pays the full price next time.
+ * So does a former customer whose first payment was the full price: they are not new.
  */
 export function hasHadTrial(database: Database, userId: number): boolean {
   return (
     statement<{ found: number }, [number]>(
       database,
-      `SELECT 1 AS found FROM payments WHERE user_id = ? AND is_trial = 1 AND kind = 'first'
+      `SELECT 1 AS found FROM payments WHERE user_id = ? AND kind = 'first'
          AND status IN ('completed', 'refunded') LIMIT 1`,
     ).get(userId) !== null
   );

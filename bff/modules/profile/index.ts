@@ -71,6 +71,8 @@ export function profileModule(context: AppContext) {
               subscriptionStatus: t.String(),
               nextTransactionDate: t.Nullable(t.String()),
               amount: t.Nullable(t.Number()),
+              /** Beyond the spec: when the customer's last subscription ended, if one did. */
+              endedAt: t.Nullable(t.String()),
             }),
             ...devicesPart,
             card,

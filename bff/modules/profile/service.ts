@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { type DeviceRow, devices } from "../../../db/queries/devices";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
+import { statement } from "../../../db/statements";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { toUnits } from "../shop/pricing";
 import { nextChargeAmount } from "../subscriptions/next-charge";
@@ -54,6 +55,20 @@ export function nextCharge(database: Database, subscription: SubscriptionRow | u
   };
 }
 
+/**
+ * When the customer's access last ended (a lapsed or expired subscription), so a former
+ * customer is told their subscription ended rather than that they never had one. A new,
+ * unpaid order row after it does not hide it.
+ */
+export function lastEndedAt(database: Database, userId: number, now: number): string | null {
+  const row = statement<{ ended: number | null }, [number, number]>(
+    database,
+    `SELECT MAX(end_date) AS ended FROM subscriptions
+       WHERE user_id = ? AND status IN ('EXPIRED', 'CANCELED', 'ACTIVE') AND end_date IS NOT NULL AND end_date <= ?`,
+  ).get(userId, now);
+  return iso(row?.ended ?? null);
+}
+
 export function profileOf(database: Database, userId: number, now: number) {
   const subscription = subscriptions.current(database, userId);
   return {
@@ -63,6 +78,7 @@ export function profileOf(database: Database, userId: number, now: number) {
       subscriptionIsActive: hasAccess(subscription, now),
       subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
       ...nextCharge(database, subscription, now),
+      endedAt: hasAccess(subscription, now) ? null : lastEndedAt(database, userId, now),
     },
     ...devicesOf(database, userId, now, subscription),
     card: cardView(database, userId),

@@ -25,6 +25,17 @@ const shopData = t.Object({
   trialDays: t.Number(),
   noTrialReason: t.Optional(t.String()),
   firstCharge: t.Object({ date: t.String(), amount: t.Number() }),
+  /** Beyond the spec: every tariff priced for this customer, so the cabinet offers a choice. */
+  plans: t.Array(
+    t.Object({
+      months: t.Union([t.Literal(1), t.Literal(3), t.Literal(6), t.Literal(12)]),
+      price: t.Number(),
+      listPrice: t.Number(),
+      savingPercent: t.Number(),
+      firstPayment: t.Number(),
+      firstCharge: t.Object({ date: t.String(), amount: t.Number() }),
+    }),
+  ),
 });
 
 const refusals = {

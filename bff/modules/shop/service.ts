@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { type Plan, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
-import { defaultPrices } from "../../../src/content/prices";
+import { defaultPrices, savingPercent, tariffMonths } from "../../../src/content/prices";
 import type { Language } from "../../../src/lib/i18n/languages";
 import { firstOrderTerms } from "../payments/first-order";
 import { currentDiscount } from "../subscriptions/discount";
@@ -44,5 +44,39 @@ export function shopOf(database: Database, user: UserRow, now: number, language:
       date: new Date(terms.firstCharge.at).toISOString(),
       amount: toUnits(terms.firstCharge.amount),
     },
+    plans: plansOf(database, user, subscription, now, language, discount.totalPercent),
   };
+}
+
+/**
+ * Every tariff the cabinet offers, priced as an order for it would be (the order route
+ * uses the same list prices): the period price after discounts, the list price, the
+ * saving against paying monthly, and what buying it now takes and charges first.
+ */
+function plansOf(
+  database: Database,
+  user: UserRow,
+  subscription: ReturnType<typeof subscriptions.current>,
+  now: number,
+  language: Language,
+  discountPercent: number,
+) {
+  const currency = subscription?.currency ?? user.currency;
+  const table = defaultPrices[currency];
+  const trialDays = subscription?.trial_days ?? 1;
+  return tariffMonths.map((months) => {
+    const plan = planFor(currency, months, trialDays);
+    const terms = firstOrderTerms(database, user.id, plan, subscription, language, now);
+    return {
+      months,
+      price: toUnits(applyDiscount(plan.periodPrice, discountPercent)),
+      listPrice: toUnits(plan.periodPrice),
+      savingPercent: savingPercent(table, months),
+      firstPayment: toUnits(terms.amountNow),
+      firstCharge: {
+        date: new Date(terms.firstCharge.at).toISOString(),
+        amount: toUnits(terms.firstCharge.amount),
+      },
+    };
+  });
 }

@@ -1,11 +1,12 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
+import { SignInButtons } from "../../components/react/SignInButtons";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
 import { cabinetVariant } from "../../lib/cabinet-view";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { $cabinetState, $profile, $shop, loadCabinet } from "../../stores/cabinet";
+import { $cabinetState, $needsSignIn, $profile, $shop, loadCabinet } from "../../stores/cabinet";
 import { CardBlock } from "./CardBlock";
 import { AppInstallBlock, DevicesBlock, SupportBlock } from "./DevicesBlock";
 import { PaymentHistory } from "./PaymentHistory";
@@ -21,6 +22,7 @@ function CabinetContent({ prepare }: Props) {
   const state = useStore($cabinetState);
   const profile = useStore($profile);
   const shop = useStore($shop);
+  const needsSignIn = useStore($needsSignIn);
 
   useEffect(() => {
     (prepare ? prepare() : Promise.resolve(true)).then((isReady) => {
@@ -28,25 +30,58 @@ function CabinetContent({ prepare }: Props) {
     });
   }, [prepare]);
 
-  if (state === "loading" || !shop) {
+  if (needsSignIn) {
+    return (
+      <main id="main" className="screen screen--center">
+        <a className="brand" href="/">
+          Kannt
+        </a>
+        <section className="card login" aria-labelledby="login-title">
+          <h1 id="login-title">{t("auth.mobileTitle")}</h1>
+          <p>{t("auth.text")}</p>
+          <SignInButtons target={location.pathname} />
+        </section>
+      </main>
+    );
+  }
+  if (state === "failed") {
+    return (
+      <>
+        <main id="main" className="screen screen--center">
+          <a className="brand" href="/">
+            Kannt
+          </a>
+          <section className="card cabinet-error" role="alert" aria-labelledby="cabinet-error-title">
+            <h1 id="cabinet-error-title">{t("cabinet.loadFailedTitle")}</h1>
+            <p>{t("cabinet.loadFailedText")}</p>
+            <button type="button" className="button button--primary" onClick={() => void loadCabinet()}>
+              {t("cabinet.retry")}
+            </button>
+          </section>
+        </main>
+        <SiteFooter />
+      </>
+    );
+  }
+  if (state === "loading" || !shop || !profile) {
     return (
       <main id="main" className="screen screen--center">
         <Spinner label={t("common.loading")} />
       </main>
     );
   }
-  const variant = cabinetVariant(
-    profile?.userInfo.subscriptionStatus ?? "NOT_ACTIVE",
-    profile?.userInfo.subscriptionIsActive ?? false,
-  );
+  const variant = cabinetVariant(profile.userInfo.subscriptionStatus, profile.userInfo.subscriptionIsActive);
   return (
     <>
       <main id="main" className="screen cabinet" data-variant={variant}>
+        <a className="brand" href="/">
+          Kannt
+        </a>
         <h1 className="visually-hidden">{t("cabinet.title")}</h1>
         <TopBlock profile={profile} />
-        {variant === "purchase" && <PurchaseBlock shop={shop} />}
-        {variant === "purchase" && profile?.card.isSaved && <CardBlock profile={profile} />}
-        {variant !== "purchase" && profile && (
+        {variant === "purchase" && <PurchaseBlock shop={shop} profile={profile} />}
+        {variant === "purchase" && profile.card.isSaved && <CardBlock profile={profile} />}
+        {variant !== "purchase" && (
           <>
             <ReferralTeaser shop={shop} />
             {variant === "active" ? (
@@ -69,7 +104,7 @@ function CabinetContent({ prepare }: Props) {
 
 export function Cabinet(props: Props) {
   return (
-    <I18nBoundary>
+    <I18nBoundary titleKey="pageTitle.profile">
       <CabinetContent {...props} />
     </I18nBoundary>
   );

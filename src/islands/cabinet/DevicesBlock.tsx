@@ -1,5 +1,5 @@
 import { HoldButton } from "../../components/react/HoldButton";
-import { shortDeviceName } from "../../lib/cabinet-view";
+import { platformName, shortDeviceName } from "../../lib/cabinet-view";
 import { formatDate, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { addDevice, detachDevice, type ProfileData, type ShopData } from "../../stores/cabinet";
@@ -28,7 +28,7 @@ export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
                   {shortDeviceName(device.deviceName)}
                 </p>
                 <p className="muted">
-                  {device.platform} ·{" "}
+                  {platformName(device.platform)} ·{" "}
                   {t("cabinet.deviceSince", {
                     date: formatDate(device.firstActivation ?? device.created, language),
                   })}

@@ -57,19 +57,19 @@ export function PaymentHistory() {
             <tbody>
               {history.payments.map((payment) => (
                 <tr key={payment.id} data-status={payment.status}>
-                  <td>{formatDate(payment.date, language)}</td>
-                  <td>
+                  <td data-label={t("cabinet.paymentDate")}>{formatDate(payment.date, language)}</td>
+                  <td data-label={t("cabinet.paymentPurpose")}>
                     {t(purposeKeys[payment.purpose], {
                       months: payment.months ?? 1,
                       days: payment.trialDays ?? 1,
                     })}
                   </td>
-                  <td className="payments__amount">
+                  <td className="payments__amount" data-label={t("cabinet.paymentAmount")}>
                     {payment.purpose === "refund" ? "−" : ""}
                     {formatUnits(payment.amount, payment.currency)}
                   </td>
-                  <td>{t(statusKeys[payment.status])}</td>
-                  <td>
+                  <td data-label={t("cabinet.paymentStatus")}>{t(statusKeys[payment.status])}</td>
+                  <td data-label={t("cabinet.paymentReceipt")}>
                     {payment.receiptUrl ? (
                       <a href={payment.receiptUrl} target="_blank" rel="noopener">
                         {t("cabinet.receiptTitle", { number: payment.paymentId })}

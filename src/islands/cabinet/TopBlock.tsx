@@ -23,7 +23,9 @@ export function TopBlock({ profile }: Props) {
         </span>
       )}
       <div className="top-block__text">
-        <p className="top-block__email">{email}</p>
+        <p className="top-block__email" title={email}>
+          {email}
+        </p>
         <p className="top-block__status">
           <span
             className={`status-dot status-dot--${dot}`}
@@ -33,7 +35,9 @@ export function TopBlock({ profile }: Props) {
           />
           {info?.subscriptionIsActive && info.expirationDate
             ? t("cabinet.until", { date: formatDate(info.expirationDate, language) })
-            : t("cabinet.noSubscription")}
+            : info?.endedAt
+              ? t("cabinet.endedOn", { date: formatDate(info.endedAt, language) })
+              : t("cabinet.noSubscription")}
         </p>
       </div>
       <button type="button" className="button button--ghost" onClick={() => void changeAccount()}>

@@ -99,7 +99,7 @@ function InstantPayContent() {
 
 export function InstantPay() {
   return (
-    <I18nBoundary>
+    <I18nBoundary titleKey="pageTitle.instantPay">
       <InstantPayContent />
     </I18nBoundary>
   );
