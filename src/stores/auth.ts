@@ -17,6 +17,10 @@ export function goToSignIn(): void {
   location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
 }
 
+/** No session (401) or a session of another account (403): signing in is the way on. */
+export const needsSignIn = (error: { status: unknown } | null | undefined) =>
+  error?.status === 401 || error?.status === 403;
+
 export type SignInOutcome = "signed-in" | "refused" | "network-failure";
 /** A provider identity with its credential and, for Google, the nonce its attempt started with. */
 export type Credentialed = ProviderIdentity & { credential: string; nonce?: string };

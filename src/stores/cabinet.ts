@@ -4,7 +4,7 @@ import { forgetOfferLinkVisit } from "../lib/consent-skip";
 import { formatDate, formatUnits } from "../lib/format";
 import { $language, translate } from "../lib/i18n/runtime";
 import { queueToastForNextPage, showToast } from "../lib/toast/toast-store";
-import { goToSignIn } from "./auth";
+import { goToSignIn, needsSignIn } from "./auth";
 import { $email, $expirationDate, $subscriptionIsActive, $subscriptionStatus, $uid } from "./customer";
 import { rememberReturnPath } from "./sign-in-flow";
 
@@ -61,7 +61,7 @@ function withTimeout<T>(call: Promise<Answer<T>>): Promise<Answer<T>> {
  * connection does not.
  */
 const isSignedOut = (answer: PromiseSettledResult<Answer<unknown>>) =>
-  answer.status === "fulfilled" && (answer.value.error?.status === 401 || answer.value.error?.status === 403);
+  answer.status === "fulfilled" && needsSignIn(answer.value.error);
 
 const identity = () => ({ email: $email.get(), uid: $uid.get() });
 

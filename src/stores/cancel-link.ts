@@ -3,8 +3,8 @@ import { api, errorMessage } from "../lib/api-client";
 import { formatDate } from "../lib/format";
 import { $language, translate } from "../lib/i18n/runtime";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
+import { goToSignIn, needsSignIn } from "./auth";
 import { $email, $uid } from "./customer";
-import { goToSignIn, needsSignIn } from "./referral";
 
 /**
  * /cancel?token=… from a renewal notice (DESIGN §14): the screen works from the signed

@@ -1,6 +1,7 @@
 import { atom } from "nanostores";
 import { api } from "../lib/api-client";
 import { storageKeys, writeStorage } from "../lib/storage-keys";
+import { goToSignIn, needsSignIn } from "./auth";
 import { $email, $uid } from "./customer";
 
 /**
@@ -15,15 +16,6 @@ export const $referralCode = atom<ReferralCodeState>({ status: "loading" });
 
 /** The invite link: the site root with the code as `token` (the landing stores it as `promo`). */
 export const inviteLink = (code: string) => `${location.origin}/?token=${encodeURIComponent(code)}`;
-
-/** Shared contract: a page that needs a customer session sends a signed-out visitor to sign in, then back here. */
-export function goToSignIn(): void {
-  location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
-}
-
-/** No session (401) or a session of another account (403): signing in is the way on. */
-export const needsSignIn = (error: { status: unknown } | null | undefined) =>
-  error?.status === 401 || error?.status === 403;
 
 export async function loadReferralCode(): Promise<void> {
   if (!$email.get()) {
