@@ -3,7 +3,7 @@ import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
 import { forgetOfferLinkVisit } from "../lib/consent-skip";
 import { formatDate, formatUnits } from "../lib/format";
 import { $language, translate } from "../lib/i18n/runtime";
-import { queueToastForNextPage, showToast } from "../lib/toast/toast-store";
+import { showToast } from "../lib/toast/toast-store";
 import { goToSignIn, needsSignIn } from "./auth";
 import { $email, $expirationDate, $subscriptionIsActive, $subscriptionStatus, $uid } from "./customer";
 import { rememberReturnPath } from "./sign-in-flow";
@@ -116,29 +116,6 @@ export async function detachDevice(deviceId: string): Promise<void> {
     console.error("detach failed", error);
     showToast(translate("cabinet.detachFailed"), "error");
   }
-}
-
-/**
- * Cancel needs a stored e-mail (spec §5). The cabinet is shown either way; the toast
- * there says what happened: until when access stays, or that nothing changed.
- */
-export async function cancelSubscription(): Promise<void> {
-  if (!$email.get()) return;
-  try {
-    const { error } = await api.subscriptions.cancel.post(identity());
-    if (error) throw error;
-    queueToastForNextPage(
-      translate("cabinet.cancelledToast", { date: dateOf($expirationDate.get()) }),
-      "success",
-    );
-  } catch (error) {
-    console.error("cancel failed", error);
-    queueToastForNextPage(
-      errorMessage(error as { value?: unknown }) ?? translate("cabinet.cancelFailed"),
-      "error",
-    );
-  }
-  location.assign("/profile");
 }
 
 export async function resumeSubscription(): Promise<void> {

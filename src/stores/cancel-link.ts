@@ -154,7 +154,7 @@ export async function confirmCancel(): Promise<void> {
     const until = data.expirationDate;
     queueToastForNextPage(
       until
-        ? translate("cancel.doneUntil", { date: formatDate(until, $language.get()) })
+        ? translate("cabinet.cancelledToast", { date: formatDate(until, $language.get()) })
         : translate("cancel.linkNoCharges"),
       "success",
     );

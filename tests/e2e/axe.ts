@@ -35,3 +35,28 @@ export const isBlocking = (finding: Finding) => finding.impact === "serious" || 
 /** One readable line per finding, for a failing test's message. */
 export const describeFinding = (finding: Finding) =>
   `[${finding.impact}] ${finding.rule} at ${finding.selector} ${finding.html}: ${finding.help}. ${finding.summary}`;
+
+/**
+ * Serious and critical findings on the page as it is, at 1440 px and then at a phone's
+ * 390 px (a phone's width changes what overflows and scrolls: scroll areas must take focus).
+ */
+export async function blockingAtBothWidths(page: Page): Promise<Finding[]> {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.waitForTimeout(200);
+  const wide = (await axeFindings(page)).filter(isBlocking);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const narrow = (await axeFindings(page)).filter(isBlocking);
+  return [
+    ...wide.map((finding) => ({ ...finding, selector: `${finding.selector} (1440 px)` })),
+    ...narrow.map((finding) => ({ ...finding, selector: `${finding.selector} (390 px)` })),
+  ];
+}
+
+/**
+ * Which languages a screen's accessibility is checked in: public pages differ per language
+ * (their text is built into the HTML), so all four; the app screens share one markup
+ * whatever the language, so Russian, the default audience's.
+ */
+export const checksAccessibilityIn = (area: string, language: string) =>
+  area === "public" || language === "ru";

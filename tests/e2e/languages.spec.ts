@@ -1,29 +1,34 @@
 import { expect, test } from "@playwright/test";
-import { type Screen, screenName, screens } from "./page-states";
-import { textsOf, untranslatedProblems } from "./untranslated";
+import { blockingAtBothWidths, checksAccessibilityIn, describeFinding } from "./axe";
+import { screenName, screens } from "./page-states";
+import { isExternalStandIn, textsOf, untranslatedProblems } from "./untranslated";
 
 // Every screen in Russian, Chinese and Kazakh must show no English (or other untranslated)
 // UI words: visible text, the tab title and the texts assistive technology reads
 // (aria-label, title, placeholder, alt). See ./untranslated.ts for what is allowed.
+// The same visit runs the accessibility check where a11y.spec.ts leaves it to this file
+// (one visit per screen and language: the states cost a sign-in and fixtures each).
 
-/**
- * The demo identity provider stands in for Google's and Yandex's own pages, which show in
- * the provider's language, not ours; it exists only in demo mode and is drawn in English
- * (marked lang="en"). Every other screen is checked.
- */
-const isExternalStandIn = (screen: Screen) => screen.page === "dev-idp";
-
-for (const screen of screens.filter((candidate) => !isExternalStandIn(candidate))) {
+for (const screen of screens.filter((candidate) => !isExternalStandIn(candidate.page))) {
   for (const language of ["ru", "zh", "kk"] as const) {
-    test(`${screen.area}: ${screenName(screen)} (${language}) shows no untranslated words`, async ({
-      page,
-    }) => {
+    const withAxe = checksAccessibilityIn(screen.area, language);
+    const checks = withAxe
+      ? "no untranslated words and no serious accessibility violation"
+      : "no untranslated words";
+    test(`${screen.area}: ${screenName(screen)} (${language}) shows ${checks}`, async ({ page }) => {
       test.setTimeout(60_000);
+      await page.setViewportSize({ width: 1440, height: 900 });
       await screen.open(page, language);
       const found = untranslatedProblems(await textsOf(page), language);
       expect(found, `${screenName(screen)} in ${language} at ${page.url()}:\n${found.join("\n")}`).toEqual(
         [],
       );
+      if (!withAxe) return;
+      const blocking = await blockingAtBothWidths(page);
+      expect(
+        blocking.map(describeFinding),
+        `${screenName(screen)} in ${language} at ${page.url()}:\n${blocking.map(describeFinding).join("\n")}`,
+      ).toEqual([]);
     });
   }
 }

@@ -195,7 +195,10 @@ export const screens: Screen[] = [
     page: "404",
     state: "default",
     async open(page, language) {
+      // A visitor who chose a language on the site (kept in local storage and the cookie
+      // the server reads for a 404) then followed a broken link.
       await setLanguage(page, language);
+      await visit(page, "/");
       await visit(page, "/no-such-page");
     },
   },

@@ -42,6 +42,8 @@ const allowedWords = new Set(
     "QR",
     "IP",
     "OK",
+    // The time zone the panel's receipt times are given in (the machine's: UTC here).
+    "UTC",
     // Written so in Russian and Kazakh interfaces.
     "e-mail",
     // Currency codes, where a screen writes one.
@@ -135,3 +137,10 @@ export function untranslatedProblems(seen: Seen[], language: ScreenLanguage): st
   }
   return [...new Set(found)];
 }
+
+/**
+ * The demo identity provider stands in for Google's and Yandex's own pages, which show in
+ * the provider's language, not ours; it exists only in demo mode and is drawn in English
+ * (marked lang="en"), so only its accessibility is checked.
+ */
+export const isExternalStandIn = (page: string) => page === "dev-idp";

@@ -1,5 +1,6 @@
 import { useStore } from "@nanostores/react";
 import type { ReactNode } from "react";
+import { emailSlot, TextWithEmail } from "../../components/react/EmailAddress";
 import { HoldButton } from "../../components/react/HoldButton";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
@@ -64,7 +65,9 @@ export function CancelByLink() {
     case "ready":
       content = (
         <section className="card cancel" aria-labelledby="cancel-title">
-          <p>{t("cancel.linkAccount", { email: state.email })}</p>
+          <p>
+            <TextWithEmail text={t("cancel.linkAccount", { email: emailSlot })} email={state.email} />
+          </p>
           <p>{t("cancel.farewell")}</p>
           <h1 id="cancel-title">{t("cancel.question")}</h1>
           {hasCancelFailed && (

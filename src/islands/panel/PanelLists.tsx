@@ -142,9 +142,7 @@ function Receipts({ userId }: { userId: number }) {
               {formatUnits(receipt.amount, receipt.currency === "KZT" ? "KZT" : "RUB")}
             </span>,
             <PaymentStatus key="status" status={receipt.status} />,
-            <span key="what" title={receipt.description}>
-              {t(receiptKindKeys[receipt.kind])}
-            </span>,
+            <span key="what">{t(receiptKindKeys[receipt.kind])}</span>,
             receipt.ipAddress ?? "—",
             receipt.transactionId ?? "—",
             receipt.subscriptionId ?? "—",
