@@ -103,6 +103,8 @@ export async function textsOf(page: Page): Promise<Seen[]> {
       const parent = node.parentElement;
       const text = node.textContent?.trim();
       if (!parent || !text || !isShown(parent)) continue;
+      // Marked as not to be translated (an e-mail address split where it may wrap).
+      if (parent.closest('[translate="no"]')) continue;
       seen.push({ where: `<${parent.tagName.toLowerCase()}>`, text, foreign: isForeign(parent) });
     }
     for (const element of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]")) {

@@ -1,13 +1,18 @@
 /**
  * An e-mail address that may wrap on a phone: first before the "@", and only when one
  * half alone is still wider than the line, inside it (`.email-address`), rather than at
- * any letter the browser picks.
+ * any letter the browser picks. `translate="no"`: an address is not words to translate.
  */
 export function EmailAddress({ email }: { email: string }) {
   const at = email.lastIndexOf("@");
-  if (at <= 0) return <span className="email-address">{email}</span>;
+  if (at <= 0)
+    return (
+      <span className="email-address" translate="no">
+        {email}
+      </span>
+    );
   return (
-    <span className="email-address">
+    <span className="email-address" translate="no">
       {email.slice(0, at)}
       <wbr />
       {email.slice(at)}
