@@ -30,20 +30,33 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
     const older = await refund({ ...identity, paymentIds: [oldRenewal?.transaction_id] });
     expect(older).toMatchObject({ Success: true, total: 150, payments: [{ kind: "renewal" }] });
     expect(older.Message).toContain("access is unchanged");
+    expect(older.endsAccess).toBe(false);
     expect(subscriptionOf(context, customer.userId)?.status).toBe("ACTIVE");
 
     const refusals = [
       [
         [currentRenewal?.transaction_id, "999999999"],
         "Payment 999999999 is not a payment of chosen@example.com",
+        "notTheirs",
       ],
-      [[strangerFirst?.transaction_id], `Payment ${strangerFirst?.transaction_id} is not a payment of`],
-      [[currentRenewal?.transaction_id, oldRenewal?.transaction_id], "was already refunded"],
+      [
+        [strangerFirst?.transaction_id],
+        `Payment ${strangerFirst?.transaction_id} is not a payment of`,
+        "notTheirs",
+      ],
+      [
+        [currentRenewal?.transaction_id, oldRenewal?.transaction_id],
+        "was already refunded",
+        "alreadyRefunded",
+      ],
     ] as const;
-    for (const [paymentIds, message] of refusals) {
+    for (const [paymentIds, message, code] of refusals) {
       const answer = await refund({ ...identity, paymentIds });
       expect(answer).toMatchObject({ Success: false, payments: [], total: 0 });
       expect(answer.Message).toContain(message);
+      // The code the panel words in the operator's language, with the payment it names.
+      expect(answer.reason?.code).toBe(code);
+      expect(answer.reason?.values.transactionId).toBeTruthy();
     }
     expect(await refundsAtBank(customer.accountId)).toHaveLength(1);
     expect(await refundsAtBank(stranger.accountId)).toHaveLength(0);

@@ -64,6 +64,11 @@ describe("a gateway failure part way", () => {
     expect(answer.Message).toContain(
       "Access is kept until the rest is refunded too. Press again to refund the rest.",
     );
+    // What the panel words in the operator's language: which payment, refused with the bank's own words.
+    expect(answer).toMatchObject({
+      gatewayFailure: { transactionId: deviceA?.transaction_id, refused: true, detail: "Bank is offline" },
+      endsAccess: false,
+    });
     expect(paymentsOf(context, customer.userId).map((payment) => payment.status)).toEqual([
       "completed",
       "completed",
@@ -108,10 +113,13 @@ describe("a gateway failure part way", () => {
     );
     expect(answer).toMatchObject({ Success: false, payments: [] });
     expect(answer.Message).toContain("the gateway did not answer");
+    expect(answer.gatewayFailure).toMatchObject({ refused: false });
+    expect(answer.gatewayFailure?.detail).toBeUndefined();
     expect(subscriptionOf(context, customer.userId)?.status).toBe("ACTIVE");
     const retry = await refund(identity);
     expect(retry).toMatchObject({ Success: false });
     expect(retry.Message).toContain("is being refunded by another request");
+    expect(retry.reason).toMatchObject({ code: "busy", values: { retryAt: expect.any(String) } });
     await advanceDays(app, 11 / (24 * 60));
     expect(await refund(identity)).toMatchObject({ Success: true, total: 1 });
     expect(await refundsAtBank(customer.accountId)).toHaveLength(1);

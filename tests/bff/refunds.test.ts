@@ -157,6 +157,7 @@ describe("refunding the current period", () => {
     ]) {
       expect(answer).toMatchObject({ Success: false, payments: [], total: 0 });
       expect(answer.Message).toContain("Nothing to refund: the subscription is EXPIRED");
+      expect(answer.reason).toEqual({ code: "notRunning", values: { status: "EXPIRED" } });
     }
     expect(paymentsOf(context, customer.userId)).toEqual(before);
   });

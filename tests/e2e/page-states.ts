@@ -373,6 +373,22 @@ export const screens: Screen[] = [
     }),
   ),
   {
+    // A refund refused by the server: its reason in the operator's words, not its English Message.
+    area: "panel",
+    page: "panel-subscription",
+    state: "nothing-to-refund",
+    async open(page, language) {
+      const person = await makeCustomer(page, {
+        email: uniqueEmail("panel.expired"),
+        status: "EXPIRED",
+        language,
+      });
+      await signedInOperator(page, language);
+      await choosePerson(page, person);
+      await visit(page, `/panel-subscription?id=${person.userId}`);
+    },
+  },
+  {
     area: "dev",
     page: "dev-idp",
     state: "google",

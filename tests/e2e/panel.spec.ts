@@ -134,7 +134,12 @@ test.describe("operator panel", () => {
     await expect(result).toBeVisible();
     await expect(result).toHaveClass(/refund--success/);
     // The list is asked again: nothing is left, and the button cannot be held.
-    await expect(page.getByText(/Nothing to refund: the subscription is EXPIRED/)).toBeVisible();
+    // In the operator's words, from the server's reason code (its English Message is for API callers).
+    await expect(
+      page.getByText(
+        "There is nothing to refund now. The subscription is “Expired” and no paid period is running.",
+      ),
+    ).toBeVisible();
     await expect(list).toHaveCount(0);
     await expect(refund).toBeDisabled();
     await page.goto("/panel-user");

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { createApp } from "../../bff/app";
+import type { RefundAnswer } from "../../bff/modules/panel/refund-model";
 import type { AppContext } from "../../bff/platform/context";
 import { postJson } from "./app";
 import { asCustomer, type SignedIn, signIn } from "./customers";
@@ -8,14 +9,8 @@ import { advanceDays, cards, order, passDays, payWithCard } from "./payments";
 
 type App = ReturnType<typeof createApp>;
 
-export type RefundAnswer = {
-  Success: boolean;
-  Message: string;
-  payments: { transactionId: string; amount: number; kind: string; dateTime: string }[];
-  total: number;
-  currency?: string;
-  notRefunded?: { transactionId: string; amount: number; kind: string; reason: string }[];
-};
+/** The answer as the server's schema declares it (Message for API callers, reason and gatewayFailure for the panel). */
+export type { RefundAnswer };
 
 export type PaymentRecord = {
   id: number;

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import type { RefundLine } from "./refund-plan";
+import type { RefundLine, RefundRefusal } from "./refund-plan";
 
 export const refundBody = t.Object({
   email: t.String({ minLength: 3, maxLength: 320 }),
@@ -28,6 +28,18 @@ export const refundAnswer = t.Object({
   currency: t.Optional(t.String()),
   /** Only after a gateway failure part way: what is still unrefunded, and why. */
   notRefunded: t.Optional(t.Array(t.Object({ ...refundPaymentFields, reason: t.String() }))),
+  /** When nothing was refunded for a reason of ours: its code and the facts it names, for the panel's words. */
+  reason: t.Optional(t.Object({ code: t.String(), values: t.Record(t.String(), t.String()) })),
+  /** When the gateway stopped a run: which payment, and whether it refused (with its own words) or never answered. */
+  gatewayFailure: t.Optional(
+    t.Object({
+      transactionId: t.String(),
+      refused: t.Boolean(),
+      detail: t.Optional(t.String()),
+    }),
+  ),
+  /** Whether this refund (or the one previewed) ends the customer's access. */
+  endsAccess: t.Optional(t.Boolean()),
 });
 
 export type RefundAnswer = typeof refundAnswer.static;
@@ -57,6 +69,12 @@ export function answerOf(isSuccess: boolean, message: string, lines: RefundLine[
     ...(lines[0] ? { currency: lines[0].currency } : {}),
   };
 }
+
+/** Nothing refunded, for a reason of ours: the English text and the code the panel words. */
+export const refusalOf = (refusal: { message: string; reason: RefundRefusal }): RefundAnswer => ({
+  ...answerOf(false, refusal.message),
+  reason: refusal.reason,
+});
 
 /** "3 payments, 250 RUB" */
 export function amountText(lines: RefundLine[]): string {

@@ -32,9 +32,38 @@ export type RefundPlan = {
   endsAccess: boolean;
 };
 
-export type Outcome<Value> = { ok: true; value: Value } | { ok: false; message: string };
+/**
+ * Why nothing was refunded, for the panel to say in the operator's language (the English
+ * `Message` stays for API callers, as the spec reads it). Values are the facts it names.
+ */
+export type RefundRefusal = { code: RefundRefusalCode; values: Record<string, string> };
+export type RefundRefusalCode =
+  | "uidMissing"
+  | "uidUnknown"
+  | "uidAmbiguous"
+  | "uidOtherAccount"
+  | "notRunning"
+  | "noPeriodCharge"
+  | "nothingLeft"
+  | "busy"
+  | "notTheirs"
+  | "alreadyRefunded"
+  | "notCompleted"
+  | "costNothing";
 
-const refuse = (message: string): { ok: false; message: string } => ({ ok: false, message });
+export type Outcome<Value> =
+  | { ok: true; value: Value }
+  | { ok: false; message: string; reason: RefundRefusal };
+
+const refuse = (
+  message: string,
+  code: RefundRefusalCode,
+  values: Record<string, string> = {},
+): { ok: false; message: string; reason: RefundRefusal } => ({
+  ok: false,
+  message,
+  reason: { code, values },
+});
 const remainingOf = (row: ClaimablePaymentRow) => row.amount - row.refunded_amount;
 const isRefundable = (row: ClaimablePaymentRow) =>
   row.status === "completed" && row.transaction_id !== null && remainingOf(row) > 0;
@@ -50,18 +79,30 @@ export function findRefundAccount(
 ): Outcome<UserRow> {
   const wanted = uid?.trim() ?? "";
   if (!wanted)
-    return refuse("A refund needs the customer's uid: open the customer from the search and try again.");
+    return refuse(
+      "A refund needs the customer's uid: open the customer from the search and try again.",
+      "uidMissing",
+    );
   const candidates = refunds.usersByUid(database, wanted);
-  if (candidates.length === 0) return refuse(`No customer has the uid "${wanted}"; nothing was refunded.`);
+  if (candidates.length === 0)
+    return refuse(`No customer has the uid "${wanted}"; nothing was refunded.`, "uidUnknown", {
+      uid: wanted,
+    });
   const normalized = email.trim().toLowerCase();
   const matching = candidates.filter((user) => user.email.trim().toLowerCase() === normalized);
   const [account] = matching;
   if (account && matching.length === 1) return { ok: true, value: account };
   if (matching.length > 1)
-    return refuse(`Several accounts have the uid "${wanted}" and this e-mail; nothing was refunded.`);
+    return refuse(
+      `Several accounts have the uid "${wanted}" and this e-mail; nothing was refunded.`,
+      "uidAmbiguous",
+      { uid: wanted },
+    );
   const owners = candidates.map((user) => user.email).join(", ");
   return refuse(
     `The uid "${wanted}" belongs to ${owners}, not to ${email.trim()}; nothing was refunded. Open the customer from the search again.`,
+    "uidOtherAccount",
+    { uid: wanted, owners, email: email.trim() },
   );
 }
 
@@ -80,9 +121,13 @@ function busyLine(rows: ClaimablePaymentRow[], now: number): ClaimablePaymentRow
   return rows.find((row) => row.refund_claim !== null && (row.refund_claimed_at ?? 0) >= now - staleClaimMs);
 }
 
-function busyMessage(row: ClaimablePaymentRow): string {
+function refuseBusy(row: ClaimablePaymentRow) {
   const retryAt = new Date((row.refund_claimed_at ?? 0) + staleClaimMs).toISOString();
-  return `Payment ${row.transaction_id} is being refunded by another request right now; nothing was done. Look at the customer again, or try again after ${retryAt}.`;
+  return refuse(
+    `Payment ${row.transaction_id} is being refunded by another request right now; nothing was done. Look at the customer again, or try again after ${retryAt}.`,
+    "busy",
+    { transactionId: row.transaction_id ?? "", retryAt },
+  );
 }
 
 /** Every completed, unrefunded payment of the current period: the charge that opened it and the extra devices bought in it. */
@@ -92,19 +137,25 @@ function currentPeriod(database: Database, user: UserRow, now: number): Outcome<
     const status = subscription?.status ?? "NOT_ACTIVE";
     return refuse(
       `Nothing to refund: the subscription is ${status} and no paid period is running. Nothing was changed.`,
+      "notRunning",
+      { status },
     );
   }
   const periodCharge = refunds.periodCharge(database, subscription.id);
   if (!periodCharge)
-    return refuse("Nothing to refund: no payment opened the current period. Nothing was changed.");
+    return refuse(
+      "Nothing to refund: no payment opened the current period. Nothing was changed.",
+      "noPeriodCharge",
+    );
   const rows = [...refunds.deviceChargesAfter(database, subscription.id, periodCharge.id), periodCharge];
   const refundable = rows.filter(isRefundable);
   if (refundable.length === 0)
     return refuse(
       "Nothing to refund: the payments of the current period were already refunded or cost nothing. Nothing was changed.",
+      "nothingLeft",
     );
   const busy = busyLine(refundable, now);
-  if (busy) return refuse(busyMessage(busy));
+  if (busy) return refuseBusy(busy);
   return { ok: true, value: { user, subscription, lines: refundable.map(lineOf), endsAccess: true } };
 }
 
@@ -119,16 +170,39 @@ function chosen(
   for (const transactionId of new Set(transactionIds.map((id) => id.trim()))) {
     const row = refunds.byTransaction(database, transactionId);
     if (!row || row.user_id !== user.id)
-      return refuse(`Payment ${transactionId} is not a payment of ${user.email}; nothing was refunded.`);
+      return refuse(
+        `Payment ${transactionId} is not a payment of ${user.email}; nothing was refunded.`,
+        "notTheirs",
+        {
+          transactionId,
+          email: user.email,
+        },
+      );
     if (row.status === "refunded" || (row.status === "completed" && remainingOf(row) <= 0 && row.amount > 0))
-      return refuse(`Payment ${transactionId} was already refunded; nothing was refunded.`);
+      return refuse(
+        `Payment ${transactionId} was already refunded; nothing was refunded.`,
+        "alreadyRefunded",
+        {
+          transactionId,
+        },
+      );
     if (row.status !== "completed")
-      return refuse(`Payment ${transactionId} is ${row.status}, not completed; nothing was refunded.`);
-    if (row.amount === 0) return refuse(`Payment ${transactionId} cost nothing; nothing was refunded.`);
+      return refuse(
+        `Payment ${transactionId} is ${row.status}, not completed; nothing was refunded.`,
+        "notCompleted",
+        {
+          transactionId,
+          status: row.status,
+        },
+      );
+    if (row.amount === 0)
+      return refuse(`Payment ${transactionId} cost nothing; nothing was refunded.`, "costNothing", {
+        transactionId,
+      });
     rows.push(row);
   }
   const busy = busyLine(rows, now);
-  if (busy) return refuse(busyMessage(busy));
+  if (busy) return refuseBusy(busy);
   const subscription = subscriptions.current(database, user.id);
   const periodCharge =
     subscription && hasAccess(subscription, now)

@@ -7,7 +7,7 @@ import { randomToken } from "../../platform/random";
 import { queueRefundMade } from "../mail/events";
 import { receiptOf } from "../payments/receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
-import { amountText, answerOf, paymentView, type RefundAnswer, totalOf } from "./refund-model";
+import { amountText, answerOf, paymentView, type RefundAnswer, refusalOf, totalOf } from "./refund-model";
 import { findRefundAccount, planRefund, type RefundLine, type RefundPlan, staleClaimMs } from "./refund-plan";
 
 export type RefundRequest = { email: string; uid?: string; paymentIds?: (string | number)[] };
@@ -18,19 +18,22 @@ const transactionIdsOf = (request: RefundRequest) => request.paymentIds?.map(Str
 export function previewRefund(context: AppContext, request: RefundRequest): RefundAnswer {
   const { database, clock } = context;
   const account = findRefundAccount(database, request.email, request.uid);
-  if (!account.ok) return answerOf(false, account.message);
+  if (!account.ok) return refusalOf(account);
   const plan = planRefund(database, account.value, transactionIdsOf(request), clock.now());
-  if (!plan.ok) return answerOf(false, plan.message);
+  if (!plan.ok) return refusalOf(plan);
   const { lines, endsAccess } = plan.value;
   const effect = endsAccess ? "and ends access at once" : "and keeps access";
-  return answerOf(
-    true,
-    `A refund now returns ${amountText(lines)} ${effect}. Nothing has been done yet.`,
-    lines,
-  );
+  return {
+    ...answerOf(
+      true,
+      `A refund now returns ${amountText(lines)} ${effect}. Nothing has been done yet.`,
+      lines,
+    ),
+    endsAccess,
+  };
 }
 
-type Failure = { line: RefundLine; reason: string; isOutcomeUnknown: boolean };
+type Failure = { line: RefundLine; reason: string; isOutcomeUnknown: boolean; gatewayDetail?: string };
 
 /**
  * Sends each claimed payment to the gateway in the plan's order and records each one as
@@ -64,7 +67,8 @@ async function sendToGateway(context: AppContext, plan: RefundPlan) {
     }
     if (!answer.Success) {
       const reason = `the gateway refused it: ${answer.Message ?? "no reason given"}`;
-      return { refunded, failure: { line, reason, isOutcomeUnknown: false } };
+      const failure = { line, reason, isOutcomeUnknown: false, gatewayDetail: answer.Message ?? undefined };
+      return { refunded, failure };
     }
     const isLast = index === plan.lines.length - 1;
     database
@@ -99,7 +103,7 @@ export async function refundCustomer(
 ): Promise<RefundAnswer> {
   const { database, clock } = context;
   const account = findRefundAccount(database, request.email, request.uid);
-  if (!account.ok) return answerOf(false, account.message);
+  if (!account.ok) return refusalOf(account);
   const claim = randomToken(16);
   // Choosing and claiming happen in one transaction: a second press running at once sees
   // the claims and refuses, so no payment is ever sent to the gateway twice.
@@ -114,7 +118,7 @@ export async function refundCustomer(
       return plan;
     })
     .immediate();
-  if (!claimed.ok) return answerOf(false, claimed.message);
+  if (!claimed.ok) return refusalOf(claimed);
   const plan = claimed.value;
   const inviterBefore = referralDiscountOfInviter(database, plan.user.id, clock.now());
   const { refunded, failure } = await sendToGateway(context, plan);
@@ -137,11 +141,14 @@ export async function refundCustomer(
     .immediate();
   if (!failure) {
     const effect = plan.endsAccess ? "access ended now" : "access is unchanged";
-    return answerOf(
-      true,
-      `Refunded ${amountText(refunded)}; ${effect}. The money returns to the card within up to 60 days.`,
-      refunded,
-    );
+    return {
+      ...answerOf(
+        true,
+        `Refunded ${amountText(refunded)}; ${effect}. The money returns to the card within up to 60 days.`,
+        refunded,
+      ),
+      endsAccess: plan.endsAccess,
+    };
   }
   return failureAnswer(plan, refunded, unsent, failure);
 }
@@ -173,6 +180,12 @@ function failureAnswer(
   return {
     ...answerOf(false, `${first}${unknown}${done}`, refunded),
     currency: failure.line.currency,
+    gatewayFailure: {
+      transactionId: failure.line.transactionId,
+      refused: !failure.isOutcomeUnknown,
+      ...(failure.gatewayDetail ? { detail: failure.gatewayDetail } : {}),
+    },
+    endsAccess: false,
     notRefunded: unsent.map((line) => ({
       ...paymentView(line),
       reason: line === failure.line ? failure.reason : "not sent after the failure",

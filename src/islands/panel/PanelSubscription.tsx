@@ -17,6 +17,7 @@ import {
 import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
 import { PanelLayout } from "./PanelLayout";
 import { Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
+import { RefundOutcome, RefusalText } from "./refund-words";
 import { usePanelData } from "./use-panel-data";
 
 const kindKeys = {
@@ -58,26 +59,6 @@ function RefundList({ answer }: { answer: RefundAnswer }) {
   );
 }
 
-/** A refund's answer in the operator's words; the server's English detail is kept, marked as such. */
-function AnswerText({ answer }: { answer: RefundAnswer }) {
-  const { t } = useTranslation();
-  const currency: Currency = answer.currency === "KZT" ? "KZT" : "RUB";
-  if (answer.Success)
-    return (
-      <>
-        {t("panel.refundDone", { total: formatUnits(answer.total, currency), count: answer.payments.length })}
-      </>
-    );
-  return (
-    <>
-      {t("panel.refundNotDone")}{" "}
-      <span lang="en" className="muted">
-        ({answer.Message})
-      </span>
-    </>
-  );
-}
-
 function Refund() {
   const { t } = useTranslation();
   const preview = useStore($refundPreview);
@@ -103,10 +84,7 @@ function Refund() {
           <RefundList answer={preview.answer} />
         ) : (
           <p className="refund">
-            {t("panel.refundNothing")}{" "}
-            <span lang="en" className="muted">
-              ({preview.answer.Message})
-            </span>
+            {t("panel.refundNothing")} <RefusalText answer={preview.answer} />
           </p>
         ))}
       <HoldButton
@@ -118,7 +96,7 @@ function Refund() {
       />
       {result && "answer" in result && (
         <p role="status" className={result.answer.Success ? "refund refund--success" : "refund"}>
-          <AnswerText answer={result.answer} />
+          <RefundOutcome answer={result.answer} />
         </p>
       )}
       {result && "failure" in result && (
