@@ -14,6 +14,7 @@ import {
   screens,
 } from "../tests/e2e/page-states";
 import { textsOf, untranslatedProblems } from "../tests/e2e/untranslated";
+import { chromiumLaunch } from "../tests/helpers/chromium";
 import { e2eJwtSecret } from "../tests/helpers/e2e-secrets";
 
 // `npm run screenshots`: every page in its main states, in ru, en, zh and kk, at a phone's
@@ -81,17 +82,7 @@ const { server, stopScheduler, stopMail } = await startServer({
   ADMIN_USERNAME: panelAdmin.username,
   ADMIN_PASSWORD: panelAdmin.password,
 });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const browser = await chromium.launch(chromiumLaunch);
 const jobs = screens
   .filter((screen) => screenName(screen).includes(filter))
   .flatMap((screen) => only.map((language) => ({ screen, language })));

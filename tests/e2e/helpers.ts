@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 
 type Provider = "google.com" | "yandex";
@@ -59,9 +60,34 @@ export async function continueInDemoPopup(popup: Page, email: string) {
 }
 
 /** A customer in a given state, made on the server through the product's own services. */
-export async function makeCustomer(page: Page, body: Record<string, unknown>) {
+export async function makeCustomer(
+  page: Page,
+  body: Record<string, unknown>,
+): Promise<{ uid: string; email: string; userId: number }> {
   const response = await page.request.post("/api/dev/fixtures/subscription", { data: body });
   expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as { uid: string; email: string; userId: number };
+}
+
+/** Solves the staff captcha's proof of work in Node, as the login page does in the browser. */
+export async function solveCaptcha(page: Page): Promise<string> {
+  const challenge = (await (await page.request.get("/api/auth/captcha")).json()) as {
+    algorithm: string;
+    challenge: string;
+    maxnumber?: number;
+    salt: string;
+    signature: string;
+  };
+  const { algorithm, salt, signature } = challenge;
+  for (let number = 0; number <= (challenge.maxnumber ?? 1_000_000); number++) {
+    if (
+      createHash("sha256")
+        .update(salt + number)
+        .digest("hex") === challenge.challenge
+    )
+      return btoa(JSON.stringify({ algorithm, challenge: challenge.challenge, number, salt, signature }));
+  }
+  throw new Error("captcha not solvable");
 }
 
 export async function useLanguage(page: Page, language: "ru" | "en" | "zh" | "kk") {

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 import { signCancelToken } from "../../bff/modules/subscriptions/cancel-token";
 import { e2eJwtSecret } from "../helpers/e2e-secrets";
-import { panelAdmin, signInThroughUi, uniqueEmail } from "./helpers";
+import { makeCustomer, panelAdmin, signInThroughUi, solveCaptcha, uniqueEmail } from "./helpers";
 
 /**
  * Every page of the product in its main states, reached as a visitor, customer or
@@ -60,13 +59,6 @@ const deviceNames = ["Android 15", "Android 14"];
 
 type Made = { uid: string; email: string; userId: number };
 
-/** A customer in a given state, made through the product's own services (demo fixtures). */
-async function makeCustomer(page: Page, body: Record<string, unknown>): Promise<Made> {
-  const response = await page.request.post("/api/dev/fixtures/subscription", { data: body });
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()) as Made;
-}
-
 /** A signed-in customer in `status` (or only trial-paid), on /profile in `language`. */
 async function signedInCustomer(
   page: Page,
@@ -84,27 +76,6 @@ async function signedInCustomer(
   });
   await signInThroughUi(page, made.email);
   return made;
-}
-
-/** Solves the staff captcha's proof of work in Node, as the login page does in the browser. */
-async function solveCaptcha(page: Page): Promise<string> {
-  const challenge = (await (await page.request.get("/api/auth/captcha")).json()) as {
-    algorithm: string;
-    challenge: string;
-    maxnumber?: number;
-    salt: string;
-    signature: string;
-  };
-  const { algorithm, salt, signature } = challenge;
-  for (let number = 0; number <= (challenge.maxnumber ?? 1_000_000); number++) {
-    if (
-      createHash("sha256")
-        .update(salt + number)
-        .digest("hex") === challenge.challenge
-    )
-      return btoa(JSON.stringify({ algorithm, challenge: challenge.challenge, number, salt, signature }));
-  }
-  throw new Error("captcha not solvable");
 }
 
 /**

@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
-import { panelAdmin, payInWidget } from "./helpers";
+import { panelAdmin, payInWidget, solveCaptcha } from "./helpers";
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -48,28 +47,6 @@ export async function dateAfterMonths(page: Page, months: number, language: stri
 export function spacing(text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(escaped.replace(/\s+/g, "\\s+"));
-}
-
-/** Solves the staff captcha's proof of work as the login page does, in Node. */
-async function solveCaptcha(page: Page): Promise<string> {
-  const challenge = (await (await page.request.get("/api/auth/captcha")).json()) as {
-    algorithm: string;
-    challenge: string;
-    maxnumber?: number;
-    salt: string;
-    signature: string;
-  };
-  for (let number = 0; number <= (challenge.maxnumber ?? 1_000_000); number++) {
-    if (
-      createHash("sha256")
-        .update(challenge.salt + number)
-        .digest("hex") === challenge.challenge
-    ) {
-      const { algorithm, salt, signature } = challenge;
-      return btoa(JSON.stringify({ algorithm, challenge: challenge.challenge, number, salt, signature }));
-    }
-  }
-  throw new Error("captcha not solvable");
 }
 
 /** An administrator's refund through the panel's API: the trial payment goes back, access ends. */

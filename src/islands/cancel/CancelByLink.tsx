@@ -1,7 +1,6 @@
 import { useStore } from "@nanostores/react";
 import type { ReactNode } from "react";
 import { emailSlot, TextWithEmail } from "../../components/react/EmailAddress";
-import { HoldButton } from "../../components/react/HoldButton";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
 import { formatDate } from "../../lib/format";
@@ -14,6 +13,7 @@ import {
   confirmCancelLink,
   openCancelLink,
 } from "../../stores/cancel-link";
+import { CancelQuestion } from "./CancelQuestion";
 
 const refusalTitles: Record<number, TranslationKey> = {
   401: "cancel.linkInvalidTitle",
@@ -64,27 +64,16 @@ export function CancelByLink() {
       break;
     case "ready":
       content = (
-        <section className="card cancel" aria-labelledby="cancel-title">
-          <p>
-            <TextWithEmail text={t("cancel.linkAccount", { email: emailSlot })} email={state.email} />
-          </p>
-          <p>{t("cancel.farewell")}</p>
-          <h1 id="cancel-title">{t("cancel.question")}</h1>
-          {hasCancelFailed && (
-            <p className="form__error" role="alert">
-              {t("cancel.linkCancelFailed")}
+        <CancelQuestion
+          lead={
+            <p>
+              <TextWithEmail text={t("cancel.linkAccount", { email: emailSlot })} email={state.email} />
             </p>
-          )}
-          <HoldButton
-            label={t("cancel.confirm")}
-            hint={t("cancel.holdHint")}
-            variant="danger"
-            onConfirm={confirmCancelLink}
-          />
-          <a className="button button--ghost" href={cabinet.isSignedIn ? cabinet.href : "/"}>
-            {t("cancel.keep")}
-          </a>
-        </section>
+          }
+          hasFailed={hasCancelFailed}
+          onConfirm={confirmCancelLink}
+          keepHref={cabinet.isSignedIn ? cabinet.href : "/"}
+        />
       );
       break;
     case "cancelled":

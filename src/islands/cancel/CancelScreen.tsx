@@ -1,6 +1,5 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
-import { HoldButton } from "../../components/react/HoldButton";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
@@ -14,6 +13,7 @@ import {
   takeCancelToken,
 } from "../../stores/cancel-link";
 import { CancelByLink } from "./CancelByLink";
+import { CancelQuestion } from "./CancelQuestion";
 
 /** /cancel: a farewell, the question, and a hold-to-confirm; only an active subscription gets here. */
 function CancelScreenContent() {
@@ -47,24 +47,7 @@ function CancelScreenContent() {
             </a>
           </section>
         ) : (
-          <section className="card cancel" aria-labelledby="cancel-title">
-            <p>{t("cancel.farewell")}</p>
-            <h1 id="cancel-title">{t("cancel.question")}</h1>
-            {hasCancelFailed && (
-              <p className="form__error" role="alert">
-                {t("cancel.linkCancelFailed")}
-              </p>
-            )}
-            <HoldButton
-              label={t("cancel.confirm")}
-              hint={t("cancel.holdHint")}
-              variant="danger"
-              onConfirm={confirmCancel}
-            />
-            <a className="button button--ghost" href="/profile">
-              {t("cancel.keep")}
-            </a>
-          </section>
+          <CancelQuestion hasFailed={hasCancelFailed} onConfirm={confirmCancel} keepHref="/profile" />
         )}
       </main>
       <SiteFooter />
