@@ -1,12 +1,53 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * Tests about the SQLite file itself (its folder, its permissions, its lock, secrets kept
+ * beside it) or that start the server as a process on a database file: they say nothing
+ * about PostgreSQL, so they run once, on SQLite.
+ */
+const sqliteFileTests = [
+  "tests/bff/config-and-database.test.ts",
+  "tests/bff/data-folder.test.ts",
+  "tests/bff/log-secrets.test.ts",
+  "tests/bff/renewal-crash.test.ts",
+  "tests/bff/startup-modes.test.ts",
+];
+
+/**
+ * They need the PostgreSQL cluster: the schema compared with SQLite's, and two server
+ * instances sharing one database (DESIGN §15).
+ */
+const postgresOnlyTests = ["tests/bff/schema-parity.test.ts", "tests/bff/two-instances.test.ts"];
 
 // Runs under Bun (`bun --bun x vitest run`) so tests get bun:sqlite and Bun's APIs.
 // Bun lacks the child-process channel Vitest's default "forks" pool needs, so use threads.
+// The server's tests run twice (DESIGN §15): once on SQLite, once on a throwaway PostgreSQL
+// cluster started for the run (`--project sqlite` or `--project postgres` runs one).
 export default defineConfig({
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/bff/**/*.test.ts"],
     pool: "threads",
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "sqlite",
+          include: ["tests/unit/**/*.test.ts", "tests/bff/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...postgresOnlyTests],
+          env: { KANNT_TEST_DATABASE: "sqlite" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: ["tests/bff/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...sqliteFileTests],
+          env: { KANNT_TEST_DATABASE: "postgres" },
+          globalSetup: ["tests/helpers/postgres-global-setup.ts"],
+        },
+      },
+    ],
   },
 });

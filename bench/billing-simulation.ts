@@ -58,7 +58,7 @@ try {
   );
   if (report.problems.length > 0 || seconds > 600) process.exitCode = 1;
 } finally {
-  stopScheduler();
+  await stopScheduler();
   await stopMail();
   server.stop(true);
 }

@@ -1,5 +1,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
+import { loadDemoKeys, loadSharedDemoKeys } from "./adapters/demo-idp/keys";
+import type { AppContext, ContextOverrides } from "./context";
 import { analyticsModule } from "./modules/analytics";
 import { devEventCountsModule } from "./modules/analytics/dev-counts";
 import { customersModule } from "./modules/customers";
@@ -11,20 +13,51 @@ import { devMailModule } from "./modules/dev/mail";
 import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbox";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
+import { createIdentityProviders } from "./modules/identity/providers";
 import { setMailOrigin } from "./modules/mail/links";
+import { createMailTransport } from "./modules/mail/transport";
 import { operatorAuthModule } from "./modules/operators";
 import { panelModule } from "./modules/panel";
 import { paymentsModule } from "./modules/payments";
+import { createPayments } from "./modules/payments/gateway";
 import { profileModule } from "./modules/profile";
 import { shopModule } from "./modules/shop";
 import { subscriptionsModule } from "./modules/subscriptions";
 import { vpnModule } from "./modules/vpn";
-import type { AppContext } from "./platform/context";
+import { createAddressResolver } from "./platform/client-address";
+import type { Clock } from "./platform/clock";
+import type { Config } from "./platform/config";
 import { errorHandler } from "./platform/error-handler";
 import { errorBody } from "./platform/errors";
+import { createHttpClient } from "./platform/http-client";
 import { inputGuard } from "./platform/input-guard";
+import { adoptSharedSecrets } from "./platform/shared-secrets";
 import { pathOf } from "./platform/url-path";
 import { baseSecurityHeaders } from "./security-headers";
+
+/** The composition root: builds the feature services every module is handed. */
+export async function createContext(
+  config: Config,
+  database: AppContext["database"],
+  clock: Clock,
+  overrides: ContextOverrides = {},
+): Promise<AppContext> {
+  const http = createHttpClient();
+  if (database.isShared) await adoptSharedSecrets(config, database);
+  const keys = database.isShared
+    ? await loadSharedDemoKeys(database)
+    : await loadDemoKeys(config.databasePath === ":memory:" ? undefined : config.dataDirectory);
+  return {
+    config,
+    database,
+    clock,
+    http,
+    identity: createIdentityProviders(config, keys, clock, http),
+    payments: createPayments(config, clock, http),
+    clientAddress: createAddressResolver(config.trustedProxies),
+    mail: overrides.mail ?? createMailTransport(config),
+  };
+}
 
 /** Demo parts (DESIGN §11) are under /api/dev/; outside demo mode they do not exist. */
 const isDemoPath = (path: string) => path === "/api/dev" || path.startsWith("/api/dev/");

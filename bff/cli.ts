@@ -10,8 +10,9 @@ import { AppError } from "./platform/errors";
  * npm run operator -- create <username> <admin|support> [password]
  *                   | reset-password <username> [password]
  *                   | disable <username>
- * A password not given is generated and printed once. Run it while the server is
- * stopped (the server holds the database exclusively).
+ * A password not given is generated and printed once. On the SQLite file, run it while
+ * the server is stopped (the server holds the file exclusively); on PostgreSQL
+ * (DATABASE_URL) it may run beside the servers.
  */
 const [command, username, ...rest] = process.argv.slice(2);
 const usage =
@@ -23,12 +24,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = openDatabase(config.databasePath);
+  const database = await openDatabase(config);
   const now = Date.now();
   const generated = () => Buffer.from(crypto.getRandomValues(new Uint8Array(15))).toString("base64url");
   try {
     if (command === "node") {
-      console.log(`Node "${username}" key (shown once): ${createNode(database, username, now)}`);
+      console.log(`Node "${username}" key (shown once): ${await createNode(database, username, now)}`);
     } else if (command === "create") {
       const role = rest[0] as OperatorRole | undefined;
       if (role !== "admin" && role !== "support") {
@@ -43,7 +44,7 @@ async function main(): Promise<number> {
       await resetOperatorPassword(database, username, password, now);
       console.log(`New password for "${username}"${rest[0] ? " set." : ` (shown once): ${password}`}`);
     } else if (command === "disable") {
-      disableOperator(database, username, now);
+      await disableOperator(database, username, now);
       console.log(`Disabled "${username}"; their sessions are revoked.`);
     } else {
       console.error(usage);
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
     console.error(error instanceof AppError ? error.message : String(error));
     return 1;
   } finally {
-    database.close();
+    await database.close();
   }
 }
 

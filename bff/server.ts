@@ -1,12 +1,11 @@
-import { createApp } from "./app";
+import { createApp, createContext } from "./app";
 import { startMailWorker } from "./jobs/mail-worker";
 import { startRenewalScheduler } from "./jobs/scheduler";
 import { ensureFirstOperator } from "./modules/operators/accounts";
 import { withPeerAddress } from "./platform/client-address";
 import { OffsetClock } from "./platform/clock";
-import { loadClockOffset } from "./platform/clock-offset";
+import { followClockOffset, loadClockOffset } from "./platform/clock-offset";
 import { loadConfig } from "./platform/config";
-import { createContext } from "./platform/context";
 import { openDatabase } from "./platform/database";
 import { maxBodyBytes } from "./platform/input-guard";
 import { logger } from "./platform/logger";
@@ -17,8 +16,10 @@ import { createStaticSite } from "./static-site";
 /** One process: the static site and /api/* on one port (DESIGN §2). */
 export async function startServer(environment: Record<string, string | undefined> = process.env) {
   const config = loadConfig(environment);
-  const database = openDatabase(config.databasePath);
-  const clock = new OffsetClock(config.mode === "demo" ? loadClockOffset(database) : 0);
+  const database = await openDatabase(config);
+  const clock = new OffsetClock(config.mode === "demo" ? await loadClockOffset(database) : 0);
+  // Several instances on one database share one test clock (DESIGN §15).
+  if (config.mode === "demo") followClockOffset(database, clock);
   const context = await createContext(config, database, clock);
   const first = await ensureFirstOperator(database, config.adminUsername, config.adminPassword, clock.now());
   if (first?.generatedPassword) {
@@ -85,7 +86,7 @@ if (import.meta.main) {
   const stop = async () => {
     server.stop();
     await stopMail();
-    database.close();
+    await database.close();
     process.exit(0);
   };
   process.on("SIGINT", stop);

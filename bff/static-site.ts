@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { isLanguage, type Language } from "../src/lib/i18n/languages";
+import { isLanguage, type Language } from "../core/languages";
 import { contentSecurityPolicy, inlineScriptHashes, type PolicyConfig } from "./content-security-policy";
 import { requestLanguage } from "./platform/request-language";
 import { baseSecurityHeaders, type SecurityHeadersConfig } from "./security-headers";

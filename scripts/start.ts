@@ -39,7 +39,7 @@ const { server, database, stopMail } = await startServer();
 const stop = async () => {
   server.stop();
   await stopMail();
-  database.close();
+  await database.close();
   process.exit(0);
 };
 process.on("SIGINT", stop);

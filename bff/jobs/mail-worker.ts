@@ -1,15 +1,16 @@
 import { type ClaimedMail, mailDelivery } from "../../db/queries/mail-outbox";
+import type { AppContext } from "../context";
 import { MailDeliveryError } from "../modules/mail/transport";
 import { renderRow } from "../modules/mail/view";
-import type { AppContext } from "../platform/context";
 import { logger } from "../platform/logger";
 import { queueRenewalNotices } from "./renewal-notices";
 
 /**
  * Sends the outbox (DESIGN §14). Each message is claimed before the mail server is
- * contacted, so two workers, or two passes of one, never send the same row; a claim
- * lasts longer than a send can (the transport's timeouts), and a crashed worker's claim
- * simply runs out. Rendering happens here, at send time, from the row's facts.
+ * contacted, so two workers (of one instance or of several sharing the database), or two
+ * passes of one, never send the same row; a claim lasts longer than a send can (the
+ * transport's timeouts), and a crashed worker's claim simply runs out. Rendering happens
+ * here, at send time, from the row's facts.
  */
 export const claimMs = 2 * 60 * 1000;
 /** "The worker retries at most 60 s apart while the mail server is down." */
@@ -31,7 +32,7 @@ async function deliverOne(context: AppContext, mail: ClaimedMail): Promise<Outco
     // The embedded outbox keeps the row itself and renders it when someone looks
     // (/api/dev/mail, /dev-mail): rendering each message here too would only cost time.
     if (context.mail.kind === "outbox") {
-      mailDelivery.markSent(database, mail, clock.now());
+      await mailDelivery.markSent(database, mail, clock.now());
       return "sent";
     }
     const content = await renderRow(config, mail);
@@ -58,18 +59,18 @@ async function deliverOne(context: AppContext, mail: ClaimedMail): Promise<Outco
   }
   if (!failure) {
     // The billing clock: a renewal checks its notice went out 24 h before, in that clock.
-    mailDelivery.markSent(database, mail, clock.now());
+    await mailDelivery.markSent(database, mail, clock.now());
     return "sent";
   }
   if (failure.isPermanent) {
-    mailDelivery.markFailed(database, mail, failure.message);
+    await mailDelivery.markFailed(database, mail, failure.message);
     logger.warn("mail refused for good", { id: mail.id, kind: mail.kind, error: failure.message });
     return "failed";
   }
   const nextAttemptAt = clock.now() + retryDelayMs(mail.attempts + 1);
-  mailDelivery.markRetry(database, mail, nextAttemptAt, failure.message);
+  await mailDelivery.markRetry(database, mail, nextAttemptAt, failure.message);
   if (failure.scope === "message") return "retried";
-  mailDelivery.postponeDue(database, clock.now(), Date.now(), nextAttemptAt, failure.message);
+  await mailDelivery.postponeDue(database, clock.now(), Date.now(), nextAttemptAt, failure.message);
   return "server-down";
 }
 
@@ -88,7 +89,12 @@ export async function deliverDueMail(
   const lane = async () => {
     while (!isServerDown && !options.signal?.aborted) {
       const realNow = Date.now();
-      const mail = mailDelivery.claimNext(context.database, context.clock.now(), realNow, realNow + claimMs);
+      const mail = await mailDelivery.claimNext(
+        context.database,
+        context.clock.now(),
+        realNow,
+        realNow + claimMs,
+      );
       if (!mail) return;
       const outcome = await deliverOne(context, mail);
       if (outcome === "server-down") {
@@ -113,7 +119,7 @@ export function startMailWorker(context: AppContext, intervalMs = 1000): { stop(
       // A charge due within days of the event that scheduled it (a short trial, a resume)
       // gets its pre-charge notice now rather than at the next renewal pass, so the notice's
       // 24 hours start as early as they can (DESIGN §13(a)).
-      queueRenewalNotices(context, context.clock.now());
+      await queueRenewalNotices(context, context.clock.now());
       const counts = await deliverDueMail(context, { signal: controller.signal });
       if (counts.sent + counts.failed > 0) logger.info("mail pass", counts);
       if (counts.retried > 0) logger.warn("mail not delivered yet; will retry", counts);

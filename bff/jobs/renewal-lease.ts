@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../db/database";
 import { renewalLeases } from "../../db/queries/renewal-leases";
 import type { Clock } from "../platform/clock";
 import { logger } from "../platform/logger";
@@ -27,12 +27,14 @@ const exclusiveDatabases = new WeakMap<Database, boolean>();
  * write the file, so once a pass has written its lease every lease of another process
  * belongs to one that is gone (killed or stopped): its attempts are left over at once,
  * which is what lets a restart after `kill -9` finish the pass without waiting. Where
- * several processes share a database (PostgreSQL), only an expired lease counts as dead.
+ * several processes share a database (PostgreSQL), only an expired lease counts as dead;
+ * the pragma is SQLite's own and is never sent there.
  */
-function holdsDatabaseAlone(database: Database): boolean {
+async function holdsDatabaseAlone(database: Database): Promise<boolean> {
+  if (database.engine !== "sqlite") return false;
   let isExclusive = exclusiveDatabases.get(database);
   if (isExclusive === undefined) {
-    const mode = database.query<{ locking_mode: string }, []>("PRAGMA locking_mode").get();
+    const mode = await database.get<{ locking_mode: string }>("PRAGMA locking_mode");
     isExclusive = mode?.locking_mode === "exclusive";
     exclusiveDatabases.set(database, isExclusive);
   }
@@ -45,30 +47,31 @@ export type RenewalLease = {
   readonly liveProcessId: string | null;
   now(): number;
   /** Call before every gateway call: renews when due; false once the lease is lost, and the pass must stop. */
-  keep(): boolean;
+  keep(): Promise<boolean>;
   isSweepDue(): boolean;
   markSwept(): void;
   /** Ends the lease, unless an attempt under it has no known outcome: then it runs out on its own first. */
-  release(): void;
+  release(): Promise<void>;
 };
 
-export function takeRenewalLease(database: Database, clock: Clock): RenewalLease {
+export async function takeRenewalLease(database: Database, clock: Clock): Promise<RenewalLease> {
   passSequence += 1;
   const owner = `${processId}-${passSequence}`;
   const takenAt = clock.now();
-  renewalLeases.take(database, owner, processId, takenAt + leaseMs, takenAt);
+  await renewalLeases.take(database, owner, processId, takenAt + leaseMs, takenAt);
+  const liveProcessId = (await holdsDatabaseAlone(database)) ? processId : null;
   let renewedAt = takenAt;
   let sweptAt = takenAt;
   let isLost = false;
   return {
     owner,
-    liveProcessId: holdsDatabaseAlone(database) ? processId : null,
+    liveProcessId,
     now: () => clock.now(),
-    keep() {
+    async keep() {
       if (isLost) return false;
       const now = clock.now();
       if (now - renewedAt < renewEveryMs) return true;
-      if (renewalLeases.renew(database, owner, now + leaseMs, now)) {
+      if (await renewalLeases.renew(database, owner, now + leaseMs, now)) {
         renewedAt = now;
         return true;
       }
@@ -80,8 +83,9 @@ export function takeRenewalLease(database: Database, clock: Clock): RenewalLease
     markSwept() {
       sweptAt = clock.now();
     },
-    release() {
-      if (!isLost && !renewalLeases.hasPending(database, owner)) renewalLeases.release(database, owner);
+    async release() {
+      if (!isLost && !(await renewalLeases.hasPending(database, owner)))
+        await renewalLeases.release(database, owner);
     },
   };
 }

@@ -1,13 +1,13 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../db/database";
 import { renewalNotices } from "../../db/queries/renewal-notices";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
+import type { AppContext } from "../context";
 import { queueSubscriptionEnded } from "../modules/mail/events";
 import { publicUrlOf } from "../modules/mail/links";
 import { enqueueMail } from "../modules/mail/outbox";
 import { cancelUrl } from "../modules/subscriptions/cancel-token";
 import { nextChargeAmount } from "../modules/subscriptions/next-charge";
 import { dayMs } from "../platform/calendar";
-import type { AppContext } from "../platform/context";
 
 /**
  * The pre-charge notice of the 2026 subscription law (DESIGN §13(a)): no renewal charge
@@ -25,19 +25,23 @@ const batch = 500;
 
 type NoticeContext = Pick<AppContext, "database" | "config">;
 
-/** Queues a notice for the subscription's next period, stating `chargeAt` and `amount`. */
-function queueNotice(
+/**
+ * Queues a notice for the subscription's next period, stating `chargeAt` and `amount`.
+ * Runs in the caller's transaction: the count that numbers the notice and the insert
+ * that makes it the next one cannot be split by another pass.
+ */
+async function queueNotice(
   context: NoticeContext,
   subscription: SubscriptionRow,
   chargeAt: number,
   amount: number,
   now: number,
-) {
+): Promise<boolean> {
   const { database } = context;
   if (amount <= 0) return false; // a free renewal charges nothing: nothing to announce
   const periodIndex = subscription.next_period_index;
-  const sequence = renewalNotices.count(database, subscription.id, periodIndex) + 1;
-  const mail = enqueueMail(
+  const sequence = (await renewalNotices.count(database, subscription.id, periodIndex)) + 1;
+  const mail = await enqueueMail(
     database,
     {
       userId: subscription.user_id,
@@ -58,7 +62,7 @@ function queueNotice(
     now,
   );
   if (!mail) return false;
-  renewalNotices.insert(
+  await renewalNotices.insert(
     database,
     { subscriptionId: subscription.id, periodIndex, mailId: mail.id, chargeAt, amount },
     now,
@@ -67,28 +71,28 @@ function queueNotice(
 }
 
 /** Queues the notices of every charge due within the next three days that has none. */
-export function queueRenewalNotices(context: NoticeContext, now: number): number {
+export async function queueRenewalNotices(context: NoticeContext, now: number): Promise<number> {
   const { database } = context;
   let queued = 0;
   // A cursor, so that free renewals (seen, never announced) cannot hold later ones back.
   let after = { chargeAt: Number.MIN_SAFE_INTEGER, id: 0 };
   for (;;) {
-    const seen = database
-      .transaction(() => {
-        const rows = renewalNotices.toNotify(database, now + noticeLeadMs, after, batch);
-        for (const subscription of rows) {
-          const chargeAt = Math.max(subscription.next_charge_at ?? now, now + noticeMinimumMs);
-          if (
-            queueNotice(context, subscription, chargeAt, nextChargeAmount(database, subscription, now), now)
-          )
-            queued++;
-        }
-        const last = rows.at(-1);
-        if (last) after = { chargeAt: last.next_charge_at ?? 0, id: last.id };
-        return rows.length;
-      })
-      .immediate();
-    if (seen < batch) return queued;
+    // The batch's counts and cursor are returned, not kept in the body: on PostgreSQL a
+    // transaction that meets another is run again from the start.
+    const batchResult = await database.transaction(async () => {
+      const rows = await renewalNotices.toNotify(database, now + noticeLeadMs, after, batch);
+      let queuedNow = 0;
+      for (const subscription of rows) {
+        const chargeAt = Math.max(subscription.next_charge_at ?? now, now + noticeMinimumMs);
+        const amount = await nextChargeAmount(database, subscription, now);
+        if (await queueNotice(context, subscription, chargeAt, amount, now)) queuedNow++;
+      }
+      return { seen: rows.length, queued: queuedNow, last: rows.at(-1) };
+    });
+    queued += batchResult.queued;
+    const { last } = batchResult;
+    if (last) after = { chargeAt: last.next_charge_at ?? 0, id: last.id };
+    if (batchResult.seen < batch) return queued;
   }
 }
 
@@ -100,30 +104,30 @@ export type NoticeGate = { chargeable: true; cap: number } | { chargeable: false
  * the charge is moved (and a notice queued if the period has no valid one), or, when the
  * period ended long ago and no notice could ever be sent, the subscription ends.
  */
-export function noticeGate(
+export async function noticeGate(
   context: NoticeContext,
   database: Database,
   subscription: SubscriptionRow,
   amount: number,
   now: number,
-): NoticeGate {
-  const notice = renewalNotices.latest(database, subscription.id, subscription.next_period_index);
+): Promise<NoticeGate> {
+  const notice = await renewalNotices.latest(database, subscription.id, subscription.next_period_index);
   const sentAt = notice?.sent_at ?? null;
   if (notice && sentAt !== null && sentAt <= now - noticeMinimumMs && sentAt >= now - noticeMaximumMs)
     return { chargeable: true, cap: notice.amount };
   if ((subscription.end_date ?? now) + noticeGraceMs < now) {
     const endedAt = subscription.end_date ?? now;
-    subscriptions.expire(database, subscription.id, endedAt, now);
-    queueSubscriptionEnded(database, subscription, endedAt, now);
+    await subscriptions.expire(database, subscription.id, endedAt, now);
+    await queueSubscriptionEnded(database, subscription, endedAt, now);
     return { chargeable: false };
   }
   if (!notice || (sentAt !== null && sentAt < now - noticeMaximumMs)) {
-    queueNotice(context, subscription, now + noticeMinimumMs, amount, now);
-    renewalNotices.postpone(database, subscription.id, now + noticeMinimumMs, now);
+    await queueNotice(context, subscription, now + noticeMinimumMs, amount, now);
+    await renewalNotices.postpone(database, subscription.id, now + noticeMinimumMs, now);
   } else {
     // Queued but not out yet (the mail server is down): look again in an hour; or out
     // less than 24 hours ago: charge 24 hours after it went out.
-    renewalNotices.postpone(
+    await renewalNotices.postpone(
       database,
       subscription.id,
       sentAt === null ? now + dayMs / 24 : sentAt + noticeMinimumMs,

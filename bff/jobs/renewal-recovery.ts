@@ -1,27 +1,27 @@
 import type { PaymentRow } from "../../db/queries/payments";
 import { renewalLeases } from "../../db/queries/renewal-leases";
 import type { GatewayAnswer, GatewayTransaction } from "../adapters/cloudpayments/client";
+import type { AppContext } from "../context";
 import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/settlement";
-import type { AppContext } from "../platform/context";
 import { logger } from "../platform/logger";
 import type { RenewalLease } from "./renewal-lease";
 
 const claimBatch = 500;
 
 /** Applies what the gateway knows of a left-over attempt; nothing found means it never reached the bank. */
-function settleFound(
+async function settleFound(
   context: AppContext,
   payment: PaymentRow,
   found: GatewayAnswer<GatewayTransaction>,
-): void {
+): Promise<void> {
   const { database } = context;
   const now = context.clock.now();
   const model = found.Success ? found.Model : undefined;
-  if (!model) settleNotSent(database, payment, now);
+  if (!model) await settleNotSent(database, payment, now);
   else if (model.Status === "Completed")
-    settleSuccess(database, payment, String(model.TransactionId), { token: null, lastFour: null }, now);
+    await settleSuccess(database, payment, String(model.TransactionId), { token: null, lastFour: null }, now);
   else
-    settleDecline(
+    await settleDecline(
       database,
       payment,
       String(model.TransactionId),
@@ -41,22 +41,21 @@ export async function settleLeftovers(context: AppContext, lease: RenewalLease):
   const { database } = context;
   let settled = 0;
   for (;;) {
-    if (!lease.keep()) return settled;
-    const claimed = database
-      .transaction(() => {
-        const now = lease.now();
-        const leftovers = renewalLeases.leftovers(database, now, lease.liveProcessId, claimBatch);
-        for (const payment of leftovers) renewalLeases.claim(database, payment.id, lease.owner);
-        renewalLeases.dropDead(database, now, lease.liveProcessId);
-        return leftovers;
-      })
-      .immediate();
+    if (!(await lease.keep())) return settled;
+    const claimed = await database.transaction(async () => {
+      const now = lease.now();
+      const leftovers = await renewalLeases.leftovers(database, now, lease.liveProcessId, claimBatch);
+      for (const payment of leftovers) await renewalLeases.claim(database, payment.id, lease.owner);
+      await renewalLeases.dropDead(database, now, lease.liveProcessId);
+      return leftovers;
+    });
     lease.markSwept();
     for (const payment of claimed) {
-      if (!lease.keep()) return settled;
+      if (!(await lease.keep())) return settled;
       try {
         const found = await context.payments.gateway.find(payment.invoice_id);
-        database.transaction(() => settleFound(context, payment, found)).immediate();
+        // The gateway's answer is in hand: only database work runs in the transaction.
+        await database.transaction(() => settleFound(context, payment, found));
         settled++;
       } catch (error) {
         // Stays pending under this lease; a later pass looks it up again once the lease is gone.

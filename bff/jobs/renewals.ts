@@ -1,7 +1,8 @@
+import { statement } from "../../db/database";
 import { type PaymentRow, payments } from "../../db/queries/payments";
 import { renewalLeases } from "../../db/queries/renewal-leases";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
-import { statement } from "../../db/statements";
+import type { AppContext } from "../context";
 import { accountIdOf } from "../modules/payments/orders";
 import { receiptOf } from "../modules/payments/receipt";
 import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/payments/saved-card";
@@ -9,7 +10,6 @@ import { settleSuccess } from "../modules/payments/settlement";
 import { endWithoutCard, expireLapsed } from "../modules/subscriptions/ending";
 import { nextChargeAmount } from "../modules/subscriptions/next-charge";
 import { type Clock, systemClock } from "../platform/clock";
-import type { AppContext } from "../platform/context";
 import { logger } from "../platform/logger";
 import { deliverDueMail } from "./mail-worker";
 import { type RenewalLease, takeRenewalLease } from "./renewal-lease";
@@ -39,85 +39,88 @@ const yieldEvery = 25;
 
 type Attempt = { payment: PaymentRow; subscription: SubscriptionRow };
 
-const attemptsOf = (context: AppContext, subscriptionId: number, periodIndex: number) =>
-  statement<{ count: number }, [number, number]>(
-    context.database,
-    "SELECT COUNT(*) AS count FROM payments WHERE subscription_id = ? AND period_index = ? AND kind = 'renewal'",
-  ).get(subscriptionId, periodIndex)?.count ?? 0;
+const attemptsOf = async (context: AppContext, subscriptionId: number, periodIndex: number) =>
+  (
+    await statement<{ count: number }, [number, number]>(
+      context.database,
+      "SELECT COUNT(*) AS count FROM payments WHERE subscription_id = ? AND period_index = ? AND kind = 'renewal'",
+    ).get(subscriptionId, periodIndex)
+  )?.count ?? 0;
 
 /**
  * Claims up to `limit` due subscriptions for this pass: finding them and committing their
- * attempts under the lease happen in one BEGIN IMMEDIATE transaction, and a subscription
- * with a pending attempt is not due, so each due renewal is claimed by exactly one pass.
- * Free and card-less renewals are settled at once; the rest are returned to be charged.
- * (On PostgreSQL the same claim is a `FOR UPDATE SKIP LOCKED` select of the due rows in
- * the transaction that inserts their attempts.)
+ * attempts under the lease happen in one transaction, and a subscription with a pending
+ * attempt is not due, so each due renewal is claimed by exactly one pass. (SQLite: BEGIN
+ * IMMEDIATE, one writer at a time. PostgreSQL: SERIALIZABLE, so of two passes that found
+ * the same due rows the second is run again and finds them claimed.) Free and card-less
+ * renewals are settled at once; the rest are returned to be charged.
  */
-function claimDue(context: AppContext, owner: string, limit: number, counts: RenewalCounts) {
+async function claimDue(context: AppContext, owner: string, limit: number) {
   const { database, clock } = context;
-  return database
-    .transaction(() => {
-      const now = clock.now();
-      const due = subscriptions.due(database, now, limit);
-      // Every amount of the batch is priced before anything in it changes: an invitee whose
-      // own renewal or expiry falls in the same pass counts toward its inviter as it stood
-      // when the pass began, whatever the order of the rows.
-      const prices = due.map((subscription) => nextChargeAmount(database, subscription, now));
-      const toCharge: Attempt[] = [];
-      for (const [index, subscription] of due.entries()) {
-        let amount = prices[index] ?? 0;
-        if (amount > 0 && !subscription.card_token) {
-          // No saved card (the customer removed it, DESIGN §13(b)): nothing may be charged,
-          // so no attempt, no decline and no dunning; the paid period simply ends.
-          endWithoutCard(database, subscription, now);
-          continue;
-        }
-        if (amount > 0) {
-          // DESIGN §13(a): only after a notice that went out 24 h to 7 days ago, and never
-          // more than it stated; otherwise the charge moves (noticeGate).
-          const gate = noticeGate(context, database, subscription, amount, now);
-          if (!gate.chargeable) continue;
-          amount = Math.min(amount, gate.cap);
-        }
-        const periodIndex = subscription.next_period_index;
-        const attempt = attemptsOf(context, subscription.id, periodIndex) + 1;
-        const payment = payments.insert(
+  // Counts are returned rather than added up in the body, which PostgreSQL may run twice.
+  return database.transaction(async () => {
+    const now = clock.now();
+    const due = await subscriptions.due(database, now, limit);
+    // Every amount of the batch is priced before anything in it changes: an invitee whose
+    // own renewal or expiry falls in the same pass counts toward its inviter as it stood
+    // when the pass began, whatever the order of the rows.
+    const prices: number[] = [];
+    for (const subscription of due) prices.push(await nextChargeAmount(database, subscription, now));
+    const toCharge: Attempt[] = [];
+    let free = 0;
+    for (const [index, subscription] of due.entries()) {
+      let amount = prices[index] ?? 0;
+      if (amount > 0 && !subscription.card_token) {
+        // No saved card (the customer removed it, DESIGN §13(b)): nothing may be charged,
+        // so no attempt, no decline and no dunning; the paid period simply ends.
+        await endWithoutCard(database, subscription, now);
+        continue;
+      }
+      if (amount > 0) {
+        // DESIGN §13(a): only after a notice that went out 24 h to 7 days ago, and never
+        // more than it stated; otherwise the charge moves (noticeGate).
+        const gate = await noticeGate(context, database, subscription, amount, now);
+        if (!gate.chargeable) continue;
+        amount = Math.min(amount, gate.cap);
+      }
+      const periodIndex = subscription.next_period_index;
+      const attempt = (await attemptsOf(context, subscription.id, periodIndex)) + 1;
+      const payment = await payments.insert(
+        database,
+        {
+          userId: subscription.user_id,
+          subscriptionId: subscription.id,
+          kind: "renewal",
+          invoiceId: `renewal-${subscription.id}-${periodIndex}-${attempt}`,
+          accountId: accountIdOf(subscription.user_id),
+          amount,
+          currency: subscription.currency,
+          description: `Kannt subscription, ${subscription.tariff_months} month(s)`,
+          periodIndex,
+          attempt,
+          // What the period buys, so its receipt (and a refund's) names it.
+          tariffMonths: subscription.tariff_months,
+          extraDevices: subscription.extra_devices,
+        },
+        now,
+      );
+      if (amount === 0) {
+        // 100% discount: the period is extended free with a zero receipt.
+        await settleSuccess(
           database,
-          {
-            userId: subscription.user_id,
-            subscriptionId: subscription.id,
-            kind: "renewal",
-            invoiceId: `renewal-${subscription.id}-${periodIndex}-${attempt}`,
-            accountId: accountIdOf(subscription.user_id),
-            amount,
-            currency: subscription.currency,
-            description: `Kannt subscription, ${subscription.tariff_months} month(s)`,
-            periodIndex,
-            attempt,
-            // What the period buys, so its receipt (and a refund's) names it.
-            tariffMonths: subscription.tariff_months,
-            extraDevices: subscription.extra_devices,
-          },
+          payment,
+          `free-${payment.invoice_id}`,
+          { token: null, lastFour: null },
           now,
         );
-        if (amount === 0) {
-          // 100% discount: the period is extended free with a zero receipt.
-          settleSuccess(
-            database,
-            payment,
-            `free-${payment.invoice_id}`,
-            { token: null, lastFour: null },
-            now,
-          );
-          counts.free++;
-        } else {
-          renewalLeases.claim(database, payment.id, owner);
-          toCharge.push({ payment, subscription });
-        }
+        free++;
+      } else {
+        await renewalLeases.claim(database, payment.id, owner);
+        toCharge.push({ payment, subscription });
       }
-      return { toCharge, dueCount: due.length };
-    })
-    .immediate();
+    }
+    return { toCharge, dueCount: due.length, free };
+  });
 }
 
 /** Charges the claimed attempts one by one; stops sending once the lease is lost. */
@@ -133,7 +136,7 @@ async function chargeClaimed(
     if (index % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
     if (lease.isSweepDue()) counts.recovered += await settleLeftovers(context, lease);
     // Attempts not sent stay pending under the lost lease; another pass finds them unsent at the bank.
-    if (!lease.keep()) break;
+    if (!(await lease.keep())) break;
     counts.charged++;
     try {
       results.push({
@@ -142,7 +145,7 @@ async function chargeClaimed(
           context.payments.gateway,
           payment,
           subscription.card_token ?? "",
-          receiptOf(context, payment),
+          await receiptOf(context, payment),
         ),
       });
     } catch (error) {
@@ -172,39 +175,44 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
     free: 0,
     noticed: 0,
   };
-  const lease = takeRenewalLease(database, options.leaseClock ?? systemClock);
+  const lease = await takeRenewalLease(database, options.leaseClock ?? systemClock);
   try {
     counts.recovered = await settleLeftovers(context, lease);
     // Notices that could not go out before (a mail server that was down) go out first, so
     // the charges below see when they did.
     await deliverDueMail(context);
-    while (lease.keep()) {
-      const { toCharge, dueCount } = claimDue(context, lease.owner, batchSize, counts);
+    while (await lease.keep()) {
+      const { toCharge, dueCount, free } = await claimDue(context, lease.owner, batchSize);
+      counts.free += free;
       const results = await chargeClaimed(context, lease, toCharge, counts);
       const settledAt = clock.now();
-      database
-        .transaction(() => {
-          for (const { payment, answer } of results) {
-            if (settleCharge(database, payment, answer, settledAt)) counts.completed++;
-            else counts.declined++;
-          }
-        })
-        .immediate();
+      // The gateway's answers are in hand: the transaction only records them. Tallied
+      // after it commits, since PostgreSQL may run the body again.
+      const completed = await database.transaction(async () => {
+        let completedNow = 0;
+        for (const { payment, answer } of results)
+          if (await settleCharge(database, payment, answer, settledAt)) completedNow++;
+        return completedNow;
+      });
+      counts.completed += completed;
+      counts.declined += results.length - completed;
       if (dueCount < batchSize) break;
     }
   } finally {
-    lease.release();
+    await lease.release();
   }
-  expireLapsed(database, clock.now());
+  await expireLapsed(database, clock.now());
   // Notices for the charges of the next days, priced from the accounts as this pass left them,
   // and whatever mail is due sent now rather than on the mail worker's next tick (claims
   // keep the two from sending a message twice).
-  counts.noticed = queueRenewalNotices(context, clock.now());
+  counts.noticed = await queueRenewalNotices(context, clock.now());
   await deliverDueMail(context);
   counts.expired =
-    statement<{ count: number }, [number]>(
-      database,
-      "SELECT COUNT(*) AS count FROM subscriptions WHERE status = 'EXPIRED' AND updated_at >= ?",
-    ).get(runStartedAt)?.count ?? 0;
+    (
+      await statement<{ count: number }, [number]>(
+        database,
+        "SELECT COUNT(*) AS count FROM subscriptions WHERE status = 'EXPIRED' AND updated_at >= ?",
+      ).get(runStartedAt)
+    )?.count ?? 0;
   return counts;
 }

@@ -1,4 +1,4 @@
-import type { AppContext } from "../platform/context";
+import type { AppContext } from "../context";
 import { logger } from "../platform/logger";
 import { runRenewals } from "./renewals";
 
@@ -20,7 +20,7 @@ export function startRenewalScheduler(context: AppContext, intervalMs: number): 
     }
   };
   const tick = () => {
-    if (running) return;
+    if (running !== undefined) return;
     running = pass().finally(() => {
       running = undefined;
     });

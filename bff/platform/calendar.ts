@@ -1,2 +1,2 @@
 // One calendar for billing and the screens that promise its dates (DESIGN §13(c)).
-export { addMonths, dayMs } from "../../src/lib/calendar";
+export { addMonths, dayMs } from "../../core/calendar";

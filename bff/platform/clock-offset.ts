@@ -1,18 +1,53 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../../db/statements";
+import type { Database } from "../../db/database";
+import { statement } from "../../db/database";
+import type { OffsetClock } from "./clock";
 
-/** The demo test clock's offset survives restarts (a crash test restarts mid-run). */
-export function loadClockOffset(database: Database): number {
-  const row = statement<{ value: string }, []>(
+/**
+ * The demo test clock's offset lives in the database: it survives restarts (a crash test
+ * restarts mid-run), and with several instances on one database there is one test clock
+ * (DESIGN §15), which every instance follows.
+ */
+export async function loadClockOffset(database: Database): Promise<number> {
+  const row = await statement<{ value: string }, []>(
     database,
     "SELECT value FROM settings WHERE key = 'clock_offset_ms'",
   ).get();
   return row ? Number(row.value) || 0 : 0;
 }
 
-export function saveClockOffset(database: Database, offsetMs: number): void {
-  statement(
-    database,
-    "INSERT INTO settings (key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-  ).run(String(offsetMs));
+/**
+ * Moves the shared clock forward by `milliseconds` and answers the new offset. Read and
+ * written in one transaction, so two instances moving it at once add both moves.
+ */
+export function advanceClockOffset(database: Database, milliseconds: number): Promise<number> {
+  return database.transaction(async () => {
+    const offset = (await loadClockOffset(database)) + milliseconds;
+    await statement(
+      database,
+      "INSERT INTO settings (key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    ).run(String(offset));
+    return offset;
+  });
+}
+
+/**
+ * On a shared database, another instance may move the clock: this one reads the offset
+ * twice a second, so it sees a move within 1 s. Returns the function that stops following.
+ */
+export function followClockOffset(database: Database, clock: OffsetClock, everyMs = 500): () => void {
+  if (!database.isShared) return () => {};
+  let isReading = false;
+  const timer = setInterval(() => {
+    if (isReading) return;
+    isReading = true;
+    loadClockOffset(database)
+      .then((offset) => clock.catchUp(offset))
+      // A database that is briefly unreachable only delays the next reading.
+      .catch(() => undefined)
+      .finally(() => {
+        isReading = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

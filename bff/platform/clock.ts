@@ -25,6 +25,11 @@ export class OffsetClock implements Clock {
     this.offsetMs += milliseconds;
   }
 
+  /** Takes a larger offset another instance set (clock-offset.ts); never goes back. */
+  catchUp(offsetMs: number): void {
+    this.offsetMs = Math.max(this.offsetMs, offsetMs);
+  }
+
   get offset(): number {
     return this.offsetMs;
   }

@@ -8,7 +8,13 @@ export type AppMode = "demo" | "production";
 
 export type Config = {
   port: number;
+  /** The SQLite file (DATABASE_PATH); with DATABASE_URL set it is not opened. */
   databasePath: string;
+  /**
+   * DATABASE_URL: the PostgreSQL database that any number of instances share (DESIGN §15);
+   * unset means the embedded SQLite file.
+   */
+  databaseUrl: string | undefined;
   dataDirectory: string;
   /**
    * The public origin, without a trailing slash: links in e-mails, hreflang, the HSTS
@@ -84,6 +90,20 @@ function parseSmtpUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/**
+ * DATABASE_URL must name a PostgreSQL database: a mistyped scheme must stop the server
+ * rather than quietly run it on a SQLite file of its own. The value holds the password,
+ * so no message ever repeats it: only its scheme is quoted.
+ */
+function parseDatabaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (/^postgres(?:ql)?:\/\//i.test(raw)) return raw;
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(raw)?.[0];
+  throw new Error(
+    `DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@db.example:5432/kannt), got ${scheme ? `one starting with "${scheme}"` : "something that is not a URL"}; leave it unset to use the SQLite file at DATABASE_PATH.`,
+  );
+}
+
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 3000;
   const port = Number(raw);
@@ -137,9 +157,14 @@ export function loadConfig(environment: Environment = process.env): Config {
   const port = parsePort(optional(environment, "PORT"));
   const configuredPublicUrl = optional(environment, "PUBLIC_URL")?.replace(/\/+$/, "");
   const publicUrl = configuredPublicUrl ?? `http://localhost:${port}`;
+  const databaseUrl = parseDatabaseUrl(optional(environment, "DATABASE_URL"));
+  // With a shared database, a generated secret lives in it (shared-secrets.ts), not in
+  // one machine's folder: empty here means "generate or read it there".
+  const generatedSecret = (name: string) => (databaseUrl ? "" : readOrCreateSecret(dataDirectory, name));
   const config: Config = {
     port,
     databasePath,
+    databaseUrl,
     dataDirectory,
     publicUrl,
     isPublicUrlDefault: configuredPublicUrl === undefined,
@@ -148,13 +173,12 @@ export function loadConfig(environment: Environment = process.env): Config {
     mode,
     adminUsername: optional(environment, "ADMIN_USERNAME"),
     adminPassword: optional(environment, "ADMIN_PASSWORD"),
-    jwtSecret: optional(environment, "JWT_SECRET") ?? readOrCreateSecret(dataDirectory, "jwt-secret"),
+    jwtSecret: optional(environment, "JWT_SECRET") ?? generatedSecret("jwt-secret"),
     googleClientId: optional(environment, "GOOGLE_CLIENT_ID"),
     yandexClientId: optional(environment, "YANDEX_CLIENT_ID"),
     cloudPaymentsPublicId: optional(environment, "CLOUDPAYMENTS_PUBLIC_ID"),
     cloudPaymentsApiSecret:
-      optional(environment, "CLOUDPAYMENTS_API_SECRET") ??
-      readOrCreateSecret(dataDirectory, "cloudpayments-api-secret"),
+      optional(environment, "CLOUDPAYMENTS_API_SECRET") ?? generatedSecret("cloudpayments-api-secret"),
     cloudPaymentsApiUrl: optional(environment, "CLOUDPAYMENTS_API_URL"),
     recaptchaSiteKey: optional(environment, "RECAPTCHA_SITE_KEY"),
     recaptchaSecret: optional(environment, "RECAPTCHA_SECRET"),

@@ -1,10 +1,32 @@
-import { Database } from "bun:sqlite";
+import { Database as BunDatabase } from "bun:sqlite";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Database, Engine } from "../../db/database";
+import { PostgresDatabase } from "../../db/postgres";
+import { SqliteDatabase } from "../../db/sqlite";
 import { restrictDatabaseFiles } from "./data-folder";
 
-const migrationsDirectory = fileURLToPath(new URL("../../db/migrations", import.meta.url));
+const migrationsRoot = fileURLToPath(new URL("../../db/migrations", import.meta.url));
+
+/** Where the data lives: a PostgreSQL URL (DATABASE_URL) or else the SQLite file. */
+export type DatabaseLocation = { databaseUrl?: string | undefined; databasePath: string };
+
+export const isPostgresUrl = (url: string | undefined): url is string =>
+  url !== undefined && /^postgres(?:ql)?:\/\//i.test(url);
+
+export async function openDatabase(location: DatabaseLocation | string): Promise<Database> {
+  const { databaseUrl, databasePath } =
+    typeof location === "string" ? { databaseUrl: undefined, databasePath: location } : location;
+  const database = isPostgresUrl(databaseUrl) ? new PostgresDatabase(databaseUrl) : openSqlite(databasePath);
+  try {
+    await migrate(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
 
 /**
  * Opens the SQLite file with the settings money needs: WAL, synchronous=FULL so a
@@ -16,15 +38,15 @@ const migrationsDirectory = fileURLToPath(new URL("../../db/migrations", import.
  * which made a cabinet request four times cheaper (25 µs → 6 µs of SQLite work).
  * Another process opening the file while the server runs gets a clear error.
  */
-export function openDatabase(path: string): Database {
+export function openSqlite(path: string): SqliteDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const database = new Database(path, { create: true, strict: true });
-  database.run("PRAGMA busy_timeout = 5000");
+  const connection = new BunDatabase(path, { create: true, strict: true });
+  connection.run("PRAGMA busy_timeout = 5000");
   try {
-    database.run("PRAGMA locking_mode = EXCLUSIVE");
-    database.run("PRAGMA journal_mode = WAL");
+    connection.run("PRAGMA locking_mode = EXCLUSIVE");
+    connection.run("PRAGMA journal_mode = WAL");
   } catch (error) {
-    database.close();
+    connection.close();
     if (String(error).includes("locked")) {
       throw new Error(
         `${path} is in use by a running server; stop it first (the server holds the database exclusively).`,
@@ -33,37 +55,52 @@ export function openDatabase(path: string): Database {
     throw error;
   }
   restrictDatabaseFiles(path);
-  database.run("PRAGMA synchronous = FULL");
-  database.run("PRAGMA foreign_keys = ON");
-  migrate(database);
-  return database;
+  connection.run("PRAGMA synchronous = FULL");
+  connection.run("PRAGMA foreign_keys = ON");
+  return new SqliteDatabase(connection);
 }
 
-/** Applies every migration not yet recorded, in file-name order, each in its own transaction. */
-export function migrate(database: Database): string[] {
-  database.run(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT",
-  );
-  const applied = new Set(
-    database
-      .query<{ name: string }, []>("SELECT name FROM schema_migrations")
-      .all()
-      .map((row) => row.name),
-  );
-  const pending = readdirSync(migrationsDirectory)
-    .filter((name) => /^\d{4}_[a-z0-9_]+\.sql$/.test(name) && !applied.has(name))
+/** The engine's own migration files, in name order. */
+function migrationFiles(engine: Engine): string[] {
+  const directory = join(migrationsRoot, engine);
+  return readdirSync(directory)
+    .filter((name) => /^\d{4}_[a-z0-9_]+\.sql$/.test(name))
     .sort();
-  for (const name of pending) {
-    const sql = readFileSync(join(migrationsDirectory, name), "utf8");
-    database.transaction(() => {
-      database.run(sql);
-      database.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", [name, Date.now()]);
-    })();
-  }
-  return pending;
 }
 
-/** A consistent copy of the live database, safe while the server runs. */
-export function backupDatabase(database: Database, targetPath: string): void {
-  database.run("VACUUM INTO ?", [targetPath]);
+const migrationsTable: Record<Engine, string> = {
+  sqlite:
+    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT",
+  postgres:
+    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+};
+
+/**
+ * Applies every migration of the engine not yet recorded, each in its own transaction.
+ * On PostgreSQL an advisory lock makes instances that start together take turns: the
+ * first applies, the others find it done.
+ */
+export async function migrate(database: Database): Promise<string[]> {
+  const applied: string[] = [];
+  const pendingOf = async () => {
+    await database.exec(migrationsTable[database.engine]);
+    const done = new Set(
+      (await database.all<{ name: string }>("SELECT name FROM schema_migrations")).map((row) => row.name),
+    );
+    return migrationFiles(database.engine).filter((name) => !done.has(name));
+  };
+  const apply = async (name: string) => {
+    await database.exec(readFileSync(join(migrationsRoot, database.engine, name), "utf8"));
+    await database.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", [name, Date.now()]);
+    applied.push(name);
+  };
+  if (database instanceof PostgresDatabase) {
+    await database.readCommitted(async () => {
+      await database.get("SELECT pg_advisory_xact_lock(7261001)");
+      for (const name of await pendingOf()) await apply(name);
+    });
+  } else {
+    for (const name of await pendingOf()) await database.transaction(() => apply(name));
+  }
+  return applied;
 }

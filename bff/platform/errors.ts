@@ -1,4 +1,4 @@
-import type { Language } from "../../src/lib/i18n/languages";
+import type { Language } from "../../core/languages";
 
 /**
  * The one error type of the BFF (DESIGN §9). Services throw it; one `onError`

@@ -1,13 +1,20 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../../db/statements";
+import type { Database } from "../../db/database";
 import type { Clock } from "./clock";
 
 /**
- * Caches derived reads until the database changes. The server is the database's only
- * connection (exclusive locking), so SQLite's total_changes() on it rises with every
- * insert, update or delete anywhere: a cached value is used only while that counter is
- * unchanged, and for at most `maxAgeMs`, which bounds how late a purely time-driven
- * change (a cancelled period running out) can show.
+ * How long an entry may live when other instances write the same database (DESIGN §15),
+ * in real time: a test clock that stands still must not keep another instance's write hidden.
+ */
+const sharedMaxAgeMs = 1000;
+
+/**
+ * Caches derived reads until the database changes. `database.changeVersion()` moves with
+ * every insert, update or delete this process makes (on SQLite also with another
+ * connection's commit, such as the operator CLI's): a cached value is used only while it
+ * is unchanged, and for at most `maxAgeMs`, which bounds how late a purely time-driven
+ * change (a cancelled period running out) can show. Other instances' writes to a shared
+ * database (PostgreSQL) do not move it, so there an entry lives at most a second,
+ * whatever `maxAgeMs` says.
  */
 export function createReadCache<Key, Value>(
   database: Database,
@@ -15,18 +22,22 @@ export function createReadCache<Key, Value>(
   maxAgeMs: number,
   maxEntries = 10_000,
 ) {
-  const entries = new Map<Key, { value: Value; version: number; storedAt: number }>();
-  const version = () => statement<{ v: number }, []>(database, "SELECT total_changes() AS v").get()?.v ?? 0;
+  const entries = new Map<Key, { value: Value; version: number; storedAt: number; storedAtReal: number }>();
+  const isFresh = (entry: { storedAt: number; storedAtReal: number }, now: number) =>
+    now - entry.storedAt < maxAgeMs &&
+    (!database.isShared || Date.now() - entry.storedAtReal < sharedMaxAgeMs);
   return {
-    get(key: Key, compute: () => Value): Value {
-      const current = version();
+    async get(key: Key, compute: () => Promise<Value>): Promise<Value> {
+      const current = database.changeVersion();
       const now = clock.now();
       const entry = entries.get(key);
-      if (entry && entry.version === current && now - entry.storedAt < maxAgeMs) return entry.value;
-      const value = compute();
-      // Computing may not write; if it did, the next read recomputes anyway.
+      if (entry && entry.version === current && isFresh(entry, now)) return entry.value;
+      const storedAtReal = Date.now();
+      const value = await compute();
+      // The version is the one read before computing: a write made meanwhile (by the
+      // computation or by other work) makes the next read recompute.
       if (entries.size >= maxEntries) entries.clear();
-      entries.set(key, { value, version: current, storedAt: now });
+      entries.set(key, { value, version: current, storedAt: now, storedAtReal });
       return value;
     },
   };

@@ -4,7 +4,7 @@ import {
   languageCookieName,
   parseAcceptLanguage,
   readCookie,
-} from "../../src/lib/i18n/languages";
+} from "../../core/languages";
 
 /** The visitor's language from a request: the language cookie, then Accept-Language, then English. */
 export function requestLanguage(request: Request): Language {

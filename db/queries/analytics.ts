@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
 
 /** One count of the first-party analytics: `day` is the UTC date, "2026-11-22". */
 export type DailyEventCount = { day: string; name: string; count: number };
@@ -13,7 +13,7 @@ export const analytics = {
     statement(
       db,
       `INSERT INTO analytics_daily (day, name, count) VALUES (?, ?, 1)
-       ON CONFLICT (day, name) DO UPDATE SET count = count + 1`,
+       ON CONFLICT (day, name) DO UPDATE SET count = analytics_daily.count + 1`,
     ).run(utcDay(time), name),
 
   /** Counts per day and name from `fromDay` to `toDay` (UTC dates, both included), oldest first. */

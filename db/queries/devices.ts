@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
 
 export type DevicePlatform = "ios" | "android" | "windows" | "desktop" | "other";
 
@@ -20,28 +20,30 @@ const columns =
 
 export const devices = {
   /** Devices the customer still has, oldest first (sorted here: see subscriptions.current). */
-  attached: (db: Database, userId: number) =>
-    statement<DeviceRow, [number]>(
-      db,
-      `SELECT ${columns} FROM devices WHERE user_id = ? AND detached_at IS NULL`,
-    )
-      .all(userId)
-      .sort((a, b) => a.created_at - b.created_at || a.id - b.id),
+  attached: async (db: Database, userId: number) =>
+    (
+      await statement<DeviceRow, [number]>(
+        db,
+        `SELECT ${columns} FROM devices WHERE user_id = ? AND detached_at IS NULL`,
+      ).all(userId)
+    ).sort((a, b) => a.created_at - b.created_at || a.id - b.id),
 
-  countActive: (db: Database, userId: number) =>
-    statement<{ count: number }, [number]>(
-      db,
-      "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
-    ).get(userId)?.count ?? 0,
+  countActive: async (db: Database, userId: number) =>
+    (
+      await statement<{ count: number }, [number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
+      ).get(userId)
+    )?.count ?? 0,
 
   /** Whether the customer has ever had this device, attached or not (device ids are unique per customer). */
-  exists: (db: Database, userId: number, deviceId: string) =>
-    statement<{ found: number }, [number, string]>(
+  exists: async (db: Database, userId: number, deviceId: string) =>
+    (await statement<{ found: number }, [number, string]>(
       db,
       "SELECT 1 AS found FROM devices WHERE user_id = ? AND device_id = ?",
-    ).get(userId, deviceId) !== null,
+    ).get(userId, deviceId)) !== undefined,
 
-  insert(
+  async insert(
     db: Database,
     device: {
       userId: number;
@@ -51,8 +53,11 @@ export const devices = {
       isActive: boolean;
     },
     now: number,
-  ): number {
-    const row = statement<{ id: number }, [number, string, string, string, number, number, number | null]>(
+  ): Promise<number> {
+    const row = await statement<
+      { id: number },
+      [number, string, string, string, number, number, number | null]
+    >(
       db,
       `INSERT INTO devices (user_id, device_id, device_name, platform, is_active, created_at, first_activation_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,

@@ -1,17 +1,19 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
 
 export const invitations = {
-  inviterOf: (db: Database, inviteeId: number) =>
-    statement<{ inviter_id: number }, [number]>(
-      db,
-      "SELECT inviter_id FROM invitations WHERE invitee_id = ?",
-    ).get(inviteeId)?.inviter_id,
+  inviterOf: async (db: Database, inviteeId: number) =>
+    (
+      await statement<{ inviter_id: number }, [number]>(
+        db,
+        "SELECT inviter_id FROM invitations WHERE invitee_id = ?",
+      ).get(inviteeId)
+    )?.inviter_id,
 
   insert: (db: Database, inviterId: number, inviteeId: number, now: number) =>
     statement(
       db,
-      "INSERT OR IGNORE INTO invitations (inviter_id, invitee_id, created_at) VALUES (?, ?, ?)",
+      "INSERT INTO invitations (inviter_id, invitee_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     ).run(inviterId, inviteeId, now),
 
   /**
@@ -33,7 +35,7 @@ export const invitations = {
              OR (p.card_token IS NOT NULL AND q.card_token = p.card_token))
            WHERE p.user_id = i.invitee_id) AS usesInviterCard
        FROM invitations i JOIN users u ON u.id = i.invitee_id
-       WHERE i.inviter_id = CAST(? AS INTEGER) ORDER BY i.created_at DESC, i.invitee_id DESC`,
+       WHERE i.inviter_id = CAST(? AS BIGINT) ORDER BY i.created_at DESC, i.invitee_id DESC`,
     ).all(inviterId),
 };
 

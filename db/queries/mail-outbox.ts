@@ -1,6 +1,7 @@
-import type { Database } from "bun:sqlite";
-import type { Language } from "../../src/lib/i18n/languages";
-import { statement } from "../statements";
+import type { Language } from "../../core/languages";
+import type { Database } from "../database";
+import { statement } from "../database";
+import { skipLocked } from "../dialect";
 
 export type MailStatus = "pending" | "sent" | "failed";
 
@@ -36,8 +37,8 @@ export type NewMail = {
 
 export const mailOutbox = {
   /** Queues a message; an event already queued (same key) is left as it is. Returns the row. */
-  insert(db: Database, mail: NewMail, now: number): MailRow {
-    statement(
+  async insert(db: Database, mail: NewMail, now: number): Promise<MailRow> {
+    await statement(
       db,
       `INSERT INTO mail_outbox (user_id, kind, language, recipient, data, event_key, message_id,
          next_attempt_at, created_at)
@@ -53,12 +54,11 @@ export const mailOutbox = {
       now,
       now,
     );
-    return mailOutbox.byEventKey(db, mail.eventKey) as MailRow;
+    return (await mailOutbox.byEventKey(db, mail.eventKey)) as MailRow;
   },
 
   byEventKey: (db: Database, eventKey: string) =>
-    statement<MailRow, [string]>(db, "SELECT * FROM mail_outbox WHERE event_key = ?").get(eventKey) ??
-    undefined,
+    statement<MailRow, [string]>(db, "SELECT * FROM mail_outbox WHERE event_key = ?").get(eventKey),
 };
 
 /** A claimed row: the claim's own expiry is its token, so only its holder records the outcome. */
@@ -72,52 +72,62 @@ export type ClaimedMail = MailRow & { claimed_until: number };
  */
 export const mailDelivery = {
   /** Claims the next due, unclaimed message until `claimUntil`; undefined when none is due. */
-  claimNext(db: Database, now: number, realNow: number, claimUntil: number): ClaimedMail | undefined {
-    return (
-      statement<ClaimedMail, [number, number, number, number, number]>(
-        db,
-        `UPDATE mail_outbox SET claimed_until = ?
+  claimNext(
+    db: Database,
+    now: number,
+    realNow: number,
+    claimUntil: number,
+  ): Promise<ClaimedMail | undefined> {
+    // Several instances claim at once on PostgreSQL: each skips the row another is taking.
+    return statement<ClaimedMail, [number, number, number, number, number]>(
+      db,
+      `UPDATE mail_outbox SET claimed_until = ?
          WHERE id = (SELECT id FROM mail_outbox
                      WHERE status = 'pending' AND next_attempt_at <= ?
                        AND (claimed_until IS NULL OR claimed_until <= ?)
-                     ORDER BY next_attempt_at, id LIMIT 1)
+                     ORDER BY next_attempt_at, id LIMIT 1 ${skipLocked(db)})
            AND status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
          RETURNING *`,
-      ).get(claimUntil, now, realNow, now, realNow) ?? undefined
-    );
+    ).get(claimUntil, now, realNow, now, realNow);
   },
 
   /** Records a delivery; false when the claim was no longer this worker's. */
-  markSent(db: Database, mail: ClaimedMail, sentAt: number): boolean {
+  async markSent(db: Database, mail: ClaimedMail, sentAt: number): Promise<boolean> {
     return (
-      statement(
-        db,
-        `UPDATE mail_outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL,
+      (
+        await statement(
+          db,
+          `UPDATE mail_outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL,
            claimed_until = NULL
          WHERE id = ? AND status = 'pending' AND claimed_until = ?`,
-      ).run(sentAt, mail.id, mail.claimed_until).changes === 1
+        ).run(sentAt, mail.id, mail.claimed_until)
+      ).changes === 1
     );
   },
 
   /** A temporary failure: counted, tried again at `nextAttemptAt`. */
-  markRetry(db: Database, mail: ClaimedMail, nextAttemptAt: number, error: string): boolean {
+  async markRetry(db: Database, mail: ClaimedMail, nextAttemptAt: number, error: string): Promise<boolean> {
     return (
-      statement(
-        db,
-        `UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, claimed_until = NULL
+      (
+        await statement(
+          db,
+          `UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, claimed_until = NULL
          WHERE id = ? AND status = 'pending' AND claimed_until = ?`,
-      ).run(nextAttemptAt, error, mail.id, mail.claimed_until).changes === 1
+        ).run(nextAttemptAt, error, mail.id, mail.claimed_until)
+      ).changes === 1
     );
   },
 
   /** A permanent refusal: never tried again. */
-  markFailed(db: Database, mail: ClaimedMail, error: string): boolean {
+  async markFailed(db: Database, mail: ClaimedMail, error: string): Promise<boolean> {
     return (
-      statement(
-        db,
-        `UPDATE mail_outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, claimed_until = NULL
+      (
+        await statement(
+          db,
+          `UPDATE mail_outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, claimed_until = NULL
          WHERE id = ? AND status = 'pending' AND claimed_until = ?`,
-      ).run(error, mail.id, mail.claimed_until).changes === 1
+        ).run(error, mail.id, mail.claimed_until)
+      ).changes === 1
     );
   },
 
@@ -126,38 +136,48 @@ export const mailDelivery = {
    * the one that was tried, instead of each knocking on a server that is down. Their
    * attempts are not counted (they were not tried); `last_error` says why they wait.
    */
-  postponeDue(db: Database, now: number, realNow: number, until: number, error: string): number {
-    return statement(
-      db,
-      `UPDATE mail_outbox SET next_attempt_at = ?, last_error = ?
+  async postponeDue(
+    db: Database,
+    now: number,
+    realNow: number,
+    until: number,
+    error: string,
+  ): Promise<number> {
+    return (
+      await statement(
+        db,
+        `UPDATE mail_outbox SET next_attempt_at = ?, last_error = ?
        WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`,
-    ).run(until, error, now, realNow).changes;
+      ).run(until, error, now, realNow)
+    ).changes;
   },
 
   /** The newest messages, to one address in any letter case or to anyone. */
-  latest(db: Database, recipient: string | undefined, limit: number): MailRow[] {
+  latest(db: Database, recipient: string | undefined, limit: number): Promise<MailRow[]> {
     return recipient === undefined
       ? statement<MailRow, [number]>(db, "SELECT * FROM mail_outbox ORDER BY id DESC LIMIT ?").all(limit)
       : statement<MailRow, [string, number]>(
           db,
-          "SELECT * FROM mail_outbox WHERE recipient = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?",
+          "SELECT * FROM mail_outbox WHERE lower(recipient) = lower(?) ORDER BY id DESC LIMIT ?",
         ).all(recipient, limit);
   },
 
   /** One customer's messages, newest first, a page at a time. */
-  ofUser(db: Database, userId: number, limit: number, offset: number): MailRow[] {
+  ofUser(db: Database, userId: number, limit: number, offset: number): Promise<MailRow[]> {
     return statement<MailRow, [number, number, number]>(
       db,
       "SELECT * FROM mail_outbox WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
     ).all(userId, limit, offset);
   },
 
-  countOfUser(db: Database, userId: number): number {
+  async countOfUser(db: Database, userId: number): Promise<number> {
     return (
-      statement<{ count: number }, [number]>(
-        db,
-        "SELECT COUNT(*) AS count FROM mail_outbox WHERE user_id = ?",
-      ).get(userId)?.count ?? 0
+      (
+        await statement<{ count: number }, [number]>(
+          db,
+          "SELECT COUNT(*) AS count FROM mail_outbox WHERE user_id = ?",
+        ).get(userId)
+      )?.count ?? 0
     );
   },
 };

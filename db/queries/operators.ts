@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
 
 export type OperatorRole = "admin" | "support";
 export type OperatorRow = {
@@ -14,14 +14,21 @@ export type OperatorRow = {
 
 export const operators = {
   byUsername: (db: Database, username: string) =>
-    statement<OperatorRow, [string]>(db, "SELECT * FROM operators WHERE username = ?").get(username) ??
-    undefined,
+    statement<OperatorRow, [string]>(db, "SELECT * FROM operators WHERE lower(username) = lower(?)").get(
+      username,
+    ),
   byId: (db: Database, id: number) =>
-    statement<OperatorRow, [number]>(db, "SELECT * FROM operators WHERE id = ?").get(id) ?? undefined,
-  count: (db: Database) =>
-    statement<{ count: number }, []>(db, "SELECT COUNT(*) AS count FROM operators").get()?.count ?? 0,
-  insert(db: Database, username: string, passwordHash: string, role: OperatorRole, now: number): number {
-    const row = statement<{ id: number }, [string, string, string, number, number]>(
+    statement<OperatorRow, [number]>(db, "SELECT * FROM operators WHERE id = ?").get(id),
+  count: async (db: Database) =>
+    (await statement<{ count: number }, []>(db, "SELECT COUNT(*) AS count FROM operators").get())?.count ?? 0,
+  async insert(
+    db: Database,
+    username: string,
+    passwordHash: string,
+    role: OperatorRole,
+    now: number,
+  ): Promise<number> {
+    const row = await statement<{ id: number }, [string, string, string, number, number]>(
       db,
       "INSERT INTO operators (username, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
     ).get(username, passwordHash, role, now, now);

@@ -1,6 +1,6 @@
-import type { Database } from "bun:sqlite";
-import type { Currency } from "../../src/lib/money";
-import { statement } from "../statements";
+import type { Currency } from "../../core/money";
+import type { Database } from "../database";
+import { statement } from "../database";
 import type { PaymentKind, PaymentStatus } from "./payments";
 
 export type HistoryRow = {
@@ -41,5 +41,5 @@ export const paymentHistory = {
       db,
       `SELECT ${columns} FROM payments p LEFT JOIN subscriptions s ON s.id = p.subscription_id
        WHERE p.id = ? AND p.user_id = ?`,
-    ).get(paymentId, userId) ?? undefined,
+    ).get(paymentId, userId),
 };

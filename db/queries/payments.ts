@@ -1,6 +1,7 @@
-import type { Database } from "bun:sqlite";
-import type { Currency } from "../../src/lib/money";
-import { statement } from "../statements";
+import type { Currency } from "../../core/money";
+import type { Database } from "../database";
+import { statement } from "../database";
+import { smallerOf } from "../dialect";
 
 export type CardOnFile = {
   token: string | null;
@@ -72,15 +73,13 @@ export type NewPayment = {
 
 export const payments = {
   byInvoice: (db: Database, invoiceId: string) =>
-    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE invoice_id = ?").get(invoiceId) ??
-    undefined,
+    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE invoice_id = ?").get(invoiceId),
 
   byPrepaidToken: (db: Database, token: string) =>
-    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE prepaid_token = ?").get(token) ??
-    undefined,
+    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE prepaid_token = ?").get(token),
 
-  insert(db: Database, payment: NewPayment, now: number): PaymentRow {
-    const row = statement<PaymentRow, (string | number | null)[]>(
+  async insert(db: Database, payment: NewPayment, now: number): Promise<PaymentRow> {
+    const row = await statement<PaymentRow, (string | number | null)[]>(
       db,
       `INSERT INTO payments (user_id, subscription_id, kind, invoice_id, account_id, amount, currency, description,
          status, ip_address, period_index, attempt, tariff_months, trial_days, extra_devices, prepaid_token,
@@ -171,9 +170,7 @@ export const payments = {
     ).run(plan.tariffMonths, plan.trialDays, plan.amount, plan.currency, plan.description, now, id),
 
   byTransaction: (db: Database, transactionId: string) =>
-    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE transaction_id = ?").get(
-      transactionId,
-    ) ?? undefined,
+    statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE transaction_id = ?").get(transactionId),
 
   /**
    * Adds a refund to a completed payment, never beyond what was paid; the payment counts
@@ -182,18 +179,20 @@ export const payments = {
   addRefund: (db: Database, id: number, amount: number, now: number) =>
     statement<{ refunded_amount: number; status: PaymentStatus }, [number, number, number, number, number]>(
       db,
-      `UPDATE payments SET refunded_amount = MIN(amount, refunded_amount + ?), refunded_at = ?, updated_at = ?,
-         status = CASE WHEN MIN(amount, refunded_amount + ?) >= amount THEN 'refunded' ELSE status END
+      `UPDATE payments SET refunded_amount = ${smallerOf(db)}(amount, refunded_amount + ?), refunded_at = ?, updated_at = ?,
+         status = CASE WHEN ${smallerOf(db)}(amount, refunded_amount + ?) >= amount THEN 'refunded' ELSE status END
        WHERE id = ? AND status IN ('completed', 'refunded') RETURNING refunded_amount, status`,
-    ).get(amount, now, now, amount, id) ?? undefined,
+    ).get(amount, now, now, amount, id),
 
   /** The payment that bought a subscription's current period: its newest paid first or renewal charge. */
-  currentPeriodPayment: (db: Database, subscriptionId: number) =>
-    statement<{ id: number }, [number]>(
-      db,
-      `SELECT id FROM payments WHERE subscription_id = ? AND kind IN ('first', 'renewal')
+  currentPeriodPayment: async (db: Database, subscriptionId: number) =>
+    (
+      await statement<{ id: number }, [number]>(
+        db,
+        `SELECT id FROM payments WHERE subscription_id = ? AND kind IN ('first', 'renewal')
          AND status IN ('completed', 'refunded') ORDER BY id DESC LIMIT 1`,
-    ).get(subscriptionId)?.id,
+      ).get(subscriptionId)
+    )?.id,
 
   markRefunded: (db: Database, id: number, amount: number, now: number) =>
     statement(
@@ -204,9 +203,12 @@ export const payments = {
 
 export const webhookEvents = {
   /** True when this notification is new; the caller applies its effect in the same transaction. */
-  record: (db: Database, kind: string, transactionId: string, invoiceId: string, now: number) =>
-    statement(
-      db,
-      "INSERT OR IGNORE INTO webhook_events (kind, transaction_id, invoice_id, received_at) VALUES (?, ?, ?, ?)",
-    ).run(kind, transactionId, invoiceId, now).changes === 1,
+  record: async (db: Database, kind: string, transactionId: string, invoiceId: string, now: number) =>
+    (
+      await statement(
+        db,
+        `INSERT INTO webhook_events (kind, transaction_id, invoice_id, received_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT DO NOTHING`,
+      ).run(kind, transactionId, invoiceId, now)
+    ).changes === 1,
 };

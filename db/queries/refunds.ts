@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
 import type { PaymentRow } from "./payments";
 import type { UserRow } from "./users";
 
@@ -17,7 +17,7 @@ export const refunds = {
   byTransaction: (db: Database, transactionId: string) =>
     statement<ClaimablePaymentRow, [string]>(db, "SELECT * FROM payments WHERE transaction_id = ?").get(
       transactionId,
-    ) ?? undefined,
+    ),
 
   /** The charge that opened a subscription's current period: its newest paid first or renewal charge. */
   periodCharge: (db: Database, subscriptionId: number) =>
@@ -25,7 +25,7 @@ export const refunds = {
       db,
       `SELECT * FROM payments WHERE subscription_id = ? AND kind IN ('first', 'renewal')
          AND status IN ('completed', 'refunded') ORDER BY id DESC LIMIT 1`,
-    ).get(subscriptionId) ?? undefined,
+    ).get(subscriptionId),
 
   /** Extra-device charges made after the period's charge, that is within the period, newest first. */
   deviceChargesAfter: (db: Database, subscriptionId: number, paymentId: number) =>
@@ -36,12 +36,14 @@ export const refunds = {
     ).all(subscriptionId, paymentId),
 
   /** Claims a completed payment for one refund; 0 changes when another live refund holds it. */
-  claim: (db: Database, id: number, claim: string, now: number, staleBefore: number) =>
-    statement(
-      db,
-      `UPDATE payments SET refund_claim = ?, refund_claimed_at = ?, updated_at = ?
+  claim: async (db: Database, id: number, claim: string, now: number, staleBefore: number) =>
+    (
+      await statement(
+        db,
+        `UPDATE payments SET refund_claim = ?, refund_claimed_at = ?, updated_at = ?
          WHERE id = ? AND status = 'completed' AND (refund_claim IS NULL OR refund_claimed_at < ?)`,
-    ).run(claim, now, now, id, staleBefore).changes,
+      ).run(claim, now, now, id, staleBefore)
+    ).changes,
 
   /** Gives a claimed payment back untouched (the gateway refused it, or it was never sent). */
   release: (db: Database, id: number, claim: string) =>

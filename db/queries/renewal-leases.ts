@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
 import type { PaymentRow } from "./payments";
 
 /**
@@ -15,22 +15,24 @@ export const renewalLeases = {
     ).run(owner, processId, expiresAt, now),
 
   /** Extends a lease that is still alive; false once it expired or was dropped (it is lost for good). */
-  renew: (db: Database, owner: string, expiresAt: number, now: number) =>
-    statement(db, "UPDATE renewal_leases SET expires_at = ? WHERE owner = ? AND expires_at > ?").run(
-      expiresAt,
-      owner,
-      now,
+  renew: async (db: Database, owner: string, expiresAt: number, now: number) =>
+    (
+      await statement(db, "UPDATE renewal_leases SET expires_at = ? WHERE owner = ? AND expires_at > ?").run(
+        expiresAt,
+        owner,
+        now,
+      )
     ).changes === 1,
 
   release: (db: Database, owner: string) =>
     statement(db, "DELETE FROM renewal_leases WHERE owner = ?").run(owner),
 
   /** True while an attempt sent under this lease has no known outcome. */
-  hasPending: (db: Database, owner: string) =>
-    statement<{ found: number }, [string]>(
+  hasPending: async (db: Database, owner: string) =>
+    (await statement<{ found: number }, [string]>(
       db,
       "SELECT 1 AS found FROM payments WHERE claimed_by = ? AND status = 'pending' AND kind = 'renewal' LIMIT 1",
-    ).get(owner) !== null,
+    ).get(owner)) !== undefined,
 
   /** Puts a pending renewal attempt under a lease; run in the transaction that created or found it. */
   claim: (db: Database, paymentId: number, owner: string) =>
@@ -42,7 +44,7 @@ export const renewalLeases = {
       db,
       `SELECT p.* FROM payments p WHERE p.status = 'pending' AND p.kind = 'renewal'
          AND NOT EXISTS (SELECT 1 FROM renewal_leases l WHERE l.owner = p.claimed_by AND l.expires_at > ?1
-           AND (?2 IS NULL OR l.process_id = ?2))
+           AND (CAST(?2 AS TEXT) IS NULL OR l.process_id = ?2))
        LIMIT ?3`,
     ).all(now, liveProcessId, limit),
 
@@ -50,6 +52,6 @@ export const renewalLeases = {
   dropDead: (db: Database, now: number, liveProcessId: string | null) =>
     statement(
       db,
-      "DELETE FROM renewal_leases WHERE expires_at <= ?1 OR (?2 IS NOT NULL AND process_id <> ?2)",
+      "DELETE FROM renewal_leases WHERE expires_at <= ?1 OR (CAST(?2 AS TEXT) IS NOT NULL AND process_id <> ?2)",
     ).run(now, liveProcessId),
 };

@@ -1,5 +1,6 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
+import { largerOf, skipLocked } from "../dialect";
 import type { SubscriptionRow } from "./subscriptions";
 
 export type RenewalNoticeRow = {
@@ -32,13 +33,15 @@ export const renewalNotices = {
       db,
       `SELECT n.*, m.sent_at FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id
        WHERE n.subscription_id = ? AND n.period_index = ? ORDER BY n.id DESC LIMIT 1`,
-    ).get(subscriptionId, periodIndex) ?? undefined,
+    ).get(subscriptionId, periodIndex),
 
-  count: (db: Database, subscriptionId: number, periodIndex: number) =>
-    statement<{ count: number }, [number, number]>(
-      db,
-      "SELECT COUNT(*) AS count FROM renewal_notices WHERE subscription_id = ? AND period_index = ?",
-    ).get(subscriptionId, periodIndex)?.count ?? 0,
+  count: async (db: Database, subscriptionId: number, periodIndex: number) =>
+    (
+      await statement<{ count: number }, [number, number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM renewal_notices WHERE subscription_id = ? AND period_index = ?",
+      ).get(subscriptionId, periodIndex)
+    )?.count ?? 0,
 
   /**
    * ACTIVE subscriptions with a saved card whose next charge falls before `horizon` and
@@ -49,17 +52,18 @@ export const renewalNotices = {
     statement<SubscriptionRow, [number, number, number, number, number, number]>(
       db,
       `SELECT s.* FROM subscriptions s WHERE s.status = 'ACTIVE' AND s.card_token IS NOT NULL
-         AND s.next_charge_at IS NOT NULL AND s.next_charge_at <= CAST(? AS INTEGER)
+         AND s.next_charge_at IS NOT NULL AND s.next_charge_at <= CAST(? AS BIGINT)
          AND (s.next_charge_at > ? OR (s.next_charge_at = ? AND s.id > ?))
          AND NOT EXISTS (SELECT 1 FROM renewal_notices n WHERE n.subscription_id = s.id
-           AND n.period_index = s.next_period_index AND n.created_at >= s.next_charge_at - CAST(? AS INTEGER))
-       ORDER BY s.next_charge_at, s.id LIMIT ?`,
+           AND n.period_index = s.next_period_index AND n.created_at >= s.next_charge_at - CAST(? AS BIGINT))
+       ORDER BY s.next_charge_at, s.id LIMIT ? ${skipLocked(db)}`,
     ).all(horizon, after.chargeAt, after.chargeAt, after.id, 6 * 86_400_000, limit),
 
   /** Moves a subscription's next charge later (access stays open while ACTIVE). */
   postpone: (db: Database, subscriptionId: number, to: number, now: number) =>
     statement(
       db,
-      "UPDATE subscriptions SET next_charge_at = MAX(next_charge_at, ?), updated_at = ? WHERE id = ? AND status = 'ACTIVE'",
+      `UPDATE subscriptions SET next_charge_at = ${largerOf(db)}(next_charge_at, ?), updated_at = ?
+         WHERE id = ? AND status = 'ACTIVE'`,
     ).run(to, now, subscriptionId),
 };

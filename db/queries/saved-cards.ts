@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
 
 /** Removed card, renewal off, paid period over: the subscription has simply ended. */
 /**
@@ -12,8 +12,8 @@ export const savedCards = {
    * What the cabinet and the panel show: the newest subscription that holds a token (an
    * expired one's card stays removable too), and the last removal.
    */
-  stateOf(db: Database, userId: number) {
-    const row = statement<
+  async stateOf(db: Database, userId: number) {
+    const row = await statement<
       { is_saved: number; last_four: string | null; removed_at: number | null },
       [number, number, number]
     >(
@@ -32,32 +32,33 @@ export const savedCards = {
   },
 
   /** True when any record of the customer still holds a card token. */
-  hasAnyToken: (db: Database, userId: number) =>
-    statement<{ found: number }, [number, number]>(
+  hasAnyToken: async (db: Database, userId: number) =>
+    (await statement<{ found: number }, [number, number]>(
       db,
       `SELECT 1 AS found WHERE EXISTS (SELECT 1 FROM subscriptions WHERE user_id = ? AND card_token IS NOT NULL)
          OR EXISTS (SELECT 1 FROM payments WHERE user_id = ? AND card_token IS NOT NULL)`,
-    ).get(userId, userId) !== null,
+    ).get(userId, userId)) !== undefined,
 
   /** A charge with the saved card that is on its way to the gateway now (renewal or device slot). */
-  hasChargeInFlight: (db: Database, userId: number) =>
-    statement<{ found: number }, [number]>(
+  hasChargeInFlight: async (db: Database, userId: number) =>
+    (await statement<{ found: number }, [number]>(
       db,
       "SELECT 1 AS found FROM payments WHERE user_id = ? AND status = 'pending' AND kind IN ('renewal', 'device') LIMIT 1",
-    ).get(userId) !== null,
+    ).get(userId)) !== undefined,
 
   /** Forgets every token of the customer; the subscriptions that had one record when. */
-  forget(db: Database, userId: number, now: number): void {
-    statement(
+  async forget(db: Database, userId: number, now: number): Promise<void> {
+    await statement(
       db,
       `UPDATE subscriptions SET card_token = NULL, card_last_four = NULL, card_removed_at = ?, updated_at = ?
          WHERE user_id = ? AND (card_token IS NOT NULL OR card_last_four IS NOT NULL)`,
     ).run(now, now, userId);
     // Payment rows keep their last four (what paid them); the token is what could charge
     // again. Their updated_at stays: binding a prepaid purchase dates access from it.
-    statement(db, "UPDATE payments SET card_token = NULL WHERE user_id = ? AND card_token IS NOT NULL").run(
-      userId,
-    );
+    await statement(
+      db,
+      "UPDATE payments SET card_token = NULL WHERE user_id = ? AND card_token IS NOT NULL",
+    ).run(userId);
   },
 
   /** Renewal off: the subscription runs to its paid end and is not charged again. */

@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../statements";
+import type { Database } from "../database";
+import { statement } from "../database";
 
 export type SessionRow = {
   id: string;
@@ -24,7 +24,7 @@ export const sessions = {
     ).run(id, userId, secretHash, now, expiresAt),
 
   byId: (db: Database, id: string) =>
-    statement<SessionRow, [string]>(db, "SELECT * FROM sessions WHERE id = ?").get(id) ?? undefined,
+    statement<SessionRow, [string]>(db, "SELECT * FROM sessions WHERE id = ?").get(id),
 
   extend: (db: Database, id: string, expiresAt: number) =>
     statement(db, "UPDATE sessions SET expires_at = ? WHERE id = ?").run(expiresAt, id),

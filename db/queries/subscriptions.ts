@@ -1,6 +1,7 @@
-import type { Database } from "bun:sqlite";
-import type { Currency } from "../../src/lib/money";
-import { statement } from "../statements";
+import type { Currency } from "../../core/money";
+import type { Database } from "../database";
+import { statement } from "../database";
+import { skipLocked, smallerOf } from "../dialect";
 
 export type SubscriptionStatus = "NOT_ACTIVE" | "ACTIVE" | "CANCELED" | "EXPIRED";
 
@@ -45,9 +46,9 @@ export const subscriptions = {
    * rows at most; picking the newest here avoids ORDER BY with a bound parameter,
    * which costs SQLite about ten times more per call on this hot path.
    */
-  current(db: Database, userId: number): SubscriptionRow | undefined {
+  async current(db: Database, userId: number): Promise<SubscriptionRow | undefined> {
     let newest: SubscriptionRow | undefined;
-    for (const row of statement<SubscriptionRow, [number]>(
+    for (const row of await statement<SubscriptionRow, [number]>(
       db,
       "SELECT * FROM subscriptions WHERE user_id = ?",
     ).all(userId)) {
@@ -57,10 +58,13 @@ export const subscriptions = {
   },
 
   byId: (db: Database, id: number) =>
-    statement<SubscriptionRow, [number]>(db, "SELECT * FROM subscriptions WHERE id = ?").get(id) ?? undefined,
+    statement<SubscriptionRow, [number]>(db, "SELECT * FROM subscriptions WHERE id = ?").get(id),
 
-  insertNotActive(db: Database, userId: number, plan: Plan, now: number): number {
-    const row = statement<{ id: number }, [number, number, number, string, number, number, number, number]>(
+  async insertNotActive(db: Database, userId: number, plan: Plan, now: number): Promise<number> {
+    const row = await statement<
+      { id: number },
+      [number, number, number, string, number, number, number, number]
+    >(
       db,
       `INSERT INTO subscriptions (user_id, status, tariff_months, trial_days, currency, first_payment, period_price,
            created_at, updated_at)
@@ -133,7 +137,8 @@ export const subscriptions = {
   expire: (db: Database, id: number, end: number, now: number) =>
     statement(
       db,
-      "UPDATE subscriptions SET status = 'EXPIRED', end_date = MIN(COALESCE(end_date, ?), ?), next_charge_at = NULL, updated_at = ? WHERE id = ?",
+      `UPDATE subscriptions SET status = 'EXPIRED', end_date = ${smallerOf(db)}(COALESCE(end_date, ?), ?),
+         next_charge_at = NULL, updated_at = ? WHERE id = ?`,
     ).run(end, end, now, id),
 
   setCard: (
@@ -155,7 +160,7 @@ export const subscriptions = {
     statement(
       db,
       `UPDATE subscriptions SET status = CASE WHEN status = 'EXPIRED' THEN 'ACTIVE' ELSE status END, end_date = ?,
-         next_charge_at = CASE WHEN status = 'CANCELED' THEN NULL ELSE ? END, next_period_index = ?,
+         next_charge_at = CASE WHEN status = 'CANCELED' THEN NULL ELSE CAST(? AS BIGINT) END, next_period_index = ?,
          dunning_attempts = 0, updated_at = ? WHERE id = ?`,
     ).run(end, end, nextPeriodIndex, now, id),
 
@@ -166,14 +171,18 @@ export const subscriptions = {
       "UPDATE subscriptions SET next_charge_at = ?, dunning_attempts = ?, updated_at = ? WHERE id = ? AND status = 'ACTIVE'",
     ).run(at, attempts, now, id),
 
-  /** Due for a charge, and with no attempt still waiting for its outcome (never charge twice); longest due first. */
+  /**
+   * Due for a charge, and with no attempt still waiting for its outcome (never charge twice); longest due first.
+   * On PostgreSQL the rows are locked for the claiming transaction and rows another pass is claiming are
+   * skipped, so passes on several instances take different subscriptions instead of colliding.
+   */
   due: (db: Database, now: number, limit: number) =>
     statement<SubscriptionRow, [number, number]>(
       db,
       `SELECT * FROM subscriptions s WHERE s.status = 'ACTIVE' AND s.next_charge_at IS NOT NULL
-         AND s.next_charge_at <= CAST(? AS INTEGER)
+         AND s.next_charge_at <= CAST(? AS BIGINT)
          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.subscription_id = s.id AND p.status = 'pending' AND p.kind = 'renewal')
-       ORDER BY s.next_charge_at, s.id LIMIT ?`,
+       ORDER BY s.next_charge_at, s.id LIMIT ? ${skipLocked(db)}`,
     ).all(now, limit),
 
   /** Cancelled subscriptions whose paid period has run out (DESIGN §5: they are EXPIRED). */

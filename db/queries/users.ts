@@ -1,7 +1,7 @@
-import type { Database } from "bun:sqlite";
-import type { Language } from "../../src/lib/i18n/languages";
-import type { Currency } from "../../src/lib/money";
-import { statement } from "../statements";
+import type { Language } from "../../core/languages";
+import type { Currency } from "../../core/money";
+import type { Database } from "../database";
+import { statement } from "../database";
 
 export type UserRow = {
   id: number;
@@ -17,24 +17,24 @@ export type UserRow = {
 
 export const users = {
   byId: (db: Database, id: number) =>
-    statement<UserRow, [number]>(db, "SELECT * FROM users WHERE id = ?").get(id) ?? undefined,
+    statement<UserRow, [number]>(db, "SELECT * FROM users WHERE id = ?").get(id),
 
   byProviderUid: (db: Database, providerId: string, uid: string) =>
     statement<UserRow, [string, string]>(db, "SELECT * FROM users WHERE provider_id = ? AND uid = ?").get(
       providerId,
       uid,
-    ) ?? undefined,
+    ),
 
   byEmail: (db: Database, email: string) =>
     statement<UserRow, [string]>(
       db,
-      "SELECT * FROM users WHERE email = ? COLLATE NOCASE ORDER BY id LIMIT 1",
-    ).get(email) ?? undefined,
+      "SELECT * FROM users WHERE lower(email) = lower(?) ORDER BY id LIMIT 1",
+    ).get(email),
 
   byInvitationCode: (db: Database, code: string) =>
-    statement<UserRow, [string]>(db, "SELECT * FROM users WHERE invitation_code = ?").get(code) ?? undefined,
+    statement<UserRow, [string]>(db, "SELECT * FROM users WHERE invitation_code = ?").get(code),
 
-  insert(
+  async insert(
     db: Database,
     user: {
       providerId: string;
@@ -45,8 +45,11 @@ export const users = {
       currency: Currency;
     },
     now: number,
-  ): number {
-    const row = statement<{ id: number }, [string, string, string, string | null, string, string, number]>(
+  ): Promise<number> {
+    const row = await statement<
+      { id: number },
+      [string, string, string, string | null, string, string, number]
+    >(
       db,
       `INSERT INTO users (provider_id, uid, email, photo_url, language, currency, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -58,7 +61,7 @@ export const users = {
   updateContact: (db: Database, id: number, email: string, photoUrl: string | null) =>
     statement(
       db,
-      "UPDATE users SET email = ?, photo_url = COALESCE(?, photo_url) WHERE id = ? AND (email <> ? OR photo_url IS NOT ?)",
+      "UPDATE users SET email = ?, photo_url = COALESCE(?, photo_url) WHERE id = ? AND (email <> ? OR photo_url IS DISTINCT FROM ?)",
     ).run(email, photoUrl, id, email, photoUrl),
 
   setInvitationCode: (db: Database, id: number, code: string) =>

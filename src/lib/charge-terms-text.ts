@@ -1,4 +1,4 @@
-import type { TranslationKey } from "../i18n";
+import type { TranslationKey } from "../../core/i18n";
 import type { ChargeTerms } from "./charge-terms";
 import { formatDate, formatUnits } from "./format";
 import { priceLabelKey } from "./price-label";

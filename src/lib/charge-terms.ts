@@ -1,6 +1,6 @@
-import { defaultPrices, type TariffMonths } from "../content/prices";
-import { addMonths, dayMs } from "./calendar";
-import type { Currency } from "./money";
+import { addMonths, dayMs } from "../../core/calendar";
+import type { Currency } from "../../core/money";
+import { defaultPrices, type TariffMonths } from "../../core/prices";
 
 /**
  * What buying now costs and when the money is taken: the facts the purchase screens and

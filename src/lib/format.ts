@@ -1,8 +1,8 @@
-import { formatDate as formatDateOn } from "./date-time";
-import type { Currency } from "./money";
-import { formatMoney } from "./money";
+import { formatDate as formatDateOn } from "../../core/date-time";
+import type { Currency } from "../../core/money";
+import { formatMoney } from "../../core/money";
 
-export { kazakhDate } from "./date-time";
+export { kazakhDate } from "../../core/date-time";
 
 /** "21 November 2026" in the interface language, on the device's clock ("" for no date). */
 export function formatDate(iso: string | null | undefined, language: string): string {

@@ -1,4 +1,4 @@
-import type { TariffMonths } from "../content/prices";
+import type { TariffMonths } from "../../core/prices";
 
 export type LoginQuery = {
   /** Raw `i` to keep under the storage key `i` (a non-number is kept as "5", as the spec says). */

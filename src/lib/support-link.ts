@@ -1,4 +1,4 @@
-import { supportBotUrl } from "../content/company";
+import { supportBotUrl } from "../../core/company";
 
 /** Telegram's limit for a bot's start parameter: 64 characters of A–Z, a–z, 0–9, _ and -. */
 const startParameterLimit = 64;

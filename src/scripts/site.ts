@@ -1,6 +1,6 @@
-import { copyrightYears } from "../content/company";
+import { copyrightYears } from "../../core/company";
+import { detectLanguage, isLanguage, languageCookieName, readCookie } from "../../core/languages";
 import { track } from "../lib/analytics";
-import { detectLanguage, isLanguage, languageCookieName, readCookie } from "../lib/i18n/languages";
 import { persistLanguage, storedLanguage } from "../lib/i18n/persist-language";
 import { readStorage, storageKeys } from "../lib/storage-keys";
 import { supportLink } from "../lib/support-link";

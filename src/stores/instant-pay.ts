@@ -1,7 +1,7 @@
 import { atom, computed } from "nanostores";
-import type { TariffMonths } from "../content/prices";
+import { currencyOf } from "../../core/languages";
+import type { TariffMonths } from "../../core/prices";
 import { instantPayTerms, resolveTrialDays } from "../lib/charge-terms";
-import { currencyOf } from "../lib/i18n/languages";
 import { $language } from "../lib/i18n/runtime";
 import { $period } from "./customer";
 import { $orderTrial, $purchase } from "./payment";

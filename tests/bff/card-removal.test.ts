@@ -31,34 +31,33 @@ async function paidCustomer(email: string) {
   return { customer, options, userId };
 }
 
-const tokensHeldFor = (userId: number) =>
-  database
-    .query<{ count: number }, [number, number]>(
+const tokensHeldFor = async (userId: number) =>
+  (
+    await database.get<{ count: number }>(
       `SELECT (SELECT COUNT(*) FROM subscriptions WHERE user_id = ? AND card_token IS NOT NULL)
          + (SELECT COUNT(*) FROM payments WHERE user_id = ? AND card_token IS NOT NULL) AS count`,
+      [userId, userId],
     )
-    .get(userId, userId)?.count;
+  )?.count;
 
 const subscriptionOf = (userId: number) =>
-  database
-    .query<{ status: string; dunning_attempts: number; next_charge_at: number | null }, [number]>(
-      "SELECT status, dunning_attempts, next_charge_at FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
-    )
-    .get(userId);
+  database.get<{ status: string; dunning_attempts: number; next_charge_at: number | null }>(
+    "SELECT status, dunning_attempts, next_charge_at FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+    [userId],
+  );
 
 const paymentsOf = (userId: number) =>
-  database
-    .query<{ kind: string; status: string }, [number]>(
-      "SELECT kind, status FROM payments WHERE user_id = ? ORDER BY id",
-    )
-    .all(userId);
+  database.all<{ kind: string; status: string }>(
+    "SELECT kind, status FROM payments WHERE user_id = ? ORDER BY id",
+    [userId],
+  );
 
 describe("removing the saved card", () => {
   test("forgets the token, turns auto-renewal off and keeps access to the end of the paid period", async () => {
     const { customer, userId } = await paidCustomer("remove@example.com");
     const before = await profileOf(customer);
     expect(before.card).toEqual({ isSaved: true, lastFour: "4242", removedAt: null });
-    expect(tokensHeldFor(userId)).toBeGreaterThan(0);
+    expect(await tokensHeldFor(userId)).toBeGreaterThan(0);
 
     const response = await removeCard(customer);
     expect(response.status).toBe(200);
@@ -69,7 +68,7 @@ describe("removing the saved card", () => {
       expirationDate: before.userInfo.expirationDate,
       card: { isSaved: false, lastFour: null },
     });
-    expect(tokensHeldFor(userId)).toBe(0);
+    expect(await tokensHeldFor(userId)).toBe(0);
     const after = await profileOf(customer);
     expect(after.userInfo).toMatchObject({
       subscriptionStatus: "CANCELED",
@@ -93,8 +92,8 @@ describe("removing the saved card", () => {
       subscriptionStatus: "EXPIRED",
       subscriptionIsActive: false,
     });
-    expect(subscriptionOf(userId)).toMatchObject({ dunning_attempts: 0, next_charge_at: null });
-    expect(paymentsOf(userId)).toEqual([{ kind: "first", status: "completed" }]);
+    expect(await subscriptionOf(userId)).toMatchObject({ dunning_attempts: 0, next_charge_at: null });
+    expect(await paymentsOf(userId)).toEqual([{ kind: "first", status: "completed" }]);
     const bank = await ledger(app, options.accountId);
     expect(bank.map((entry) => entry.amount)).toEqual([1]);
   });
@@ -127,7 +126,7 @@ describe("removing the saved card", () => {
     );
     expect(anonymous.status).toBe(401);
     expect((await profileOf(owner)).card).toMatchObject({ isSaved: true, lastFour: "4242" });
-    expect(tokensHeldFor(userId)).toBeGreaterThan(0);
+    expect(await tokensHeldFor(userId)).toBeGreaterThan(0);
   });
 
   test("coming back is a card payment, never a free resume", async () => {
@@ -138,7 +137,7 @@ describe("removing the saved card", () => {
     expect(await resume.json()).toMatchObject({
       error: { message: expect.stringMatching(/no saved card.*pay with a card/) },
     });
-    expect(subscriptionOf(userId)?.status).toBe("CANCELED");
+    expect((await subscriptionOf(userId))?.status).toBe("CANCELED");
 
     await passDays(app, 31);
     // A month later the session has lapsed too: the customer signs in again.
@@ -163,7 +162,7 @@ describe("removing the saved card", () => {
     expect(before.userInfo.subscriptionStatus).toBe("NOT_ACTIVE");
     expect(before.card).toEqual({ isSaved: true, lastFour: "0069", removedAt: null });
     expect((await removeCard(returning)).status).toBe(200);
-    expect(tokensHeldFor(userId)).toBe(0);
+    expect(await tokensHeldFor(userId)).toBe(0);
     expect((await profileOf(returning)).userInfo.subscriptionStatus).toBe("NOT_ACTIVE");
   });
 
@@ -176,7 +175,7 @@ describe("removing the saved card", () => {
 
   test("a charge already on its way with the card is waited for, not overtaken", async () => {
     const { customer, userId } = await paidCustomer("in-flight@example.com");
-    database.run(
+    await database.run(
       `INSERT INTO payments (user_id, subscription_id, kind, invoice_id, account_id, amount, currency, description,
          status, created_at, updated_at)
        SELECT user_id, id, 'renewal', 'renewal-in-flight', 'customer-' || user_id, 15000, 'RUB', 'renewal', 'pending', 0, 0
@@ -187,7 +186,7 @@ describe("removing the saved card", () => {
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: { message: /being processed/ } });
     expect((await profileOf(customer)).card.isSaved).toBe(true);
-    database.run("DELETE FROM payments WHERE invoice_id = 'renewal-in-flight'");
+    await database.run("DELETE FROM payments WHERE invoice_id = 'renewal-in-flight'");
   });
 });
 
@@ -196,9 +195,9 @@ describe("a due subscription without a saved card", () => {
     // Fixtures carry no card, like a subscription whose card was lost before this change.
     const { userId } = await fixture(app, { email: "cardless@example.com", status: "ACTIVE" });
     await passDays(app, 26);
-    expect(subscriptionOf(userId)).toMatchObject({ status: "EXPIRED", dunning_attempts: 0 });
+    expect(await subscriptionOf(userId)).toMatchObject({ status: "EXPIRED", dunning_attempts: 0 });
     // Only the fixture's own payment for its period: no renewal attempt was written.
-    expect(paymentsOf(userId).filter((payment) => payment.kind !== "first")).toEqual([]);
+    expect((await paymentsOf(userId)).filter((payment) => payment.kind !== "first")).toEqual([]);
   });
 });
 

@@ -29,31 +29,53 @@ describe("configuration", () => {
     expect(() => loadConfig({ PORT: "eighty", JWT_SECRET: "x".repeat(40) })).toThrow(/PORT must be/);
     expect(() => loadConfig({ APP_MODE: "staging", JWT_SECRET: "x".repeat(40) })).toThrow(/APP_MODE must be/);
   });
+
+  test("DATABASE_URL names PostgreSQL or stops the start, without repeating its password", () => {
+    const secrets = {
+      DATABASE_PATH: ":memory:",
+      JWT_SECRET: "x".repeat(40),
+      CLOUDPAYMENTS_API_SECRET: "y".repeat(40),
+    };
+    expect(loadConfig(secrets).databaseUrl).toBeUndefined();
+    for (const url of ["postgres://kannt:pw@db.example:5432/kannt", "postgresql://kannt@db.example/kannt"])
+      expect(loadConfig({ ...secrets, DATABASE_URL: url }).databaseUrl).toBe(url);
+    for (const url of ["mysql://kannt:s3cret-pw@db.example/kannt", "db.example:5432/kannt", "s3cret-pw"]) {
+      const message = (() => {
+        try {
+          loadConfig({ ...secrets, DATABASE_URL: url });
+          return "started";
+        } catch (error) {
+          return String(error);
+        }
+      })();
+      expect(message).toMatch(/DATABASE_URL must be a postgres:\/\//);
+      expect(message).not.toContain("s3cret-pw");
+    }
+  });
 });
 
 describe("database", () => {
-  test("a file database runs in WAL with full sync and foreign keys", () => {
+  test("a file database runs in WAL with full sync and foreign keys", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "kannt-db-")), "app.db");
-    const database = openDatabase(path);
-    expect(database.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-    expect(database.query("PRAGMA synchronous").get()).toEqual({ synchronous: 2 });
-    expect(database.query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
-    database.close();
+    const database = await openDatabase(path);
+    expect(await database.get("PRAGMA journal_mode")).toEqual({ journal_mode: "wal" });
+    expect(await database.get("PRAGMA synchronous")).toEqual({ synchronous: 2 });
+    expect(await database.get("PRAGMA foreign_keys")).toEqual({ foreign_keys: 1 });
+    await database.close();
   });
 
-  test("migrations are recorded and applied once", () => {
-    const database = openDatabase(":memory:");
-    expect(migrate(database)).toEqual([]);
-    const names = database.query<{ name: string }, []>("SELECT name FROM schema_migrations").all();
+  test("migrations are recorded and applied once", async () => {
+    const database = await openDatabase(":memory:");
+    expect(await migrate(database)).toEqual([]);
+    const names = await database.all<{ name: string }>("SELECT name FROM schema_migrations");
     expect(names.map((row) => row.name)).toContain("0001_initial_schema.sql");
   });
 
-  test("every entity of the product has its table", () => {
-    const database = openDatabase(":memory:");
-    const tables = database
-      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .all()
-      .map((row) => row.name);
+  test("every entity of the product has its table", async () => {
+    const database = await openDatabase(":memory:");
+    const tables = (
+      await database.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+    ).map((row) => row.name);
     expect(tables).toEqual(
       expect.arrayContaining([
         "users",
@@ -73,50 +95,54 @@ describe("database", () => {
     );
   });
 
-  test("e-mail search finds substrings case-insensitively through the trigram index", () => {
-    const database = openDatabase(":memory:");
-    const insert = database.prepare(
-      "INSERT INTO users (provider_id, uid, email, currency, created_at) VALUES ('demo', ?, ?, 'RUB', 0)",
+  test("e-mail search finds substrings case-insensitively through the trigram index", async () => {
+    const database = await openDatabase(":memory:");
+    const insert = (uid: string, email: string) =>
+      database.run(
+        "INSERT INTO users (provider_id, uid, email, currency, created_at) VALUES ('demo', ?, ?, 'RUB', 0)",
+        [uid, email],
+      );
+    await insert("u1", "Anna.Smirnova@Example.com");
+    await insert("u2", "ivan@mail.ru");
+    const found = await database.all<{ email: string }>(
+      "SELECT u.email FROM users_email_search s JOIN users u ON u.id = s.rowid WHERE users_email_search MATCH ?",
+      ['"smirnova@EXAMPLE"'],
     );
-    insert.run("u1", "Anna.Smirnova@Example.com");
-    insert.run("u2", "ivan@mail.ru");
-    const found = database
-      .query<{ email: string }, [string]>(
-        "SELECT u.email FROM users_email_search s JOIN users u ON u.id = s.rowid WHERE users_email_search MATCH ?",
-      )
-      .all('"smirnova@EXAMPLE"');
     expect(found).toEqual([{ email: "Anna.Smirnova@Example.com" }]);
-    database.run("UPDATE users SET email = 'ivan.new@mail.ru' WHERE uid = 'u2'");
-    const afterUpdate = database
-      .query<{ rowid: number }, [string]>(
-        "SELECT rowid FROM users_email_search WHERE users_email_search MATCH ?",
-      )
-      .all('"van.new"');
+    await database.run("UPDATE users SET email = 'ivan.new@mail.ru' WHERE uid = 'u2'");
+    const afterUpdate = await database.all<{ rowid: number }>(
+      "SELECT rowid FROM users_email_search WHERE users_email_search MATCH ?",
+      ['"van.new"'],
+    );
     expect(afterUpdate).toHaveLength(1);
   });
 
-  test("the schema refuses a self-invitation and a second invitation of one person", () => {
-    const database = openDatabase(":memory:");
-    const insert = database.prepare(
-      "INSERT INTO users (provider_id, uid, email, currency, created_at) VALUES ('demo', ?, ?, 'RUB', 0)",
-    );
-    insert.run("a", "a@x.io");
-    insert.run("b", "b@x.io");
-    const invite = database.prepare(
-      "INSERT INTO invitations (inviter_id, invitee_id, created_at) VALUES (?, ?, 0)",
-    );
-    expect(() => invite.run(1, 1)).toThrow(/CHECK/);
-    invite.run(1, 2);
-    expect(() => invite.run(1, 2)).toThrow(/UNIQUE/);
+  test("the schema refuses a self-invitation and a second invitation of one person", async () => {
+    const database = await openDatabase(":memory:");
+    const insert = (uid: string, email: string) =>
+      database.run(
+        "INSERT INTO users (provider_id, uid, email, currency, created_at) VALUES ('demo', ?, ?, 'RUB', 0)",
+        [uid, email],
+      );
+    await insert("a", "a@x.io");
+    await insert("b", "b@x.io");
+    const invite = (inviter: number, invitee: number) =>
+      database.run("INSERT INTO invitations (inviter_id, invitee_id, created_at) VALUES (?, ?, 0)", [
+        inviter,
+        invitee,
+      ]);
+    await expect(invite(1, 1)).rejects.toThrow(/CHECK/);
+    await invite(1, 2);
+    await expect(invite(1, 2)).rejects.toThrow(/UNIQUE/);
   });
 });
 
 describe("exclusive use of the database file", () => {
-  test("a second process-level open of a file the server holds fails with a clear message", () => {
+  test("a second process-level open of a file the server holds fails with a clear message", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "kannt-lock-")), "app.db");
-    const server = openDatabase(path);
-    expect(() => openDatabase(path)).toThrow(/in use by a running server; stop it first/);
-    server.close();
-    expect(() => openDatabase(path).close()).not.toThrow();
+    const server = await openDatabase(path);
+    await expect(openDatabase(path)).rejects.toThrow(/in use by a running server; stop it first/);
+    await server.close();
+    await (await openDatabase(path)).close();
   }, 20_000);
 });

@@ -28,9 +28,9 @@ describe("buying a device slot", () => {
     };
     expect(profile.userInfo.amount).toBe(200);
     await passDays(app, 30.1);
-    const renewal = context.database
-      .query<{ amount: number }, []>("SELECT amount FROM payments WHERE kind = 'renewal'")
-      .get();
+    const renewal = await context.database.get<{ amount: number }>(
+      "SELECT amount FROM payments WHERE kind = 'renewal'",
+    );
     expect(renewal?.amount).toBe(20_000);
     expect((await ledger(app, options.accountId)).map((entry) => entry.amount)).toEqual([1, 50, 200]);
   });

@@ -46,11 +46,12 @@ async function paidCustomer(email: string, tariff = 1) {
   const customer = await signIn(app, email);
   const options = await order(app, customer, tariff, 30);
   expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
-  const token = context.database
-    .query<{ card_token: string }, [string]>(
+  const token = (
+    await context.database.get<{ card_token: string }>(
       "SELECT card_token FROM payments WHERE invoice_id = ? AND card_token IS NOT NULL",
+      [options.invoiceId],
     )
-    .get(options.invoiceId)?.card_token;
+  )?.card_token;
   if (!token) throw new Error("no saved card");
   return { customer, options, token };
 }
@@ -269,9 +270,11 @@ describe("the sandbox checks receipts as a fiscal provider would", () => {
       message: expect.stringMatching(/differs from the Amount/),
     });
     expect(await ledger(app, options.accountId)).toEqual([]);
-    const status = context.database
-      .query<{ status: string }, [string]>("SELECT status FROM payments WHERE invoice_id = ?")
-      .get(options.invoiceId)?.status;
+    const status = (
+      await context.database.get<{ status: string }>("SELECT status FROM payments WHERE invoice_id = ?", [
+        options.invoiceId,
+      ])
+    )?.status;
     expect(status).toBe("pending");
   });
 });

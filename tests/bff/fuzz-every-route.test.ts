@@ -44,7 +44,7 @@ const knownFieldNames = [
 
 const secret = context.config.cloudPaymentsApiSecret;
 const gatewayBasic = `Basic ${btoa(`${context.payments.gateway.publicId}:${secret}`)}`;
-const nodeKey = createNode(context.database, "fuzz-node", context.clock.now());
+const nodeKey = await createNode(context.database, "fuzz-node", context.clock.now());
 const operator = await makeOperator(context, "fuzz-admin", "admin");
 let operatorTokens = await tokensFor(app, operator.username, operator.password);
 let requestCount = 0;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createStaticSite } from "../../bff/static-site";
-import { languages } from "../../src/lib/i18n/languages";
+import { languages } from "../../core/languages";
 
 /** A built-site stand-in: one file per language variant, marked with its language. */
 function fixtureSite(): string {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { createPromo } from "../../bff/modules/panel/promos";
 import { withPeerAddress } from "../../bff/platform/client-address";
-import type { Language } from "../../src/lib/i18n/languages";
+import type { Language } from "../../core/languages";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, fixture, type SignedIn, signIn } from "../helpers/customers";
 import { makeOperator } from "../helpers/operators";
@@ -9,7 +9,7 @@ import { cards, order, payWithCard } from "../helpers/payments";
 
 const { app, context } = await makeTestApp();
 await makeOperator(context, "promo.maker", "admin");
-createPromo(
+await createPromo(
   context.database,
   {
     promoCode: "ONCEONLY10",

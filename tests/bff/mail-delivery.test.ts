@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { createContext } from "../../bff/app";
+import type { AppContext } from "../../bff/context";
 import { deliverDueMail, maxRetryDelayMs, retryDelayMs, startMailWorker } from "../../bff/jobs/mail-worker";
 import { renderMail } from "../../bff/modules/mail/render";
 import type { MailTransport, OutgoingMail } from "../../bff/modules/mail/transport";
 import { OffsetClock } from "../../bff/platform/clock";
 import { loadConfig } from "../../bff/platform/config";
-import { type AppContext, createContext } from "../../bff/platform/context";
 import { openDatabase } from "../../bff/platform/database";
-import { mailDelivery } from "../../db/queries/mail-outbox";
-import { closeDatabase } from "../../db/statements";
+import { type MailRow, mailDelivery } from "../../db/queries/mail-outbox";
 import { makeTestApp } from "../helpers/app";
-import { mailRow, makeMailCustomer, queueMail } from "../helpers/mail";
+import { mailRow, makeMailCustomer, queueMail, queueMails } from "../helpers/mail";
 import {
   freePort,
   headerOf,
@@ -22,6 +22,7 @@ import {
   startSmtpServer,
   type TestSmtpServer,
 } from "../helpers/smtp-server";
+import { testDatabaseUrl } from "../helpers/test-database";
 
 // DESIGN §14: a message is written with its event and sent by a worker over SMTP, once
 // (stable Message-ID), with retries at most 60 s apart while the server is down; a
@@ -69,8 +70,8 @@ describe("delivery over SMTP", () => {
   test("a queued message is delivered once: Message-ID, X-Message-Kind, From, To, text and HTML parts; sent_at on the billing clock", async () => {
     const smtp = await smtpServer(await freePort());
     const { context, clock } = await appSendingTo(smtp.port);
-    const userId = makeMailCustomer(context, "Anna.Reader@example.com", "ru");
-    const queued = queueMail(context, userId, "delivered-once");
+    const userId = await makeMailCustomer(context, "Anna.Reader@example.com", "ru");
+    const queued = await queueMail(context, userId, "delivered-once");
     // The billing clock runs ten days ahead of real time: sent_at must be in that clock,
     // the one a renewal compares with its notice's.
     clock.advance(10 * day);
@@ -95,7 +96,7 @@ describe("delivery over SMTP", () => {
     expect(normalised(mail.parsed.text)).toBe(normalised(expected.text));
     expect(normalised(mail.parsed.html)).toBe(normalised(expected.html));
 
-    const row = mailRow(context, queued);
+    const row = await mailRow(context, queued);
     expect(row).toMatchObject({ status: "sent", attempts: 1, last_error: null, claimed_until: null });
     expect(row.sent_at).toBeGreaterThanOrEqual(before);
     expect(row.sent_at).toBeLessThanOrEqual(clock.now());
@@ -108,24 +109,28 @@ describe("delivery over SMTP", () => {
   test("server not listening: the message stays pending with its attempts and a retry at most 60 s ahead; once the server is back it goes once", async () => {
     const port = await freePort();
     const { context, clock } = await appSendingTo(port);
-    const queued = queueMail(context, makeMailCustomer(context, "down@example.com"), "server-down");
+    const queued = await queueMail(
+      context,
+      await makeMailCustomer(context, "down@example.com"),
+      "server-down",
+    );
 
     expect(await deliverDueMail(context)).toEqual({ sent: 0, failed: 0, retried: 1 });
-    let row = mailRow(context, queued);
+    let row = await mailRow(context, queued);
     expect(row).toMatchObject({ status: "pending", attempts: 1, sent_at: null, claimed_until: null });
     expect(row.last_error).toMatch(/ECONNREFUSED|connect/i);
     expect(row.next_attempt_at).toBeGreaterThan(clock.now());
     expect(row.next_attempt_at - clock.now()).toBeLessThanOrEqual(maxRetryDelayMs);
     // Not due yet: a pass leaves it alone.
     expect(await deliverDueMail(context)).toEqual(nothing);
-    expect(mailRow(context, queued).attempts).toBe(1);
+    expect((await mailRow(context, queued)).attempts).toBe(1);
 
     // Down for long: the wait grows, and never passes 60 s.
     const waits: number[] = [];
     for (let pass = 0; pass < 8; pass++) {
       untilDue(context, clock, row);
       expect(await deliverDueMail(context)).toEqual({ sent: 0, failed: 0, retried: 1 });
-      row = mailRow(context, queued);
+      row = await mailRow(context, queued);
       waits.push(row.next_attempt_at - clock.now());
     }
     expect(row.attempts).toBe(9);
@@ -139,7 +144,7 @@ describe("delivery over SMTP", () => {
     untilDue(context, clock, row);
     expect(await deliverDueMail(context)).toEqual({ sent: 1, failed: 0, retried: 0 });
     expect(messageIds(smtp.received)).toEqual([`<${queued.message_id}>`]);
-    expect(mailRow(context, queued)).toMatchObject({ status: "sent", attempts: 10, last_error: null });
+    expect(await mailRow(context, queued)).toMatchObject({ status: "sent", attempts: 10, last_error: null });
     clock.advance(day);
     expect(await deliverDueMail(context)).toEqual(nothing);
     expect(smtp.received).toHaveLength(1);
@@ -148,12 +153,17 @@ describe("delivery over SMTP", () => {
   test("server answering 421: the messages tried wait their backoff, the others wait as long untried; all go once when it accepts again", async () => {
     const smtp = await smtpServer(await freePort(), { refuseConnections: 421 });
     const { context, clock } = await appSendingTo(smtp.port);
-    const userId = makeMailCustomer(context, "busy@example.com");
-    const queued = Array.from({ length: 6 }, (_, index) => queueMail(context, userId, `busy-${index}`));
+    const userId = await makeMailCustomer(context, "busy@example.com");
+    const queued = await queueMails(
+      context,
+      userId,
+      Array.from({ length: 6 }, (_, index) => `busy-${index}`),
+    );
 
     const counts = await deliverDueMail(context);
     expect(counts.sent + counts.failed).toBe(0);
-    const rows = queued.map((row) => mailRow(context, row));
+    const rows: MailRow[] = [];
+    for (const row of queued) rows.push(await mailRow(context, row));
     const tried = rows.filter((row) => row.attempts === 1);
     const untried = rows.filter((row) => row.attempts === 0);
     // One connection per message in flight (three lanes); the rest were not knocked on.
@@ -181,20 +191,20 @@ describe("delivery over SMTP", () => {
         address.startsWith("gone") ? 550 : address.startsWith("full") ? 452 : undefined,
     });
     const { context, clock } = await appSendingTo(smtp.port);
-    const gone = queueMail(context, makeMailCustomer(context, "gone@example.com"), "refused");
-    const full = queueMail(context, makeMailCustomer(context, "full@example.com"), "deferred");
-    const fine = queueMail(context, makeMailCustomer(context, "fine@example.com"), "accepted");
+    const gone = await queueMail(context, await makeMailCustomer(context, "gone@example.com"), "refused");
+    const full = await queueMail(context, await makeMailCustomer(context, "full@example.com"), "deferred");
+    const fine = await queueMail(context, await makeMailCustomer(context, "fine@example.com"), "accepted");
 
     expect(await deliverDueMail(context)).toEqual({ sent: 1, failed: 1, retried: 1 });
-    expect(mailRow(context, gone)).toMatchObject({ status: "failed", attempts: 1, sent_at: null });
-    expect(mailRow(context, gone).last_error).toMatch(/550/);
-    expect(mailRow(context, full)).toMatchObject({ status: "pending", attempts: 1 });
-    expect(mailRow(context, full).last_error).toMatch(/452/);
-    expect(mailRow(context, fine).status).toBe("sent");
+    expect(await mailRow(context, gone)).toMatchObject({ status: "failed", attempts: 1, sent_at: null });
+    expect((await mailRow(context, gone)).last_error).toMatch(/550/);
+    expect(await mailRow(context, full)).toMatchObject({ status: "pending", attempts: 1 });
+    expect((await mailRow(context, full)).last_error).toMatch(/452/);
+    expect((await mailRow(context, fine)).status).toBe("sent");
 
     clock.advance(day);
     expect(await deliverDueMail(context)).toEqual({ sent: 0, failed: 0, retried: 1 });
-    expect(mailRow(context, gone)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await mailRow(context, gone)).toMatchObject({ status: "failed", attempts: 1 });
     expect(smtp.received.map((mail) => mail.envelopeTo)).toEqual([["fine@example.com"]]);
   });
 
@@ -205,8 +215,12 @@ describe("delivery over SMTP", () => {
     // A second worker on the same database with its own SMTP connections, as a second process would be.
     const other = await createContext(context.config, context.database, context.clock);
     cleanups.push(() => other.mail.close());
-    const userId = makeMailCustomer(context, "many@example.com");
-    const queued = Array.from({ length: 15 }, (_, index) => queueMail(context, userId, `many-${index}`));
+    const userId = await makeMailCustomer(context, "many@example.com");
+    const queued = await queueMails(
+      context,
+      userId,
+      Array.from({ length: 15 }, (_, index) => `many-${index}`),
+    );
 
     const passes = await Promise.all([
       deliverDueMail(context),
@@ -231,10 +245,10 @@ describe("delivery over SMTP", () => {
       close: () => {},
     };
     const { context } = await makeTestApp({}, { mail: throwing });
-    const queued = queueMail(context, makeMailCustomer(context, "odd@example.com"), "odd");
+    const queued = await queueMail(context, await makeMailCustomer(context, "odd@example.com"), "odd");
     expect(await deliverDueMail(context)).toEqual({ sent: 0, failed: 0, retried: 1 });
-    expect(mailRow(context, queued)).toMatchObject({ status: "pending", attempts: 1 });
-    expect(mailRow(context, queued).last_error).toMatch(/something unexpected/);
+    expect(await mailRow(context, queued)).toMatchObject({ status: "pending", attempts: 1 });
+    expect((await mailRow(context, queued)).last_error).toMatch(/something unexpected/);
   });
 });
 
@@ -242,10 +256,19 @@ describe("restarts", () => {
   const directory = mkdtempSync(join(tmpdir(), "kannt-mail-"));
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-  /** A process's context on the database file: its own clock, connections and worker. */
-  async function processOn(path: string, port: number) {
+  /**
+   * Where the restarted processes keep their data: a SQLite file, or on a PostgreSQL run
+   * one database of the cluster, which a process's restart reconnects to.
+   */
+  async function databaseNamed(name: string) {
+    return { path: join(directory, name), url: await testDatabaseUrl() };
+  }
+
+  /** A process's context on the database: its own clock, connections and worker. */
+  async function processOn(location: { path: string; url: string | undefined }, port: number) {
     const config = loadConfig({
-      DATABASE_PATH: path,
+      DATABASE_PATH: location.path,
+      ...(location.url ? { DATABASE_URL: location.url } : {}),
       JWT_SECRET: "test-jwt-secret-that-is-long-enough-000000",
       CLOUDPAYMENTS_API_SECRET: "test-cloudpayments-secret-long-enough-0000",
       SMTP_URL: smtpUrlOn(port),
@@ -255,14 +278,14 @@ describe("restarts", () => {
       APP_MODE: "demo",
       CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
     });
-    const context = await createContext(config, openDatabase(path), new OffsetClock());
+    const context = await createContext(config, await openDatabase(config), new OffsetClock());
     let isStopped = false;
-    const stop = () => {
+    const stop = async () => {
       if (isStopped) return;
       isStopped = true;
       context.mail.close();
-      // Held exclusively, as by a process; a process's end lets it go.
-      closeDatabase(context.database);
+      // A SQLite file is held exclusively, as by a process; a process's end lets it go.
+      await context.database.close();
     };
     cleanups.push(stop);
     return { context, stop };
@@ -270,25 +293,31 @@ describe("restarts", () => {
 
   test("after a restart nothing sent is sent again, and a dead worker's claim holds until it runs out", async () => {
     const smtp = await smtpServer(await freePort());
-    const path = join(directory, "restart.db");
-    const first = await processOn(path, smtp.port);
-    const userId = makeMailCustomer(first.context, "restart@example.com");
-    const delivered = queueMail(first.context, userId, "before-restart");
+    const database = await databaseNamed("restart.db");
+    const first = await processOn(database, smtp.port);
+    const userId = await makeMailCustomer(first.context, "restart@example.com");
+    const delivered = await queueMail(first.context, userId, "before-restart");
     expect(await deliverDueMail(first.context)).toEqual({ sent: 1, failed: 0, retried: 0 });
     // A worker claims the next message and the process dies before it says a word to the server.
-    const claimed = queueMail(first.context, userId, "claimed-then-died");
+    const claimed = await queueMail(first.context, userId, "claimed-then-died");
     const realNow = Date.now();
     expect(
-      mailDelivery.claimNext(first.context.database, first.context.clock.now(), realNow, realNow + 120_000)
-        ?.id,
+      (
+        await mailDelivery.claimNext(
+          first.context.database,
+          first.context.clock.now(),
+          realNow,
+          realNow + 120_000,
+        )
+      )?.id,
     ).toBe(claimed.id);
-    first.stop();
+    await first.stop();
 
-    const second = await processOn(path, smtp.port);
+    const second = await processOn(database, smtp.port);
     expect(await deliverDueMail(second.context)).toEqual(nothing);
     expect(smtp.received).toHaveLength(1);
     // Two minutes later (real time) the dead claim has run out: the row is due again.
-    second.context.database.run("UPDATE mail_outbox SET claimed_until = ? WHERE id = ?", [
+    await second.context.database.run("UPDATE mail_outbox SET claimed_until = ? WHERE id = ?", [
       Date.now() - 1,
       claimed.id,
     ]);
@@ -306,22 +335,22 @@ describe("restarts", () => {
     // "duplicate" test) drop it, and for any other the reader sees one message twice,
     // never two different notices.
     const smtp = await smtpServer(await freePort());
-    const path = join(directory, "unrecorded.db");
-    const first = await processOn(path, smtp.port);
-    const queued = queueMail(
+    const database = await databaseNamed("unrecorded.db");
+    const first = await processOn(database, smtp.port);
+    const queued = await queueMail(
       first.context,
-      makeMailCustomer(first.context, "twice@example.com"),
+      await makeMailCustomer(first.context, "twice@example.com"),
       "unrecorded",
     );
     expect(await deliverDueMail(first.context)).toEqual({ sent: 1, failed: 0, retried: 0 });
     // As if the UPDATE after the server's 250 never happened, and the claim has since run out.
-    first.context.database.run(
+    await first.context.database.run(
       "UPDATE mail_outbox SET status = 'pending', sent_at = NULL, attempts = 0, claimed_until = ? WHERE id = ?",
       [Date.now() - 1, queued.id],
     );
-    first.stop();
+    await first.stop();
 
-    const second = await processOn(path, smtp.port);
+    const second = await processOn(database, smtp.port);
     expect(await deliverDueMail(second.context)).toEqual({ sent: 1, failed: 0, retried: 0 });
     expect(smtp.received).toHaveLength(2);
     const [once, again] = smtp.received as [ReceivedMail, ReceivedMail];
@@ -359,8 +388,8 @@ describe("the worker", () => {
       close: () => {},
     };
     const { context } = await makeTestApp({}, { mail: slow });
-    const userId = makeMailCustomer(context, "stop@example.com");
-    const queued = [1, 2, 3].map((index) => queueMail(context, userId, `stop-${index}`));
+    const userId = await makeMailCustomer(context, "stop@example.com");
+    const queued = await queueMails(context, userId, ["stop-1", "stop-2", "stop-3"]);
 
     const worker = startMailWorker(context, 20);
     await isSending;
@@ -375,7 +404,9 @@ describe("the worker", () => {
     await stopping;
 
     expect(sent.map((mail) => mail.messageId)).toEqual([queued[0]?.message_id]);
-    expect(queued.map((row) => mailRow(context, row).status)).toEqual(["sent", "pending", "pending"]);
+    const statuses: string[] = [];
+    for (const row of queued) statuses.push((await mailRow(context, row)).status);
+    expect(statuses).toEqual(["sent", "pending", "pending"]);
     await Bun.sleep(60);
     expect(sent).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { type Language, languages } from "../../src/lib/i18n/languages";
+import { type Language, languages } from "../../core/languages";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../helpers/payments";
@@ -140,34 +140,30 @@ type Story = {
   mails: Map<number, OutboxMail[]>;
 };
 
-const subscriptionOf = ({ context }: TestApp, userId: number) =>
-  context.database
-    .query<Subscription, [number]>(
-      `SELECT status, currency, period_price, tariff_months, end_date, next_charge_at
+const subscriptionOf = async ({ context }: TestApp, userId: number) =>
+  (await context.database.get<Subscription>(
+    `SELECT status, currency, period_price, tariff_months, end_date, next_charge_at
        FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1`,
-    )
-    .get(userId) as Subscription;
+    [userId],
+  )) as Subscription;
 
 const paymentsOf = ({ context }: TestApp, userId: number) =>
-  context.database
-    .query<Payment, [number]>(
-      `SELECT id, kind, amount, currency, status, refunded_amount, refunded_at, created_at, updated_at
+  context.database.all<Payment>(
+    `SELECT id, kind, amount, currency, status, refunded_amount, refunded_at, created_at, updated_at
        FROM payments WHERE user_id = ? ORDER BY id`,
-    )
-    .all(userId);
+    [userId],
+  );
 
 const noticesOf = ({ context }: TestApp, userId: number) =>
-  context.database
-    .query<Notice, [number]>(
-      `SELECT n.charge_at, n.amount, m.message_id
+  context.database.all<Notice>(
+    `SELECT n.charge_at, n.amount, m.message_id
        FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id JOIN subscriptions s ON s.id = n.subscription_id
        WHERE s.user_id = ? ORDER BY n.id`,
-    )
-    .all(userId);
+    [userId],
+  );
 
-const userIdOf = ({ context }: TestApp, email: string) =>
-  context.database.query<{ id: number }, [string]>("SELECT id FROM users WHERE email = ?").get(email)
-    ?.id as number;
+const userIdOf = async ({ context }: TestApp, email: string) =>
+  (await context.database.get<{ id: number }>("SELECT id FROM users WHERE email = ?", [email]))?.id as number;
 
 const call = ({ app }: TestApp, who: SignedIn, path: string) => app.handle(asCustomer(who, path));
 
@@ -203,7 +199,7 @@ async function customer(world: TestApp, email: string, language: Language, tarif
     tariff,
     headers: { "accept-language": language },
   });
-  return { ...signedIn, userId: userIdOf(world, email) };
+  return { ...signedIn, userId: await userIdOf(world, email) };
 }
 
 async function payTrial(world: TestApp, who: Customer, card: string, tariff = 1) {
@@ -230,29 +226,29 @@ async function liveThrough(language: Language): Promise<Story> {
   await payTrial(world, declined, cards.firstThenDeclined);
   await payTrial(world, cancels, cards.success);
   await payTrial(world, removesCard, cards.success);
-  const afterTrial = new Map(
-    [renews, declined, cancels, removesCard].map((who) => [who.userId, subscriptionOf(world, who.userId)]),
-  );
+  const afterTrial = new Map<number, Subscription>();
+  for (const who of [renews, declined, cancels, removesCard])
+    afterTrial.set(who.userId, await subscriptionOf(world, who.userId));
   expect((await call(world, cancels, "/api/subscriptions/cancel")).status).toBe(200);
-  const afterCancel = subscriptionOf(world, cancels.userId);
+  const afterCancel = await subscriptionOf(world, cancels.userId);
   expect((await call(world, removesCard, "/api/profile/removeCard")).status).toBe(200);
-  const afterCardRemoval = subscriptionOf(world, removesCard.userId);
+  const afterCardRemoval = await subscriptionOf(world, removesCard.userId);
 
   // Day 1: notices went out on day 0; the yearly plan renews, the declining card fails its
   // first attempt, the card-less period ends. Then an operator refunds the renewal.
   await passDays(world.app, 1 + 1 / 1440);
-  const afterRenewal = subscriptionOf(world, renews.userId);
+  const afterRenewal = await subscriptionOf(world, renews.userId);
   expect(afterRenewal.status).toBe("ACTIVE");
-  const afterEachDecline = [subscriptionOf(world, declined.userId)];
-  expect(subscriptionOf(world, removesCard.userId).status).toBe("EXPIRED");
+  const afterEachDecline = [await subscriptionOf(world, declined.userId)];
+  expect((await subscriptionOf(world, removesCard.userId)).status).toBe("EXPIRED");
   const refund = await panelRefund(world.app, await staff.admin(), { email: renews.email, uid: renews.uid });
   expect(refund.Success).toBe(true);
 
   // Day 2, the first retry; day 4, the last one, and the end.
   await passDays(world.app, 1);
-  afterEachDecline.push(subscriptionOf(world, declined.userId));
+  afterEachDecline.push(await subscriptionOf(world, declined.userId));
   await passDays(world.app, 2);
-  afterEachDecline.push(subscriptionOf(world, declined.userId));
+  afterEachDecline.push(await subscriptionOf(world, declined.userId));
   expect(afterEachDecline.map((row) => row.status)).toEqual(["ACTIVE", "ACTIVE", "EXPIRED"]);
 
   const mails = new Map<number, OutboxMail[]>();
@@ -363,7 +359,7 @@ describe.each(languages)("every kind of mail to customers registered in %s", (la
 
   test("renewal_notice: the charge's moment and amount, as the notice row holds them, and a cancel link that works", async () => {
     for (const who of [story.renews, story.declined]) {
-      const [notice] = noticesOf(story.world, who.userId);
+      const [notice] = await noticesOf(story.world, who.userId);
       expect(notice).toBeDefined();
       const mail = onlyOfKind(story, who, "renewal_notice");
       expect(mail?.messageId).toBe(notice?.message_id);
@@ -383,12 +379,14 @@ describe.each(languages)("every kind of mail to customers registered in %s", (la
       expect(opened.status).toBe(200);
       expect(await opened.json()).toMatchObject({ email: who.email });
     }
-    const renewal = paymentsOf(story.world, story.renews.userId).find((row) => row.kind === "renewal");
-    expect(renewal?.amount).toBe(noticesOf(story.world, story.renews.userId)[0]?.amount);
+    const renewal = (await paymentsOf(story.world, story.renews.userId)).find(
+      (row) => row.kind === "renewal",
+    );
+    expect(renewal?.amount).toBe((await noticesOf(story.world, story.renews.userId))[0]?.amount);
   });
 
   test("payment_succeeded: the renewal's amount and day, the end of the new period, and its receipt", async () => {
-    const renewal = paymentsOf(story.world, story.renews.userId).find(
+    const renewal = (await paymentsOf(story.world, story.renews.userId)).find(
       (row) => row.kind === "renewal",
     ) as Payment;
     expect(renewal.currency).toBe(story.currency);
@@ -407,8 +405,10 @@ describe.each(languages)("every kind of mail to customers registered in %s", (la
     expect(receipt.status).toBe(200);
   });
 
-  test("payment_failed: each attempt's amount and day, the next retry, and until when access lasts", () => {
-    const attempts = paymentsOf(story.world, story.declined.userId).filter((row) => row.kind === "renewal");
+  test("payment_failed: each attempt's amount and day, the next retry, and until when access lasts", async () => {
+    const attempts = (await paymentsOf(story.world, story.declined.userId)).filter(
+      (row) => row.kind === "renewal",
+    );
     expect(attempts.map((row) => row.status)).toEqual(["declined", "declined", "declined"]);
     const failed = ofKind(story, story.declined, "payment_failed");
     expect(failed).toHaveLength(3);
@@ -441,25 +441,27 @@ describe.each(languages)("every kind of mail to customers registered in %s", (la
     });
   });
 
-  test("subscription_ended: the day access ended, by the period running out or by dunning", () => {
+  test("subscription_ended: the day access ended, by the period running out or by dunning", async () => {
     // Without a card, the period ended when it was paid until.
-    const withoutCard = subscriptionOf(story.world, story.removesCard.userId);
+    const withoutCard = await subscriptionOf(story.world, story.removesCard.userId);
     expect(withoutCard.status).toBe("EXPIRED");
     expect(withoutCard.end_date).toBe(story.afterCardRemoval.end_date);
     expectStates(story, onlyOfKind(story, story.removesCard, "subscription_ended"), {
       dates: [withoutCard.end_date],
     });
     // Dunning kept access after the paid period, up to the last declined attempt: that is when it ended.
-    expect(subscriptionOf(story.world, story.declined.userId).status).toBe("EXPIRED");
-    const lastAttempt = paymentsOf(story.world, story.declined.userId).at(-1) as Payment;
+    expect((await subscriptionOf(story.world, story.declined.userId)).status).toBe("EXPIRED");
+    const lastAttempt = (await paymentsOf(story.world, story.declined.userId)).at(-1) as Payment;
     expect(lastAttempt.status).toBe("declined");
     expectStates(story, onlyOfKind(story, story.declined, "subscription_ended"), {
       dates: [lastAttempt.updated_at],
     });
   });
 
-  test("refund_made: the total that went back and its day", () => {
-    const refunded = paymentsOf(story.world, story.renews.userId).filter((row) => row.refunded_amount > 0);
+  test("refund_made: the total that went back and its day", async () => {
+    const refunded = (await paymentsOf(story.world, story.renews.userId)).filter(
+      (row) => row.refunded_amount > 0,
+    );
     expect(refunded.map((row) => row.kind)).toEqual(["renewal"]);
     const total = refunded.reduce((sum, row) => sum + row.refunded_amount, 0);
     expect(total).toBe(refunded[0]?.amount);

@@ -4,7 +4,7 @@ import { renderMail } from "../../bff/modules/mail/render";
 import type { MailTransport } from "../../bff/modules/mail/transport";
 import { MailDeliveryError } from "../../bff/modules/mail/transport";
 import { makeTestApp, postJson, request } from "../helpers/app";
-import { mailRow, makeMailCustomer, queueMail } from "../helpers/mail";
+import { mailRow, makeMailCustomer, queueMail, queueMails } from "../helpers/mail";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 
 // DESIGN §11/§14: the demo's outbox at GET /api/dev/mail (newest first, by recipient in
@@ -29,17 +29,17 @@ const isoDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 describe("GET /api/dev/mail", () => {
   test("answers the documented shape, newest first, filtered by recipient in any letter case, with delivery state", async () => {
     const { app, context, clock } = await makeTestApp({ PUBLIC_URL: "https://kannt.example" });
-    const anna = makeMailCustomer(context, "Anna@Example.com", "kk");
-    const boris = makeMailCustomer(context, "boris@example.com", "zh");
-    const first = queueMail(context, anna, "first");
+    const anna = await makeMailCustomer(context, "Anna@Example.com", "kk");
+    const boris = await makeMailCustomer(context, "boris@example.com", "zh");
+    const first = await queueMail(context, anna, "first");
     clock.advance(60_000);
-    queueMail(context, boris, "other");
+    await queueMail(context, boris, "other");
     clock.advance(60_000);
-    const second = queueMail(context, anna, "second");
+    const second = await queueMail(context, anna, "second");
     // The embedded outbox (no SMTP_URL): delivering records the message as sent.
     expect(await deliverDueMail(context)).toEqual({ sent: 3, failed: 0, retried: 0 });
     clock.advance(60_000);
-    const third = queueMail(context, anna, "third");
+    const third = await queueMail(context, anna, "third");
 
     const response = await app.handle(request("/api/dev/mail?to=aNNa%40example.COM"));
     expect(response.status).toBe(200);
@@ -61,7 +61,7 @@ describe("GET /api/dev/mail", () => {
       language: "kk",
       createdAt: new Date(first.created_at).toISOString(),
       messageId: first.message_id,
-      sentAt: new Date(mailRow(context, first).sent_at as number).toISOString(),
+      sentAt: new Date((await mailRow(context, first)).sent_at as number).toISOString(),
       status: "sent",
     });
     expect(list[0]).toMatchObject({ status: "pending", sentAt: null });
@@ -82,8 +82,12 @@ describe("GET /api/dev/mail", () => {
 
   test("without an address: the latest 100 messages", async () => {
     const { app, context } = await makeTestApp();
-    const userId = makeMailCustomer(context, "many@example.com");
-    const queued = Array.from({ length: 105 }, (_, index) => queueMail(context, userId, `many-${index}`));
+    const userId = await makeMailCustomer(context, "many@example.com");
+    const queued = await queueMails(
+      context,
+      userId,
+      Array.from({ length: 105 }, (_, index) => `many-${index}`),
+    );
     const list = (await (await app.handle(request("/api/dev/mail"))).json()) as OutboxMessage[];
     expect(list).toHaveLength(100);
     expect(list[0]?.messageId).toBe(queued.at(-1)?.message_id);
@@ -92,7 +96,7 @@ describe("GET /api/dev/mail", () => {
 
   test("lists also when SMTP_URL sends the mail for real", async () => {
     const { app, context } = await makeTestApp({ SMTP_URL: "smtp://user:password@127.0.0.1:9" });
-    queueMail(context, makeMailCustomer(context, "real@example.com"), "real");
+    await queueMail(context, await makeMailCustomer(context, "real@example.com"), "real");
     const list = (await (await app.handle(request("/api/dev/mail?to=real@example.com"))).json()) as unknown[];
     expect(list).toHaveLength(1);
     context.mail.close();
@@ -108,7 +112,7 @@ describe("GET /api/dev/mail", () => {
       CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
       SMTP_URL: "smtps://user:password@127.0.0.1:9",
     });
-    queueMail(context, makeMailCustomer(context, "prod@example.com"), "prod");
+    await queueMail(context, await makeMailCustomer(context, "prod@example.com"), "prod");
     for (const path of ["/api/dev/mail", "/api/dev/mail?to=prod@example.com"]) {
       const response = await app.handle(request(path));
       expect(response.status).toBe(404);
@@ -156,14 +160,18 @@ describe("POST /api/panel/users/messages", () => {
       close: () => {},
     };
     const { app, context, clock } = await makeTestApp({}, { mail: strict });
-    const reader = makeMailCustomer(context, "reader@example.com", "ru");
-    const gone = makeMailCustomer(context, "gone@example.com");
-    const full = makeMailCustomer(context, "full@example.com");
-    const queued = Array.from({ length: 11 }, (_, index) => queueMail(context, reader, `reader-${index}`));
-    queueMail(context, gone, "gone");
-    queueMail(context, full, "full");
+    const reader = await makeMailCustomer(context, "reader@example.com", "ru");
+    const gone = await makeMailCustomer(context, "gone@example.com");
+    const full = await makeMailCustomer(context, "full@example.com");
+    const queued = await queueMails(
+      context,
+      reader,
+      Array.from({ length: 11 }, (_, index) => `reader-${index}`),
+    );
+    await queueMail(context, gone, "gone");
+    await queueMail(context, full, "full");
     await deliverDueMail(context);
-    const pending = queueMail(context, reader, "reader-pending");
+    const pending = await queueMail(context, reader, "reader-pending");
 
     const path = (userId: number, query = "") => `/api/panel/users/messages?userId=${userId}${query}`;
     expect((await app.handle(postJson(path(reader), {}))).status).toBe(401);

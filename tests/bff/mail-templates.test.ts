@@ -2,9 +2,9 @@ import { describe, expect, test } from "vitest";
 import type { MailData, MailKind, MailLinks } from "../../bff/modules/mail/kinds";
 import { mailKinds } from "../../bff/modules/mail/kinds";
 import { renderMail } from "../../bff/modules/mail/render";
-import { company } from "../../src/content/company";
-import { translator } from "../../src/i18n";
-import { type Language, languages } from "../../src/lib/i18n/languages";
+import { company } from "../../core/company";
+import { translator } from "../../core/i18n";
+import { type Language, languages } from "../../core/languages";
 
 // Instants chosen so the calendar day depends on the clock: at 20:30 and 19:45 UTC it is
 // still the same day in Moscow (UTC+3) but already the next one in Almaty (UTC+5); at 22:30

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { signBody } from "../../bff/adapters/cloudpayments/signature";
 import { publicUrlOf } from "../../bff/modules/mail/links";
-import type { Language } from "../../src/lib/i18n/languages";
+import type { Language } from "../../core/languages";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../helpers/customers";
 import { cards, order, passDays, payWithCard, runBilling } from "../helpers/payments";
@@ -45,36 +45,33 @@ type Subscription = {
 
 const dayMs = 86_400_000;
 
-const mailsOf = ({ context }: TestApp, userId: number): Mail[] =>
-  context.database
-    .query<Omit<Mail, "data"> & { data: string }, [number]>(
+const mailsOf = async ({ context }: TestApp, userId: number): Promise<Mail[]> =>
+  (
+    await context.database.all<Omit<Mail, "data"> & { data: string }>(
       "SELECT kind, language, recipient, event_key, data FROM mail_outbox WHERE user_id = ? ORDER BY id",
+      [userId],
     )
-    .all(userId)
-    .map((row) => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> }));
+  ).map((row) => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> }));
 
 /** The event mails, in order; the pre-charge notices each renewal needs are tested in renewal-notices.test.ts. */
-const kindsOf = (world: TestApp, userId: number) =>
-  mailsOf(world, userId)
-    .map((mail) => mail.kind)
-    .filter((kind) => kind !== "renewal_notice");
+const kindsOf = async (world: TestApp, userId: number) =>
+  (await mailsOf(world, userId)).map((mail) => mail.kind).filter((kind) => kind !== "renewal_notice");
 
 /** The one message of `kind` (the test fails when there are more or none). */
-function onlyMail(world: TestApp, userId: number, kind: string): Mail {
-  const found = mailsOf(world, userId).filter((mail) => mail.kind === kind);
+async function onlyMail(world: TestApp, userId: number, kind: string): Promise<Mail> {
+  const found = (await mailsOf(world, userId)).filter((mail) => mail.kind === kind);
   expect(found, kind).toHaveLength(1);
   return found[0] as Mail;
 }
 
 const paymentsOf = ({ context }: TestApp, userId: number) =>
-  context.database
-    .query<Payment, [number]>("SELECT * FROM payments WHERE user_id = ? ORDER BY id")
-    .all(userId);
+  context.database.all<Payment>("SELECT * FROM payments WHERE user_id = ? ORDER BY id", [userId]);
 
-const subscriptionOf = ({ context }: TestApp, userId: number) =>
-  context.database
-    .query<Subscription, [number]>("SELECT * FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1")
-    .get(userId) as Subscription;
+const subscriptionOf = async ({ context }: TestApp, userId: number) =>
+  (await context.database.get<Subscription>(
+    "SELECT * FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+    [userId],
+  )) as Subscription;
 
 const receiptUrlOf = ({ context }: TestApp, paymentId: number) =>
   `${publicUrlOf(context.config)}/api/profile/payments/${paymentId}/receipt`;
@@ -85,14 +82,14 @@ async function customer(world: TestApp, email: string, language: Language, trial
     period: trialDays,
     headers: { "accept-language": language },
   });
-  const userId = world.context.database
-    .query<{ id: number }, [string]>("SELECT id FROM users WHERE email = ?")
-    .get(email)?.id as number;
+  const userId = (
+    await world.context.database.get<{ id: number }>("SELECT id FROM users WHERE email = ?", [email])
+  )?.id as number;
   return { ...signedIn, userId, language };
 }
 
 async function payTrial(world: TestApp, who: Customer, card = cards.success, tariff = 1) {
-  const widget = await order(world.app, who, tariff, subscriptionOf(world, who.userId).trial_days);
+  const widget = await order(world.app, who, tariff, (await subscriptionOf(world, who.userId)).trial_days);
   expect((await payWithCard(world.app, widget.invoiceId, card)).success).toBe(true);
   return widget;
 }
@@ -147,8 +144,8 @@ describe("payments", () => {
     const ru = await customer(world, "trial-renewal@example.com", "ru");
     await payTrial(world, ru);
 
-    const trial = onlyMail(world, ru.userId, "trial_started");
-    const started = subscriptionOf(world, ru.userId);
+    const trial = await onlyMail(world, ru.userId, "trial_started");
+    const started = await subscriptionOf(world, ru.userId);
     expect(trial).toMatchObject({ language: "ru", recipient: ru.email });
     expect(trial.data).toEqual({
       trialDays: 1,
@@ -164,13 +161,15 @@ describe("payments", () => {
     expect(Date.parse(cabinet.userInfo.nextTransactionDate)).toBe(started.next_charge_at);
 
     expect((await call(world, ru, "/api/profile/addDevice")).status).toBe(200);
-    const device = paymentsOf(world, ru.userId).find((payment) => payment.kind === "device") as Payment;
-    expect(onlyMail(world, ru.userId, "payment_succeeded").data).toEqual({
+    const device = (await paymentsOf(world, ru.userId)).find(
+      (payment) => payment.kind === "device",
+    ) as Payment;
+    expect((await onlyMail(world, ru.userId, "payment_succeeded")).data).toEqual({
       charge: { amount: device.amount, currency: "RUB" },
       paidAt: device.updated_at,
       what: "device",
       tariffMonths: null,
-      paidUntil: subscriptionOf(world, ru.userId).end_date,
+      paidUntil: (await subscriptionOf(world, ru.userId)).end_date,
       receiptUrl: receiptUrlOf(world, device.id),
     });
     // The link is the cabinet's receipt page of that payment.
@@ -181,34 +180,42 @@ describe("payments", () => {
 
     await passDays(world.app, 1.5);
     await runBilling(world.app);
-    const renewal = paymentsOf(world, ru.userId).find((payment) => payment.kind === "renewal") as Payment;
+    const renewal = (await paymentsOf(world, ru.userId)).find(
+      (payment) => payment.kind === "renewal",
+    ) as Payment;
     expect(renewal.status).toBe("completed");
-    const succeeded = mailsOf(world, ru.userId).filter((mail) => mail.kind === "payment_succeeded");
+    const succeeded = (await mailsOf(world, ru.userId)).filter((mail) => mail.kind === "payment_succeeded");
     expect(succeeded).toHaveLength(2);
     expect(succeeded[1]?.data).toEqual({
       charge: { amount: renewal.amount, currency: "RUB" },
       paidAt: renewal.updated_at,
       what: "subscription",
       tariffMonths: 1,
-      paidUntil: subscriptionOf(world, ru.userId).end_date,
+      paidUntil: (await subscriptionOf(world, ru.userId)).end_date,
       receiptUrl: receiptUrlOf(world, renewal.id),
     });
     expect(renewal.amount).toBe(20_000); // the month and the extra device
     expect(succeeded[1]?.event_key).toBe(`payment_succeeded:payment:${renewal.id}`);
-    expect(kindsOf(world, ru.userId)).toEqual(["trial_started", "payment_succeeded", "payment_succeeded"]);
+    expect(await kindsOf(world, ru.userId)).toEqual([
+      "trial_started",
+      "payment_succeeded",
+      "payment_succeeded",
+    ]);
   });
 
   test("a redelivered payment notification queues nothing more", async () => {
     const world = await makeTestApp();
     const en = await customer(world, "redelivered@example.com", "en");
     await payTrial(world, en);
-    const first = paymentsOf(world, en.userId)[0] as Payment;
+    const first = (await paymentsOf(world, en.userId))[0] as Payment;
     expect(await payNotification(world, first)).toBe(0);
     expect(await payNotification(world, first)).toBe(0);
     await passDays(world.app, 1.5);
-    const renewal = paymentsOf(world, en.userId).find((payment) => payment.kind === "renewal") as Payment;
+    const renewal = (await paymentsOf(world, en.userId)).find(
+      (payment) => payment.kind === "renewal",
+    ) as Payment;
     expect(await payNotification(world, renewal)).toBe(0);
-    expect(kindsOf(world, en.userId)).toEqual(["trial_started", "payment_succeeded"]);
+    expect(await kindsOf(world, en.userId)).toEqual(["trial_started", "payment_succeeded"]);
   });
 
   test("a customer who had the trial pays the full price first: payment_succeeded, not trial_started", async () => {
@@ -217,25 +224,25 @@ describe("payments", () => {
     await payTrial(world, kk);
     expect((await call(world, kk, "/api/profile/removeCard")).status).toBe(200);
     await passDays(world.app, 1.5);
-    expect(subscriptionOf(world, kk.userId).status).toBe("EXPIRED");
+    expect((await subscriptionOf(world, kk.userId)).status).toBe("EXPIRED");
     const widget = await order(world.app, kk, 3, 1);
     expect(widget.amount).toBe(2_400);
     expect((await payWithCard(world.app, widget.invoiceId, cards.success)).success).toBe(true);
-    const full = paymentsOf(world, kk.userId).at(-1) as Payment;
-    expect(kindsOf(world, kk.userId)).toEqual([
+    const full = (await paymentsOf(world, kk.userId)).at(-1) as Payment;
+    expect(await kindsOf(world, kk.userId)).toEqual([
       "trial_started",
       "card_removed",
       "subscription_ended",
       "payment_succeeded",
     ]);
-    expect(onlyMail(world, kk.userId, "payment_succeeded")).toMatchObject({
+    expect(await onlyMail(world, kk.userId, "payment_succeeded")).toMatchObject({
       language: "kk",
       data: {
         charge: { amount: 240_000, currency: "KZT" },
         paidAt: full.updated_at,
         what: "subscription",
         tariffMonths: 3,
-        paidUntil: subscriptionOf(world, kk.userId).end_date,
+        paidUntil: (await subscriptionOf(world, kk.userId)).end_date,
         receiptUrl: receiptUrlOf(world, full.id),
       },
     });
@@ -253,13 +260,13 @@ describe("payments", () => {
         referralCode: code,
       });
     expect((await passDays(world.app, 1.5)).free).toBe(1);
-    const renewal = paymentsOf(world, inviter.userId).find(
+    const renewal = (await paymentsOf(world, inviter.userId)).find(
       (payment) => payment.kind === "renewal",
     ) as Payment;
-    expect(onlyMail(world, inviter.userId, "payment_succeeded").data).toMatchObject({
+    expect((await onlyMail(world, inviter.userId, "payment_succeeded")).data).toMatchObject({
       charge: { amount: 0, currency: "RUB" },
       what: "subscription",
-      paidUntil: subscriptionOf(world, inviter.userId).end_date,
+      paidUntil: (await subscriptionOf(world, inviter.userId)).end_date,
       receiptUrl: receiptUrlOf(world, renewal.id),
     });
   });
@@ -274,7 +281,7 @@ describe("payments", () => {
     const buyer = await signIn(world.app, "prepaid-buyer@example.com", {
       headers: { "accept-language": "zh" },
     });
-    expect(world.context.database.query("SELECT COUNT(*) AS count FROM mail_outbox").get()).toEqual({
+    expect(await world.context.database.get("SELECT COUNT(*) AS count FROM mail_outbox")).toEqual({
       count: 0,
     });
     const { demoToken } = await import("../helpers/customers");
@@ -288,15 +295,17 @@ describe("payments", () => {
     );
     expect(attached.status).toBe(200);
     const userId = Number(
-      world.context.database
-        .query<{ id: number }, [string]>("SELECT id FROM users WHERE email = ?")
-        .get(buyer.email)?.id,
+      (
+        await world.context.database.get<{ id: number }>("SELECT id FROM users WHERE email = ?", [
+          buyer.email,
+        ])
+      )?.id,
     );
-    const trial = onlyMail(world, userId, "trial_started");
+    const trial = await onlyMail(world, userId, "trial_started");
     expect(trial.language).toBe("zh");
     expect(trial.data).toEqual({
       trialDays: 5,
-      firstChargeAt: subscriptionOf(world, userId).next_charge_at,
+      firstChargeAt: (await subscriptionOf(world, userId)).next_charge_at,
       firstCharge: { amount: 15_000, currency: "RUB" },
       tariffMonths: 1,
     });
@@ -306,11 +315,13 @@ describe("payments", () => {
 describe("a message never undoes the money change it tells of", () => {
   test("with the outbox unusable, the trial is still paid and the subscription still starts", async () => {
     const world = await makeTestApp();
-    world.context.database.run("DROP TABLE mail_outbox");
+    // PostgreSQL refuses to drop a table another references (the renewal notices) unless told to.
+    const { database } = world.context;
+    await database.exec(`DROP TABLE mail_outbox${database.engine === "postgres" ? " CASCADE" : ""}`);
     const en = await customer(world, "outbox-broken@example.com", "en");
     await payTrial(world, en);
-    expect(paymentsOf(world, en.userId)[0]?.status).toBe("completed");
-    expect(subscriptionOf(world, en.userId).status).toBe("ACTIVE");
+    expect((await paymentsOf(world, en.userId))[0]?.status).toBe("completed");
+    expect((await subscriptionOf(world, en.userId)).status).toBe("ACTIVE");
   });
 });
 
@@ -319,40 +330,44 @@ describe("declined renewals", () => {
     const world = await makeTestApp();
     const zh = await customer(world, "dunning@example.com", "zh");
     await payTrial(world, zh, cards.firstThenDeclined);
-    const dueAt = subscriptionOf(world, zh.userId).end_date;
+    const dueAt = (await subscriptionOf(world, zh.userId)).end_date;
 
     await passDays(world.app, 1.5);
-    const failed = () => mailsOf(world, zh.userId).filter((mail) => mail.kind === "payment_failed");
-    const attempts = () => paymentsOf(world, zh.userId).filter((payment) => payment.kind === "renewal");
-    expect(failed()).toHaveLength(1);
-    expect(failed()[0]).toMatchObject({ language: "zh", recipient: zh.email });
-    expect(failed()[0]?.data).toEqual({
+    const failed = async () =>
+      (await mailsOf(world, zh.userId)).filter((mail) => mail.kind === "payment_failed");
+    const attempts = async () =>
+      (await paymentsOf(world, zh.userId)).filter((payment) => payment.kind === "renewal");
+    expect(await failed()).toHaveLength(1);
+    expect((await failed())[0]).toMatchObject({ language: "zh", recipient: zh.email });
+    expect((await failed())[0]?.data).toEqual({
       charge: { amount: 15_000, currency: "RUB" },
-      failedAt: attempts()[0]?.updated_at,
+      failedAt: (await attempts())[0]?.updated_at,
       nextRetryAt: dueAt + dayMs,
       accessUntil: dueAt + 3 * dayMs,
     });
-    expect(subscriptionOf(world, zh.userId).next_charge_at).toBe(dueAt + dayMs);
+    expect((await subscriptionOf(world, zh.userId)).next_charge_at).toBe(dueAt + dayMs);
 
     await passDays(world.app, 1);
-    expect(failed()[1]?.data).toMatchObject({
+    expect((await failed())[1]?.data).toMatchObject({
       nextRetryAt: dueAt + 3 * dayMs,
       accessUntil: dueAt + 3 * dayMs,
     });
-    expect(subscriptionOf(world, zh.userId).next_charge_at).toBe(dueAt + 3 * dayMs);
+    expect((await subscriptionOf(world, zh.userId)).next_charge_at).toBe(dueAt + 3 * dayMs);
 
     await passDays(world.app, 2);
     await runBilling(world.app);
-    const ended = subscriptionOf(world, zh.userId);
+    const ended = await subscriptionOf(world, zh.userId);
     expect(ended.status).toBe("EXPIRED");
-    expect(failed()[2]?.data).toEqual({
+    expect((await failed())[2]?.data).toEqual({
       charge: { amount: 15_000, currency: "RUB" },
-      failedAt: attempts()[2]?.updated_at,
+      failedAt: (await attempts())[2]?.updated_at,
       nextRetryAt: null,
       accessUntil: null,
     });
-    expect(onlyMail(world, zh.userId, "subscription_ended").data).toEqual({ endedAt: ended.updated_at });
-    expect(kindsOf(world, zh.userId)).toEqual([
+    expect((await onlyMail(world, zh.userId, "subscription_ended")).data).toEqual({
+      endedAt: ended.updated_at,
+    });
+    expect(await kindsOf(world, zh.userId)).toEqual([
       "trial_started",
       "payment_failed",
       "payment_failed",
@@ -366,15 +381,21 @@ describe("declined renewals", () => {
     const kk = await customer(world, "hard-decline@example.com", "kk");
     await payTrial(world, kk, cards.expiredLater);
     await passDays(world.app, 1.5);
-    const ended = subscriptionOf(world, kk.userId);
+    const ended = await subscriptionOf(world, kk.userId);
     expect(ended.status).toBe("EXPIRED");
-    expect(kindsOf(world, kk.userId)).toEqual(["trial_started", "payment_failed", "subscription_ended"]);
-    expect(onlyMail(world, kk.userId, "payment_failed").data).toMatchObject({
+    expect(await kindsOf(world, kk.userId)).toEqual([
+      "trial_started",
+      "payment_failed",
+      "subscription_ended",
+    ]);
+    expect((await onlyMail(world, kk.userId, "payment_failed")).data).toMatchObject({
       charge: { amount: 90_000, currency: "KZT" },
       nextRetryAt: null,
       accessUntil: null,
     });
-    expect(onlyMail(world, kk.userId, "subscription_ended").data).toEqual({ endedAt: ended.updated_at });
+    expect((await onlyMail(world, kk.userId, "subscription_ended")).data).toEqual({
+      endedAt: ended.updated_at,
+    });
   });
 });
 
@@ -385,8 +406,8 @@ describe("the customer's own steps", () => {
     await payTrial(world, en);
     expect((await call(world, en, "/api/subscriptions/cancel")).status).toBe(200);
     expect((await call(world, en, "/api/subscriptions/cancel")).status).toBe(409);
-    const cancelled = subscriptionOf(world, en.userId);
-    expect(onlyMail(world, en.userId, "subscription_canceled")).toMatchObject({
+    const cancelled = await subscriptionOf(world, en.userId);
+    expect(await onlyMail(world, en.userId, "subscription_canceled")).toMatchObject({
       language: "en",
       recipient: en.email,
       data: { accessUntil: cancelled.end_date },
@@ -394,16 +415,16 @@ describe("the customer's own steps", () => {
     world.clock.advance(60_000);
     expect((await call(world, en, "/api/subscriptions/resume")).status).toBe(200);
     expect((await call(world, en, "/api/subscriptions/cancel")).status).toBe(200);
-    expect(kindsOf(world, en.userId)).toEqual([
+    expect(await kindsOf(world, en.userId)).toEqual([
       "trial_started",
       "subscription_canceled",
       "subscription_canceled",
     ]);
     // A cancelled subscription whose period has run out is EXPIRED (DESIGN §5), told once.
     await passDays(world.app, 11);
-    expect(subscriptionOf(world, en.userId).status).toBe("EXPIRED");
+    expect((await subscriptionOf(world, en.userId)).status).toBe("EXPIRED");
     await passDays(world.app, 3);
-    expect(kindsOf(world, en.userId)).toEqual([
+    expect(await kindsOf(world, en.userId)).toEqual([
       "trial_started",
       "subscription_canceled",
       "subscription_canceled",
@@ -416,18 +437,20 @@ describe("the customer's own steps", () => {
     const ru = await customer(world, "card-remover@example.com", "ru", 3);
     await payTrial(world, ru);
     expect((await call(world, ru, "/api/profile/removeCard")).status).toBe(200);
-    const running = subscriptionOf(world, ru.userId);
-    expect(onlyMail(world, ru.userId, "card_removed")).toMatchObject({
+    const running = await subscriptionOf(world, ru.userId);
+    expect(await onlyMail(world, ru.userId, "card_removed")).toMatchObject({
       language: "ru",
       data: { lastFour: "4242", accessUntil: running.end_date },
     });
     await passDays(world.app, 2);
-    expect(kindsOf(world, ru.userId)).toEqual(["trial_started", "card_removed"]);
+    expect(await kindsOf(world, ru.userId)).toEqual(["trial_started", "card_removed"]);
     await passDays(world.app, 2);
     await runBilling(world.app);
-    expect(subscriptionOf(world, ru.userId).status).toBe("EXPIRED");
-    expect(onlyMail(world, ru.userId, "subscription_ended").data).toEqual({ endedAt: running.end_date });
-    expect(kindsOf(world, ru.userId)).toEqual(["trial_started", "card_removed", "subscription_ended"]);
+    expect((await subscriptionOf(world, ru.userId)).status).toBe("EXPIRED");
+    expect((await onlyMail(world, ru.userId, "subscription_ended")).data).toEqual({
+      endedAt: running.end_date,
+    });
+    expect(await kindsOf(world, ru.userId)).toEqual(["trial_started", "card_removed", "subscription_ended"]);
   });
 
   test("a running subscription with no card on file ends at its renewal, told once", async () => {
@@ -437,12 +460,12 @@ describe("the customer's own steps", () => {
       status: "ACTIVE",
       language: "kk",
     });
-    const before = subscriptionOf(world, made.userId);
+    const before = await subscriptionOf(world, made.userId);
     await passDays(world.app, 26);
     await runBilling(world.app);
-    expect(subscriptionOf(world, made.userId).status).toBe("EXPIRED");
-    expect(kindsOf(world, made.userId)).toEqual(["subscription_ended"]);
-    expect(onlyMail(world, made.userId, "subscription_ended")).toMatchObject({
+    expect((await subscriptionOf(world, made.userId)).status).toBe("EXPIRED");
+    expect(await kindsOf(world, made.userId)).toEqual(["subscription_ended"]);
+    expect(await onlyMail(world, made.userId, "subscription_ended")).toMatchObject({
       language: "kk",
       data: { endedAt: before.end_date },
     });
@@ -465,18 +488,18 @@ describe("refunds", () => {
     const zh = await customerWithPeriod(world, "refunded@example.com", "zh");
     const answer = await panelRefund(world.app, await staff.admin(), { email: zh.email, uid: zh.uid });
     expect(answer.Success).toBe(true);
-    const refunded = paymentsOf(world, zh.userId).filter((payment) => payment.status === "refunded");
+    const refunded = (await paymentsOf(world, zh.userId)).filter((payment) => payment.status === "refunded");
     expect(refunded.map((payment) => payment.kind)).toEqual(["renewal", "device"]);
     const total = refunded.reduce((sum, payment) => sum + payment.refunded_amount, 0);
     expect(total).toBe(answer.total * 100);
-    const mail = onlyMail(world, zh.userId, "refund_made");
+    const mail = await onlyMail(world, zh.userId, "refund_made");
     expect(mail).toMatchObject({
       language: "zh",
       data: { refund: { amount: total, currency: "RUB" }, payments: 2 },
     });
     expect(mail.event_key).toMatch(/^refund_made:panel:/);
-    expect(subscriptionOf(world, zh.userId).status).toBe("EXPIRED");
-    expect(kindsOf(world, zh.userId)).not.toContain("subscription_ended");
+    expect((await subscriptionOf(world, zh.userId)).status).toBe("EXPIRED");
+    expect(await kindsOf(world, zh.userId)).not.toContain("subscription_ended");
   });
 
   test("a refund whose gateway call fails queues nothing; one that fails part way tells what did go back", async () => {
@@ -489,7 +512,7 @@ describe("refunds", () => {
     try {
       gateway.refund = async () => ({ Success: false, Message: "Bank is offline" });
       expect((await panelRefund(world.app, await staff.admin(), identity)).Success).toBe(false);
-      expect(kindsOf(world, en.userId)).not.toContain("refund_made");
+      expect(await kindsOf(world, en.userId)).not.toContain("refund_made");
 
       let calls = 0;
       gateway.refund = async (transactionId, amount, receipt) =>
@@ -501,14 +524,16 @@ describe("refunds", () => {
     } finally {
       gateway.refund = realRefund;
     }
-    const device = paymentsOf(world, en.userId).find((payment) => payment.kind === "device") as Payment;
-    expect(onlyMail(world, en.userId, "refund_made").data).toMatchObject({
+    const device = (await paymentsOf(world, en.userId)).find(
+      (payment) => payment.kind === "device",
+    ) as Payment;
+    expect((await onlyMail(world, en.userId, "refund_made")).data).toMatchObject({
       refund: { amount: device.amount, currency: "RUB" },
       payments: 1,
     });
     const rest = await panelRefund(world.app, await staff.admin(), identity);
     expect(rest.Success).toBe(true);
-    const told = mailsOf(world, en.userId).filter((mail) => mail.kind === "refund_made");
+    const told = (await mailsOf(world, en.userId)).filter((mail) => mail.kind === "refund_made");
     expect(told.map((mail) => mail.data.payments)).toEqual([1, 1]);
     expect(told[1]?.data.refund).toEqual({ amount: rest.total * 100, currency: "RUB" });
   });
@@ -516,13 +541,15 @@ describe("refunds", () => {
   test("a refund made at the gateway: told once with the amount that went back, however often it is delivered", async () => {
     const world = await makeTestApp();
     const kk = await customerWithPeriod(world, "gateway-refund@example.com", "kk");
-    const renewal = paymentsOf(world, kk.userId).find((payment) => payment.kind === "renewal") as Payment;
+    const renewal = (await paymentsOf(world, kk.userId)).find(
+      (payment) => payment.kind === "renewal",
+    ) as Payment;
     expect(await refundNotification(world, renewal, 77_000_001, 30_000)).toBe(0);
     expect(await refundNotification(world, renewal, 77_000_001, 30_000)).toBe(0);
-    expect(paymentsOf(world, kk.userId).find((payment) => payment.id === renewal.id)?.refunded_amount).toBe(
-      30_000,
-    );
-    const mail = onlyMail(world, kk.userId, "refund_made");
+    expect(
+      (await paymentsOf(world, kk.userId)).find((payment) => payment.id === renewal.id)?.refunded_amount,
+    ).toBe(30_000);
+    const mail = await onlyMail(world, kk.userId, "refund_made");
     expect(mail).toMatchObject({
       language: "kk",
       event_key: "refund_made:gateway:77000001",
@@ -530,12 +557,12 @@ describe("refunds", () => {
     });
     // The rest, and more than the rest: only what the payment still held went back.
     expect(await refundNotification(world, renewal, 77_000_002, renewal.amount)).toBe(0);
-    const told = mailsOf(world, kk.userId).filter((entry) => entry.kind === "refund_made");
+    const told = (await mailsOf(world, kk.userId)).filter((entry) => entry.kind === "refund_made");
     expect(told.map((entry) => (entry.data.refund as { amount: number }).amount)).toEqual([
       30_000,
       renewal.amount - 30_000,
     ]);
-    expect(subscriptionOf(world, kk.userId).status).toBe("EXPIRED");
-    expect(kindsOf(world, kk.userId)).not.toContain("subscription_ended");
+    expect((await subscriptionOf(world, kk.userId)).status).toBe("EXPIRED");
+    expect(await kindsOf(world, kk.userId)).not.toContain("subscription_ended");
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createStaticSite, notFoundLanguage } from "../../bff/static-site";
-import { languages } from "../../src/lib/i18n/languages";
+import { languages } from "../../core/languages";
 
 /** A built-site stand-in with a landing and a not-found page per language. */
 function fixtureSite(): string {

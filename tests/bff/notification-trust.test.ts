@@ -34,12 +34,14 @@ const statusOf = async (customer: SignedIn) =>
   ).userInfo;
 
 const paymentRow = (invoiceId: string) =>
-  context.database
-    .query<
-      { status: string; amount: number; refunded_amount: number; transaction_id: string | null },
-      [string]
-    >("SELECT status, amount, refunded_amount, transaction_id FROM payments WHERE invoice_id = ?")
-    .get(invoiceId);
+  context.database.get<{
+    status: string;
+    amount: number;
+    refunded_amount: number;
+    transaction_id: string | null;
+  }>("SELECT status, amount, refunded_amount, transaction_id FROM payments WHERE invoice_id = ?", [
+    invoiceId,
+  ]);
 
 async function paidCustomer(email: string) {
   const customer = await signIn(app, email);
@@ -122,7 +124,7 @@ describe("refund notifications", () => {
     const { options, transactionId } = await paidCustomer("refund-cap@example.com");
     const response = await signedForm("refund", refundFields(options, transactionId, "500.00"));
     expect(await codeOf(response)).toBe(0);
-    expect(paymentRow(options.invoiceId)).toMatchObject({
+    expect(await paymentRow(options.invoiceId)).toMatchObject({
       status: "refunded",
       amount: 100,
       refunded_amount: 100,
@@ -134,18 +136,18 @@ describe("refund notifications", () => {
     const options = await order(app, customer);
     const early = refundFields(options, "88000001", "1.00");
     expect(await codeOf(await signedForm("refund", early))).not.toBe(0);
-    expect(paymentRow(options.invoiceId)?.status).toBe("pending");
+    expect((await paymentRow(options.invoiceId))?.status).toBe("pending");
 
     const paid = await payWithCard(app, options.invoiceId, cards.success);
     expect((await statusOf(customer)).subscriptionStatus).toBe("ACTIVE");
     // The gateway delivers the same refund again, now naming the payment it knows.
     const again = { ...early, PaymentTransactionId: String(paid.transactionId) };
     expect(await codeOf(await signedForm("refund", again))).toBe(0);
-    expect(paymentRow(options.invoiceId)?.status).toBe("refunded");
+    expect((await paymentRow(options.invoiceId))?.status).toBe("refunded");
     expect((await statusOf(customer)).subscriptionStatus).toBe("EXPIRED");
     // And once more: applied once only.
     expect(await codeOf(await signedForm("refund", again))).toBe(0);
-    expect(paymentRow(options.invoiceId)?.refunded_amount).toBe(100);
+    expect((await paymentRow(options.invoiceId))?.refunded_amount).toBe(100);
   });
 
   test("a gateway-side refund of the payment that bought the current period ends access", async () => {
@@ -164,10 +166,10 @@ describe("refund notifications", () => {
   test("a partial refund keeps access and counts toward the payment", async () => {
     const { customer, options, transactionId } = await paidCustomer("refund-partial@example.com");
     expect(await codeOf(await signedForm("refund", refundFields(options, transactionId, "0.40")))).toBe(0);
-    expect(paymentRow(options.invoiceId)).toMatchObject({ status: "completed", refunded_amount: 40 });
+    expect(await paymentRow(options.invoiceId)).toMatchObject({ status: "completed", refunded_amount: 40 });
     expect((await statusOf(customer)).subscriptionStatus).toBe("ACTIVE");
     expect(await codeOf(await signedForm("refund", refundFields(options, transactionId, "0.60")))).toBe(0);
-    expect(paymentRow(options.invoiceId)).toMatchObject({ status: "refunded", refunded_amount: 100 });
+    expect(await paymentRow(options.invoiceId)).toMatchObject({ status: "refunded", refunded_amount: 100 });
     expect((await statusOf(customer)).subscriptionStatus).toBe("EXPIRED");
   });
 });

@@ -30,9 +30,9 @@ describe("operator accounts", () => {
   test("passwords are stored as Argon2id hashes and must be long enough", async () => {
     const { context } = await makeTestApp();
     await makeOperator(context, "hashed", "support");
-    const row = context.database
-      .query<{ password_hash: string }, []>("SELECT password_hash FROM operators WHERE username = 'hashed'")
-      .get();
+    const row = await context.database.get<{ password_hash: string }>(
+      "SELECT password_hash FROM operators WHERE username = 'hashed'",
+    );
     expect(row?.password_hash).toMatch(/^\$argon2id\$/);
     await expect(makeOperator(context, "short", "support", "short")).rejects.toThrow(
       /at least 12 characters/,
@@ -45,7 +45,7 @@ describe("operator accounts", () => {
     const admin = await makeOperator(context, "auditor", "admin");
     const leaving = await makeOperator(context, "leaving", "support");
     const tokens = await tokensFor(app, leaving.username, leaving.password);
-    disableOperator(context.database, "leaving", context.clock.now());
+    await disableOperator(context.database, "leaving", context.clock.now());
     expect((await login(app, leaving.username, leaving.password)).status).toBe(401);
     expect(
       (await app.handle(postJson("/api/auth/refreshToken", { refreshToken: tokens.refreshToken }))).status,

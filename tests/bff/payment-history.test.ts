@@ -70,11 +70,9 @@ describe("the cabinet's payment history", () => {
     const mine = (await historyOf(renewingNow)).payments.map((entry) => entry.paymentId);
     const theirs = (await historyOf(decliningNow)).payments.map((entry) => entry.paymentId);
     expect(mine.filter((id) => theirs.includes(id))).toEqual([]);
-    const owners = context.database
-      .query<{ user_id: number }, []>(
-        `SELECT DISTINCT user_id FROM payments WHERE id IN (${[...mine].join(",")})`,
-      )
-      .all();
+    const owners = await context.database.all<{ user_id: number }>(
+      `SELECT DISTINCT user_id FROM payments WHERE id IN (${[...mine].join(",")})`,
+    );
     expect(owners).toHaveLength(1);
   });
 
@@ -90,14 +88,14 @@ describe("the cabinet's payment history", () => {
 
   test("a refund is an entry of its own and marks the payment refunded", async () => {
     const [renewal] = (await historyOf(renewingNow)).payments;
-    context.database.run(
+    await context.database.run(
       "UPDATE payments SET status = 'refunded', refunded_amount = amount, refunded_at = ? WHERE id = ?",
       [context.clock.now(), renewal?.paymentId ?? 0],
     );
     const [refund, refunded] = (await historyOf(renewingNow)).payments;
     expect(refund).toMatchObject({ purpose: "refund", amount: 150, status: "refunded" });
     expect(refunded).toMatchObject({ purpose: "renewal", status: "refunded", paymentId: renewal?.paymentId });
-    context.database.run(
+    await context.database.run(
       "UPDATE payments SET status = 'completed', refunded_amount = 0, refunded_at = NULL WHERE id = ?",
       [renewal?.paymentId ?? 0],
     );

@@ -55,18 +55,17 @@ const statusOf = async (customer: SignedIn) =>
   ).userInfo;
 
 const paymentOf = (invoiceId: string) =>
-  context.database
-    .query<{ status: string; transaction_id: string | null }, [string]>(
-      "SELECT status, transaction_id FROM payments WHERE invoice_id = ?",
-    )
-    .get(invoiceId);
+  context.database.get<{ status: string; transaction_id: string | null }>(
+    "SELECT status, transaction_id FROM payments WHERE invoice_id = ?",
+    [invoiceId],
+  );
 
 describe("notification signatures", () => {
   test("a forged signature is rejected and changes nothing", async () => {
     const { customer, options, fields } = await pendingOrder("forged-pay@example.com");
     const response = await notification("pay", fields, { secret: "not-the-api-secret-at-all-0000000000" });
     expect(response.status).toBe(401);
-    expect(paymentOf(options.invoiceId)?.status).toBe("pending");
+    expect((await paymentOf(options.invoiceId))?.status).toBe("pending");
     expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
   });
 
@@ -74,7 +73,7 @@ describe("notification signatures", () => {
     const { customer, options, fields } = await pendingOrder("unsigned-pay@example.com");
     expect((await notification("pay", fields, { header: "none" })).status).toBe(401);
     expect((await notification("check", fields, { header: "none" })).status).toBe(401);
-    expect(paymentOf(options.invoiceId)?.status).toBe("pending");
+    expect((await paymentOf(options.invoiceId))?.status).toBe("pending");
     expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
   });
 
@@ -85,7 +84,7 @@ describe("notification signatures", () => {
         await notification("pay", { ...first.fields, Reason: "Approved: ok+fine" }, { header: "x" }),
       ),
     ).toBe(0);
-    expect(paymentOf(first.options.invoiceId)?.status).toBe("completed");
+    expect((await paymentOf(first.options.invoiceId))?.status).toBe("completed");
     const second = await pendingOrder("json-pay@example.com");
     expect(await code(await notification("pay", second.fields, { json: true }))).toBe(0);
     expect((await statusOf(second.customer)).subscriptionStatus).toBe("ACTIVE");
@@ -125,9 +124,10 @@ describe("idempotency", () => {
     context.clock.now(); // the second delivery comes later
     expect(await code(await notification("pay", fields))).toBe(0);
     expect(await statusOf(customer)).toEqual(first);
-    const events = context.database
-      .query<{ count: number }, [string]>("SELECT COUNT(*) AS count FROM webhook_events WHERE invoice_id = ?")
-      .get(options.invoiceId);
+    const events = await context.database.get<{ count: number }>(
+      "SELECT COUNT(*) AS count FROM webhook_events WHERE invoice_id = ?",
+      [options.invoiceId],
+    );
     expect(events?.count).toBe(1);
   });
 
@@ -140,7 +140,7 @@ describe("idempotency", () => {
       Status: "Declined",
       ReasonCode: 5051,
     });
-    expect(paymentOf(paidFirst.options.invoiceId)?.status).toBe("completed");
+    expect((await paymentOf(paidFirst.options.invoiceId))?.status).toBe("completed");
     expect((await statusOf(paidFirst.customer)).subscriptionStatus).toBe("ACTIVE");
 
     const failedFirst = await pendingOrder("fail-then-pay@example.com");
@@ -152,7 +152,7 @@ describe("idempotency", () => {
     });
     await notification("pay", failedFirst.fields);
     await notification("pay", failedFirst.fields);
-    expect(paymentOf(failedFirst.options.invoiceId)).toEqual({
+    expect(await paymentOf(failedFirst.options.invoiceId)).toEqual({
       status: "completed",
       transaction_id: String(failedFirst.fields.TransactionId),
     });
@@ -162,7 +162,7 @@ describe("idempotency", () => {
   test("a Pay whose amount differs from the order is not credited", async () => {
     const { customer, options, fields } = await pendingOrder("mismatch@example.com");
     expect(await code(await notification("pay", { ...fields, Amount: "0.50" }))).toBe(0);
-    expect(paymentOf(options.invoiceId)?.status).toBe("pending");
+    expect((await paymentOf(options.invoiceId))?.status).toBe("pending");
     expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
   });
 });
@@ -192,7 +192,7 @@ describe("the sandbox widget flow", () => {
       message: "InsufficientFunds",
     });
     expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
-    expect(paymentOf(options.invoiceId)?.status).toBe("declined");
+    expect((await paymentOf(options.invoiceId))?.status).toBe("declined");
   });
 
   test("an order while a subscription is active is refused", async () => {
@@ -209,7 +209,7 @@ describe("the sandbox widget flow", () => {
       success: false,
       message: "Amount must be a sum of money of 0 or more.",
     });
-    expect(paymentOf(options.invoiceId)?.status).toBe("pending");
+    expect((await paymentOf(options.invoiceId))?.status).toBe("pending");
   });
 
   test("an order's tariff and period are validated with clear messages", async () => {

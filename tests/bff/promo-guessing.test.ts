@@ -7,7 +7,7 @@ import { makeOperator } from "../helpers/operators";
 
 const { app, context, clock } = await makeTestApp();
 await makeOperator(context, "promo.maker", "admin");
-createPromo(
+await createPromo(
   context.database,
   {
     promoCode: "REALCODE25",

@@ -22,9 +22,8 @@ const inviteesOf = async (customer: SignedIn) =>
     }
   ).invitees;
 
-const userIdOf = (email: string) =>
-  context.database.query<{ id: number }, [string]>("SELECT id FROM users WHERE email = ?").get(email)?.id ??
-  0;
+const userIdOf = async (email: string) =>
+  (await context.database.get<{ id: number }>("SELECT id FROM users WHERE email = ?", [email]))?.id ?? 0;
 
 describe("an invitee counts toward the inviter's discount", () => {
   test("four puppets that only paid the trial give nothing, and the inviter's renewal is charged in full", async () => {
@@ -43,7 +42,7 @@ describe("an invitee counts toward the inviter's discount", () => {
     expect(invitees[0]?.email).toMatch(/^pu•••@example\.com$/);
 
     await passDays(app, 1.5);
-    const charges = (await ledger(app, `customer-${userIdOf(inviter.email)}`)).filter((entry) =>
+    const charges = (await ledger(app, `customer-${await userIdOf(inviter.email)}`)).filter((entry) =>
       entry.invoiceId.startsWith("renewal-"),
     );
     expect(charges.map((entry) => entry.amount)).toEqual([1080]);
@@ -76,9 +75,10 @@ describe("an invitee counts toward the inviter's discount", () => {
     expect(await discountOf(inviterSession)).toBe(0.25);
     // Both payments made with one card (as the gateway describes it: first six, last four, expiry).
     for (const userId of [inviter.userId, friend.userId])
-      context.database.run("UPDATE payments SET card_fingerprint = '424242|4242|12/29' WHERE user_id = ?", [
-        userId,
-      ]);
+      await context.database.run(
+        "UPDATE payments SET card_fingerprint = '424242|4242|12/29' WHERE user_id = ?",
+        [userId],
+      );
     expect(await discountOf(inviterSession)).toBe(0);
     expect((await inviteesOf(inviterSession))[0]).toMatchObject({ counts: false, reason: "inviters-card" });
   });
@@ -97,7 +97,7 @@ describe("an invitee counts toward the inviter's discount", () => {
     });
     const response = await app.handle(
       postJson(
-        `/api/panel/invitations/getInviteesByInviterId?userId=${userIdOf(inviter.email)}&size=10&page=0&sortBy=created&sortDirection=DESC`,
+        `/api/panel/invitations/getInviteesByInviterId?userId=${await userIdOf(inviter.email)}&size=10&page=0&sortBy=created&sortDirection=DESC`,
         {},
         bearer(accessToken),
       ),

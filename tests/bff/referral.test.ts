@@ -13,13 +13,13 @@ async function shop(customer: SignedIn) {
   return (await response.json()) as { discount: number; monthlyPayment: number; strikethroughPrice: number };
 }
 
-const inviteesOf = (inviterEmail: string) =>
-  database
-    .query<{ email: string }, [string]>(
-      "SELECT u.email FROM invitations i JOIN users u ON u.id = i.invitee_id JOIN users r ON r.id = i.inviter_id WHERE r.email = ?",
+const inviteesOf = async (inviterEmail: string) =>
+  (
+    await database.all<{ email: string }>(
+      "SELECT u.email FROM invitations i JOIN users u ON u.id = i.invitee_id JOIN users r ON r.id = i.inviter_id WHERE r.email = ? ORDER BY i.id",
+      [inviterEmail],
     )
-    .all(inviterEmail)
-    .map((row) => row.email);
+  ).map((row) => row.email);
 
 describe("referral code", () => {
   test("is created once, longer than 10 URL-safe characters, and stays the same", async () => {
@@ -44,14 +44,14 @@ describe("referral discounts", () => {
       expect(data.monthlyPayment).toBe(Math.round(150 * (1 - discount)));
       expect(data.strikethroughPrice).toBe(150);
     }
-    expect(inviteesOf("inviter@example.com")).toHaveLength(5);
+    expect(await inviteesOf("inviter@example.com")).toHaveLength(5);
   });
 
   test("an invitee without an active subscription gives nothing yet", async () => {
     const inviter = await signIn(app, "patient@example.com");
     const code = await referralCode(inviter);
     await signIn(app, "not-paying@example.com", { referralCode: code });
-    expect(inviteesOf("patient@example.com")).toEqual(["not-paying@example.com"]);
+    expect(await inviteesOf("patient@example.com")).toEqual(["not-paying@example.com"]);
     expect((await shop(inviter)).discount).toBe(0);
   });
 
@@ -60,9 +60,9 @@ describe("referral discounts", () => {
     const code = await referralCode(inviter);
     const friend = await fixture(app, { email: "leaving@example.com", status: "ACTIVE", referralCode: code });
     expect((await shop(inviter)).discount).toBe(0.25);
-    const subscription = subscriptions.current(database, friend.userId);
+    const subscription = await subscriptions.current(database, friend.userId);
     if (!subscription) throw new Error("fixture has no subscription");
-    subscriptions.expire(database, subscription.id, clock.now(), clock.now());
+    await subscriptions.expire(database, subscription.id, clock.now(), clock.now());
     expect((await shop(inviter)).discount).toBe(0);
   });
 
@@ -70,7 +70,7 @@ describe("referral discounts", () => {
     const selfish = await signIn(app, "selfish@example.com");
     const code = await referralCode(selfish);
     await signIn(app, "selfish@example.com", { referralCode: code });
-    expect(inviteesOf("selfish@example.com")).toEqual([]);
+    expect(await inviteesOf("selfish@example.com")).toEqual([]);
     expect((await shop(selfish)).discount).toBe(0);
   });
 
@@ -79,8 +79,8 @@ describe("referral discounts", () => {
     const second = await signIn(app, "second-inviter@example.com");
     await signIn(app, "popular@example.com", { referralCode: await referralCode(first) });
     await signIn(app, "popular@example.com", { referralCode: await referralCode(second) });
-    expect(inviteesOf("first-inviter@example.com")).toEqual(["popular@example.com"]);
-    expect(inviteesOf("second-inviter@example.com")).toEqual([]);
+    expect(await inviteesOf("first-inviter@example.com")).toEqual(["popular@example.com"]);
+    expect(await inviteesOf("second-inviter@example.com")).toEqual([]);
   });
 
   test("an unknown code signs the customer in and changes nothing", async () => {
@@ -91,7 +91,7 @@ describe("referral discounts", () => {
 
 describe("promo codes at sign-up", () => {
   test("an available operator promo code applies its discount once", async () => {
-    database.run(
+    await database.run(
       "INSERT INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_at) VALUES ('SPRING30', 'DISCOUNT', 1, 30, '2999-12-31', 0)",
     );
     const customer = await signIn(app, "promo@example.com", { referralCode: "spring30" });
@@ -99,7 +99,7 @@ describe("promo codes at sign-up", () => {
   });
 
   test("an expired promo code gives nothing", async () => {
-    database.run(
+    await database.run(
       "INSERT INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_at) VALUES ('OLDCODE', 'DISCOUNT', 1, 50, '2001-01-01', 0)",
     );
     const customer = await signIn(app, "late@example.com", { referralCode: "OLDCODE" });

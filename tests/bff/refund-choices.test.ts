@@ -23,15 +23,15 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
     const stranger = await payingCustomer(app, "stranger@example.com");
     await renew(app, 1.5);
     await renew(app, 31);
-    const [first, oldRenewal, currentRenewal] = paymentsOf(context, customer.userId);
-    const [strangerFirst] = paymentsOf(context, stranger.userId);
+    const [first, oldRenewal, currentRenewal] = await paymentsOf(context, customer.userId);
+    const [strangerFirst] = await paymentsOf(context, stranger.userId);
     const identity = { email: customer.email, uid: customer.uid };
 
     const older = await refund({ ...identity, paymentIds: [oldRenewal?.transaction_id] });
     expect(older).toMatchObject({ Success: true, total: 150, payments: [{ kind: "renewal" }] });
     expect(older.Message).toContain("access is unchanged");
     expect(older.endsAccess).toBe(false);
-    expect(subscriptionOf(context, customer.userId)?.status).toBe("ACTIVE");
+    expect((await subscriptionOf(context, customer.userId))?.status).toBe("ACTIVE");
 
     const refusals = [
       [
@@ -68,8 +68,8 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
     });
     expect(rest.payments.map((payment) => payment.kind)).toEqual(["first", "renewal"]);
     expect(rest).toMatchObject({ Success: true, total: 151 });
-    expect(subscriptionOf(context, customer.userId)?.status).toBe("EXPIRED");
-    expect(paymentsOf(context, customer.userId).map((payment) => payment.status)).toEqual([
+    expect((await subscriptionOf(context, customer.userId))?.status).toBe("EXPIRED");
+    expect((await paymentsOf(context, customer.userId)).map((payment) => payment.status)).toEqual([
       "refunded",
       "refunded",
       "refunded",
@@ -78,7 +78,7 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
 
   test("support staff may preview, paymentIds included, but not refund", async () => {
     const customer = await payingCustomer(app, "support-looks@example.com");
-    const [first] = paymentsOf(context, customer.userId);
+    const [first] = await paymentsOf(context, customer.userId);
     const body = { email: customer.email, uid: customer.uid, paymentIds: [first?.transaction_id] };
     const seen = await panelRefund(app, await staff.support(), body, "/api/panel/refund/preview");
     expect(seen).toMatchObject({
@@ -89,7 +89,7 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
     expect(seen.Message).toContain("Nothing has been done yet");
     const response = await app.handle(postJson("/api/panel/refund", body, await staff.support()));
     expect(response.status).toBe(403);
-    expect(subscriptionOf(context, customer.userId)?.status).toBe("ACTIVE");
+    expect((await subscriptionOf(context, customer.userId))?.status).toBe("ACTIVE");
     expect(await refundsAtBank(customer.accountId)).toHaveLength(0);
   });
 });

@@ -32,17 +32,19 @@ async function withGatewayRefund<T>(replacement: typeof realRefund, body: () => 
   }
 }
 
-const claimsOf = (userId: number) =>
-  context.database
-    .query<{ refund_claim: string | null }, [number]>("SELECT refund_claim FROM payments WHERE user_id = ?")
-    .all(userId)
-    .filter((row) => row.refund_claim !== null).length;
+const claimsOf = async (userId: number) =>
+  (
+    await context.database.all<{ refund_claim: string | null }>(
+      "SELECT refund_claim FROM payments WHERE user_id = ?",
+      [userId],
+    )
+  ).filter((row) => row.refund_claim !== null).length;
 
 describe("a gateway failure part way", () => {
   test("refused on the second of three: the first stays refunded, access is kept, and the next press finishes", async () => {
     const customer = await customerWithBusyPeriod(app, "half-way@example.com");
     const identity = { email: customer.email, uid: customer.uid };
-    const [, , , renewal, deviceA, deviceB] = paymentsOf(context, customer.userId);
+    const [, , , renewal, deviceA, deviceB] = await paymentsOf(context, customer.userId);
     let calls = 0;
     const answer = await withGatewayRefund(
       async (transactionId, amount, receipt) => {
@@ -69,7 +71,7 @@ describe("a gateway failure part way", () => {
       gatewayFailure: { transactionId: deviceA?.transaction_id, refused: true, detail: "Bank is offline" },
       endsAccess: false,
     });
-    expect(paymentsOf(context, customer.userId).map((payment) => payment.status)).toEqual([
+    expect((await paymentsOf(context, customer.userId)).map((payment) => payment.status)).toEqual([
       "completed",
       "completed",
       "completed",
@@ -77,7 +79,7 @@ describe("a gateway failure part way", () => {
       "completed",
       "refunded",
     ]);
-    expect(claimsOf(customer.userId)).toBe(0);
+    expect(await claimsOf(customer.userId)).toBe(0);
     const audit = await app.handle(
       request("/api/panel/audit?page=0&size=20", { headers: await staff.admin() }),
     );
@@ -88,7 +90,7 @@ describe("a gateway failure part way", () => {
       hasEndedAccess: false,
       notRefunded: [{ transactionId: deviceA?.transaction_id }, { transactionId: renewal?.transaction_id }],
     });
-    expect(subscriptionOf(context, customer.userId)?.status).toBe("ACTIVE");
+    expect((await subscriptionOf(context, customer.userId))?.status).toBe("ACTIVE");
     expect(await refundsAtBank(customer.accountId)).toHaveLength(1);
 
     const rest = await preview(identity);
@@ -98,7 +100,7 @@ describe("a gateway failure part way", () => {
     ]);
     const finished = await refund(identity);
     expect(finished).toMatchObject({ Success: true, payments: rest.payments });
-    expect(subscriptionOf(context, customer.userId)?.status).toBe("EXPIRED");
+    expect((await subscriptionOf(context, customer.userId))?.status).toBe("EXPIRED");
     expect(await refundsAtBank(customer.accountId)).toHaveLength(3);
   });
 
@@ -115,7 +117,7 @@ describe("a gateway failure part way", () => {
     expect(answer.Message).toContain("the gateway did not answer");
     expect(answer.gatewayFailure).toMatchObject({ refused: false });
     expect(answer.gatewayFailure?.detail).toBeUndefined();
-    expect(subscriptionOf(context, customer.userId)?.status).toBe("ACTIVE");
+    expect((await subscriptionOf(context, customer.userId))?.status).toBe("ACTIVE");
     const retry = await refund(identity);
     expect(retry).toMatchObject({ Success: false });
     expect(retry.Message).toContain("is being refunded by another request");
@@ -161,6 +163,6 @@ describe("two presses at once", () => {
     const bank = await refundsAtBank(customer.accountId);
     expect(bank.map((entry) => entry.amount)).toEqual([150]);
     expect(calls).toBe(1);
-    expect(subscriptionOf(context, customer.userId)?.status).toBe("EXPIRED");
+    expect((await subscriptionOf(context, customer.userId))?.status).toBe("EXPIRED");
   });
 });

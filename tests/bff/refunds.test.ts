@@ -26,8 +26,8 @@ describe("which account a refund reaches", () => {
     expect(google.uid).not.toBe(yandex.uid);
     const answer = await refund({ email: "TWIN.BUYER@EXAMPLE.COM", uid: yandex.uid });
     expect(answer).toMatchObject({ Success: true, total: 1, payments: [{ kind: "first", amount: 1 }] });
-    expect(subscriptionOf(context, yandex.userId)?.status).toBe("EXPIRED");
-    expect(subscriptionOf(context, google.userId)?.status).toBe("ACTIVE");
+    expect((await subscriptionOf(context, yandex.userId))?.status).toBe("EXPIRED");
+    expect((await subscriptionOf(context, google.userId))?.status).toBe("ACTIVE");
     expect(await refundsAtBank(yandex.accountId)).toHaveLength(1);
     expect(await refundsAtBank(google.accountId)).toHaveLength(0);
   });
@@ -53,14 +53,17 @@ describe("which account a refund reaches", () => {
       total: 0,
     });
     expect(await refundsAtBank(customer.accountId)).toHaveLength(0);
-    expect(subscriptionOf(context, customer.userId)?.status).toBe("ACTIVE");
+    expect((await subscriptionOf(context, customer.userId))?.status).toBe("ACTIVE");
   });
 });
 
 describe("refunding the current period", () => {
   test("a renewal and two device charges all go back, older periods stay, access ends, and the preview said exactly that", async () => {
     const customer = await customerWithBusyPeriod(app, "busy.period@example.com");
-    const [first, oldRenewal, oldDevice, renewal, deviceA, deviceB] = paymentsOf(context, customer.userId);
+    const [first, oldRenewal, oldDevice, renewal, deviceA, deviceB] = await paymentsOf(
+      context,
+      customer.userId,
+    );
     expect([
       first?.kind,
       oldRenewal?.kind,
@@ -81,13 +84,15 @@ describe("refunding the current period", () => {
     const expectedTotal =
       [deviceB, deviceA, renewal].reduce((sum, payment) => sum + (payment?.amount ?? 0), 0) / 100;
     expect(seen.total).toBe(expectedTotal);
-    expect(paymentsOf(context, customer.userId).map((payment) => payment.status)).not.toContain("refunded");
+    expect((await paymentsOf(context, customer.userId)).map((payment) => payment.status)).not.toContain(
+      "refunded",
+    );
 
     const pressedAt = clock.now();
     const done = await refund(identity);
     expect(done).toMatchObject({ Success: true, payments: seen.payments, total: seen.total });
     expect(done.Message).toMatch(/^Refunded .* \(3 payments\); access ended now/);
-    const after = paymentsOf(context, customer.userId);
+    const after = await paymentsOf(context, customer.userId);
     expect(after.map((payment) => payment.status)).toEqual([
       "completed",
       "completed",
@@ -100,7 +105,7 @@ describe("refunding the current period", () => {
     expect(bank.map((entry) => entry.amount).sort()).toEqual(
       seen.payments.map((payment) => payment.amount).sort(),
     );
-    const ended = subscriptionOf(context, customer.userId);
+    const ended = await subscriptionOf(context, customer.userId);
     expect(ended?.status).toBe("EXPIRED");
     expect(ended?.end_date).toBeGreaterThanOrEqual(pressedAt);
     expect(ended?.end_date).toBeLessThanOrEqual(clock.now());
@@ -112,13 +117,13 @@ describe("refunding the current period", () => {
       total: 0,
     });
     expect(await refundsAtBank(customer.accountId)).toHaveLength(3);
-    expect(paymentsOf(context, customer.userId)).toEqual(after);
+    expect(await paymentsOf(context, customer.userId)).toEqual(after);
   });
 
   test("the audit entry lists exactly what went back", async () => {
     const customer = await payingCustomer(app, "audited@example.com");
     await renew(app, 1.5);
-    const [, renewal] = paymentsOf(context, customer.userId);
+    const [, renewal] = await paymentsOf(context, customer.userId);
     await refund({ email: customer.email, uid: customer.uid });
     const response = await app.handle(
       request("/api/panel/audit?page=0&size=20", { headers: await staff.admin() }),
@@ -150,7 +155,7 @@ describe("refunding the current period", () => {
   test("nothing refundable answers Success false and changes nothing", async () => {
     const customer = await payingCustomer(app, "never-paid-full@example.com");
     await refund({ email: customer.email, uid: customer.uid });
-    const before = paymentsOf(context, customer.userId);
+    const before = await paymentsOf(context, customer.userId);
     for (const answer of [
       await preview({ email: customer.email, uid: customer.uid }),
       await refund({ email: customer.email, uid: customer.uid }),
@@ -159,6 +164,6 @@ describe("refunding the current period", () => {
       expect(answer.Message).toContain("Nothing to refund: the subscription is EXPIRED");
       expect(answer.reason).toEqual({ code: "notRunning", values: { status: "EXPIRED" } });
     }
-    expect(paymentsOf(context, customer.userId)).toEqual(before);
+    expect(await paymentsOf(context, customer.userId)).toEqual(before);
   });
 });

@@ -33,11 +33,10 @@ async function payingCustomer({ app }: World, email: string, trialDays: number) 
 
 type Charge = { id: number; amount: number; status: string; created_at: number; period_index: number };
 const renewalsOf = ({ context }: World, userId: number) =>
-  context.database
-    .query<Charge, [number]>(
-      "SELECT id, amount, status, created_at, period_index FROM payments WHERE user_id = ? AND kind = 'renewal' ORDER BY id",
-    )
-    .all(userId);
+  context.database.all<Charge>(
+    "SELECT id, amount, status, created_at, period_index FROM payments WHERE user_id = ? AND kind = 'renewal' ORDER BY id",
+    [userId],
+  );
 
 type Notice = {
   period_index: number;
@@ -49,20 +48,18 @@ type Notice = {
   message_id: string;
 };
 const noticesOf = ({ context }: World, userId: number) =>
-  context.database
-    .query<Notice, [number]>(
-      `SELECT n.period_index, n.amount, n.charge_at, m.sent_at, m.status, m.data, m.message_id
+  context.database.all<Notice>(
+    `SELECT n.period_index, n.amount, n.charge_at, m.sent_at, m.status, m.data, m.message_id
        FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id JOIN subscriptions s ON s.id = n.subscription_id
        WHERE s.user_id = ? ORDER BY n.id`,
-    )
-    .all(userId);
+    [userId],
+  );
 
 const subscriptionOf = ({ context }: World, userId: number) =>
-  context.database
-    .query<{ status: string; end_date: number; next_charge_at: number | null }, [number]>(
-      "SELECT status, end_date, next_charge_at FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
-    )
-    .get(userId);
+  context.database.get<{ status: string; end_date: number; next_charge_at: number | null }>(
+    "SELECT status, end_date, next_charge_at FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+    [userId],
+  );
 
 const profileOf = async ({ app }: World, customer: SignedIn) =>
   (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
@@ -86,11 +83,11 @@ describe("the notice before every renewal charge", () => {
     const w = await world();
     const { userId } = await payingCustomer(w, "notice-year@example.com", 7);
     await passDays(w.app, 365);
-    const charges = renewalsOf(w, userId);
+    const charges = await renewalsOf(w, userId);
     expect(charges.map((charge) => [charge.amount, charge.status])).toEqual(
       Array.from({ length: 12 }, () => [15_000, "completed"]),
     );
-    const notices = noticesOf(w, userId);
+    const notices = await noticesOf(w, userId);
     expect(notices).toHaveLength(12);
     expectEachChargeNoticed(charges, notices);
     for (const notice of notices) {
@@ -126,12 +123,12 @@ describe("the notice before every renewal charge", () => {
     const { customer, userId } = await payingCustomer(w, "notice-outage@example.com", 10);
     await w.smtp.stop();
     await passDays(w.app, 14); // past the due date (day 10) with the mail server down
-    expect(renewalsOf(w, userId)).toEqual([]);
+    expect(await renewalsOf(w, userId)).toEqual([]);
     // Waiting, and a fresh one for the moved date once the first grew old: none went out.
     expect(
-      noticesOf(w, userId).every((notice) => notice.sent_at === null && notice.status === "pending"),
+      (await noticesOf(w, userId)).every((notice) => notice.sent_at === null && notice.status === "pending"),
     ).toBe(true);
-    expect(subscriptionOf(w, userId)?.status).toBe("ACTIVE");
+    expect((await subscriptionOf(w, userId))?.status).toBe("ACTIVE");
     expect((await profileOf(w, customer)).userInfo).toMatchObject({
       subscriptionStatus: "ACTIVE",
       subscriptionIsActive: true,
@@ -140,21 +137,21 @@ describe("the notice before every renewal charge", () => {
     await w.smtp.start();
     await passDays(w.app, 0.5); // the notice goes out now ...
     // The charge follows the latest notice (the one its period is charged against).
-    const sentAt = noticesOf(w, userId).at(-1)?.sent_at ?? 0;
+    const sentAt = (await noticesOf(w, userId)).at(-1)?.sent_at ?? 0;
     expect(sentAt).toBeGreaterThan(0);
-    expect(renewalsOf(w, userId)).toEqual([]); // ... and nothing is charged within 24 hours of it
-    expect(subscriptionOf(w, userId)?.next_charge_at).toBeGreaterThanOrEqual(sentAt + dayMs);
+    expect(await renewalsOf(w, userId)).toEqual([]); // ... and nothing is charged within 24 hours of it
+    expect((await subscriptionOf(w, userId))?.next_charge_at).toBeGreaterThanOrEqual(sentAt + dayMs);
     await passDays(w.app, 1);
-    const charges = renewalsOf(w, userId);
+    const charges = await renewalsOf(w, userId);
     expect(charges.map((charge) => charge.status)).toEqual(["completed"]);
-    expectEachChargeNoticed(charges, noticesOf(w, userId));
+    expectEachChargeNoticed(charges, await noticesOf(w, userId));
   }, 60_000);
 
   test("never more than the notice stated: a device slot bought after it is charged from the next period on", async () => {
     const w = await world();
     const { customer, userId } = await payingCustomer(w, "notice-cap@example.com", 5);
     await passDays(w.app, 3); // the notice (150) goes out
-    expect(noticesOf(w, userId).map((notice) => notice.amount)).toEqual([15_000]);
+    expect((await noticesOf(w, userId)).map((notice) => notice.amount)).toEqual([15_000]);
     // Its cancel link opens this account's cancel screen.
     const [mail] = (await (
       await w.app.handle(request("/api/dev/mail?to=notice-cap@example.com"))
@@ -168,23 +165,23 @@ describe("the notice before every renewal charge", () => {
     const bought = await w.app.handle(asCustomer(customer, "/api/profile/addDevice"));
     expect(bought.status).toBe(200);
     await passDays(w.app, 3);
-    expect(renewalsOf(w, userId).map((charge) => charge.amount)).toEqual([15_000]);
+    expect((await renewalsOf(w, userId)).map((charge) => charge.amount)).toEqual([15_000]);
     await passDays(w.app, 31);
     // The next period's notice states the slot, and its charge includes it.
-    expect(noticesOf(w, userId).map((notice) => notice.amount)).toEqual([15_000, 20_000]);
-    expect(renewalsOf(w, userId).map((charge) => charge.amount)).toEqual([15_000, 20_000]);
+    expect((await noticesOf(w, userId)).map((notice) => notice.amount)).toEqual([15_000, 20_000]);
+    expect((await renewalsOf(w, userId)).map((charge) => charge.amount)).toEqual([15_000, 20_000]);
   }, 60_000);
 
   test("an address that refuses every mail is never charged; the subscription ends a week after its period", async () => {
     const w = await world({ refuseRecipient: (address) => (address.startsWith("bounce") ? 550 : undefined) });
     const { userId } = await payingCustomer(w, "bounce@example.com", 3);
-    const end = subscriptionOf(w, userId)?.end_date ?? 0;
+    const end = (await subscriptionOf(w, userId))?.end_date ?? 0;
     await passDays(w.app, 9);
-    expect(subscriptionOf(w, userId)?.status).toBe("ACTIVE"); // access kept while the charge waits
+    expect((await subscriptionOf(w, userId))?.status).toBe("ACTIVE"); // access kept while the charge waits
     await passDays(w.app, 3);
-    expect(renewalsOf(w, userId)).toEqual([]);
-    expect(noticesOf(w, userId).every((notice) => notice.status === "failed")).toBe(true);
-    const ended = subscriptionOf(w, userId);
+    expect(await renewalsOf(w, userId)).toEqual([]);
+    expect((await noticesOf(w, userId)).every((notice) => notice.status === "failed")).toBe(true);
+    const ended = await subscriptionOf(w, userId);
     expect(ended?.status).toBe("EXPIRED");
     expect(ended?.end_date).toBe(end);
   }, 60_000);
@@ -194,16 +191,16 @@ describe("the notice before every renewal charge", () => {
     const { userId } = await payingCustomer(w, "notice-soon@example.com", 1);
     const worker = startMailWorker(w.context, 50);
     try {
-      for (let wait = 0; wait < 200 && !noticesOf(w, userId)[0]?.sent_at; wait++)
+      for (let wait = 0; wait < 200 && !(await noticesOf(w, userId))[0]?.sent_at; wait++)
         await new Promise((resolve) => setTimeout(resolve, 25));
     } finally {
       await worker.stop();
     }
-    expect(noticesOf(w, userId)).toMatchObject([{ status: "sent", amount: 15_000 }]);
+    expect(await noticesOf(w, userId)).toMatchObject([{ status: "sent", amount: 15_000 }]);
     await advanceDays(w.app, 1.01);
     await runBilling(w.app); // one pass, past the due date: the notice is a day old
-    const charges = renewalsOf(w, userId);
+    const charges = await renewalsOf(w, userId);
     expect(charges.map((charge) => charge.status)).toEqual(["completed"]);
-    expectEachChargeNoticed(charges, noticesOf(w, userId));
+    expectEachChargeNoticed(charges, await noticesOf(w, userId));
   }, 60_000);
 });

@@ -26,24 +26,19 @@ const renewalsOf = (
   database: Awaited<ReturnType<typeof makeTestApp>>["context"]["database"],
   accountId: string,
 ) =>
-  database
-    .query<Renewal, [string]>(
-      "SELECT amount, status, created_at, invoice_id FROM payments WHERE account_id = ? AND kind = 'renewal' ORDER BY id",
-    )
-    .all(accountId);
+  database.all<Renewal>(
+    "SELECT amount, status, created_at, invoice_id FROM payments WHERE account_id = ? AND kind = 'renewal' ORDER BY id",
+    [accountId],
+  );
 
 const subscriptionOf = (
   database: Awaited<ReturnType<typeof makeTestApp>>["context"]["database"],
   accountId: string,
 ) =>
-  database
-    .query<
-      { status: string; end_date: number; next_charge_at: number | null; dunning_attempts: number },
-      [number]
-    >(
-      "SELECT status, end_date, next_charge_at, dunning_attempts FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
-    )
-    .get(Number(accountId.replace("customer-", "")));
+  database.get<{ status: string; end_date: number; next_charge_at: number | null; dunning_attempts: number }>(
+    "SELECT status, end_date, next_charge_at, dunning_attempts FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+    [Number(accountId.replace("customer-", ""))],
+  );
 
 describe("trial, then renewals over twelve simulated months", () => {
   test.each([
@@ -59,7 +54,7 @@ describe("trial, then renewals over twelve simulated months", () => {
     while (context.clock.now() < yearEnd - dayMs) {
       await passDays(app, 1);
     }
-    const renewals = renewalsOf(context.database, options.accountId);
+    const renewals = await renewalsOf(context.database, options.accountId);
     expect(renewals).toHaveLength(expectedCharges);
     renewals.forEach((renewal, index) => {
       expect(renewal).toMatchObject({ amount: price * 100, status: "completed" });
@@ -69,7 +64,7 @@ describe("trial, then renewals over twelve simulated months", () => {
     });
     const bank = (await ledger(app, options.accountId)).filter((entry) => entry.status === "Completed");
     expect(bank.map((entry) => entry.amount)).toEqual([1, ...Array(expectedCharges).fill(price)]);
-    expect(subscriptionOf(context.database, options.accountId)).toMatchObject({
+    expect(await subscriptionOf(context.database, options.accountId)).toMatchObject({
       status: "ACTIVE",
       dunning_attempts: 0,
     });
@@ -79,7 +74,7 @@ describe("trial, then renewals over twelve simulated months", () => {
 describe("discounts change what a renewal charges", () => {
   test("two invitees with active subscriptions take 50% off; a promo adds its own", async () => {
     const { app, context } = await makeTestApp();
-    context.database.run(
+    await context.database.run(
       "INSERT INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_at) VALUES ('AUTUMN20', 'DISCOUNT', 1, 20, '2999-01-01', 0)",
     );
     const { customer, options } = await paidCustomer(
@@ -94,7 +89,7 @@ describe("discounts change what a renewal charges", () => {
     await fixture(app, { email: "friend-a@example.com", status: "ACTIVE", referralCode: code });
     await fixture(app, { email: "friend-b@example.com", status: "ACTIVE", referralCode: code });
     await passDays(app, 1.01);
-    expect(renewalsOf(context.database, options.accountId).map((renewal) => renewal.amount)).toEqual([
+    expect((await renewalsOf(context.database, options.accountId)).map((renewal) => renewal.amount)).toEqual([
       Math.round(150 * 0.3) * 100,
     ]);
   });
@@ -105,12 +100,12 @@ describe("discounts change what a renewal charges", () => {
     const code = await referralCodeOf(app, customer);
     for (const friend of ["f1", "f2", "f3", "f4"])
       await fixture(app, { email: `${friend}@example.com`, status: "ACTIVE", referralCode: code });
-    const before = subscriptionOf(context.database, options.accountId);
+    const before = await subscriptionOf(context.database, options.accountId);
     expect(await passDays(app, 1.01)).toMatchObject({ free: 1, charged: 0 });
-    expect(renewalsOf(context.database, options.accountId)).toMatchObject([
+    expect(await renewalsOf(context.database, options.accountId)).toMatchObject([
       { amount: 0, status: "completed" },
     ]);
-    expect(subscriptionOf(context.database, options.accountId)?.end_date).toBe(
+    expect((await subscriptionOf(context.database, options.accountId))?.end_date).toBe(
       addMonths(before?.end_date ?? 0, 1),
     );
     expect((await ledger(app, options.accountId)).map((entry) => entry.amount)).toEqual([1]);
@@ -121,25 +116,25 @@ describe("dunning", () => {
   test("a card that pays first and is then declined is retried after 1 and 3 days, keeping access, then expires", async () => {
     const { app, context } = await makeTestApp();
     const { options } = await paidCustomer(app, "dunning@example.com", cards.firstThenDeclined, 1, 1);
-    const due = subscriptionOf(context.database, options.accountId)?.end_date ?? 0;
+    const due = (await subscriptionOf(context.database, options.accountId))?.end_date ?? 0;
     await passDays(app, 1.01);
-    expect(subscriptionOf(context.database, options.accountId)).toMatchObject({
+    expect(await subscriptionOf(context.database, options.accountId)).toMatchObject({
       status: "ACTIVE",
       dunning_attempts: 1,
       next_charge_at: due + dayMs,
     });
     await passDays(app, 1);
-    expect(subscriptionOf(context.database, options.accountId)).toMatchObject({
+    expect(await subscriptionOf(context.database, options.accountId)).toMatchObject({
       status: "ACTIVE",
       dunning_attempts: 2,
       next_charge_at: due + 3 * dayMs,
     });
     expect(await passDays(app, 1)).toMatchObject({ charged: 0 });
     await passDays(app, 1);
-    expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
+    expect((await subscriptionOf(context.database, options.accountId))?.status).toBe("EXPIRED");
     const bank = await ledger(app, options.accountId);
     expect(bank.filter((entry) => entry.status === "Declined")).toHaveLength(3);
-    expect(renewalsOf(context.database, options.accountId).map((renewal) => renewal.status)).toEqual([
+    expect((await renewalsOf(context.database, options.accountId)).map((renewal) => renewal.status)).toEqual([
       "declined",
       "declined",
       "declined",
@@ -156,7 +151,7 @@ describe("dunning", () => {
     for (const days of [1.01, 1, 2]) {
       await passDays(app, days);
     }
-    expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
+    expect((await subscriptionOf(context.database, options.accountId))?.status).toBe("EXPIRED");
     expect(
       (await ledger(app, options.accountId)).filter((entry) => entry.status === "Declined"),
     ).toHaveLength(3);
@@ -166,7 +161,7 @@ describe("dunning", () => {
     const { app, context } = await makeTestApp();
     const { options } = await paidCustomer(app, "hard@example.com", cards.expiredLater, 1, 1);
     await passDays(app, 1.01);
-    expect(subscriptionOf(context.database, options.accountId)?.status).toBe("EXPIRED");
+    expect((await subscriptionOf(context.database, options.accountId))?.status).toBe("EXPIRED");
     await passDays(app, 5);
     expect(
       (await ledger(app, options.accountId)).filter((entry) => entry.status === "Declined"),
@@ -201,10 +196,10 @@ describe("cancel and resume decide whether renewals happen", () => {
       ),
     );
     await passDays(app, 1.01);
-    expect(renewalsOf(context.database, cancelled.options.accountId)).toEqual([]);
-    expect(renewalsOf(context.database, resumed.options.accountId).map((renewal) => renewal.amount)).toEqual([
-      15_000,
-    ]);
+    expect(await renewalsOf(context.database, cancelled.options.accountId)).toEqual([]);
+    expect(
+      (await renewalsOf(context.database, resumed.options.accountId)).map((renewal) => renewal.amount),
+    ).toEqual([15_000]);
   });
 });
 
@@ -268,11 +263,9 @@ describe("an unpaid anonymous order", () => {
     };
     expect(second.invoiceId).toBe(first.invoiceId);
     expect(second.description).toMatch(/30-day start, then a 12-month subscription/);
-    const row = context.database
-      .query<{ tariff_months: number; trial_days: number; count: number }, []>(
-        "SELECT tariff_months, trial_days, COUNT(*) OVER () AS count FROM payments",
-      )
-      .get();
+    const row = await context.database.get<{ tariff_months: number; trial_days: number; count: number }>(
+      "SELECT tariff_months, trial_days, COUNT(*) OVER () AS count FROM payments",
+    );
     expect(row).toEqual({ tariff_months: 12, trial_days: 30, count: 1 });
   });
 });

@@ -204,11 +204,9 @@ describe("approving test numbers", () => {
     // Distinct first six and last four: each is a card with 1,200 trials of its own.
     expect(cardsSeen.size).toBe(approvingCards.length);
     await passDays(app, 31);
-    const renewals = context.database
-      .query<{ status: string }, []>(
-        "SELECT p.status FROM payments p JOIN users u ON u.id = p.user_id WHERE p.kind = 'renewal' AND u.email LIKE 'approving-%'",
-      )
-      .all();
+    const renewals = await context.database.all<{ status: string }>(
+      "SELECT p.status FROM payments p JOIN users u ON u.id = p.user_id WHERE p.kind = 'renewal' AND u.email LIKE 'approving-%'",
+    );
     expect(renewals.map((row) => row.status)).toEqual(approvingCards.map(() => "completed"));
   });
 });

@@ -254,11 +254,9 @@ describe("the client address behind proxies", () => {
     }
     expect((await viaProxy("9.9.9.9, 203.0.113.9", operator.password)).status).toBe(429);
     expect((await viaProxy("203.0.113.10", operator.password)).status).toBe(200);
-    const audit = proxiedContext.database
-      .query<{ ip_address: string }, []>(
-        "SELECT ip_address FROM audit_log WHERE action = 'operator.login' ORDER BY id DESC LIMIT 1",
-      )
-      .get();
+    const audit = await proxiedContext.database.get<{ ip_address: string }>(
+      "SELECT ip_address FROM audit_log WHERE action = 'operator.login' ORDER BY id DESC LIMIT 1",
+    );
     expect(audit?.ip_address).toBe("203.0.113.10");
   });
 });

@@ -142,7 +142,7 @@ describe("the trial is once per card", () => {
     expect(await notify("pay", trial, carlaCard)).toBe(0);
     await advanceDays(app, 1.5);
     // Expire by hand: this test is about the Check of the next order only.
-    context.database.run(
+    await context.database.run(
       "UPDATE subscriptions SET status = 'EXPIRED' WHERE user_id = (SELECT id FROM users WHERE email = ?)",
       [customer.email],
     );

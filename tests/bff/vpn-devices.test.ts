@@ -6,7 +6,7 @@ import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { cards, order, payWithCard } from "../helpers/payments";
 
 const { app, context } = await makeTestApp();
-const nodeKey = createNode(context.database, "nl-ams-1", context.clock.now());
+const nodeKey = await createNode(context.database, "nl-ams-1", context.clock.now());
 const admin = await makeOperator(context, "vpn.admin", "admin");
 const { accessToken } = await tokensFor(app, admin.username, admin.password);
 

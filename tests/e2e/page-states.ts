@@ -28,7 +28,7 @@ type Status = "NOT_ACTIVE" | "ACTIVE" | "CANCELED" | "CANCELED_OVER" | "EXPIRED"
 
 /** A text of the language files, so a screen is driven by what it shows in any language. */
 function text(language: ScreenLanguage, key: string): string {
-  const texts = JSON.parse(readFileSync(`src/i18n/${language}.json`, "utf8")) as Record<string, string>;
+  const texts = JSON.parse(readFileSync(`core/i18n/${language}.json`, "utf8")) as Record<string, string>;
   const value = texts[key];
   if (value === undefined) throw new Error(`no text ${key} in ${language}.json`);
   return value;

@@ -78,7 +78,7 @@ export function untranslatedWords(text: string): string[] {
 
 /** The English language file's texts of two or more words, which must never appear as they are. */
 const englishPhrases = Object.entries(
-  JSON.parse(readFileSync("src/i18n/en.json", "utf8")) as Record<string, string>,
+  JSON.parse(readFileSync("core/i18n/en.json", "utf8")) as Record<string, string>,
 )
   .map(([key, value]) => ({ key, value: value.replace(/\{\{[^}]*\}\}/g, "").trim() }))
   .filter(({ value }) => value.split(/\s+/).length >= 2 && untranslatedWords(value).length > 0);

@@ -1,16 +1,23 @@
-import { createApp } from "../../bff/app";
+import { onTestFinished } from "vitest";
+import { createApp, createContext } from "../../bff/app";
+import type { ContextOverrides } from "../../bff/context";
 import { OffsetClock } from "../../bff/platform/clock";
 import { loadConfig } from "../../bff/platform/config";
-import { type ContextOverrides, createContext } from "../../bff/platform/context";
 import { openDatabase } from "../../bff/platform/database";
+import { testDatabaseUrl } from "./test-database";
 
-/** A fresh app on its own in-memory database, with fixed secrets and a test clock. */
+/**
+ * A fresh app on its own database, with fixed secrets and a test clock: an in-memory
+ * SQLite database, or a fresh PostgreSQL database when the run is on PostgreSQL.
+ */
 export async function makeTestApp(
   environment: Record<string, string> = {},
   overrides: ContextOverrides = {},
 ) {
+  const databaseUrl = await testDatabaseUrl();
   const config = loadConfig({
     DATABASE_PATH: ":memory:",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     JWT_SECRET: "test-jwt-secret-that-is-long-enough-000000",
     CLOUDPAYMENTS_API_SECRET: "test-cloudpayments-secret-long-enough-0000",
     // A light proof of work keeps tests that sign in dozens of times quick; the default
@@ -18,9 +25,25 @@ export async function makeTestApp(
     ALTCHA_MAX_NUMBER: "5000",
     ...environment,
   });
+  const database = await openDatabase({ databaseUrl, databasePath: ":memory:" });
+  if (database.engine === "postgres") closeAfterTest(database);
   const clock = new OffsetClock();
-  const context = await createContext(config, openDatabase(":memory:"), clock, overrides);
+  const context = await createContext(config, database, clock, overrides);
   return { context, clock, app: createApp(context) };
+}
+
+/**
+ * A PostgreSQL database holds a pool of connections until it is closed; a run makes one
+ * per test, so each is closed when its test ends or the cluster runs out of connections.
+ * An app made outside a test (for a whole file, or in `beforeAll`) lives as long as the
+ * file's tests and is left to the pool's idle timeout.
+ */
+function closeAfterTest(database: { close(): Promise<void> }) {
+  try {
+    onTestFinished(() => database.close());
+  } catch {
+    // Made outside a test: nothing to tie its end to.
+  }
 }
 
 export function request(path: string, init: RequestInit = {}): Request {

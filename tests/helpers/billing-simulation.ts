@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
 import { approvingCards } from "../../bff/adapters/sandbox/cards";
+import type { Database } from "../../db/database";
 
 /**
  * The billing simulation of DESIGN §13, shared by tests/bff/billing-simulation.test.ts
@@ -402,26 +402,22 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   };
 
   // --- reading what the server did ---------------------------------------------------
-  const standings = () => {
-    const rows = database
-      .query<
-        {
-          id: number;
-          user_id: number;
-          status: string;
-          next_charge_at: number | null;
-          end_date: number | null;
-          card_token: string | null;
-          paid: number;
-        },
-        []
-      >(
-        `SELECT s.id, s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token,
-           EXISTS (SELECT 1 FROM payments p WHERE p.user_id = s.user_id AND p.status = 'completed'
-             AND p.kind IN ('first', 'renewal') AND p.amount > ${trialAmount - 1} AND NOT (p.kind = 'first' AND p.amount = ${trialAmount})) AS paid
-         FROM subscriptions s WHERE s.id = (SELECT MAX(id) FROM subscriptions t WHERE t.user_id = s.user_id)`,
-      )
-      .all();
+  const standings = async () => {
+    // EXISTS is 1 or 0 on both engines (PostgreSQL's boolean is read as 1/0).
+    const rows = await database.all<{
+      id: number;
+      user_id: number;
+      status: string;
+      next_charge_at: number | null;
+      end_date: number | null;
+      card_token: string | null;
+      paid: number;
+    }>(
+      `SELECT s.id, s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token,
+         EXISTS (SELECT 1 FROM payments p WHERE p.user_id = s.user_id AND p.status = 'completed'
+           AND p.kind IN ('first', 'renewal') AND p.amount > ${trialAmount - 1} AND NOT (p.kind = 'first' AND p.amount = ${trialAmount})) AS paid
+       FROM subscriptions s WHERE s.id = (SELECT MAX(id) FROM subscriptions t WHERE t.user_id = s.user_id)`,
+    );
     const map = new Map<number, Standing>();
     for (const row of rows)
       map.set(row.user_id, {
@@ -472,7 +468,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   const noticed = new Map<string, number>();
 
   const runBilling = async () => {
-    const before = standings();
+    const before = await standings();
     // The pass's claim batches: its due renewals in the server's order, 500 at a time.
     const batchOf = new Map<number, number>();
     [...before.entries()]
@@ -489,41 +485,39 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     report.largestPass = Math.max(report.largestPass, batchOf.size);
     const response = await post("/api/dev/billing/run", {});
     if (response.status !== 200) throw new Error(`billing run: ${response.status}`);
-    const after = standings();
-    const attempts = database
-      .query<
-        {
-          id: number;
-          user_id: number;
-          amount: number;
-          status: string;
-          subscription_id: number;
-          period_index: number;
-          created_at: number;
-          notice_sent_at: number | null;
-        },
-        [number]
-      >(
-        `SELECT p.id, p.user_id, p.amount, p.status, p.subscription_id, p.period_index, p.created_at,
-           (SELECT m.sent_at FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id
-             WHERE n.subscription_id = p.subscription_id AND n.period_index = p.period_index
-             ORDER BY n.id DESC LIMIT 1) AS notice_sent_at
-         FROM payments p WHERE p.id > ? AND p.kind = 'renewal' ORDER BY p.id`,
-      )
-      .all(lastPaymentId);
+    const after = await standings();
+    const attempts = await database.all<{
+      id: number;
+      user_id: number;
+      amount: number;
+      status: string;
+      subscription_id: number;
+      period_index: number;
+      created_at: number;
+      notice_sent_at: number | null;
+    }>(
+      `SELECT p.id, p.user_id, p.amount, p.status, p.subscription_id, p.period_index, p.created_at,
+         (SELECT m.sent_at FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id
+           WHERE n.subscription_id = p.subscription_id AND n.period_index = p.period_index
+           ORDER BY n.id DESC LIMIT 1) AS notice_sent_at
+       FROM payments p WHERE p.id > ? AND p.kind = 'renewal' ORDER BY p.id`,
+      [lastPaymentId],
+    );
     const promoDay = isoDay(now);
     // The pre-charge notices this pass queued (DESIGN §13(a)): each states the rule's amount,
     // priced like a charge: from the accounts as the pass found them when it was due then
     // (queued in place of a charge), else as the pass left them (queued for the next days).
-    const notices = database
-      .query<
-        { id: number; subscription_id: number; period_index: number; amount: number; user_id: number },
-        [number]
-      >(
-        `SELECT n.id, n.subscription_id, n.period_index, n.amount, s.user_id FROM renewal_notices n
-         JOIN subscriptions s ON s.id = n.subscription_id WHERE n.id > ? ORDER BY n.id`,
-      )
-      .all(lastNoticeId);
+    const notices = await database.all<{
+      id: number;
+      subscription_id: number;
+      period_index: number;
+      amount: number;
+      user_id: number;
+    }>(
+      `SELECT n.id, n.subscription_id, n.period_index, n.amount, s.user_id FROM renewal_notices n
+       JOIN subscriptions s ON s.id = n.subscription_id WHERE n.id > ? ORDER BY n.id`,
+      [lastNoticeId],
+    );
     for (const notice of notices) {
       lastNoticeId = notice.id;
       report.notices++;
@@ -576,7 +570,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     }
     lastPaymentId = Math.max(
       lastPaymentId,
-      database.query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM payments").get()?.id ?? 0,
+      (await database.get<{ id: number | null }>("SELECT MAX(id) AS id FROM payments"))?.id ?? 0,
     );
     // No missed charge: whatever was due is charged, in dunning (a later retry) or over.
     for (const [userId, state] of after) {
@@ -589,7 +583,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         (state.nextChargeAt === null || state.nextChargeAt <= now)
       )
         problem(
-          `account ${userId} ACTIVE and due ${state.nextChargeAt === null ? "never" : new Date(state.nextChargeAt).toISOString()} after a billing run at ${new Date(now).toISOString()} (${JSON.stringify(database.query("SELECT kind, amount, status, invoice_id, created_at FROM payments WHERE user_id = ?").all(userId))})`,
+          `account ${userId} ACTIVE and due ${state.nextChargeAt === null ? "never" : new Date(state.nextChargeAt).toISOString()} after a billing run at ${new Date(now).toISOString()} (${JSON.stringify(await database.all("SELECT kind, amount, status, invoice_id, created_at FROM payments WHERE user_id = ? ORDER BY id", [userId]))})`,
         );
       // Dunning keeps access for retries 1 and 3 days after the due date, and a charge whose
       // notice went out late moves by a day more; with passes up to three days apart, no
@@ -687,7 +681,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       promoWave = true;
       await createPromos(4);
     }
-    const standing = standings();
+    const standing = await standings();
     await inParallel(
       customers.filter((customer) => customer !== undefined),
       (customer) => act(customer, standing.get(customer.userId)),
@@ -701,13 +695,13 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   }
 
   report.noticesDelayed =
-    database
-      .query<{ count: number }, []>(
+    (
+      await database.get<{ count: number }>(
         `SELECT COUNT(*) AS count FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id
          WHERE m.sent_at > n.created_at + 3600000`,
       )
-      .get()?.count ?? 0;
-  reconcile(
+    )?.count ?? 0;
+  await reconcile(
     database,
     await json<LedgerEntry[]>(await send(new Request("http://localhost/api/dev/sandbox/ledger"))),
     report,
@@ -729,30 +723,25 @@ type LedgerEntry = {
  * same invoices, amounts and outcomes, refunds summing to what we recorded, nothing
  * pending, and at most one completed renewal per subscription and period.
  */
-function reconcile(
+async function reconcile(
   database: Database,
   ledger: LedgerEntry[],
   report: SimulationReport,
   problem: (text: string) => void,
 ) {
   report.ledgerTransactions = ledger.length;
-  const ours = database
-    .query<
-      {
-        invoice_id: string;
-        transaction_id: string | null;
-        amount: number;
-        status: string;
-        refunded_amount: number;
-        kind: string;
-        subscription_id: number | null;
-        period_index: number | null;
-      },
-      []
-    >(
-      "SELECT invoice_id, transaction_id, amount, status, refunded_amount, kind, subscription_id, period_index FROM payments",
-    )
-    .all();
+  const ours = await database.all<{
+    invoice_id: string;
+    transaction_id: string | null;
+    amount: number;
+    status: string;
+    refunded_amount: number;
+    kind: string;
+    subscription_id: number | null;
+    period_index: number | null;
+  }>(
+    "SELECT invoice_id, transaction_id, amount, status, refunded_amount, kind, subscription_id, period_index FROM payments ORDER BY id",
+  );
   const paymentsAtBank = new Map(
     ledger.filter((entry) => entry.kind === "payment").map((entry) => [entry.transactionId, entry]),
   );

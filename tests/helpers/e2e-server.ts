@@ -16,4 +16,4 @@ const { context } = await startServer({
 
 /** The one message the demo mailbox test reads: queued as an event queues it, sent by the worker. */
 export const seededMailAddress = "mail.seed@example.com";
-queueMail(context, makeMailCustomer(context, seededMailAddress, "en"), "e2e-seed");
+await queueMail(context, await makeMailCustomer(context, seededMailAddress, "en"), "e2e-seed");

@@ -1,13 +1,17 @@
+import type { AppContext } from "../../bff/context";
 import { enqueueMail } from "../../bff/modules/mail/outbox";
-import type { AppContext } from "../../bff/platform/context";
+import type { Language } from "../../core/languages";
 import { type MailRow, mailOutbox } from "../../db/queries/mail-outbox";
 import { users } from "../../db/queries/users";
-import type { Language } from "../../src/lib/i18n/languages";
 
 let customers = 0;
 
 /** A customer row of its own, made directly, so no product flow queues mail of its own for it. */
-export function makeMailCustomer(context: AppContext, email: string, language: Language = "en"): number {
+export function makeMailCustomer(
+  context: AppContext,
+  email: string,
+  language: Language = "en",
+): Promise<number> {
   customers++;
   return users.insert(
     context.database,
@@ -24,9 +28,9 @@ export function makeMailCustomer(context: AppContext, email: string, language: L
 }
 
 /** Queues a `subscription_canceled` message as an event would, in its own transaction. */
-export function queueMail(context: AppContext, userId: number, eventKey: string): MailRow {
+export async function queueMail(context: AppContext, userId: number, eventKey: string): Promise<MailRow> {
   const { database, clock } = context;
-  const row = database.transaction(() =>
+  const row = await database.transaction(async () =>
     enqueueMail(
       database,
       {
@@ -37,12 +41,23 @@ export function queueMail(context: AppContext, userId: number, eventKey: string)
       },
       clock.now(),
     ),
-  )();
+  );
   if (!row) throw new Error(`no customer ${userId}`);
   return row;
 }
 
 /** The row as it is now. */
-export function mailRow(context: AppContext, row: MailRow): MailRow {
-  return mailOutbox.byEventKey(context.database, row.event_key) as MailRow;
+export async function mailRow(context: AppContext, row: MailRow): Promise<MailRow> {
+  return (await mailOutbox.byEventKey(context.database, row.event_key)) as MailRow;
+}
+
+/** Queues one message per key, one after another: their ids and times follow the keys' order. */
+export async function queueMails(
+  context: AppContext,
+  userId: number,
+  eventKeys: string[],
+): Promise<MailRow[]> {
+  const rows: MailRow[] = [];
+  for (const eventKey of eventKeys) rows.push(await queueMail(context, userId, eventKey));
+  return rows;
 }

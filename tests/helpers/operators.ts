@@ -1,7 +1,7 @@
 import type { createApp } from "../../bff/app";
+import type { AppContext } from "../../bff/context";
 import { createOperator } from "../../bff/modules/operators/accounts";
 import { withPeerAddress } from "../../bff/platform/client-address";
-import type { AppContext } from "../../bff/platform/context";
 import { postJson, request } from "./app";
 
 type App = ReturnType<typeof createApp>;

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { createApp } from "../../bff/app";
+import type { AppContext } from "../../bff/context";
 import type { RefundAnswer } from "../../bff/modules/panel/refund-model";
-import type { AppContext } from "../../bff/platform/context";
 import { postJson } from "./app";
 import { asCustomer, type SignedIn, signIn } from "./customers";
 import { bearer, makeOperator, tokensFor } from "./operators";
@@ -80,18 +80,16 @@ export async function buyDevice(app: App, customer: SignedIn) {
 }
 
 export const paymentsOf = (context: AppContext, userId: number) =>
-  context.database
-    .query<PaymentRecord, [number]>(
-      "SELECT id, kind, amount, status, transaction_id, refunded_amount FROM payments WHERE user_id = ? ORDER BY id",
-    )
-    .all(userId);
+  context.database.all<PaymentRecord>(
+    "SELECT id, kind, amount, status, transaction_id, refunded_amount FROM payments WHERE user_id = ? ORDER BY id",
+    [userId],
+  );
 
 export const subscriptionOf = (context: AppContext, userId: number) =>
-  context.database
-    .query<{ status: string; end_date: number }, [number]>(
-      "SELECT status, end_date FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
-    )
-    .get(userId);
+  context.database.get<{ status: string; end_date: number }>(
+    "SELECT status, end_date FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+    [userId],
+  );
 
 /** A customer whose current period holds a renewal and two extra-device charges, after an older paid period. */
 export async function customerWithBusyPeriod(app: App, email: string) {

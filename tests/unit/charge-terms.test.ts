@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { translator } from "../../src/i18n";
+import { translator } from "../../core/i18n";
 import {
   addMonths,
   chargeTerms,

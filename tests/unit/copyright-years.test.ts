@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { copyrightYears, switcherLanguages } from "../../src/content/company";
+import { copyrightYears, switcherLanguages } from "../../core/company";
 
 describe("copyright years", () => {
   test("run from the founding year to the given year", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import * as dateTime from "../../src/lib/date-time";
+import * as dateTime from "../../core/date-time";
 
 // 21:30 UTC on 22 November 2026: still the 23rd's early hours in Almaty (UTC+5), 00:30 in Moscow.
 const lateEvening = Date.UTC(2026, 10, 22, 21, 30);
@@ -83,7 +83,7 @@ describe("where the runtime has no Kazakh month names (as in Chromium)", () => {
   async function withChromiumIntl() {
     vi.stubGlobal("Intl", { ...Intl, DateTimeFormat: chromiumLikeDateTimeFormat(Intl.DateTimeFormat) });
     vi.resetModules();
-    return await import("../../src/lib/date-time");
+    return await import("../../core/date-time");
   }
 
   test("detects the missing names and writes the month from the table, never 'M11'", async () => {

@@ -7,7 +7,7 @@ import {
   parseAcceptLanguage,
   readCookie,
   toLanguage,
-} from "../../src/lib/i18n/languages";
+} from "../../core/languages";
 import { persistLanguage, storedLanguage } from "../../src/lib/i18n/persist-language";
 import { installBrowserGlobals } from "../helpers/browser-globals";
 

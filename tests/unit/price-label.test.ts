@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { defaultPrices, savingPercent } from "../../src/content/prices";
-import { formatMoney } from "../../src/lib/money";
+import { formatMoney } from "../../core/money";
+import { defaultPrices, savingPercent } from "../../core/prices";
 import { priceLabelKey } from "../../src/lib/price-label";
 
 describe("price label rule (spec §2)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { company } from "../../src/content/company";
+import { company } from "../../core/company";
 import { supportLink, supportStartParameter } from "../../src/lib/support-link";
 
 /** Decodes base64url without padding back to the e-mail, independently of the product code. */

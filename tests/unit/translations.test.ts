@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { interpolate, resources, translator } from "../../src/i18n";
-import { languages } from "../../src/lib/i18n/languages";
+import { interpolate, resources, translator } from "../../core/i18n";
+import { languages } from "../../core/languages";
 
 const englishKeys = Object.keys(resources.en).sort();
 const placeholders = (text: string) =>

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { analytics, utcDay } from "../../../db/queries/analytics";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { errorResponse } from "../../platform/schemas";
 import { demoOnly } from "../dev/demo-only";
 

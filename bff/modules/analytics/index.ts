@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { errorResponse } from "../../platform/schemas";
 import { eventBody, eventCounted } from "./model";
 import { countEvent } from "./service";
@@ -11,8 +11,8 @@ import { countEvent } from "./service";
 export function analyticsModule(context: AppContext) {
   return new Elysia({ tags: ["analytics"] }).post(
     "/events",
-    ({ body, request }) => {
-      countEvent(context.database, body.name, context.clientAddress(request), context.clock.now());
+    async ({ body, request }) => {
+      await countEvent(context.database, body.name, context.clientAddress(request), context.clock.now());
       return { success: true as const };
     },
     {

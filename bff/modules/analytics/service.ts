@@ -1,6 +1,6 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
 import { analytics } from "../../../db/queries/analytics";
-import { statement } from "../../../db/statements";
 import { reserveAttempt } from "../../platform/attempt-limit";
 import { AppError } from "../../platform/errors";
 import { eventLimit, eventNames, isEventName } from "./model";
@@ -13,9 +13,14 @@ const tooMany = (minutes: number) =>
  * Every request from the address is counted against the limit, valid or not, before the name
  * is looked at: a flood of bad names costs the same as a flood of good ones.
  */
-export function countEvent(database: Database, name: string, address: string, now: number): void {
-  pruneSometimes(database, now);
-  reserveAttempt(
+export async function countEvent(
+  database: Database,
+  name: string,
+  address: string,
+  now: number,
+): Promise<void> {
+  await pruneSometimes(database, now);
+  await reserveAttempt(
     database,
     [{ key: `events:address:${address}`, limit: eventLimit.perAddress, windowMs: eventLimit.windowMs }],
     now,
@@ -26,7 +31,7 @@ export function countEvent(database: Database, name: string, address: string, no
       "BAD_REQUEST",
       `Unknown event name "${name.slice(0, 64)}"; send one of ${eventNames.join(", ")}.`,
     );
-  analytics.count(database, name, now);
+  await analytics.count(database, name, now);
 }
 
 /** How many requests between two sweeps of spent flood windows. */
@@ -37,11 +42,11 @@ const sinceSweep = new WeakMap<Database, number>();
  * Anyone may send events, so every address ever seen would keep a throttle row; windows that
  * ended are worth nothing and are swept now and then, not on every request.
  */
-function pruneSometimes(database: Database, now: number): void {
+async function pruneSometimes(database: Database, now: number): Promise<void> {
   const count = (sinceSweep.get(database) ?? 0) + 1;
   sinceSweep.set(database, count % pruneEvery);
   if (count < pruneEvery) return;
-  statement(
+  await statement(
     database,
     "DELETE FROM login_throttle WHERE throttle_key LIKE 'events:%' AND window_started_at <= ?",
   ).run(now - eventLimit.windowMs);

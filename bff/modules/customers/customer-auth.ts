@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { UserRow } from "../../../db/queries/users";
 import { users } from "../../../db/queries/users";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { createReadCache } from "../../platform/read-cache";
 import { rememberCustomerLanguage } from "../../platform/request-language";
@@ -48,19 +48,20 @@ function assertOwnBody(body: OwnedBody, user: UserRow): void {
  * serves anonymous buyers (/api/shop/order).
  */
 export function customerAuthenticator({ database, clock }: AppContext) {
-  // Who a session token belongs to, until any write (a logout, an extension) or 1 s passes.
+  // Who a session token belongs to, until this server writes anything (a logout, an
+  // extension) or 1 s passes: a logout made on another instance holds within that second.
   const signedIn = createReadCache<string, { session: ValidSession; user: UserRow } | undefined>(
     database,
     clock,
     1000,
   );
-  return (request: Request, body: unknown, set: ResponseHeaders) => {
+  return async (request: Request, body: unknown, set: ResponseHeaders) => {
     if (isCrossSite(request)) throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
     const token = sessionToken(request);
     if (!token) throw new AppError("UNAUTHORIZED", refusals.signIn);
-    const found = signedIn.get(token, () => {
-      const session = validateSession(database, token, clock.now());
-      const user = session ? users.byId(database, session.userId) : undefined;
+    const found = await signedIn.get(token, async () => {
+      const session = await validateSession(database, token, clock.now());
+      const user = session ? await users.byId(database, session.userId) : undefined;
       return session && user ? { session, user } : undefined;
     });
     const session = found && found.session.expiresAt > clock.now() ? found.session : undefined;

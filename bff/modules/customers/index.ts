@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { hasAccess } from "../../../db/queries/subscriptions";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
@@ -22,7 +22,7 @@ export function customersModule(context: AppContext) {
           language: requestLanguage(request),
           address: context.clientAddress(request),
         });
-        const session = createSession(context.database, userId, context.clock.now());
+        const session = await createSession(context.database, userId, context.clock.now());
         set.headers["set-cookie"] = sessionCookieHeader(request, session.token, session.expiresAt);
         return {
           success: true,
@@ -46,9 +46,9 @@ export function customersModule(context: AppContext) {
     )
     .post(
       "/session/logout",
-      ({ request, set }) => {
+      async ({ request, set }) => {
         const token = sessionToken(request);
-        if (token) deleteSession(context.database, token);
+        if (token) await deleteSession(context.database, token);
         set.headers["set-cookie"] = clearedSessionCookieHeader();
         return { success: true as const };
       },

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { customerErrors, customerIdentity } from "../../platform/schemas";
 import { referralInvitees } from "../subscriptions/referral-standing";
 import { customerAuth } from "./customer-auth";
@@ -23,9 +23,9 @@ const reason = t.Union([
 export function referralsModule(context: AppContext) {
   return new Elysia({ prefix: "/profile", tags: ["cabinet"] }).use(customerAuth(context)).post(
     "/referrals",
-    ({ customer }) => ({
+    async ({ customer }) => ({
       success: true as const,
-      invitees: referralInvitees(context.database, customer.id).map((invitee) => ({
+      invitees: (await referralInvitees(context.database, customer.id)).map((invitee) => ({
         email: maskEmail(invitee.email),
         invitedAt: new Date(invitee.invitedAt).toISOString(),
         counts: invitee.reason === "counts",

@@ -1,14 +1,13 @@
-import type { Database } from "bun:sqlite";
+import { currencyOf, type Language } from "../../../core/languages";
+import type { Database } from "../../../db/database";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
-import type { TariffMonths } from "../../../src/content/prices";
-import { currencyOf, type Language } from "../../../src/lib/i18n/languages";
+import type { AppContext } from "../../context";
 import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
-import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { type CustomerProvider, customerProviders } from "../identity/providers";
 import { bindPrepaid, type PrepaidOutcome } from "../payments/prepaid-binding";
-import { planFor } from "../shop/pricing";
+import { assertPeriod, assertTariff, planFor } from "../shop/pricing";
 import { promoLimitKeys, tooManyPromoCodes } from "./promo-limits";
 import { applyReferralCode } from "./referral";
 
@@ -28,20 +27,6 @@ export type RegisterInput = {
   address?: string;
 };
 
-export function assertPeriod(period: number): number {
-  if (!Number.isInteger(period) || period < 1 || period > 30) {
-    throw new AppError("VALIDATION", "period must be a whole number of days from 1 to 30.");
-  }
-  return period;
-}
-
-export function assertTariff(tariff: number): TariffMonths {
-  if (tariff !== 1 && tariff !== 3 && tariff !== 6 && tariff !== 12) {
-    throw new AppError("VALIDATION", "tariff must be 1, 3, 6 or 12 months.");
-  }
-  return tariff;
-}
-
 function assertProvider(providerId: string): CustomerProvider {
   if (!(customerProviders as readonly string[]).includes(providerId)) {
     throw new AppError("VALIDATION", 'providerId must be "google.com" or "yandex".');
@@ -54,22 +39,23 @@ function assertProvider(providerId: string): CustomerProvider {
  * cabinet; past the limit it is ignored rather than refused, so a stale code kept in the
  * browser never stops anyone signing in, and sign-in is no oracle for guessing codes.
  */
-function applyCodeWithinLimits(
+async function applyCodeWithinLimits(
   database: Database,
   userId: number,
   code: string | null | undefined,
   address: string,
   now: number,
-): void {
+): Promise<void> {
   if (!code?.trim()) return;
   const keys = promoLimitKeys(userId, address);
   try {
-    reserveAttempt(database, keys, now, tooManyPromoCodes);
+    await reserveAttempt(database, keys, now, tooManyPromoCodes);
   } catch (error) {
     if (error instanceof AppError && error.code === "RATE_LIMITED") return;
     throw error;
   }
-  if (applyReferralCode(database, userId, code, now) !== "unknown") releaseAttempt(database, keys);
+  if ((await applyReferralCode(database, userId, code, now)) !== "unknown")
+    await releaseAttempt(database, keys);
 }
 
 /**
@@ -107,34 +93,36 @@ export async function registerCustomer({ database, clock, identity }: AppContext
   assertNonce(providerId, verified.nonce, input.nonce);
   const now = clock.now();
   let prepaid: PrepaidOutcome | undefined;
-  const userId = database
-    .transaction(() => {
-      const existing = users.byProviderUid(database, providerId, verified.uid);
-      const id =
-        existing?.id ??
-        users.insert(
-          database,
-          {
-            providerId,
-            uid: verified.uid,
-            email: verified.email,
-            photoUrl: verified.photoURL ?? input.photoURL ?? null,
-            language: input.language,
-            currency: currencyOf(input.language),
-          },
-          now,
-        );
-      if (existing) users.updateContact(database, id, verified.email, verified.photoURL ?? null);
-      const currency = existing?.currency ?? currencyOf(input.language);
-      const current = subscriptions.current(database, id);
-      const plan = planFor(currency, tariff, trialDays);
-      if (!current || current.status === "EXPIRED") subscriptions.insertNotActive(database, id, plan, now);
-      else if (current.status === "NOT_ACTIVE") subscriptions.updatePlan(database, current.id, plan, now);
-      applyCodeWithinLimits(database, id, input.referralCode, input.address ?? "127.0.0.1", now);
-      if (input.prepaidToken) prepaid = bindPrepaid(database, id, input.prepaidToken, input.language, now);
-      return id;
-    })
-    .immediate();
-  const subscription = subscriptions.current(database, userId);
+  // One transaction: look up or create the account, its order and its codes together, so
+  // two sign-ins of the same new account cannot both create it or both open an order.
+  const userId = await database.transaction(async () => {
+    const existing = await users.byProviderUid(database, providerId, verified.uid);
+    const id =
+      existing?.id ??
+      (await users.insert(
+        database,
+        {
+          providerId,
+          uid: verified.uid,
+          email: verified.email,
+          photoUrl: verified.photoURL ?? input.photoURL ?? null,
+          language: input.language,
+          currency: currencyOf(input.language),
+        },
+        now,
+      ));
+    if (existing) await users.updateContact(database, id, verified.email, verified.photoURL ?? null);
+    const currency = existing?.currency ?? currencyOf(input.language);
+    const current = await subscriptions.current(database, id);
+    const plan = planFor(currency, tariff, trialDays);
+    if (!current || current.status === "EXPIRED")
+      await subscriptions.insertNotActive(database, id, plan, now);
+    else if (current.status === "NOT_ACTIVE") await subscriptions.updatePlan(database, current.id, plan, now);
+    await applyCodeWithinLimits(database, id, input.referralCode, input.address ?? "127.0.0.1", now);
+    if (input.prepaidToken)
+      prepaid = await bindPrepaid(database, id, input.prepaidToken, input.language, now);
+    return id;
+  });
+  const subscription = await subscriptions.current(database, userId);
   return { userId, subscription, prepaid };
 }

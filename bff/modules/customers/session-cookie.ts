@@ -1,4 +1,4 @@
-import { readCookie } from "../../../src/lib/i18n/languages";
+import { readCookie } from "../../../core/languages";
 import { sessionCookieName } from "./sessions";
 
 const isHttps = (request: Request) =>

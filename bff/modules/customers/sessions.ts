@@ -1,5 +1,5 @@
-import type { Database } from "bun:sqlite";
 import { timingSafeEqual } from "node:crypto";
+import type { Database } from "../../../db/database";
 import { sessions } from "../../../db/queries/sessions";
 import { randomToken } from "../../platform/random";
 
@@ -15,39 +15,43 @@ const hash = (secret: string) => new Uint8Array(new Bun.CryptoHasher("sha256").u
 
 export type ValidSession = { id: string; userId: number; expiresAt: number; isRenewed: boolean };
 
-export function createSession(
+export async function createSession(
   database: Database,
   userId: number,
   now: number,
-): { token: string; expiresAt: number } {
+): Promise<{ token: string; expiresAt: number }> {
   const id = randomToken(15);
   const secret = randomToken(32);
   const expiresAt = now + sessionLifetimeMs;
-  sessions.insert(database, id, userId, hash(secret), now, expiresAt);
+  await sessions.insert(database, id, userId, hash(secret), now, expiresAt);
   return { token: `${id}.${secret}`, expiresAt };
 }
 
-export function validateSession(database: Database, token: string, now: number): ValidSession | undefined {
+export async function validateSession(
+  database: Database,
+  token: string,
+  now: number,
+): Promise<ValidSession | undefined> {
   const [id, secret, extra] = token.split(".");
   if (!id || !secret || extra !== undefined) return undefined;
-  const row = sessions.byId(database, id);
+  const row = await sessions.byId(database, id);
   if (!row) return undefined;
   const expected = new Uint8Array(row.secret_hash);
   const actual = hash(secret);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return undefined;
   if (row.expires_at <= now) {
-    sessions.delete(database, id);
+    await sessions.delete(database, id);
     return undefined;
   }
   if (row.expires_at - now < sessionLifetimeMs / 2) {
     const expiresAt = now + sessionLifetimeMs;
-    sessions.extend(database, id, expiresAt);
+    await sessions.extend(database, id, expiresAt);
     return { id, userId: row.user_id, expiresAt, isRenewed: true };
   }
   return { id, userId: row.user_id, expiresAt: row.expires_at, isRenewed: false };
 }
 
-export function deleteSession(database: Database, token: string): void {
+export async function deleteSession(database: Database, token: string): Promise<void> {
   const [id] = token.split(".");
-  if (id) sessions.delete(database, id);
+  if (id) await sessions.delete(database, id);
 }

@@ -1,9 +1,9 @@
 import { t } from "elysia";
+import type { AppContext } from "../../context";
 import { runRenewals } from "../../jobs/renewals";
 import { dayMs } from "../../platform/calendar";
 import { OffsetClock } from "../../platform/clock";
-import { saveClockOffset } from "../../platform/clock-offset";
-import type { AppContext } from "../../platform/context";
+import { advanceClockOffset } from "../../platform/clock-offset";
 import { AppError } from "../../platform/errors";
 import { demoOnly } from "./demo-only";
 
@@ -12,12 +12,12 @@ export function billingControlModule(context: AppContext) {
   return demoOnly(context, "/dev")
     .post(
       "/clock",
-      ({ body }) => {
+      async ({ body }) => {
         if (!(context.clock instanceof OffsetClock))
           throw new AppError("CONFLICT", "This server's clock cannot be moved.");
-        context.clock.advance(Math.round(body.advanceDays * dayMs));
-        saveClockOffset(context.database, context.clock.offset);
-        return { now: new Date(context.clock.now()).toISOString(), offsetDays: context.clock.offset / dayMs };
+        const clock = context.clock;
+        clock.catchUp(await advanceClockOffset(context.database, Math.round(body.advanceDays * dayMs)));
+        return { now: new Date(clock.now()).toISOString(), offsetDays: clock.offset / dayMs };
       },
       {
         body: t.Object({ advanceDays: t.Number({ minimum: 0, maximum: 3660 }) }),

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 
 /**

@@ -1,9 +1,9 @@
-import type { Database } from "bun:sqlite";
 import { t } from "elysia";
+import type { Database } from "../../../db/database";
 import { devices } from "../../../db/queries/devices";
 import { payments } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { registerCustomer } from "../customers/register";
 import { accountIdOf } from "../payments/orders";
 import { demoAvatarUrl, demoUid } from "./demo-identity";
@@ -12,15 +12,15 @@ import { demoOnly, requireDemo } from "./demo-only";
 const day = 24 * 60 * 60 * 1000;
 
 /** The completed first payment behind a fixture's active period. */
-function recordFixturePayment(
+async function recordFixturePayment(
   database: Database,
   subscription: SubscriptionRow,
   isTrial: boolean,
   at: number,
 ) {
   // Asked again for the same customer: the payment is already there.
-  if (payments.byInvoice(database, `fixture-${subscription.id}-first`)) return;
-  const payment = payments.insert(
+  if (await payments.byInvoice(database, `fixture-${subscription.id}-first`)) return;
+  const payment = await payments.insert(
     database,
     {
       userId: subscription.user_id,
@@ -37,7 +37,7 @@ function recordFixturePayment(
     },
     at,
   );
-  payments.complete(database, payment.id, `fixture-${payment.id}`, { token: null, lastFour: null }, at);
+  await payments.complete(database, payment.id, `fixture-${payment.id}`, { token: null, lastFour: null }, at);
 }
 
 const states = ["NOT_ACTIVE", "ACTIVE", "CANCELED", "CANCELED_OVER", "EXPIRED"] as const;
@@ -69,31 +69,40 @@ export function fixturesModule(context: AppContext) {
         language: body.language ?? "en",
       });
       const now = clock.now();
-      database.transaction(() => {
-        const subscription = subscriptions.current(database, userId);
+      // One transaction: the look-ups that keep a repeated call from doubling the payment
+      // or the devices must see the rows as they are when it writes.
+      await database.transaction(async () => {
+        const subscription = await subscriptions.current(database, userId);
         if (!subscription) return;
         if (body.extraDevices) {
-          database
-            .query("UPDATE subscriptions SET extra_devices = ? WHERE id = ?")
-            .run(body.extraDevices, subscription.id);
+          await database.run("UPDATE subscriptions SET extra_devices = ? WHERE id = ?", [
+            body.extraDevices,
+            subscription.id,
+          ]);
         }
         const isOver = body.status === "CANCELED_OVER" || body.status === "EXPIRED";
         if (body.status !== "NOT_ACTIVE") {
           const start = now - (isOver ? 40 : 5) * day;
-          subscriptions.activate(database, subscription.id, start, now + (isOver ? -day : 25 * day), now);
+          await subscriptions.activate(
+            database,
+            subscription.id,
+            start,
+            now + (isOver ? -day : 25 * day),
+            now,
+          );
           // A customer who paid for the period (so, as an invitee, counts toward a referral
           // discount), unless asked to be one who only took the trial.
-          recordFixturePayment(database, subscription, body.paid === "trial", start);
+          await recordFixturePayment(database, subscription, body.paid === "trial", start);
         }
         if (body.status === "CANCELED" || body.status === "CANCELED_OVER")
-          subscriptions.cancel(database, subscription.id, now);
-        if (body.status === "EXPIRED") subscriptions.expire(database, subscription.id, now - day, now);
+          await subscriptions.cancel(database, subscription.id, now);
+        if (body.status === "EXPIRED") await subscriptions.expire(database, subscription.id, now - day, now);
         for (let index = 0; index < (body.devices ?? 0); index++) {
           const isActive = index < (body.devices ?? 0) - (body.inactiveDevices ?? 0);
           const deviceId = `dev-${userId}-${index + 1}`;
           // A fixture asked again for the same customer keeps the devices it already made.
-          if (devices.exists(database, userId, deviceId)) continue;
-          devices.insert(
+          if (await devices.exists(database, userId, deviceId)) continue;
+          await devices.insert(
             database,
             {
               userId,
@@ -105,7 +114,7 @@ export function fixturesModule(context: AppContext) {
             now - index * day,
           );
         }
-      })();
+      });
       return { uid, email: body.email, providerId, userId };
     },
     {

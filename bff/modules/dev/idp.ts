@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 import { errorResponse } from "../../platform/schemas";
 import { demoAvatarUrl, demoUid } from "./demo-identity";

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { mailDelivery } from "../../../db/queries/mail-outbox";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { errorResponse } from "../../platform/schemas";
 import { outboxMessage, outboxMessageOf } from "../mail/view";
 import { demoOnly } from "./demo-only";
@@ -18,7 +18,7 @@ export function devMailModule(context: AppContext) {
     "/mail",
     async ({ query }) => {
       const to = query.to?.trim() || undefined;
-      const rows = mailDelivery.latest(context.database, to, to ? perAddressCount : latestCount);
+      const rows = await mailDelivery.latest(context.database, to, to ? perAddressCount : latestCount);
       return Promise.all(rows.map((row) => outboxMessageOf(context.config, row)));
     },
     {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { t } from "elysia";
 import { parseExpiry } from "../../adapters/sandbox/card-book";
 import type { SandboxGateway } from "../../adapters/sandbox/gateway";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 import { demoOnly } from "./demo-only";
 import { sandboxWidgetScript } from "./sandbox-widget";

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import PDFDocument from "pdfkit";
-import { offerEffectiveDate, offerSections, offerTitle } from "../../../src/content/offer";
+import { offerEffectiveDate, offerSections, offerTitle } from "../../../core/offer";
 
 const require = createRequire(import.meta.url);
 // DejaVu covers Cyrillic; the PDF standard fonts do not.

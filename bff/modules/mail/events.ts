@@ -1,7 +1,7 @@
-import type { Database } from "bun:sqlite";
+import type { Currency } from "../../../core/money";
+import type { Database } from "../../../db/database";
 import type { PaymentRow } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
-import type { Currency } from "../../../src/lib/money";
 import { logger } from "../../platform/logger";
 import { nextChargeAmount } from "../subscriptions/next-charge";
 import type { MailData, MailKind, Money } from "./kinds";
@@ -18,34 +18,49 @@ import { enqueueMail, type MailEvent } from "./outbox";
 const money = (amount: number, currency: Currency): Money => ({ amount, currency });
 
 /**
+ * A transaction that met another one (PostgreSQL's serialization failure or deadlock):
+ * no fault of the message, and the caller's whole transaction must run again.
+ */
+const isConflict = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "40001" || code === "40P01";
+};
+
+/**
  * Queues in a savepoint of the caller's transaction: a message that cannot be built or
  * queued is logged and left out, and never undoes the money change it tells of (DESIGN §14).
+ * A conflict is passed on instead, so the caller's transaction is run again with its message.
  */
-function queue<K extends MailKind>(database: Database, now: number, event: () => MailEvent<K> | undefined) {
+async function queue<K extends MailKind>(
+  database: Database,
+  now: number,
+  event: () => Promise<MailEvent<K> | undefined> | MailEvent<K> | undefined,
+): Promise<void> {
   try {
-    database.transaction(() => {
-      const built = event();
-      if (built) enqueueMail(database, built, now);
-    })();
+    await database.transaction(async () => {
+      const built = await event();
+      if (built) await enqueueMail(database, built, now);
+    });
   } catch (error) {
+    if (isConflict(error)) throw error;
     logger.error("customer message not queued", { error: String(error) });
   }
 }
 
 /** A 1-unit trial was paid (or an anonymous one bound to the account): when and what the first full charge is. */
-export function queueTrialStarted(
+export async function queueTrialStarted(
   database: Database,
   payment: Pick<PaymentRow, "id" | "trial_days">,
   subscriptionId: number,
   now: number,
-): void {
-  queue(database, now, () => {
-    const subscription = subscriptions.byId(database, subscriptionId);
+): Promise<void> {
+  await queue(database, now, async () => {
+    const subscription = await subscriptions.byId(database, subscriptionId);
     if (!subscription) return undefined;
     const data: MailData["trial_started"] = {
       trialDays: payment.trial_days ?? subscription.trial_days,
       firstChargeAt: subscription.next_charge_at ?? subscription.end_date ?? now,
-      firstCharge: money(nextChargeAmount(database, subscription, now), subscription.currency),
+      firstCharge: money(await nextChargeAmount(database, subscription, now), subscription.currency),
       tariffMonths: subscription.tariff_months,
     };
     return { userId: subscription.user_id, kind: "trial_started", data, eventKey: `payment:${payment.id}` };
@@ -57,14 +72,14 @@ export function queueTrialStarted(
  * renewal (a free one at 100% off too: its period and zero receipt are news to the
  * customer), or an extra device slot.
  */
-export function queuePaymentSucceeded(
+export async function queuePaymentSucceeded(
   database: Database,
   payment: PaymentRow,
   subscriptionId: number,
   now: number,
-): void {
-  queue(database, now, () => {
-    const subscription = subscriptions.byId(database, subscriptionId);
+): Promise<void> {
+  await queue(database, now, async () => {
+    const subscription = await subscriptions.byId(database, subscriptionId);
     if (!subscription) return undefined;
     const isDevice = payment.kind === "device";
     const data: MailData["payment_succeeded"] = {
@@ -90,14 +105,14 @@ export function queuePaymentSucceeded(
  * one or a hard decline); `accessUntil` is when access ends if no try succeeds (null
  * when it has ended now).
  */
-export function queuePaymentFailed(
+export async function queuePaymentFailed(
   database: Database,
   payment: PaymentRow,
   subscription: SubscriptionRow,
   retry: { nextRetryAt: number; accessUntil: number } | undefined,
   now: number,
-): void {
-  queue(database, now, () => {
+): Promise<void> {
+  await queue(database, now, () => {
     const data: MailData["payment_failed"] = {
       charge: money(payment.amount, payment.currency),
       failedAt: now,
@@ -109,14 +124,14 @@ export function queuePaymentFailed(
 }
 
 /** The customer turned auto-renewal off; access runs to the end of the paid period. */
-export function queueSubscriptionCanceled(
+export async function queueSubscriptionCanceled(
   database: Database,
   subscription: SubscriptionRow,
   now: number,
-): void {
+): Promise<void> {
   const accessUntil = subscription.end_date;
   if (accessUntil === null) return;
-  queue(database, now, () => ({
+  await queue(database, now, () => ({
     userId: subscription.user_id,
     kind: "subscription_canceled",
     data: { accessUntil },
@@ -126,13 +141,13 @@ export function queueSubscriptionCanceled(
 }
 
 /** The customer removed the saved card; `accessUntil` is null when no period is running. */
-export function queueCardRemoved(
+export async function queueCardRemoved(
   database: Database,
   userId: number,
   card: { lastFour: string | null; accessUntil: number | null },
   now: number,
-): void {
-  queue(database, now, () => ({
+): Promise<void> {
+  await queue(database, now, () => ({
     userId,
     kind: "card_removed",
     data: { lastFour: card.lastFour, accessUntil: card.accessUntil },
@@ -145,13 +160,13 @@ export function queueCardRemoved(
  * of itself). One message per ended period: a subscription renewed after expiring and
  * ending again ends at another time.
  */
-export function queueSubscriptionEnded(
+export async function queueSubscriptionEnded(
   database: Database,
   subscription: Pick<SubscriptionRow, "id" | "user_id">,
   endedAt: number,
   now: number,
-): void {
-  queue(database, now, () => ({
+): Promise<void> {
+  await queue(database, now, () => ({
     userId: subscription.user_id,
     kind: "subscription_ended",
     data: { endedAt },
@@ -160,13 +175,13 @@ export function queueSubscriptionEnded(
 }
 
 /** Money went back to the customer's card: an operator's refund run, or one the gateway made. */
-export function queueRefundMade(
+export async function queueRefundMade(
   database: Database,
   userId: number,
   refund: { total: Money; payments: number; eventKey: string },
   now: number,
-): void {
-  queue(database, now, () => ({
+): Promise<void> {
+  await queue(database, now, () => ({
     userId,
     kind: "refund_made",
     data: { refund: refund.total, refundedAt: now, payments: refund.payments },

@@ -1,4 +1,4 @@
-import type { Currency } from "../../../src/lib/money";
+import type { Currency } from "../../../core/money";
 
 /**
  * The messages the product sends its customers (DESIGN §14) and the facts each one states.
@@ -41,7 +41,7 @@ export type MailData = {
   refund_made: { refund: Money; refundedAt: number; payments: number };
 };
 
-/** Links every message carries: the cabinet (and the company line, from src/content/company.ts). */
+/** Links every message carries: the cabinet (and the company line, from core/company.ts). */
 export type MailLinks = { cabinetUrl: string };
 
 export type MailContent = { subject: string; text: string; html: string };

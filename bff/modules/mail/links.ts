@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import type { Config } from "../../platform/config";
 import { receiptPath } from "../profile/payment-history";
 

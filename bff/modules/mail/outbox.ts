@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { type MailRow, mailOutbox } from "../../../db/queries/mail-outbox";
 import { users } from "../../../db/queries/users";
 import type { MailData, MailKind } from "./kinds";
@@ -20,12 +20,12 @@ export type MailEvent<K extends MailKind> = {
  * worker, so a mail server that is down never blocks or undoes a money change.
  * The customer's language and address are taken now, as they are at the time of the event.
  */
-export function enqueueMail<K extends MailKind>(
+export async function enqueueMail<K extends MailKind>(
   database: Database,
   event: MailEvent<K>,
   now: number,
-): MailRow | undefined {
-  const user = users.byId(database, event.userId);
+): Promise<MailRow | undefined> {
+  const user = await users.byId(database, event.userId);
   if (!user) return undefined;
   return mailOutbox.insert(
     database,

@@ -1,5 +1,5 @@
 import { render, toPlainText } from "@react-email/render";
-import type { Language } from "../../../src/lib/i18n/languages";
+import type { Language } from "../../../core/languages";
 import type { MailContent, MailData, MailKind, MailLinks } from "./kinds";
 import { mailDocument } from "./templates";
 import { mailTexts } from "./texts";

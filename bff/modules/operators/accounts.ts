@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { audit, type OperatorRole, operators } from "../../../db/queries/operators";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
@@ -17,6 +17,33 @@ function assertPassword(password: string): void {
   }
 }
 
+function assertUsername(name: string): void {
+  if (!/^[A-Za-z0-9._@-]{3,64}$/.test(name)) {
+    throw new AppError(
+      "VALIDATION",
+      "A username is 3 to 64 letters, digits, dots, dashes, underscores or @.",
+    );
+  }
+}
+
+/** The new operator's row and its audit entry; runs inside the caller's transaction. */
+async function insertOperator(
+  database: Database,
+  name: string,
+  passwordHash: string,
+  role: OperatorRole,
+  now: number,
+  actorId: number | null,
+): Promise<number> {
+  const id = await operators.insert(database, name, passwordHash, role, now);
+  await audit.record(
+    database,
+    { operatorId: actorId, action: "operator.create", details: { username: name, role } },
+    now,
+  );
+  return id;
+}
+
 export async function createOperator(
   database: Database,
   username: string,
@@ -26,23 +53,19 @@ export async function createOperator(
   actorId: number | null = null,
 ) {
   const name = username.trim();
-  if (!/^[A-Za-z0-9._@-]{3,64}$/.test(name)) {
-    throw new AppError(
-      "VALIDATION",
-      "A username is 3 to 64 letters, digits, dots, dashes, underscores or @.",
-    );
-  }
+  assertUsername(name);
   assertPassword(password);
-  if (operators.byUsername(database, name))
+  if (await operators.byUsername(database, name))
     throw new AppError("CONFLICT", `The operator "${name}" already exists.`);
+  // Hashed before the transaction: it takes tens of milliseconds and is no database work.
   const hash = await hashPassword(password);
-  const id = operators.insert(database, name, hash, role, now);
-  audit.record(
-    database,
-    { operatorId: actorId, action: "operator.create", details: { username: name, role } },
-    now,
-  );
-  return id;
+  // Looked up again with the insert, in one transaction: of two creations of one name at
+  // once (the CLI and the panel, two instances), one makes it and the other is refused.
+  return database.transaction(async () => {
+    if (await operators.byUsername(database, name))
+      throw new AppError("CONFLICT", `The operator "${name}" already exists.`);
+    return insertOperator(database, name, hash, role, now, actorId);
+  });
 }
 
 export async function resetOperatorPassword(
@@ -52,39 +75,47 @@ export async function resetOperatorPassword(
   now: number,
   actorId: number | null = null,
 ) {
-  const operator = operators.byUsername(database, username.trim());
+  const operator = await operators.byUsername(database, username.trim());
   if (!operator) throw new AppError("NOT_FOUND", `There is no operator "${username}".`);
   assertPassword(password);
-  operators.setPassword(database, operator.id, await hashPassword(password), now);
-  database.run("UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL", [
-    now,
-    operator.id,
-  ]);
-  audit.record(
-    database,
-    { operatorId: actorId, action: "operator.reset-password", details: { username: operator.username } },
-    now,
-  );
+  const hash = await hashPassword(password);
+  // The new password, the end of every sign-in made with the old one and the audit entry
+  // are one change: none of it is ever done without the rest.
+  await database.transaction(async () => {
+    await operators.setPassword(database, operator.id, hash, now);
+    await database.run(
+      "UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL",
+      [now, operator.id],
+    );
+    await audit.record(
+      database,
+      { operatorId: actorId, action: "operator.reset-password", details: { username: operator.username } },
+      now,
+    );
+  });
 }
 
-export function disableOperator(
+export async function disableOperator(
   database: Database,
   username: string,
   now: number,
   actorId: number | null = null,
 ) {
-  const operator = operators.byUsername(database, username.trim());
+  const operator = await operators.byUsername(database, username.trim());
   if (!operator) throw new AppError("NOT_FOUND", `There is no operator "${username}".`);
-  operators.setDisabled(database, operator.id, true, now);
-  database.run("UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL", [
-    now,
-    operator.id,
-  ]);
-  audit.record(
-    database,
-    { operatorId: actorId, action: "operator.disable", details: { username: operator.username } },
-    now,
-  );
+  // Disabled and signed out together, as one change (see resetOperatorPassword).
+  await database.transaction(async () => {
+    await operators.setDisabled(database, operator.id, true, now);
+    await database.run(
+      "UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL",
+      [now, operator.id],
+    );
+    await audit.record(
+      database,
+      { operatorId: actorId, action: "operator.disable", details: { username: operator.username } },
+      now,
+    );
+  });
 }
 
 /**
@@ -97,9 +128,19 @@ export async function ensureFirstOperator(
   password: string | undefined,
   now: number,
 ) {
-  if (operators.count(database) > 0) return undefined;
+  if ((await operators.count(database)) > 0) return undefined;
   const name = username ?? "admin";
   const secret = password ?? randomToken(15);
-  await createOperator(database, name, secret, "admin", now);
+  assertUsername(name);
+  assertPassword(secret);
+  const hash = await hashPassword(secret);
+  // Counted again with the insert, in one transaction: of several instances starting at
+  // once on one database, one creates the first operator and the others find it.
+  const isCreated = await database.transaction(async () => {
+    if ((await operators.count(database)) > 0) return false;
+    await insertOperator(database, name, hash, "admin", now, null);
+    return true;
+  });
+  if (!isCreated) return undefined;
   return password ? { username: name } : { username: name, generatedPassword: secret };
 }

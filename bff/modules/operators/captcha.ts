@@ -1,6 +1,6 @@
 import { createChallenge, verifySolution } from "altcha-lib/v1";
-import { statement } from "../../../db/statements";
-import type { AppContext } from "../../platform/context";
+import { statement } from "../../../db/database";
+import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 
 /** The text the spec shows when the captcha is not solved, on the client and the server alike. */
@@ -56,13 +56,14 @@ function expiryOf(payload: AltchaPayload, fallback: number): number {
  * text the client sent: the same solution re-encoded (other base64 padding, key order,
  * extra fields, the number as a string) is still the same challenge and is refused.
  */
-function spendChallenge(context: AppContext, payload: AltchaPayload): boolean {
+async function spendChallenge(context: AppContext, payload: AltchaPayload): Promise<boolean> {
   const { database, clock } = context;
   const now = clock.now();
-  statement(database, "DELETE FROM captcha_solutions WHERE expires_at < ?").run(now);
-  const inserted = statement(
+  await statement(database, "DELETE FROM captcha_solutions WHERE expires_at < ?").run(now);
+  // One statement decides: of two instances spending one solution at once, one inserts it.
+  const inserted = await statement(
     database,
-    "INSERT OR IGNORE INTO captcha_solutions (signature, expires_at) VALUES (?, ?)",
+    "INSERT INTO captcha_solutions (signature, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
   ).run(payload.signature.toLowerCase(), expiryOf(payload, now + challengeLifetimeMs));
   return inserted.changes > 0;
 }
@@ -85,6 +86,6 @@ export async function assertCaptcha(context: AppContext, solution: string | unde
     isValid = false;
   }
   if (!payload || !isValid) throw new AppError("BAD_REQUEST", captchaNotSolved);
-  if (!spendChallenge(context, payload))
+  if (!(await spendChallenge(context, payload)))
     throw new AppError("BAD_REQUEST", "This captcha was already used; solve a new one.");
 }

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { audit, operators } from "../../../db/queries/operators";
+import type { AppContext } from "../../context";
 import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
-import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { errorResponse } from "../../platform/schemas";
@@ -9,7 +9,6 @@ import { assertCaptcha, newChallenge } from "./captcha";
 import { loginLimitKeys, tooManySignIns } from "./login-limits";
 import { authenticateOperator } from "./operator-auth";
 import { hasFreePasswordCheckSlot, withPasswordCheckSlot } from "./password-gate";
-import { refreshReplays } from "./refresh-replay";
 import {
   familyOfRefreshToken,
   issueRefreshToken,
@@ -49,19 +48,23 @@ export function operatorAuthModule(context: AppContext) {
     if (!hasFreePasswordCheckSlot())
       throw new AppError("RATE_LIMITED", "The sign-in service is busy. Try again in a few seconds.", 2);
     const keys = loginLimitKeys(body.username, address);
-    reserveAttempt(database, keys, clock.now(), tooManySignIns);
+    await reserveAttempt(database, keys, clock.now(), tooManySignIns);
     let isChecked = false;
     try {
-      const account = operators.byUsername(database, body.username.trim());
+      const account = await operators.byUsername(database, body.username.trim());
       const isValid = await withPasswordCheckSlot(() => {
         isChecked = true;
         return Bun.password.verify(body.password, account?.password_hash ?? dummyHash);
       });
       if (!account || !isValid) throw new AppError("UNAUTHORIZED", "Wrong username or password.");
-      releaseAttempt(database, keys);
+      await releaseAttempt(database, keys);
       if (account.is_disabled) throw new AppError("UNAUTHORIZED", accountDisabled);
       const now = clock.now();
-      audit.record(database, { operatorId: account.id, action: "operator.login", ipAddress: address }, now);
+      await audit.record(
+        database,
+        { operatorId: account.id, action: "operator.login", ipAddress: address },
+        now,
+      );
       const familyId = randomToken(12);
       return Response.json({
         accessToken: await signAccessToken(
@@ -69,19 +72,24 @@ export function operatorAuthModule(context: AppContext) {
           { operatorId: account.id, role: account.role, username: account.username, familyId },
           now,
         ),
-        refreshToken: issueRefreshToken(database, account.id, familyId, now),
+        refreshToken: await issueRefreshToken(database, account.id, familyId, now),
       });
     } catch (error) {
-      if (!isChecked) releaseAttempt(database, keys);
+      if (!isChecked) await releaseAttempt(database, keys);
       throw error;
     }
   }
-  const replays = refreshReplays(() => clock.now());
+  /** Same token again within 10 s, on any instance: the same pair (tokens.ts). */
+  function refresh(token: string) {
+    const now = clock.now();
+    return rotateRefreshToken(database, token, now, (rotated) => signedPair(rotated, now));
+  }
+
   async function signedPair(
     rotated: { operatorId: number; familyId: string; refreshToken: string },
     now: number,
   ) {
-    const account = operators.byId(database, rotated.operatorId);
+    const account = await operators.byId(database, rotated.operatorId);
     if (!account || account.is_disabled)
       throw new AppError("UNAUTHORIZED", "This operator account is not active.");
     return {
@@ -140,35 +148,25 @@ export function operatorAuthModule(context: AppContext) {
         },
       },
     )
-    .post(
-      "/refreshToken",
-      ({ body }) => {
-        const now = clock.now();
-        const rotated = rotateRefreshToken(database, body.refreshToken, now, replays.has);
-        if (rotated.kind === "replayed") return replays.answer(rotated.tokenHash);
-        const pair = signedPair(rotated, now);
-        // Remembered synchronously, before any await: a parallel replay finds this promise.
-        replays.remember(rotated.tokenHash, pair);
-        return pair;
+    .post("/refreshToken", ({ body }) => refresh(body.refreshToken), {
+      body: t.Object({ refreshToken: t.String({ minLength: 1, maxLength: 256 }) }),
+      response: { 200: tokenPair, 401: errorResponse },
+      detail: {
+        summary:
+          "Rotate the refresh token; the same token again within 10 s gets the same pair, a later reuse revokes its whole family",
       },
-      {
-        body: t.Object({ refreshToken: t.String({ minLength: 1, maxLength: 256 }) }),
-        response: { 200: tokenPair, 401: errorResponse },
-        detail: {
-          summary:
-            "Rotate the refresh token; the same token again within 10 s gets the same pair, a later reuse revokes its whole family",
-        },
-      },
-    )
+    })
     .post(
       "/logout",
       async ({ body, request }) => {
         const now = clock.now();
-        const family = body.refreshToken ? familyOfRefreshToken(database, body.refreshToken) : undefined;
-        if (family) revokeFamily(database, family, now);
+        const family = body.refreshToken
+          ? await familyOfRefreshToken(database, body.refreshToken)
+          : undefined;
+        if (family) await revokeFamily(database, family, now);
         // A valid bearer token ends its own sign-in too, even without the refresh token.
         const bearer = await authenticateOperator(context, request).catch(() => undefined);
-        if (bearer) revokeFamily(database, bearer.familyId, now);
+        if (bearer) await revokeFamily(database, bearer.familyId, now);
         return { success: true as const };
       },
       {

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { operators } from "../../../db/queries/operators";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 import { isFamilyActive, verifyAccessToken } from "./tokens";
 
@@ -10,12 +10,12 @@ export async function authenticateOperator(context: AppContext, request: Request
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
   if (!token) throw new AppError("UNAUTHORIZED", "Sign in to the panel first.");
   const claims = await verifyAccessToken(context.config.jwtSecret, token, context.clock.now());
-  const account = operators.byId(context.database, claims.operatorId);
+  const account = await operators.byId(context.database, claims.operatorId);
   if (!account || account.is_disabled)
     throw new AppError("UNAUTHORIZED", "This operator account is not active.");
   // Logout, a reused refresh token or a password reset revokes the family: its access
   // tokens stop here, not when their 15 minutes run out.
-  if (!isFamilyActive(context.database, claims.familyId))
+  if (!(await isFamilyActive(context.database, claims.familyId)))
     throw new AppError("UNAUTHORIZED", "This panel session was closed. Please sign in again.");
   return { ...account, familyId: claims.familyId };
 }

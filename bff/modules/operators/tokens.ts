@@ -1,9 +1,10 @@
-import type { Database } from "bun:sqlite";
 import { jwtVerify, SignJWT } from "jose";
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
 import type { OperatorRole } from "../../../db/queries/operators";
-import { statement } from "../../../db/statements";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
+import { openPair, sealPair, type TokenPair } from "./replay-seal";
 
 export const accessTokenLifetimeSeconds = 15 * 60;
 export const refreshTokenLifetimeMs = 30 * 24 * 60 * 60 * 1000;
@@ -51,14 +52,14 @@ export async function verifyAccessToken(secret: string, token: string, now: numb
 }
 
 /** A new refresh token; `familyId` ties the rotations of one login together. */
-export function issueRefreshToken(
+export async function issueRefreshToken(
   database: Database,
   operatorId: number,
   familyId: string,
   now: number,
-): string {
+): Promise<string> {
   const token = randomToken(32);
-  statement(
+  await statement(
     database,
     "INSERT INTO refresh_tokens (operator_id, family_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
   ).run(operatorId, familyId, hash(token), now, now + refreshTokenLifetimeMs);
@@ -81,85 +82,101 @@ type RefreshRow = {
  */
 export const refreshReplayWindowMs = 10_000;
 
-export type Rotation =
-  | { kind: "rotated"; operatorId: number; familyId: string; refreshToken: string; tokenHash: string }
-  | { kind: "replayed"; tokenHash: string };
+/** Signs the pair a rotation answers, for the operator and sign-in the token belongs to. */
+export type PairSigner = (rotated: {
+  operatorId: number;
+  familyId: string;
+  refreshToken: string;
+}) => Promise<TokenPair>;
 
 /**
  * Rotates a refresh token: the old one is spent and a new one of the same family is
  * issued. A spent token presented again within the replay window, while its family
- * stands and `canReplay` still holds its answer, is `replayed`; any other reuse means
- * it leaked and the whole family is revoked.
+ * stands, gets the pair its rotation answered, on whichever instance it arrives: the
+ * answer is kept in the database, sealed with the spent token (replay-seal.ts). Any
+ * other reuse means the token leaked and the whole family is revoked.
+ *
+ * Parallel calls with one token take turns on the token's row (SQLite: one transaction
+ * at a time; PostgreSQL: SERIALIZABLE, the loser re-runs), so the second always finds the
+ * first's answer committed.
  */
-export function rotateRefreshToken(
+export async function rotateRefreshToken(
   database: Database,
   token: string,
   now: number,
-  canReplay: (tokenHash: string) => boolean = () => false,
-): Rotation {
+  sign: PairSigner,
+): Promise<TokenPair> {
   const tokenHash = hash(token);
   // The outcome is decided inside the transaction and thrown after it commits: a
   // revocation must not be rolled back by the error that reports it.
-  const outcome = database
-    .transaction((): Rotation | AppError => {
-      const row = statement<RefreshRow, [string]>(
+  const outcome = await database.transaction(async (): Promise<TokenPair | AppError> => {
+    const row = await statement<RefreshRow, [string]>(
+      database,
+      "SELECT * FROM refresh_tokens WHERE token_hash = ?",
+    ).get(tokenHash);
+    if (!row) return new AppError("UNAUTHORIZED", "This refresh token is not valid. Please sign in again.");
+    if (row.rotated_at !== null && row.revoked_at === null && now - row.rotated_at <= refreshReplayWindowMs) {
+      const replay = await statement<{ sealed: string }, [string]>(
         database,
-        "SELECT * FROM refresh_tokens WHERE token_hash = ?",
+        "SELECT sealed FROM refresh_replays WHERE token_hash = ?",
       ).get(tokenHash);
-      if (!row) return new AppError("UNAUTHORIZED", "This refresh token is not valid. Please sign in again.");
-      if (
-        row.rotated_at !== null &&
-        row.revoked_at === null &&
-        now - row.rotated_at <= refreshReplayWindowMs &&
-        canReplay(tokenHash)
-      )
-        return { kind: "replayed", tokenHash };
-      if (row.rotated_at !== null || row.revoked_at !== null) {
-        statement(
-          database,
-          "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
-        ).run(now, row.family_id);
-        return new AppError(
-          "UNAUTHORIZED",
-          "This refresh token was already used; all sessions from that sign-in are closed. Please sign in again.",
-        );
-      }
-      if (row.expires_at <= now)
-        return new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
-      statement(database, "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ?").run(now, row.id);
-      return {
-        kind: "rotated",
-        operatorId: row.operator_id,
-        familyId: row.family_id,
-        refreshToken: issueRefreshToken(database, row.operator_id, row.family_id, now),
-        tokenHash,
-      };
-    })
-    .immediate();
+      const pair = replay && (await openPair(token, replay.sealed));
+      if (pair) return pair;
+    }
+    if (row.rotated_at !== null || row.revoked_at !== null) {
+      await statement(
+        database,
+        "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
+      ).run(now, row.family_id);
+      return new AppError(
+        "UNAUTHORIZED",
+        "This refresh token was already used; all sessions from that sign-in are closed. Please sign in again.",
+      );
+    }
+    if (row.expires_at <= now)
+      return new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
+    await statement(database, "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ?").run(now, row.id);
+    const pair = await sign({
+      operatorId: row.operator_id,
+      familyId: row.family_id,
+      refreshToken: await issueRefreshToken(database, row.operator_id, row.family_id, now),
+    });
+    // Answers past their window are of no use to anyone: dropped as new ones come.
+    await statement(database, "DELETE FROM refresh_replays WHERE created_at < ?").run(
+      now - refreshReplayWindowMs,
+    );
+    await statement(
+      database,
+      "INSERT INTO refresh_replays (token_hash, sealed, created_at) VALUES (?, ?, ?)",
+    ).run(tokenHash, await sealPair(token, pair), now);
+    return pair;
+  });
   if (outcome instanceof AppError) throw outcome;
   return outcome;
 }
 
 /** The family a refresh token belongs to, if it is one of ours. */
-export function familyOfRefreshToken(database: Database, token: string): string | undefined {
-  return statement<{ family_id: string }, [string]>(
-    database,
-    "SELECT family_id FROM refresh_tokens WHERE token_hash = ?",
-  ).get(hash(token))?.family_id;
+export async function familyOfRefreshToken(database: Database, token: string): Promise<string | undefined> {
+  return (
+    await statement<{ family_id: string }, [string]>(
+      database,
+      "SELECT family_id FROM refresh_tokens WHERE token_hash = ?",
+    ).get(hash(token))
+  )?.family_id;
 }
 
-export function revokeFamily(database: Database, familyId: string, now: number): void {
-  statement(
+export async function revokeFamily(database: Database, familyId: string, now: number): Promise<void> {
+  await statement(
     database,
     "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
   ).run(now, familyId);
 }
 
 /** Whether a sign-in still stands: its family exists and none of it was revoked. */
-export function isFamilyActive(database: Database, familyId: string): boolean {
-  const row = statement<{ total: number; revoked: number }, [string]>(
+export async function isFamilyActive(database: Database, familyId: string): Promise<boolean> {
+  const row = await statement<{ total: number; revoked: number }, [string]>(
     database,
     "SELECT COUNT(*) AS total, COUNT(revoked_at) AS revoked FROM refresh_tokens WHERE family_id = ?",
   ).get(familyId);
-  return row !== null && row.total > 0 && row.revoked === 0;
+  return row !== undefined && row.total > 0 && row.revoked === 0;
 }

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import { statement } from "../../../db/statements";
-import type { AppContext } from "../../platform/context";
+import { statement } from "../../../db/database";
+import type { AppContext } from "../../context";
 import { errorResponse } from "../../platform/schemas";
 import { deliveryRecord } from "../mail/view";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
@@ -145,13 +145,15 @@ export function panelModule(context: AppContext) {
       )
       .post(
         "/promos/generatePromo",
-        ({ body, operator, request, set }) => {
+        async ({ body, operator, request, set }) => {
           const problem = promoProblem(body, clock.now());
           if (problem) {
             set.status = 400;
             return { success: false, message: problem, error: { code: "VALIDATION", message: problem } };
           }
-          if (!createPromo(database, body, operator.id, context.clientAddress(request), clock.now())) {
+          if (
+            !(await createPromo(database, body, operator.id, context.clientAddress(request), clock.now()))
+          ) {
             set.status = 409;
             const message = "a promo code with this name already exists";
             return { success: false, message, error: { code: "CONFLICT", message } };
@@ -197,12 +199,16 @@ export function panelModule(context: AppContext) {
       )
       .get(
         "/audit",
-        ({ query }) => {
+        async ({ query }) => {
           const { number, size } = pageOf(query, 20);
           const total =
-            statement<{ count: number }, []>(database, "SELECT COUNT(*) AS count FROM audit_log").get()
-              ?.count ?? 0;
-          const rows = statement<
+            (
+              await statement<{ count: number }, []>(
+                database,
+                "SELECT COUNT(*) AS count FROM audit_log",
+              ).get()
+            )?.count ?? 0;
+          const rows = await statement<
             {
               id: number;
               username: string | null;

@@ -1,12 +1,12 @@
 import { mailDelivery } from "../../../db/queries/mail-outbox";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { deliveryRecordOf } from "../mail/view";
 import { paged } from "./paging";
 
 /** The messages sent to one customer, newest first, with how their delivery went. */
 export async function messagesOf(context: AppContext, userId: number, number: number, size: number) {
   const { database, config } = context;
-  const rows = mailDelivery.ofUser(database, userId, size, number * size);
+  const rows = await mailDelivery.ofUser(database, userId, size, number * size);
   const content = await Promise.all(rows.map((row) => deliveryRecordOf(config, row)));
-  return paged(content, number, size, mailDelivery.countOfUser(database, userId));
+  return paged(content, number, size, await mailDelivery.countOfUser(database, userId));
 }

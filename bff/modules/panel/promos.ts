@@ -1,6 +1,6 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
 import { audit } from "../../../db/queries/operators";
-import { statement } from "../../../db/statements";
 import { addMonths, dayMs } from "../../platform/calendar";
 import { paged } from "./paging";
 
@@ -45,34 +45,37 @@ export function promoProblem(promo: NewPromo, now: number): string | undefined {
   return isWholeMonths ? undefined : promoMessages.validity;
 }
 
+/** Creates a promo code and its audit entry together; false when the code exists already. */
 export function createPromo(
   database: Database,
   promo: NewPromo,
   operatorId: number,
   ip: string | null,
   now: number,
-) {
+): Promise<boolean> {
   const code = promo.promoCode.trim().toUpperCase();
-  const inserted = statement(
-    database,
-    `INSERT OR IGNORE INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_by, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    code,
-    promo.promoType,
-    promo.isAvailable ? 1 : 0,
-    Math.round(promo.discount * 100),
-    promo.expirationDate,
-    operatorId,
-    now,
-  );
-  if (inserted.changes === 0) return false;
-  audit.record(
-    database,
-    { operatorId, action: "promo.create", details: { ...promo, promoCode: code }, ipAddress: ip },
-    now,
-  );
-  return true;
+  return database.transaction(async () => {
+    const inserted = await statement(
+      database,
+      `INSERT INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_by, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ).run(
+      code,
+      promo.promoType,
+      promo.isAvailable ? 1 : 0,
+      Math.round(promo.discount * 100),
+      promo.expirationDate,
+      operatorId,
+      now,
+    );
+    if (inserted.changes === 0) return false;
+    await audit.record(
+      database,
+      { operatorId, action: "promo.create", details: { ...promo, promoCode: code }, ipAddress: ip },
+      now,
+    );
+    return true;
+  });
 }
 
 type PromoRow = {
@@ -84,7 +87,7 @@ type PromoRow = {
   expiration_date: string;
 };
 
-export function availablePromos(
+export async function availablePromos(
   database: Database,
   number: number,
   size: number,
@@ -99,11 +102,13 @@ export function availablePromos(
     .replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
   const where = "is_available = 1 AND expiration_date >= ? AND promo_code LIKE ? ESCAPE '\\'";
   const total =
-    statement<{ count: number }, [string, string]>(
-      database,
-      `SELECT COUNT(*) AS count FROM promos WHERE ${where}`,
-    ).get(today, like)?.count ?? 0;
-  const rows = statement<PromoRow, [string, string, number, number]>(
+    (
+      await statement<{ count: number }, [string, string]>(
+        database,
+        `SELECT COUNT(*) AS count FROM promos WHERE ${where}`,
+      ).get(today, like)
+    )?.count ?? 0;
+  const rows = await statement<PromoRow, [string, string, number, number]>(
     database,
     `SELECT * FROM promos WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
   ).all(today, like, size, number * size);

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { invitations } from "../../../db/queries/invitations";
 import { audit } from "../../../db/queries/operators";
 import { subscriptions } from "../../../db/queries/subscriptions";
@@ -9,15 +9,24 @@ import type { RefundLine, RefundPlan } from "./refund-plan";
 export type InviterDiscount = { inviterId: number; referralDiscount: number } | undefined;
 
 /** The referral discount of whoever invited this customer, as a fraction (it is derived, never stored). */
-export function referralDiscountOfInviter(database: Database, userId: number, now: number): InviterDiscount {
-  const inviterId = invitations.inviterOf(database, userId);
+export async function referralDiscountOfInviter(
+  database: Database,
+  userId: number,
+  now: number,
+): Promise<InviterDiscount> {
+  const inviterId = await invitations.inviterOf(database, userId);
   if (inviterId === undefined) return undefined;
-  const discount = currentDiscount(database, inviterId, subscriptions.current(database, inviterId), now);
+  const discount = await currentDiscount(
+    database,
+    inviterId,
+    await subscriptions.current(database, inviterId),
+    now,
+  );
   return { inviterId, referralDiscount: discount.referralPercent / 100 };
 }
 
 /** One audit entry per refund run: exactly what went back, what did not and why, and what it changed. */
-export function recordRefundAudit(
+export async function recordRefundAudit(
   database: Database,
   run: {
     plan: RefundPlan;
@@ -29,9 +38,9 @@ export function recordRefundAudit(
     ip: string | null;
   },
   now: number,
-): void {
+): Promise<void> {
   const { plan, refunded, failure, inviterBefore, inviterAfter } = run;
-  audit.record(
+  await audit.record(
     database,
     {
       operatorId: run.operatorId,

@@ -1,9 +1,9 @@
-import type { Database } from "bun:sqlite";
+import type { Currency } from "../../../core/money";
+import type { Database } from "../../../db/database";
 import type { PaymentKind } from "../../../db/queries/payments";
 import { type ClaimablePaymentRow, refunds } from "../../../db/queries/refunds";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
-import type { Currency } from "../../../src/lib/money";
 
 /**
  * A claim older than this belongs to a refund that died (a crash, a gateway that never
@@ -72,18 +72,18 @@ const isRefundable = (row: ClaimablePaymentRow) =>
  * The account by the provider's uid alone: e-mails may repeat in another letter case
  * across providers, so the e-mail only confirms that the operator means this account.
  */
-export function findRefundAccount(
+export async function findRefundAccount(
   database: Database,
   email: string,
   uid: string | undefined,
-): Outcome<UserRow> {
+): Promise<Outcome<UserRow>> {
   const wanted = uid?.trim() ?? "";
   if (!wanted)
     return refuse(
       "A refund needs the customer's uid: open the customer from the search and try again.",
       "uidMissing",
     );
-  const candidates = refunds.usersByUid(database, wanted);
+  const candidates = await refunds.usersByUid(database, wanted);
   if (candidates.length === 0)
     return refuse(`No customer has the uid "${wanted}"; nothing was refunded.`, "uidUnknown", {
       uid: wanted,
@@ -131,8 +131,8 @@ function refuseBusy(row: ClaimablePaymentRow) {
 }
 
 /** Every completed, unrefunded payment of the current period: the charge that opened it and the extra devices bought in it. */
-function currentPeriod(database: Database, user: UserRow, now: number): Outcome<RefundPlan> {
-  const subscription = subscriptions.current(database, user.id);
+async function currentPeriod(database: Database, user: UserRow, now: number): Promise<Outcome<RefundPlan>> {
+  const subscription = await subscriptions.current(database, user.id);
   if (!subscription || !hasAccess(subscription, now)) {
     const status = subscription?.status ?? "NOT_ACTIVE";
     return refuse(
@@ -141,13 +141,16 @@ function currentPeriod(database: Database, user: UserRow, now: number): Outcome<
       { status },
     );
   }
-  const periodCharge = refunds.periodCharge(database, subscription.id);
+  const periodCharge = await refunds.periodCharge(database, subscription.id);
   if (!periodCharge)
     return refuse(
       "Nothing to refund: no payment opened the current period. Nothing was changed.",
       "noPeriodCharge",
     );
-  const rows = [...refunds.deviceChargesAfter(database, subscription.id, periodCharge.id), periodCharge];
+  const rows = [
+    ...(await refunds.deviceChargesAfter(database, subscription.id, periodCharge.id)),
+    periodCharge,
+  ];
   const refundable = rows.filter(isRefundable);
   if (refundable.length === 0)
     return refuse(
@@ -160,15 +163,15 @@ function currentPeriod(database: Database, user: UserRow, now: number): Outcome<
 }
 
 /** Exactly the payments an administrator named by their gateway transaction ids; any problem refuses all. */
-function chosen(
+async function chosen(
   database: Database,
   user: UserRow,
   transactionIds: string[],
   now: number,
-): Outcome<RefundPlan> {
+): Promise<Outcome<RefundPlan>> {
   const rows: ClaimablePaymentRow[] = [];
   for (const transactionId of new Set(transactionIds.map((id) => id.trim()))) {
-    const row = refunds.byTransaction(database, transactionId);
+    const row = await refunds.byTransaction(database, transactionId);
     if (!row || row.user_id !== user.id)
       return refuse(
         `Payment ${transactionId} is not a payment of ${user.email}; nothing was refunded.`,
@@ -203,10 +206,10 @@ function chosen(
   }
   const busy = busyLine(rows, now);
   if (busy) return refuseBusy(busy);
-  const subscription = subscriptions.current(database, user.id);
+  const subscription = await subscriptions.current(database, user.id);
   const periodCharge =
     subscription && hasAccess(subscription, now)
-      ? refunds.periodCharge(database, subscription.id)
+      ? await refunds.periodCharge(database, subscription.id)
       : undefined;
   // Refunding the charge that bought the running period takes the period with it (as a
   // gateway-side refund does); it goes last so access ends only once the rest went back.
@@ -221,6 +224,6 @@ export function planRefund(
   user: UserRow,
   transactionIds: string[] | undefined,
   now: number,
-): Outcome<RefundPlan> {
+): Promise<Outcome<RefundPlan>> {
   return transactionIds ? chosen(database, user, transactionIds, now) : currentPeriod(database, user, now);
 }

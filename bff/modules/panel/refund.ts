@@ -1,7 +1,7 @@
 import { payments } from "../../../db/queries/payments";
 import { refunds } from "../../../db/queries/refunds";
 import { subscriptions } from "../../../db/queries/subscriptions";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { logger } from "../../platform/logger";
 import { randomToken } from "../../platform/random";
 import { queueRefundMade } from "../mail/events";
@@ -15,11 +15,11 @@ export type RefundRequest = { email: string; uid?: string; paymentIds?: (string 
 const transactionIdsOf = (request: RefundRequest) => request.paymentIds?.map(String);
 
 /** What `refund` would do now, without doing it (DESIGN §13); the panel shows it before the hold. */
-export function previewRefund(context: AppContext, request: RefundRequest): RefundAnswer {
+export async function previewRefund(context: AppContext, request: RefundRequest): Promise<RefundAnswer> {
   const { database, clock } = context;
-  const account = findRefundAccount(database, request.email, request.uid);
+  const account = await findRefundAccount(database, request.email, request.uid);
   if (!account.ok) return refusalOf(account);
-  const plan = planRefund(database, account.value, transactionIdsOf(request), clock.now());
+  const plan = await planRefund(database, account.value, transactionIdsOf(request), clock.now());
   if (!plan.ok) return refusalOf(plan);
   const { lines, endsAccess } = plan.value;
   const effect = endsAccess ? "and ends access at once" : "and keeps access";
@@ -54,12 +54,12 @@ async function sendToGateway(context: AppContext, plan: RefundPlan) {
     let answer: Awaited<ReturnType<typeof context.payments.gateway.refund>>;
     try {
       // The refund request carries its 54-FZ receipt, for the amount going back (DESIGN §13).
-      const payment = payments.byTransaction(database, line.transactionId);
+      const payment = await payments.byTransaction(database, line.transactionId);
       if (!payment) throw new Error(`payment ${line.transactionId} vanished`);
       answer = await context.payments.gateway.refund(
         line.transactionId,
         line.amount / 100,
-        receiptOf(context, payment, line.amount),
+        await receiptOf(context, payment, line.amount),
       );
     } catch (error) {
       logger.error("refund call failed", { transactionId: line.transactionId, error: String(error) });
@@ -71,19 +71,17 @@ async function sendToGateway(context: AppContext, plan: RefundPlan) {
       return { refunded, failure };
     }
     const isLast = index === plan.lines.length - 1;
-    database
-      .transaction(() => {
-        const now = clock.now();
-        refunds.recordRefunded(database, line.paymentId, now);
-        const subscription = plan.subscription && subscriptions.byId(database, plan.subscription.id);
-        if (
-          isLast &&
-          plan.endsAccess &&
-          (subscription?.status === "ACTIVE" || subscription?.status === "CANCELED")
-        )
-          subscriptions.expire(database, subscription.id, now, now);
-      })
-      .immediate();
+    await database.transaction(async () => {
+      const now = clock.now();
+      await refunds.recordRefunded(database, line.paymentId, now);
+      const subscription = plan.subscription && (await subscriptions.byId(database, plan.subscription.id));
+      if (
+        isLast &&
+        plan.endsAccess &&
+        (subscription?.status === "ACTIVE" || subscription?.status === "CANCELED")
+      )
+        await subscriptions.expire(database, subscription.id, now, now);
+    });
     refunded.push(line);
   }
   return { refunded, failure: undefined as Failure | undefined };
@@ -102,43 +100,39 @@ export async function refundCustomer(
   ip: string | null,
 ): Promise<RefundAnswer> {
   const { database, clock } = context;
-  const account = findRefundAccount(database, request.email, request.uid);
+  const account = await findRefundAccount(database, request.email, request.uid);
   if (!account.ok) return refusalOf(account);
   const claim = randomToken(16);
   // Choosing and claiming happen in one transaction: a second press running at once sees
   // the claims and refuses, so no payment is ever sent to the gateway twice.
-  const claimed = database
-    .transaction(() => {
-      const now = clock.now();
-      const plan = planRefund(database, account.value, transactionIdsOf(request), now);
-      if (!plan.ok) return plan;
-      for (const line of plan.value.lines)
-        if (refunds.claim(database, line.paymentId, claim, now, now - staleClaimMs) !== 1)
-          throw new Error(`payment ${line.paymentId} could not be claimed`);
-      return plan;
-    })
-    .immediate();
+  const claimed = await database.transaction(async () => {
+    const now = clock.now();
+    const plan = await planRefund(database, account.value, transactionIdsOf(request), now);
+    if (!plan.ok) return plan;
+    for (const line of plan.value.lines)
+      if ((await refunds.claim(database, line.paymentId, claim, now, now - staleClaimMs)) !== 1)
+        throw new Error(`payment ${line.paymentId} could not be claimed`);
+    return plan;
+  });
   if (!claimed.ok) return refusalOf(claimed);
   const plan = claimed.value;
-  const inviterBefore = referralDiscountOfInviter(database, plan.user.id, clock.now());
+  const inviterBefore = await referralDiscountOfInviter(database, plan.user.id, clock.now());
   const { refunded, failure } = await sendToGateway(context, plan);
   const unsent = plan.lines.filter((line) => !refunded.includes(line));
-  database
-    .transaction(() => {
-      for (const line of unsent)
-        if (!(failure?.isOutcomeUnknown && line === failure.line))
-          refunds.release(database, line.paymentId, claim);
-      if (refunded.length > 0) {
-        const inviterAfter = referralDiscountOfInviter(database, plan.user.id, clock.now());
-        recordRefundAudit(
-          database,
-          { plan, refunded, failure, inviterBefore, inviterAfter, operatorId, ip },
-          clock.now(),
-        );
-        queueRefundMade(database, plan.user.id, refundTold(refunded, claim), clock.now());
-      }
-    })
-    .immediate();
+  await database.transaction(async () => {
+    for (const line of unsent)
+      if (!(failure?.isOutcomeUnknown && line === failure.line))
+        await refunds.release(database, line.paymentId, claim);
+    if (refunded.length > 0) {
+      const inviterAfter = await referralDiscountOfInviter(database, plan.user.id, clock.now());
+      await recordRefundAudit(
+        database,
+        { plan, refunded, failure, inviterBefore, inviterAfter, operatorId, ip },
+        clock.now(),
+      );
+      await queueRefundMade(database, plan.user.id, refundTold(refunded, claim), clock.now());
+    }
+  });
   if (!failure) {
     const effect = plan.endsAccess ? "access ended now" : "access is unchanged";
     return {

@@ -1,8 +1,8 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
 import { devices } from "../../../db/queries/devices";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
-import { statement } from "../../../db/statements";
 import { AppError } from "../../platform/errors";
 import { cardView } from "../profile/card-removal";
 import { deviceView } from "../profile/service";
@@ -20,46 +20,53 @@ const searchSelect = `SELECT u.id, u.email,
   (SELECT s.status FROM subscriptions s WHERE s.user_id = u.id ORDER BY s.id DESC LIMIT 1) AS status FROM users u`;
 
 /**
- * Case-insensitive e-mail substring search. Three characters or more go through the
- * trigram index (fast at a million users); shorter parts cannot use trigrams and scan.
+ * Case-insensitive e-mail substring search. On SQLite, three characters or more go through
+ * the FTS5 trigram index (fast at a million users); shorter parts cannot use trigrams and
+ * scan. On PostgreSQL, a `pg_trgm` index on lower(email) serves the same LIKE for three
+ * characters or more (DESIGN §15).
  */
-export function searchUsers(database: Database, emailPart: string, number: number, size: number) {
+export async function searchUsers(database: Database, emailPart: string, number: number, size: number) {
   // Control characters never get here (the input guard refuses them): SQLite's FTS5
   // parser would end a quoted phrase at a NUL ("unterminated string").
   const part = emailPart.trim();
   let rows: SearchRow[];
   let total: number;
-  if (part.length >= 3) {
+  if (part.length >= 3 && database.engine === "sqlite") {
     const match = `"${part.replaceAll('"', '""')}"`;
     total =
-      statement<{ count: number }, [string]>(
-        database,
-        "SELECT COUNT(*) AS count FROM users_email_search WHERE users_email_search MATCH ?",
-      ).get(match)?.count ?? 0;
+      (
+        await statement<{ count: number }, [string]>(
+          database,
+          "SELECT COUNT(*) AS count FROM users_email_search WHERE users_email_search MATCH ?",
+        ).get(match)
+      )?.count ?? 0;
     // The index walks its matches in rowid order and stops after the page.
-    const ids = statement<{ rowid: number }, [string, number, number]>(
-      database,
-      "SELECT rowid FROM users_email_search WHERE users_email_search MATCH ? ORDER BY rowid LIMIT ? OFFSET ?",
-    )
-      .all(match, size, number * size)
-      .map((row) => row.rowid);
+    const ids = (
+      await statement<{ rowid: number }, [string, number, number]>(
+        database,
+        "SELECT rowid FROM users_email_search WHERE users_email_search MATCH ? ORDER BY rowid LIMIT ? OFFSET ?",
+      ).all(match, size, number * size)
+    ).map((row) => row.rowid);
     rows =
       ids.length === 0
         ? []
-        : statement<SearchRow, []>(
+        : await statement<SearchRow, []>(
             database,
             `${searchSelect} WHERE u.id IN (${ids.join(",")}) ORDER BY u.id`,
           ).all();
   } else {
+    // lower() on both sides: PostgreSQL's LIKE minds the letter case (SQLite's does not).
     const like = `%${part.replace(/[%_\\]/g, (character) => `\\${character}`)}%`;
     total =
-      statement<{ count: number }, [string]>(
-        database,
-        "SELECT COUNT(*) AS count FROM users WHERE email LIKE ? ESCAPE '\\'",
-      ).get(like)?.count ?? 0;
-    rows = statement<SearchRow, [string, number, number]>(
+      (
+        await statement<{ count: number }, [string]>(
+          database,
+          "SELECT COUNT(*) AS count FROM users WHERE lower(email) LIKE lower(?) ESCAPE '\\'",
+        ).get(like)
+      )?.count ?? 0;
+    rows = await statement<SearchRow, [string, number, number]>(
       database,
-      `${searchSelect} WHERE u.email LIKE ? ESCAPE '\\' ORDER BY u.id LIMIT ? OFFSET ?`,
+      `${searchSelect} WHERE lower(u.email) LIKE lower(?) ESCAPE '\\' ORDER BY u.id LIMIT ? OFFSET ?`,
     ).all(like, size, number * size);
   }
   return paged(
@@ -75,17 +82,17 @@ export function searchUsers(database: Database, emailPart: string, number: numbe
 }
 
 /** The operator's view of a customer (spec §3 "User (operator view)"). */
-export function userDetails(database: Database, userId: number, now: number) {
-  const user = users.byId(database, userId);
+export async function userDetails(database: Database, userId: number, now: number) {
+  const user = await users.byId(database, userId);
   if (!user) throw new AppError("NOT_FOUND", `There is no customer with id ${userId}.`);
-  const subscription = subscriptions.current(database, userId);
-  const discount = currentDiscount(database, userId, subscription, now);
+  const subscription = await subscriptions.current(database, userId);
+  const discount = await currentDiscount(database, userId, subscription, now);
   const promoActivated =
-    statement<{ found: number }, [number]>(
+    (await statement<{ found: number }, [number]>(
       database,
       "SELECT 1 AS found FROM promo_activations WHERE user_id = ? LIMIT 1",
-    ).get(userId) !== null;
-  const attached = devices.attached(database, userId);
+    ).get(userId)) !== undefined;
+  const attached = await devices.attached(database, userId);
   return {
     id: user.id,
     email: user.email,
@@ -96,7 +103,7 @@ export function userDetails(database: Database, userId: number, now: number) {
       startDate: iso(subscription?.start_date),
       endDate: iso(subscription?.end_date),
       // What the next renewal charges (the renewal's own rule), not the bare tariff price.
-      totalCost: subscription ? nextChargeAmount(database, subscription, now) / 100 : 0,
+      totalCost: subscription ? (await nextChargeAmount(database, subscription, now)) / 100 : 0,
       cost: subscription
         ? {
             months: subscription.tariff_months,
@@ -115,7 +122,7 @@ export function userDetails(database: Database, userId: number, now: number) {
     referralDiscount: discount.referralPercent / 100,
     hasAccess: hasAccess(subscription, now),
     // Whether a card is saved, or when the customer removed it (DESIGN §13(b)).
-    card: cardView(database, userId),
+    card: await cardView(database, userId),
     devices: attached.map(deviceView),
   };
 }
@@ -135,13 +142,21 @@ type ReceiptRow = {
 };
 
 /** Receipts are the payment records; the warranty is over 14 days after the payment. */
-export function receiptsOf(database: Database, userId: number, number: number, size: number, now: number) {
+export async function receiptsOf(
+  database: Database,
+  userId: number,
+  number: number,
+  size: number,
+  now: number,
+) {
   const total =
-    statement<{ count: number }, [number]>(
-      database,
-      "SELECT COUNT(*) AS count FROM payments WHERE user_id = ? AND status <> 'pending'",
-    ).get(userId)?.count ?? 0;
-  const rows = statement<ReceiptRow, [number, number, number]>(
+    (
+      await statement<{ count: number }, [number]>(
+        database,
+        "SELECT COUNT(*) AS count FROM payments WHERE user_id = ? AND status <> 'pending'",
+      ).get(userId)
+    )?.count ?? 0;
+  const rows = await statement<ReceiptRow, [number, number, number]>(
     database,
     `SELECT p.created_at, u.email, p.account_id, p.amount, p.currency, p.description, p.ip_address, p.status,
        p.transaction_id, p.subscription_id, p.kind
@@ -178,13 +193,21 @@ type InviteeRow = {
   status: string | null;
 };
 
-export function inviteesOf(database: Database, inviterId: number, number: number, size: number, now: number) {
+export async function inviteesOf(
+  database: Database,
+  inviterId: number,
+  number: number,
+  size: number,
+  now: number,
+) {
   const total =
-    statement<{ count: number }, [number]>(
-      database,
-      "SELECT COUNT(*) AS count FROM invitations WHERE inviter_id = ?",
-    ).get(inviterId)?.count ?? 0;
-  const rows = statement<InviteeRow, [number, number, number]>(
+    (
+      await statement<{ count: number }, [number]>(
+        database,
+        "SELECT COUNT(*) AS count FROM invitations WHERE inviter_id = ?",
+      ).get(inviterId)
+    )?.count ?? 0;
+  const rows = await statement<InviteeRow, [number, number, number]>(
     database,
     `SELECT i.invitee_id, u.email, i.created_at, s.start_date, s.end_date, s.status
      FROM invitations i JOIN users u ON u.id = i.invitee_id
@@ -192,7 +215,9 @@ export function inviteesOf(database: Database, inviterId: number, number: number
      WHERE i.inviter_id = ? ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`,
   ).all(inviterId, size, number * size);
   // Whether each counts toward the inviter's discount, and why (DESIGN §13), as the cabinet says it.
-  const reasons = new Map(referralInvitees(database, inviterId).map((item) => [item.inviteeId, item.reason]));
+  const reasons = new Map(
+    (await referralInvitees(database, inviterId)).map((item) => [item.inviteeId, item.reason]),
+  );
   return {
     invitations: paged(
       rows.map((row) => ({
@@ -212,8 +237,8 @@ export function inviteesOf(database: Database, inviterId: number, number: number
   };
 }
 
-export function connectionLogsOf(database: Database, userId: number) {
-  return statement<
+export async function connectionLogsOf(database: Database, userId: number) {
+  const rows = await statement<
     {
       id: number;
       email: string;
@@ -230,16 +255,15 @@ export function connectionLogsOf(database: Database, userId: number) {
     `SELECT l.id, u.email, d.device_name, d.platform, l.server_name, l.connected_at, l.user_ip, l.success
      FROM connection_logs l JOIN users u ON u.id = l.user_id LEFT JOIN devices d ON d.id = l.device_id
      WHERE l.user_id = ? ORDER BY l.connected_at DESC, l.id DESC LIMIT 500`,
-  )
-    .all(userId)
-    .map((row) => ({
-      id: row.id,
-      email: row.email,
-      deviceName: row.device_name,
-      platform: row.platform,
-      serverName: row.server_name,
-      connectionDate: new Date(row.connected_at).toISOString(),
-      userIp: row.user_ip,
-      success: row.success === 1,
-    }));
+  ).all(userId);
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    deviceName: row.device_name,
+    platform: row.platform,
+    serverName: row.server_name,
+    connectionDate: new Date(row.connected_at).toISOString(),
+    userIp: row.user_ip,
+    success: row.success === 1,
+  }));
 }

@@ -1,10 +1,10 @@
+import { defaultPrices } from "../../../core/prices";
 import { payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
-import { defaultPrices } from "../../../src/content/prices";
 import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
+import type { AppContext } from "../../context";
 import { dayMs } from "../../platform/calendar";
-import type { AppContext } from "../../platform/context";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { logger } from "../../platform/logger";
 import { devicesOf } from "../profile/service";
@@ -72,7 +72,7 @@ export function proRataDevicePrice(monthlyPrice: number, periodEnd: number, now:
 export async function addDeviceSlot(context: AppContext, user: UserRow) {
   const { database, clock } = context;
   const now = clock.now();
-  const subscription = subscriptions.current(database, user.id);
+  const subscription = await subscriptions.current(database, user.id);
   if (subscription?.status !== "ACTIVE" || !subscription.end_date) {
     throw new AppError("CONFLICT", refusals.notActive);
   }
@@ -83,24 +83,20 @@ export async function addDeviceSlot(context: AppContext, user: UserRow) {
     now,
   );
   // Committed before the gateway call, like every charge (DESIGN §6).
-  const payment = database
-    .transaction(() =>
-      payments.insert(
-        database,
-        {
-          userId: user.id,
-          subscriptionId: subscription.id,
-          kind: "device",
-          invoiceId: `device-${subscription.id}-${subscription.extra_devices + 1}-${now}`,
-          accountId: accountIdOf(user.id),
-          amount,
-          currency: subscription.currency,
-          description: "Kannt: one more device until the end of the paid period",
-        },
-        now,
-      ),
-    )
-    .immediate();
+  const payment = await payments.insert(
+    database,
+    {
+      userId: user.id,
+      subscriptionId: subscription.id,
+      kind: "device",
+      invoiceId: `device-${subscription.id}-${subscription.extra_devices + 1}-${now}`,
+      accountId: accountIdOf(user.id),
+      amount,
+      currency: subscription.currency,
+      description: "Kannt: one more device until the end of the paid period",
+    },
+    now,
+  );
   const answer = await chargeSavedCard(
     context.payments.gateway,
     payment,
@@ -108,7 +104,7 @@ export async function addDeviceSlot(context: AppContext, user: UserRow) {
     buildReceipt(payment, user.email, context.config.receipts),
   );
   const settledAt = clock.now();
-  const isPaid = database.transaction(() => settleCharge(database, payment, answer, settledAt)).immediate();
+  const isPaid = await database.transaction(() => settleCharge(database, payment, answer, settledAt));
   if (!isPaid) {
     logger.info("extra device slot declined", {
       userId: user.id,
@@ -117,5 +113,9 @@ export async function addDeviceSlot(context: AppContext, user: UserRow) {
     });
     throw new AppError("CONFLICT", declined(answer.Model?.ReasonCode));
   }
-  return { success: true as const, charged: amount / 100, ...devicesOf(database, user.id, settledAt) };
+  return {
+    success: true as const,
+    charged: amount / 100,
+    ...(await devicesOf(database, user.id, settledAt)),
+  };
 }

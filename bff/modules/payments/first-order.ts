@@ -1,6 +1,6 @@
-import type { Database } from "bun:sqlite";
+import type { Language } from "../../../core/languages";
+import type { Database } from "../../../db/database";
 import type { Plan, SubscriptionRow } from "../../../db/queries/subscriptions";
-import type { Language } from "../../../src/lib/i18n/languages";
 import { dayMs } from "../../platform/calendar";
 import type { LocalizedText } from "../../platform/errors";
 import { applyDiscount } from "../shop/pricing";
@@ -30,17 +30,17 @@ export type FirstOrderTerms = {
  * then the plan's price after their discounts. A card must be saved for the renewals, so
  * a first payment without a trial never goes below the 1-unit payment even at 100% off.
  */
-export function firstOrderTerms(
+export async function firstOrderTerms(
   database: Database,
   userId: number,
   plan: Plan,
   subscription: SubscriptionRow | undefined,
   language: Language,
   now: number,
-): FirstOrderTerms {
-  const discount = currentDiscount(database, userId, subscription, now);
+): Promise<FirstOrderTerms> {
+  const discount = await currentDiscount(database, userId, subscription, now);
   const periodPrice = applyDiscount(plan.periodPrice, discount.totalPercent);
-  if (!hasHadTrial(database, userId)) {
+  if (!(await hasHadTrial(database, userId))) {
     return {
       isTrial: true,
       amountNow: plan.firstPayment,

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
-import { currencyOf } from "../../../src/lib/i18n/languages";
+import { currencyOf } from "../../../core/languages";
 import { parseNotification } from "../../adapters/cloudpayments/notification";
 import { isSignedByGateway } from "../../adapters/cloudpayments/signature";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
@@ -44,8 +44,8 @@ export function paymentsModule(context: AppContext) {
       const now = context.clock.now();
       const code =
         kind === "check"
-          ? answerCheck(context.database, notification, now)
-          : applyNotification(context.database, kind, notification, now);
+          ? await answerCheck(context.database, notification, now)
+          : await applyNotification(context.database, kind, notification, now);
       return { code };
     };
   const notificationHooks = {
@@ -56,7 +56,7 @@ export function paymentsModule(context: AppContext) {
   return new Elysia({ tags: ["payments"] })
     .post(
       "/shop/order",
-      ({ body, request, set }) => {
+      async ({ body, request, set }) => {
         if (body.prepaidToken) {
           return createPrepaidOrder(
             context,
@@ -68,7 +68,7 @@ export function paymentsModule(context: AppContext) {
             requestLanguage(request),
           );
         }
-        const { customer } = authenticate(request, body, set);
+        const { customer } = await authenticate(request, body, set);
         return createCustomerOrder(
           context,
           customer,

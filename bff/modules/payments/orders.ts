@@ -1,15 +1,14 @@
+import type { Language } from "../../../core/languages";
+import type { Currency } from "../../../core/money";
 import { type PaymentRow, payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
-import type { Language } from "../../../src/lib/i18n/languages";
-import type { Currency } from "../../../src/lib/money";
 import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
 import { type ReceiptJsonData, receiptJsonData } from "../../adapters/cloudpayments/receipt";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
-import { assertPeriod, assertTariff } from "../customers/register";
-import { planFor } from "../shop/pricing";
+import { assertPeriod, assertTariff, planFor } from "../shop/pricing";
 import { type FirstOrderTerms, firstOrderTerms } from "./first-order";
 import { buildReceipt, type ReceiptSubject } from "./receipt";
 
@@ -92,52 +91,50 @@ function widgetOptions(
 }
 
 /** The first payment of a signed-in customer; the server, never the browser, decides the amount. */
-export function createCustomerOrder(
+export async function createCustomerOrder(
   context: AppContext,
   user: UserRow,
   tariffInput: number,
   periodInput: number,
   ip: string | null,
   language: Language,
-): WidgetOptions {
+): Promise<WidgetOptions> {
   const tariff = assertTariff(tariffInput);
   const trialDays = assertPeriod(periodInput);
   const { database, clock } = context;
   const now = clock.now();
   let terms: FirstOrderTerms | undefined;
-  const order = database
-    .transaction(() => {
-      let current = subscriptions.current(database, user.id);
-      if (hasAccess(current, now)) throw new AppError("CONFLICT", refusals.alreadyActive);
-      const plan = planFor(current?.currency ?? user.currency, tariff, trialDays);
-      if (current?.status !== "NOT_ACTIVE") {
-        subscriptions.insertNotActive(database, user.id, plan, now);
-      } else {
-        subscriptions.updatePlan(database, current.id, plan, now);
-      }
-      current = subscriptions.current(database, user.id);
-      if (!current) throw new Error("subscription missing after insert");
-      terms = firstOrderTerms(database, user.id, plan, current, language, now);
-      return payments.insert(
-        database,
-        {
-          userId: user.id,
-          subscriptionId: current.id,
-          kind: "first",
-          invoiceId: `first-${randomToken(12)}`,
-          accountId: accountIdOf(user.id),
-          amount: terms.amountNow,
-          currency: plan.currency,
-          description: terms.isTrial ? orderDescription(tariff, trialDays) : fullPriceDescription(tariff),
-          ipAddress: ip,
-          tariffMonths: tariff,
-          trialDays,
-          isTrial: terms.isTrial,
-        },
-        now,
-      );
-    })
-    .immediate();
+  const order = await database.transaction(async () => {
+    let current = await subscriptions.current(database, user.id);
+    if (hasAccess(current, now)) throw new AppError("CONFLICT", refusals.alreadyActive);
+    const plan = planFor(current?.currency ?? user.currency, tariff, trialDays);
+    if (current?.status !== "NOT_ACTIVE") {
+      await subscriptions.insertNotActive(database, user.id, plan, now);
+    } else {
+      await subscriptions.updatePlan(database, current.id, plan, now);
+    }
+    current = await subscriptions.current(database, user.id);
+    if (!current) throw new Error("subscription missing after insert");
+    terms = await firstOrderTerms(database, user.id, plan, current, language, now);
+    return payments.insert(
+      database,
+      {
+        userId: user.id,
+        subscriptionId: current.id,
+        kind: "first",
+        invoiceId: `first-${randomToken(12)}`,
+        accountId: accountIdOf(user.id),
+        amount: terms.amountNow,
+        currency: plan.currency,
+        description: terms.isTrial ? orderDescription(tariff, trialDays) : fullPriceDescription(tariff),
+        ipAddress: ip,
+        tariffMonths: tariff,
+        trialDays,
+        isTrial: terms.isTrial,
+      },
+      now,
+    );
+  });
   return widgetOptions(
     context,
     order,
@@ -151,7 +148,7 @@ export function createCustomerOrder(
  * An anonymous purchase on /instantPay: the prepaid token (spec §3 payment id) is the
  * account; the purchase is bound to an account at sign-up, once.
  */
-export function createPrepaidOrder(
+export async function createPrepaidOrder(
   context: AppContext,
   prepaidToken: string,
   tariffInput: number,
@@ -159,39 +156,41 @@ export function createPrepaidOrder(
   currency: Currency,
   ip: string | null,
   language: Language = "ru",
-): WidgetOptions {
+): Promise<WidgetOptions> {
   const tariff = assertTariff(tariffInput);
   const trialDays = assertPeriod(periodInput);
   const { database, clock } = context;
   const plan = planFor(currency, tariff, trialDays);
-  const existing = payments.byPrepaidToken(database, prepaidToken);
-  if (existing && existing.status !== "pending") {
-    throw new AppError("CONFLICT", refusals.prepaidAlreadyPaid);
-  }
-  const order =
-    existing ??
-    payments.insert(
-      database,
-      {
-        userId: null,
-        subscriptionId: null,
-        kind: "first",
-        invoiceId: `first-${randomToken(12)}`,
-        accountId: prepaidToken,
-        amount: plan.firstPayment,
-        currency: plan.currency,
-        description: orderDescription(tariff, trialDays),
-        ipAddress: ip,
-        tariffMonths: tariff,
-        trialDays,
-        prepaidToken,
-        // The buyer is not known yet: a trial, once per card (checked at the gateway's Check).
-        isTrial: true,
-      },
-      clock.now(),
-    );
-  if (existing) {
-    payments.updatePendingPlan(
+  // One transaction from the look-up to the write: two requests with one token at once
+  // (a double click, a retry) make one order, the second changing its plan, instead of
+  // both inserting and the second failing on the token's uniqueness.
+  const order = await database.transaction(async () => {
+    const existing = await payments.byPrepaidToken(database, prepaidToken);
+    if (existing && existing.status !== "pending") {
+      throw new AppError("CONFLICT", refusals.prepaidAlreadyPaid);
+    }
+    if (!existing)
+      return payments.insert(
+        database,
+        {
+          userId: null,
+          subscriptionId: null,
+          kind: "first",
+          invoiceId: `first-${randomToken(12)}`,
+          accountId: prepaidToken,
+          amount: plan.firstPayment,
+          currency: plan.currency,
+          description: orderDescription(tariff, trialDays),
+          ipAddress: ip,
+          tariffMonths: tariff,
+          trialDays,
+          prepaidToken,
+          // The buyer is not known yet: a trial, once per card (checked at the gateway's Check).
+          isTrial: true,
+        },
+        clock.now(),
+      );
+    await payments.updatePendingPlan(
       database,
       existing.id,
       {
@@ -203,7 +202,8 @@ export function createPrepaidOrder(
       },
       clock.now(),
     );
-  }
+    return existing;
+  });
   return widgetOptions(
     context,
     {

@@ -1,7 +1,7 @@
-import type { Database } from "bun:sqlite";
+import type { Language } from "../../../core/languages";
+import type { Database } from "../../../db/database";
 import { payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
-import type { Language } from "../../../src/lib/i18n/languages";
 import { dayMs } from "../../platform/calendar";
 import type { LocalizedText } from "../../platform/errors";
 import { queueTrialStarted } from "../mail/events";
@@ -50,14 +50,14 @@ const refuse = (refusal: PrepaidRefusal, language: Language): PrepaidOutcome => 
  * that already has access gets the purchased time added to its end, and keeps its card.
  * Runs inside the sign-in's transaction.
  */
-export function bindPrepaid(
+export async function bindPrepaid(
   database: Database,
   userId: number,
   prepaidToken: string,
   language: Language,
   now: number,
-): PrepaidOutcome {
-  const payment = payments.byPrepaidToken(database, prepaidToken);
+): Promise<PrepaidOutcome> {
+  const payment = await payments.byPrepaidToken(database, prepaidToken);
   if (!payment) return refuse("not-found", language);
   if (payment.user_id !== null)
     return payment.user_id === userId ? { bound: true } : refuse("other-account", language);
@@ -65,11 +65,11 @@ export function bindPrepaid(
   if (payment.status !== "completed") return refuse("not-paid", language);
   const plan = planFor(payment.currency, payment.tariff_months ?? 1, payment.trial_days ?? 1);
   const purchased = plan.trialDays * dayMs;
-  const current = subscriptions.current(database, userId);
+  const current = await subscriptions.current(database, userId);
   if (current && hasAccess(current, now)) {
-    subscriptions.extendBy(database, current.id, purchased, now);
+    await subscriptions.extendBy(database, current.id, purchased, now);
     if (!current.card_token)
-      subscriptions.setCard(
+      await subscriptions.setCard(
         database,
         current.id,
         payment.card_token,
@@ -77,17 +77,17 @@ export function bindPrepaid(
         now,
         payment.card_fingerprint,
       );
-    payments.bind(database, payment.id, userId, current.id, now);
+    await payments.bind(database, payment.id, userId, current.id, now);
     return { bound: true };
   }
   const subscriptionId =
     current?.status === "NOT_ACTIVE"
       ? current.id
-      : subscriptions.insertNotActive(database, userId, plan, now);
-  subscriptions.updatePlan(database, subscriptionId, plan, now);
+      : await subscriptions.insertNotActive(database, userId, plan, now);
+  await subscriptions.updatePlan(database, subscriptionId, plan, now);
   // The purchased time runs from the binding: time spent before signing in is not lost.
-  subscriptions.activate(database, subscriptionId, payment.created_at, now + purchased, now);
-  subscriptions.setCard(
+  await subscriptions.activate(database, subscriptionId, payment.created_at, now + purchased, now);
+  await subscriptions.setCard(
     database,
     subscriptionId,
     payment.card_token,
@@ -95,8 +95,8 @@ export function bindPrepaid(
     now,
     payment.card_fingerprint,
   );
-  payments.bind(database, payment.id, userId, subscriptionId, now);
+  await payments.bind(database, payment.id, userId, subscriptionId, now);
   // The anonymous trial starts for this account now: the first message it gets about it.
-  queueTrialStarted(database, payment, subscriptionId, now);
+  await queueTrialStarted(database, payment, subscriptionId, now);
   return { bound: true };
 }

@@ -2,7 +2,7 @@ import type { PaymentRow } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
 import type { CustomerReceipt } from "../../adapters/cloudpayments/receipt";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import type { ReceiptSettings } from "../../platform/fiscal-settings";
 
 /** What a receipt needs to know of a payment: what it bought and for how much. */
@@ -82,22 +82,22 @@ export function buildReceipt(
  * Renewal rows record what their period buys; rows written before they did are named
  * after the subscription they renew.
  */
-function subjectOf(context: AppContext, payment: PaymentRow): ReceiptSubject {
+async function subjectOf(context: AppContext, payment: PaymentRow): Promise<ReceiptSubject> {
   if (payment.kind !== "renewal" || payment.tariff_months !== null || payment.subscription_id === null)
     return payment;
-  const subscription = subscriptions.byId(context.database, payment.subscription_id);
+  const subscription = await subscriptions.byId(context.database, payment.subscription_id);
   return subscription
     ? { ...payment, tariff_months: subscription.tariff_months, extra_devices: subscription.extra_devices }
     : payment;
 }
 
 /** The receipt of a payment, sent to the e-mail of the account it belongs to. */
-export function receiptOf(
+export async function receiptOf(
   context: AppContext,
   payment: PaymentRow,
   amount = payment.amount,
-): CustomerReceipt {
+): Promise<CustomerReceipt> {
   const email =
-    payment.user_id === null ? null : (users.byId(context.database, payment.user_id)?.email ?? null);
-  return buildReceipt(subjectOf(context, payment), email, context.config.receipts, amount);
+    payment.user_id === null ? null : ((await users.byId(context.database, payment.user_id))?.email ?? null);
+  return buildReceipt(await subjectOf(context, payment), email, context.config.receipts, amount);
 }

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { type PaymentRow, payments } from "../../../db/queries/payments";
 import type { ClaimablePaymentRow } from "../../../db/queries/refunds";
 import { subscriptions } from "../../../db/queries/subscriptions";
@@ -9,12 +9,16 @@ import { queueRefundMade } from "../mail/events";
  * with it: access ends now (DESIGN §6, §12). The inviter's referral discount follows,
  * since it counts only invitees with access. Runs inside the caller's transaction.
  */
-export function endAccessPaidBy(database: Database, payment: PaymentRow, now: number): boolean {
+export async function endAccessPaidBy(
+  database: Database,
+  payment: PaymentRow,
+  now: number,
+): Promise<boolean> {
   if (!payment.subscription_id || (payment.kind !== "first" && payment.kind !== "renewal")) return false;
-  const subscription = subscriptions.byId(database, payment.subscription_id);
+  const subscription = await subscriptions.byId(database, payment.subscription_id);
   if (subscription?.status !== "ACTIVE" && subscription?.status !== "CANCELED") return false;
-  if (payments.currentPeriodPayment(database, subscription.id) !== payment.id) return false;
-  subscriptions.expire(database, subscription.id, now, now);
+  if ((await payments.currentPeriodPayment(database, subscription.id)) !== payment.id) return false;
+  await subscriptions.expire(database, subscription.id, now, now);
   return true;
 }
 
@@ -25,19 +29,19 @@ export function endAccessPaidBy(database: Database, payment: PaymentRow, now: nu
  * run tells of everything it returned in one message. Runs inside the caller's
  * transaction, once per refund TransactionId.
  */
-export function applyGatewayRefund(
+export async function applyGatewayRefund(
   database: Database,
   original: PaymentRow,
   amount: number,
   refundTransactionId: string,
   now: number,
-): void {
-  const refunded = payments.addRefund(database, original.id, amount, now);
-  if (refunded?.status === "refunded") endAccessPaidBy(database, original, now);
+): Promise<void> {
+  const refunded = await payments.addRefund(database, original.id, amount, now);
+  if (refunded?.status === "refunded") await endAccessPaidBy(database, original, now);
   const returned = (refunded?.refunded_amount ?? original.refunded_amount) - original.refunded_amount;
   const isOperatorRun = (original as Partial<ClaimablePaymentRow>).refund_claim != null;
   if (returned <= 0 || isOperatorRun || original.user_id === null) return;
-  queueRefundMade(
+  await queueRefundMade(
     database,
     original.user_id,
     {

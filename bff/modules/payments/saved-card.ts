@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import type { PaymentRow } from "../../../db/queries/payments";
 import type { GatewayClient } from "../../adapters/cloudpayments/client";
 import type { CustomerReceipt } from "../../adapters/cloudpayments/receipt";
@@ -30,18 +30,18 @@ export function chargeSavedCard(
 }
 
 /** Applies the gateway's answer to the attempt, inside the caller's transaction; true when it was paid. */
-export function settleCharge(
+export async function settleCharge(
   database: Database,
   payment: PaymentRow,
   answer: ChargeAnswer,
   now: number,
-): boolean {
+): Promise<boolean> {
   const model = answer.Model;
   if (model?.Status === "Completed") {
-    settleSuccess(database, payment, String(model.TransactionId), { token: null, lastFour: null }, now);
+    await settleSuccess(database, payment, String(model.TransactionId), { token: null, lastFour: null }, now);
     return true;
   }
-  settleDecline(
+  await settleDecline(
     database,
     payment,
     model ? String(model.TransactionId) : null,

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { type CardOnFile, type PaymentRow, payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
@@ -19,28 +19,28 @@ export const retryDelaysDays = [1, 3] as const;
  * notification. Every function here runs inside the caller's transaction and is a no-op
  * when the payment was already settled; the customer's message is queued with it.
  */
-export function settleSuccess(
+export async function settleSuccess(
   database: Database,
   payment: PaymentRow,
   transactionId: string,
   card: CardOnFile,
   now: number,
-): boolean {
-  if (payments.complete(database, payment.id, transactionId, card, now).changes === 0) return false;
+): Promise<boolean> {
+  if ((await payments.complete(database, payment.id, transactionId, card, now)).changes === 0) return false;
   const subscription = payment.subscription_id
-    ? subscriptions.byId(database, payment.subscription_id)
+    ? await subscriptions.byId(database, payment.subscription_id)
     : undefined;
   if (!subscription) return true; // An anonymous prepaid purchase: applied when it is bound to an account.
   if (payment.kind === "first") {
     if (payment.is_trial) {
       const trialDays = payment.trial_days ?? subscription.trial_days;
-      subscriptions.activate(database, subscription.id, now, now + trialDays * dayMs, now);
+      await subscriptions.activate(database, subscription.id, now, now + trialDays * dayMs, now);
     } else {
       // No trial (the customer or the card had one): this payment bought the first period.
       const months = payment.tariff_months ?? subscription.tariff_months;
-      subscriptions.activateFirstPeriod(database, subscription.id, now, addMonths(now, months), now);
+      await subscriptions.activateFirstPeriod(database, subscription.id, now, addMonths(now, months), now);
     }
-    subscriptions.setCard(
+    await subscriptions.setCard(
       database,
       subscription.id,
       card.token,
@@ -50,7 +50,7 @@ export function settleSuccess(
     );
   } else if (payment.kind === "renewal") {
     const periodStart = subscription.end_date ?? now;
-    subscriptions.extend(
+    await subscriptions.extend(
       database,
       subscription.id,
       addMonths(periodStart, subscription.tariff_months),
@@ -58,53 +58,53 @@ export function settleSuccess(
       now,
     );
   } else {
-    subscriptions.addExtraDevice(database, subscription.id, now);
+    await subscriptions.addExtraDevice(database, subscription.id, now);
   }
   if (payment.kind === "first" && payment.is_trial)
-    queueTrialStarted(database, payment, subscription.id, now);
-  else queuePaymentSucceeded(database, payment, subscription.id, now);
+    await queueTrialStarted(database, payment, subscription.id, now);
+  else await queuePaymentSucceeded(database, payment, subscription.id, now);
   return true;
 }
 
 /** A declined charge: first payments just fail; renewals go through dunning; hard declines end at once. */
-export function settleDecline(
+export async function settleDecline(
   database: Database,
   payment: PaymentRow,
   transactionId: string | null,
   reasonCode: number | null,
   reason: string | null,
   now: number,
-): boolean {
-  if (payments.decline(database, payment.id, transactionId, reasonCode, reason, now).changes === 0)
+): Promise<boolean> {
+  if ((await payments.decline(database, payment.id, transactionId, reasonCode, reason, now)).changes === 0)
     return false;
   if (payment.kind !== "renewal" || !payment.subscription_id) return true;
-  const subscription = subscriptions.byId(database, payment.subscription_id);
+  const subscription = await subscriptions.byId(database, payment.subscription_id);
   if (subscription?.status !== "ACTIVE") return true;
   const attempts = subscription.dunning_attempts + 1;
   const isHard = reasonCode !== null && hardDeclineCodes.has(reasonCode);
   const delay = retryDelaysDays[attempts - 1];
   if (isHard || delay === undefined) {
-    subscriptions.expire(database, subscription.id, now, now);
+    await subscriptions.expire(database, subscription.id, now, now);
     logger.info("subscription expired after declined renewal", {
       subscriptionId: subscription.id,
       reasonCode,
       attempts,
     });
-    queuePaymentFailed(database, payment, subscription, undefined, now);
+    await queuePaymentFailed(database, payment, subscription, undefined, now);
     // Dunning kept access until now: that is when it ended.
-    queueSubscriptionEnded(database, subscription, now, now);
+    await queueSubscriptionEnded(database, subscription, now, now);
   } else {
     const dueAt = subscription.end_date ?? now;
     const nextRetryAt = dueAt + delay * dayMs;
-    subscriptions.scheduleRetry(database, subscription.id, nextRetryAt, attempts, now);
+    await subscriptions.scheduleRetry(database, subscription.id, nextRetryAt, attempts, now);
     // Access is kept through dunning; it ends when the last retry fails too.
     const accessUntil = dueAt + (retryDelaysDays.at(-1) ?? delay) * dayMs;
-    queuePaymentFailed(database, payment, subscription, { nextRetryAt, accessUntil }, now);
+    await queuePaymentFailed(database, payment, subscription, { nextRetryAt, accessUntil }, now);
   }
   return true;
 }
 
 /** An attempt that never reached the bank (found nowhere after a crash): no money moved, nothing counts. */
-export function settleNotSent(database: Database, payment: PaymentRow, now: number): void {
-  payments.decline(database, payment.id, null, null, "not sent to the gateway", now);
+export async function settleNotSent(database: Database, payment: PaymentRow, now: number): Promise<void> {
+  await payments.decline(database, payment.id, null, null, "not sent to the gateway", now);
 }

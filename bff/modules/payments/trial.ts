@@ -1,18 +1,18 @@
-import type { Database } from "bun:sqlite";
-import { statement } from "../../../db/statements";
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
 
 /**
  * The 1-unit first payment is given once per customer (DESIGN §13): a customer who has
  * a paid trial (refunded ones included: the trial was taken) pays the full price next time.
  * So does a former customer whose first payment was the full price: they are not new.
  */
-export function hasHadTrial(database: Database, userId: number): boolean {
+export async function hasHadTrial(database: Database, userId: number): Promise<boolean> {
   return (
-    statement<{ found: number }, [number]>(
+    (await statement<{ found: number }, [number]>(
       database,
       `SELECT 1 AS found FROM payments WHERE user_id = ? AND kind = 'first'
          AND status IN ('completed', 'refunded') LIMIT 1`,
-    ).get(userId) !== null
+    ).get(userId)) !== undefined
   );
 }
 
@@ -30,12 +30,12 @@ export function cardFingerprint(card: {
 }
 
 /** Whether a card already paid a trial, for anyone. */
-export function hasCardHadTrial(database: Database, fingerprint: string): boolean {
+export async function hasCardHadTrial(database: Database, fingerprint: string): Promise<boolean> {
   return (
-    statement<{ found: number }, [string]>(
+    (await statement<{ found: number }, [string]>(
       database,
       `SELECT 1 AS found FROM payments WHERE card_fingerprint = ? AND is_trial = 1
          AND status IN ('completed', 'refunded') LIMIT 1`,
-    ).get(fingerprint) !== null
+    ).get(fingerprint)) !== undefined
   );
 }

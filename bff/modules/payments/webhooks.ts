@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { type CardOnFile, payments, webhookEvents } from "../../../db/queries/payments";
 import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
@@ -33,8 +33,12 @@ function cardOf(notification: Notification): CardOnFile {
 }
 
 /** Check: may this payment go ahead? The browser can change the amount, so everything is compared with our order. */
-export function answerCheck(database: Database, notification: Notification, now: number): number {
-  const payment = payments.byInvoice(database, notification.InvoiceId);
+export async function answerCheck(
+  database: Database,
+  notification: Notification,
+  now: number,
+): Promise<number> {
+  const payment = await payments.byInvoice(database, notification.InvoiceId);
   if (!payment) return checkCodes.wrongInvoice;
   if (notification.AccountId !== payment.account_id) return checkCodes.wrongAccount;
   if (toMinorUnits(notification.Amount) !== payment.amount || notification.Currency !== payment.currency) {
@@ -43,7 +47,7 @@ export function answerCheck(database: Database, notification: Notification, now:
   if (payment.status === "completed" || payment.status === "refunded") return checkCodes.cannotAccept;
   // The trial is once per card too (DESIGN §13): a card that already paid one is refused.
   const card = cardOf(notification);
-  if (payment.is_trial && card.fingerprint && hasCardHadTrial(database, card.fingerprint))
+  if (payment.is_trial && card.fingerprint && (await hasCardHadTrial(database, card.fingerprint)))
     return checkCodes.cannotAccept;
   if (payment.kind === "first" && now - payment.created_at > orderLifetimeMs) return checkCodes.expired;
   return checkCodes.ok;
@@ -53,57 +57,57 @@ export function answerCheck(database: Database, notification: Notification, now:
  * Pay, Fail and Refund are applied once per TransactionId: the event key is inserted
  * in the same transaction as the effect, so redeliveries and reorderings never credit twice.
  */
-export function applyNotification(
+export async function applyNotification(
   database: Database,
   kind: "pay" | "fail" | "refund",
   notification: Notification,
   now: number,
-): number {
+): Promise<number> {
   if (kind === "refund") return applyRefundNotification(database, notification, now);
-  return database
-    .transaction(() => {
-      if (!webhookEvents.record(database, kind, notification.TransactionId, notification.InvoiceId, now))
-        return 0;
-      const payment = payments.byInvoice(database, notification.InvoiceId);
-      if (!payment) {
-        logger.error("notification for an unknown invoice", {
-          kind,
-          transactionId: notification.TransactionId,
-          invoiceId: notification.InvoiceId,
-        });
-        return 0;
-      }
-      const amount = toMinorUnits(notification.Amount);
-      if (
-        amount !== payment.amount ||
-        notification.Currency !== payment.currency ||
-        notification.AccountId !== payment.account_id
-      ) {
-        logger.error("notification does not match its order; not applied", {
-          kind,
-          invoiceId: payment.invoice_id,
-          transactionId: notification.TransactionId,
-          amount: notification.Amount,
-          currency: notification.Currency,
-        });
-        return 0;
-      }
-      if (kind === "pay") {
-        settleSuccess(database, payment, notification.TransactionId, cardOf(notification), now);
-      } else {
-        const reasonCode = notification.ReasonCode ? Number(notification.ReasonCode) : null;
-        settleDecline(
-          database,
-          payment,
-          notification.TransactionId,
-          reasonCode,
-          notification.Reason ?? null,
-          now,
-        );
-      }
+  return database.transaction(async () => {
+    if (
+      !(await webhookEvents.record(database, kind, notification.TransactionId, notification.InvoiceId, now))
+    )
       return 0;
-    })
-    .immediate();
+    const payment = await payments.byInvoice(database, notification.InvoiceId);
+    if (!payment) {
+      logger.error("notification for an unknown invoice", {
+        kind,
+        transactionId: notification.TransactionId,
+        invoiceId: notification.InvoiceId,
+      });
+      return 0;
+    }
+    const amount = toMinorUnits(notification.Amount);
+    if (
+      amount !== payment.amount ||
+      notification.Currency !== payment.currency ||
+      notification.AccountId !== payment.account_id
+    ) {
+      logger.error("notification does not match its order; not applied", {
+        kind,
+        invoiceId: payment.invoice_id,
+        transactionId: notification.TransactionId,
+        amount: notification.Amount,
+        currency: notification.Currency,
+      });
+      return 0;
+    }
+    if (kind === "pay") {
+      await settleSuccess(database, payment, notification.TransactionId, cardOf(notification), now);
+    } else {
+      const reasonCode = notification.ReasonCode ? Number(notification.ReasonCode) : null;
+      await settleDecline(
+        database,
+        payment,
+        notification.TransactionId,
+        reasonCode,
+        notification.Reason ?? null,
+        now,
+      );
+    }
+    return 0;
+  });
 }
 
 /**
@@ -113,26 +117,30 @@ export function applyNotification(
  * the gateway delivers it again later. A refund of all of the payment that bought the
  * current period ends access, as an operator refund does.
  */
-function applyRefundNotification(database: Database, notification: Notification, now: number): number {
-  return database
-    .transaction(() => {
-      const original =
-        (notification.PaymentTransactionId
-          ? payments.byTransaction(database, notification.PaymentTransactionId)
-          : undefined) ??
-        (notification.InvoiceId ? payments.byInvoice(database, notification.InvoiceId) : undefined);
-      if (!original || (original.status !== "completed" && original.status !== "refunded")) {
-        logger.warn("refund notification before its payment; asking for redelivery", {
-          transactionId: notification.TransactionId,
-          invoiceId: notification.InvoiceId,
-        });
-        return checkCodes.cannotAccept;
-      }
-      if (!webhookEvents.record(database, "refund", notification.TransactionId, original.invoice_id, now))
-        return 0;
-      const amount = toMinorUnits(notification.Amount) ?? 0;
-      applyGatewayRefund(database, original, amount, notification.TransactionId, now);
+function applyRefundNotification(
+  database: Database,
+  notification: Notification,
+  now: number,
+): Promise<number> {
+  return database.transaction(async () => {
+    const original =
+      (notification.PaymentTransactionId
+        ? await payments.byTransaction(database, notification.PaymentTransactionId)
+        : undefined) ??
+      (notification.InvoiceId ? await payments.byInvoice(database, notification.InvoiceId) : undefined);
+    if (!original || (original.status !== "completed" && original.status !== "refunded")) {
+      logger.warn("refund notification before its payment; asking for redelivery", {
+        transactionId: notification.TransactionId,
+        invoiceId: notification.InvoiceId,
+      });
+      return checkCodes.cannotAccept;
+    }
+    if (
+      !(await webhookEvents.record(database, "refund", notification.TransactionId, original.invoice_id, now))
+    )
       return 0;
-    })
-    .immediate();
+    const amount = toMinorUnits(notification.Amount) ?? 0;
+    await applyGatewayRefund(database, original, amount, notification.TransactionId, now);
+    return 0;
+  });
 }

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { savedCards } from "../../../db/queries/saved-cards";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { AppError, type LocalizedText } from "../../platform/errors";
@@ -23,8 +23,8 @@ const refusals = {
 } satisfies Record<string, LocalizedText>;
 
 /** The saved card as the cabinet and the panel show it. */
-export function cardView(database: Database, userId: number) {
-  const state = savedCards.stateOf(database, userId);
+export async function cardView(database: Database, userId: number) {
+  const state = await savedCards.stateOf(database, userId);
   return { ...state, removedAt: iso(state.removedAt) };
 }
 
@@ -35,32 +35,30 @@ export function cardView(database: Database, userId: number) {
  * transaction: either all of it happens or none. There is no gateway call to fail half
  * way: renewals are ours, and a token we no longer hold can never be charged.
  */
-export function removeSavedCard(database: Database, userId: number, now: number) {
-  database
-    .transaction(() => {
-      if (!savedCards.hasAnyToken(database, userId)) {
-        throw new AppError("CONFLICT", refusals.noCard);
-      }
-      // A renewal or device charge already sent with this card would land after the
-      // removal and look like a charge the customer had forbidden; let it settle first.
-      if (savedCards.hasChargeInFlight(database, userId)) {
-        throw new AppError("CONFLICT", refusals.chargeInFlight);
-      }
-      const { lastFour } = savedCards.stateOf(database, userId);
-      const current = subscriptions.current(database, userId);
-      if (current) savedCards.stopRenewal(database, current.id, now);
-      savedCards.forget(database, userId, now);
-      const accessUntil = hasAccess(current, now) ? (current?.end_date ?? null) : null;
-      queueCardRemoved(database, userId, { lastFour, accessUntil }, now);
-    })
-    .immediate();
+export async function removeSavedCard(database: Database, userId: number, now: number) {
+  await database.transaction(async () => {
+    if (!(await savedCards.hasAnyToken(database, userId))) {
+      throw new AppError("CONFLICT", refusals.noCard);
+    }
+    // A renewal or device charge already sent with this card would land after the
+    // removal and look like a charge the customer had forbidden; let it settle first.
+    if (await savedCards.hasChargeInFlight(database, userId)) {
+      throw new AppError("CONFLICT", refusals.chargeInFlight);
+    }
+    const { lastFour } = await savedCards.stateOf(database, userId);
+    const current = await subscriptions.current(database, userId);
+    if (current) await savedCards.stopRenewal(database, current.id, now);
+    await savedCards.forget(database, userId, now);
+    const accessUntil = hasAccess(current, now) ? (current?.end_date ?? null) : null;
+    await queueCardRemoved(database, userId, { lastFour, accessUntil }, now);
+  });
   logger.info("saved card removed by the customer", { userId });
-  const subscription = subscriptions.current(database, userId);
+  const subscription = await subscriptions.current(database, userId);
   return {
     success: true as const,
     subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
     subscriptionIsActive: hasAccess(subscription, now),
     expirationDate: iso(subscription?.end_date),
-    card: cardView(database, userId),
+    card: await cardView(database, userId),
   };
 }

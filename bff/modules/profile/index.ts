@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { createReadCache } from "../../platform/read-cache";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
@@ -53,7 +53,7 @@ const historyEntry = t.Object({
 export function profileModule(context: AppContext) {
   const { database, clock } = context;
   // The cabinet is read far more often than anything in it changes.
-  const profiles = createReadCache<number, ReturnType<typeof profileOf>>(database, clock, 1000);
+  const profiles = createReadCache<number, Awaited<ReturnType<typeof profileOf>>>(database, clock, 1000);
   return new Elysia({ prefix: "/profile", tags: ["cabinet"] })
     .use(customerAuth(context))
     .post(
@@ -139,10 +139,10 @@ export function profileModule(context: AppContext) {
     })
     .get(
       "/payments/:id/receipt",
-      ({ customer, params, request }) =>
+      async ({ customer, params, request }) =>
         new Response(
           renderReceipt(
-            ownPaidPayment(database, customer.id, params.id),
+            await ownPaidPayment(database, customer.id, params.id),
             customer.email,
             requestLanguage(request),
           ),
@@ -162,7 +162,10 @@ export function profileModule(context: AppContext) {
     )
     .post(
       "/getReferralCode",
-      ({ customer }) => ({ success: true as const, referralCode: ensureReferralCode(database, customer.id) }),
+      async ({ customer }) => ({
+        success: true as const,
+        referralCode: await ensureReferralCode(database, customer.id),
+      }),
       {
         customer: true,
         body: t.Object(customerIdentity),
@@ -180,7 +183,9 @@ export function profileModule(context: AppContext) {
         const origin = context.config.isPublicUrlDefault
           ? new URL(request.url).origin
           : context.config.publicUrl;
-        const png = await renderReferralQr(inviteLink(origin, ensureReferralCode(database, customer.id)));
+        const png = await renderReferralQr(
+          inviteLink(origin, await ensureReferralCode(database, customer.id)),
+        );
         return new Response(png, {
           headers: {
             "content-type": "image/png",

@@ -1,6 +1,6 @@
-import type { Database } from "bun:sqlite";
+import { defaultPrices } from "../../../core/prices";
+import type { Database } from "../../../db/database";
 import { type HistoryRow, paymentHistory } from "../../../db/queries/payment-history";
-import { defaultPrices } from "../../../src/content/prices";
 import { AppError, type LocalizedText } from "../../platform/errors";
 
 /** Years of monthly renewals with their retries; older payments are the operator's to look up. */
@@ -62,8 +62,8 @@ function entriesOf(row: HistoryRow) {
 }
 
 /** The customer's payments and refunds, newest first, amounts in currency units. */
-export function paymentHistoryOf(database: Database, userId: number) {
-  const rows = paymentHistory.newestOf(database, userId, historyLimit + 1);
+export async function paymentHistoryOf(database: Database, userId: number) {
+  const rows = await paymentHistory.newestOf(database, userId, historyLimit + 1);
   const entries = rows.slice(0, historyLimit).flatMap(entriesOf);
   entries.sort((a, b) => b.date.localeCompare(a.date));
   return { success: true as const, payments: entries, hasMore: rows.length > historyLimit };
@@ -77,8 +77,12 @@ const noSuchReceipt: LocalizedText = {
 };
 
 /** One payment with a receipt, of this customer only; anything else is simply not found. */
-export function ownPaidPayment(database: Database, userId: number, paymentId: number): HistoryRow {
-  const row = paymentHistory.ownPayment(database, userId, paymentId);
+export async function ownPaidPayment(
+  database: Database,
+  userId: number,
+  paymentId: number,
+): Promise<HistoryRow> {
+  const row = await paymentHistory.ownPayment(database, userId, paymentId);
   if (!row || !hasReceipt(row)) throw new AppError("NOT_FOUND", noSuchReceipt);
   return row;
 }

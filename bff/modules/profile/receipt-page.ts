@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
+import { company } from "../../../core/company";
+import { type TranslationKey, translator } from "../../../core/i18n";
+import type { Language } from "../../../core/languages";
+import { formatMoney } from "../../../core/money";
 import type { HistoryRow } from "../../../db/queries/payment-history";
-import { company } from "../../../src/content/company";
-import { type TranslationKey, translator } from "../../../src/i18n";
-import type { Language } from "../../../src/lib/i18n/languages";
-import { formatMoney } from "../../../src/lib/money";
 import { purposeOf } from "./payment-history";
 
 const escapeHtml = (text: string) =>

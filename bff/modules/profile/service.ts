@@ -1,7 +1,7 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
 import { type DeviceRow, devices } from "../../../db/queries/devices";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
-import { statement } from "../../../db/statements";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { toUnits } from "../shop/pricing";
 import { nextChargeAmount } from "../subscriptions/next-charge";
@@ -22,36 +22,38 @@ export function deviceView(device: DeviceRow) {
 }
 
 /** Device slots: one included, plus the extra ones bought, while access is open. */
-export function availableDevices(
+export async function availableDevices(
   database: Database,
   userId: number,
   subscription: SubscriptionRow | undefined,
   now: number,
 ) {
   if (!hasAccess(subscription, now) || !subscription) return 0;
-  return Math.max(0, 1 + subscription.extra_devices - devices.countActive(database, userId));
+  return Math.max(0, 1 + subscription.extra_devices - (await devices.countActive(database, userId)));
 }
 
-export function devicesOf(
+/** The devices part of an answer; `subscription` saves reading it again when the caller has it. */
+export async function devicesOf(
   database: Database,
   userId: number,
   now: number,
-  subscription = subscriptions.current(database, userId),
+  subscription?: SubscriptionRow,
 ) {
+  const current = subscription ?? (await subscriptions.current(database, userId));
   return {
-    devices: devices.attached(database, userId).map(deviceView),
-    availableDevices: availableDevices(database, userId, subscription, now),
+    devices: (await devices.attached(database, userId)).map(deviceView),
+    availableDevices: await availableDevices(database, userId, current, now),
   };
 }
 
 /** What the scheduler will really charge next, and when (nothing when renewal is off). */
-export function nextCharge(database: Database, subscription: SubscriptionRow | undefined, now: number) {
+export async function nextCharge(database: Database, subscription: SubscriptionRow | undefined, now: number) {
   if (subscription?.status !== "ACTIVE" || subscription.next_charge_at === null) {
     return { nextTransactionDate: null, amount: null };
   }
   return {
     nextTransactionDate: iso(subscription.next_charge_at),
-    amount: toUnits(nextChargeAmount(database, subscription, now)),
+    amount: toUnits(await nextChargeAmount(database, subscription, now)),
   };
 }
 
@@ -60,8 +62,8 @@ export function nextCharge(database: Database, subscription: SubscriptionRow | u
  * customer is told their subscription ended rather than that they never had one. A new,
  * unpaid order row after it does not hide it.
  */
-export function lastEndedAt(database: Database, userId: number, now: number): string | null {
-  const row = statement<{ ended: number | null }, [number, number]>(
+export async function lastEndedAt(database: Database, userId: number, now: number): Promise<string | null> {
+  const row = await statement<{ ended: number | null }, [number, number]>(
     database,
     `SELECT MAX(end_date) AS ended FROM subscriptions
        WHERE user_id = ? AND status IN ('EXPIRED', 'CANCELED', 'ACTIVE') AND end_date IS NOT NULL AND end_date <= ?`,
@@ -69,19 +71,19 @@ export function lastEndedAt(database: Database, userId: number, now: number): st
   return iso(row?.ended ?? null);
 }
 
-export function profileOf(database: Database, userId: number, now: number) {
-  const subscription = subscriptions.current(database, userId);
+export async function profileOf(database: Database, userId: number, now: number) {
+  const subscription = await subscriptions.current(database, userId);
   return {
     success: true as const,
     userInfo: {
       expirationDate: iso(subscription?.end_date ?? null),
       subscriptionIsActive: hasAccess(subscription, now),
       subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
-      ...nextCharge(database, subscription, now),
-      endedAt: hasAccess(subscription, now) ? null : lastEndedAt(database, userId, now),
+      ...(await nextCharge(database, subscription, now)),
+      endedAt: hasAccess(subscription, now) ? null : await lastEndedAt(database, userId, now),
     },
-    ...devicesOf(database, userId, now, subscription),
-    card: cardView(database, userId),
+    ...(await devicesOf(database, userId, now, subscription)),
+    card: await cardView(database, userId),
   };
 }
 
@@ -92,8 +94,8 @@ const notAttached: LocalizedText = {
   kk: "Бұл құрылғы аккаунтыңызға тіркелмеген.",
 };
 
-export function detachDevice(database: Database, userId: number, deviceId: string, now: number) {
-  const result = devices.detach(database, userId, deviceId, now);
+export async function detachDevice(database: Database, userId: number, deviceId: string, now: number) {
+  const result = await devices.detach(database, userId, deviceId, now);
   if (result.changes === 0) throw new AppError("NOT_FOUND", notAttached);
-  return { success: true as const, ...devicesOf(database, userId, now) };
+  return { success: true as const, ...(await devicesOf(database, userId, now)) };
 }

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context";
 import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
-import type { AppContext } from "../../platform/context";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
@@ -69,14 +69,15 @@ export function shopModule(context: AppContext) {
     )
     .post(
       "/applyPromo",
-      ({ customer, body, request }) => {
+      async ({ customer, body, request }) => {
         // Counted before the code is looked up, so parallel guesses cannot slip past the limit.
         const keys = promoLimitKeys(customer.id, context.clientAddress(request));
-        reserveAttempt(database, keys, clock.now(), tooManyPromoCodes);
-        const outcome = database
-          .transaction(() => applyPromoCode(database, customer.id, body.promoCode, clock.now()))
-          .immediate();
-        if (outcome !== "unknown") releaseAttempt(database, keys);
+        await reserveAttempt(database, keys, clock.now(), tooManyPromoCodes);
+        // One transaction: the once-per-customer check and the discount it sets go together.
+        const outcome = await database.transaction(() =>
+          applyPromoCode(database, customer.id, body.promoCode, clock.now()),
+        );
+        if (outcome !== "unknown") await releaseAttempt(database, keys);
         if (outcome === "unknown") throw new AppError("NOT_FOUND", refusals.unknownPromo);
         if (outcome === "already-used") throw new AppError("CONFLICT", refusals.usedPromo);
         return shopOf(database, customer, clock.now(), requestLanguage(request));

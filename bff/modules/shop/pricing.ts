@@ -1,6 +1,7 @@
+import type { Currency } from "../../../core/money";
+import { defaultPrices, type TariffMonths } from "../../../core/prices";
 import type { Plan, SubscriptionRow } from "../../../db/queries/subscriptions";
-import { defaultPrices, type TariffMonths } from "../../../src/content/prices";
-import type { Currency } from "../../../src/lib/money";
+import { AppError } from "../../platform/errors";
 
 /** The plan a customer signs up for: the first payment and the tariff's list price. */
 export function planFor(currency: Currency, tariffMonths: TariffMonths, trialDays: number): Plan {
@@ -27,3 +28,18 @@ export function applyDiscount(listPrice: number, discountPercent: number): numbe
 }
 
 export const toUnits = (minorUnits: number) => minorUnits / 100;
+
+/** The trial length a sign-up or order may ask for: 1 to 30 whole days. */
+export function assertPeriod(period: number): number {
+  if (!Number.isInteger(period) || period < 1 || period > 30) {
+    throw new AppError("VALIDATION", "period must be a whole number of days from 1 to 30.");
+  }
+  return period;
+}
+
+export function assertTariff(tariff: number): TariffMonths {
+  if (tariff !== 1 && tariff !== 3 && tariff !== 6 && tariff !== 12) {
+    throw new AppError("VALIDATION", "tariff must be 1, 3, 6 or 12 months.");
+  }
+  return tariff;
+}

@@ -1,8 +1,8 @@
-import type { Database } from "bun:sqlite";
-import { type Plan, subscriptions } from "../../../db/queries/subscriptions";
+import type { Language } from "../../../core/languages";
+import { defaultPrices, savingPercent, tariffMonths } from "../../../core/prices";
+import type { Database } from "../../../db/database";
+import { type Plan, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
-import { defaultPrices, savingPercent, tariffMonths } from "../../../src/content/prices";
-import type { Language } from "../../../src/lib/i18n/languages";
 import { firstOrderTerms } from "../payments/first-order";
 import { currentDiscount } from "../subscriptions/discount";
 import { applyDiscount, planFor, toUnits } from "./pricing";
@@ -12,8 +12,8 @@ import { applyDiscount, planFor, toUnits } from "./pricing";
  * period after discounts, the list price to strike through, the discount as a
  * fraction, and (beyond the spec) the period and currency so labels need no guessing.
  */
-export function shopOf(database: Database, user: UserRow, now: number, language: Language) {
-  const subscription = subscriptions.current(database, user.id);
+export async function shopOf(database: Database, user: UserRow, now: number, language: Language) {
+  const subscription = await subscriptions.current(database, user.id);
   const plan: Plan = subscription
     ? {
         periodPrice: subscription.period_price,
@@ -23,9 +23,9 @@ export function shopOf(database: Database, user: UserRow, now: number, language:
         currency: subscription.currency,
       }
     : planFor(user.currency, 1, 1);
-  const discount = currentDiscount(database, user.id, subscription, now);
+  const discount = await currentDiscount(database, user.id, subscription, now);
   // What buying now would mean (DESIGN §13(c)): trial or not, and the first full charge.
-  const terms = firstOrderTerms(database, user.id, plan, subscription, language, now);
+  const terms = await firstOrderTerms(database, user.id, plan, subscription, language, now);
   return {
     success: true as const,
     firstPayment: toUnits(terms.amountNow),
@@ -44,7 +44,7 @@ export function shopOf(database: Database, user: UserRow, now: number, language:
       date: new Date(terms.firstCharge.at).toISOString(),
       amount: toUnits(terms.firstCharge.amount),
     },
-    plans: plansOf(database, user, subscription, now, language, discount.totalPercent),
+    plans: await plansOf(database, user, subscription, now, language, discount.totalPercent),
   };
 }
 
@@ -53,10 +53,10 @@ export function shopOf(database: Database, user: UserRow, now: number, language:
  * uses the same list prices): the period price after discounts, the list price, the
  * saving against paying monthly, and what buying it now takes and charges first.
  */
-function plansOf(
+async function plansOf(
   database: Database,
   user: UserRow,
-  subscription: ReturnType<typeof subscriptions.current>,
+  subscription: SubscriptionRow | undefined,
   now: number,
   language: Language,
   discountPercent: number,
@@ -64,19 +64,22 @@ function plansOf(
   const currency = subscription?.currency ?? user.currency;
   const table = defaultPrices[currency];
   const trialDays = subscription?.trial_days ?? 1;
-  return tariffMonths.map((months) => {
-    const plan = planFor(currency, months, trialDays);
-    const terms = firstOrderTerms(database, user.id, plan, subscription, language, now);
-    return {
-      months,
-      price: toUnits(applyDiscount(plan.periodPrice, discountPercent)),
-      listPrice: toUnits(plan.periodPrice),
-      savingPercent: savingPercent(table, months),
-      firstPayment: toUnits(terms.amountNow),
-      firstCharge: {
-        date: new Date(terms.firstCharge.at).toISOString(),
-        amount: toUnits(terms.firstCharge.amount),
-      },
-    };
-  });
+  // The tariffs are priced independently: on PostgreSQL their reads go out together.
+  return Promise.all(
+    tariffMonths.map(async (months) => {
+      const plan = planFor(currency, months, trialDays);
+      const terms = await firstOrderTerms(database, user.id, plan, subscription, language, now);
+      return {
+        months,
+        price: toUnits(applyDiscount(plan.periodPrice, discountPercent)),
+        listPrice: toUnits(plan.periodPrice),
+        savingPercent: savingPercent(table, months),
+        firstPayment: toUnits(terms.amountNow),
+        firstCharge: {
+          date: new Date(terms.firstCharge.at).toISOString(),
+          amount: toUnits(terms.firstCharge.amount),
+        },
+      };
+    }),
+  );
 }

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
+import { formatDate } from "../../../core/date-time";
+import type { Language } from "../../../core/languages";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
-import { formatDate } from "../../../src/lib/date-time";
-import type { Language } from "../../../src/lib/i18n/languages";
+import type { AppContext } from "../../context";
 import { type LimitKey, releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
-import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { requestLanguage } from "../../platform/request-language";
 import { errorResponse } from "../../platform/schemas";
@@ -85,21 +85,21 @@ export function cancelLinkRoutes(context: AppContext) {
    * looked at and given back when the token was good, so only wrong tokens use the limit.
    * A tampered, expired or foreign token and one naming no account all read the same.
    */
-  function accountOf(request: Request, token: string) {
+  async function accountOf(request: Request, token: string) {
     const language = requestLanguage(request);
     const keys = limitKeys(context.clientAddress(request));
     const now = clock.now();
-    reserveAttempt(database, keys, now, texts[language].tooMany);
+    await reserveAttempt(database, keys, now, texts[language].tooMany);
     const userId = verifyCancelToken(config.jwtSecret, token, now);
-    const user = userId === undefined ? undefined : users.byId(database, userId);
+    const user = userId === undefined ? undefined : await users.byId(database, userId);
     if (!user) throw new AppError("UNAUTHORIZED", texts[language].invalid);
-    releaseAttempt(database, keys);
+    await releaseAttempt(database, keys);
     return { user, language, now };
   }
 
   /** Why there was nothing to cancel, in words: an already cancelled one says until when. */
-  function notCancellable(userId: number, language: Language, now: number): string {
-    const subscription = subscriptions.current(database, userId);
+  async function notCancellable(userId: number, language: Language, now: number): Promise<string> {
+    const subscription = await subscriptions.current(database, userId);
     return subscription?.status === "CANCELED" && hasAccess(subscription, now) && subscription.end_date
       ? texts[language].alreadyCancelled(dateIn(language, subscription.end_date))
       : texts[language].notActive;
@@ -108,9 +108,9 @@ export function cancelLinkRoutes(context: AppContext) {
   return new Elysia()
     .post(
       "/cancel-link",
-      ({ body, request }) => {
-        const { user, now } = accountOf(request, body.token);
-        const subscription = subscriptions.current(database, user.id);
+      async ({ body, request }) => {
+        const { user, now } = await accountOf(request, body.token);
+        const subscription = await subscriptions.current(database, user.id);
         return {
           success: true as const,
           email: user.email,
@@ -130,16 +130,17 @@ export function cancelLinkRoutes(context: AppContext) {
     )
     .post(
       "/cancel-link/cancel",
-      ({ body, request }) => {
+      async ({ body, request }) => {
         if (isCrossSite(request))
           throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
-        const { user, language, now } = accountOf(request, body.token);
+        const { user, language, now } = await accountOf(request, body.token);
         try {
           // The cabinet's own cancel, so both ways of cancelling do exactly the same.
-          return cancelSubscription(database, user.id, now);
+          // Awaited here, so its refusal is caught below and worded for the link.
+          return await cancelSubscription(database, user.id, now);
         } catch (error) {
           if (error instanceof AppError && error.code === "CONFLICT")
-            throw new AppError("CONFLICT", notCancellable(user.id, language, now));
+            throw new AppError("CONFLICT", await notCancellable(user.id, language, now));
           throw error;
         }
       },

@@ -3,8 +3,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 /**
  * The signed cancel link of a renewal notice (DESIGN §14): `{PUBLIC_URL}/cancel?token=…`,
  * valid 7 days, good only for opening that account's cancel screen and cancelling.
- * Synchronous (an HMAC, not a JWT library), because the notice that carries it is queued
- * inside the billing transaction. The key is derived from JWT_SECRET for this one purpose,
+ * A plain HMAC, not a JWT library: the notice that carries it is built inside the billing
+ * transaction, so signing stays pure computation, with no awaits and no I/O. The key is derived from JWT_SECRET for this one purpose,
  * so no other token of the product verifies as a cancel token, nor the other way round.
  */
 export const cancelTokenLifetimeMs = 7 * 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { promos } from "../../../db/queries/promos";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
 import { countingInvitees } from "./referral-standing";
@@ -11,16 +11,19 @@ export type Discount = { referralPercent: number; promoPercent: number; totalPer
  * Referral: 25% for each invitee that counts (referral-standing.ts), capped at 100%.
  * Total: promo plus referral, capped at 100% (then the period is free).
  */
-export function currentDiscount(
+export async function currentDiscount(
   database: Database,
   userId: number,
   subscription: SubscriptionRow | undefined,
   now: number,
-): Discount {
-  const referralPercent = Math.min(100, referralPercentPerInvitee * countingInvitees(database, userId));
+): Promise<Discount> {
+  const referralPercent = Math.min(
+    100,
+    referralPercentPerInvitee * (await countingInvitees(database, userId)),
+  );
   // A promo discounts the subscription's renewals until the promo itself expires (DESIGN §13).
   const promoExpires = subscription?.promo_id
-    ? promos.expirationOf(database, subscription.promo_id)
+    ? await promos.expirationOf(database, subscription.promo_id)
     : undefined;
   const isPromoValid = promoExpires !== undefined && promoExpires >= new Date(now).toISOString().slice(0, 10);
   const promoPercent = isPromoValid ? (subscription?.promo_discount_percent ?? 0) : 0;

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { queueSubscriptionEnded } from "../mail/events";
 
@@ -7,26 +7,30 @@ import { queueSubscriptionEnded } from "../mail/events";
  * attempt, no decline and no dunning; the paid period simply ends, and the customer is
  * told. Runs inside the caller's transaction.
  */
-export function endWithoutCard(database: Database, subscription: SubscriptionRow, now: number): void {
+export async function endWithoutCard(
+  database: Database,
+  subscription: SubscriptionRow,
+  now: number,
+): Promise<void> {
   const endedAt = subscription.end_date ?? now;
-  subscriptions.expire(database, subscription.id, endedAt, now);
-  queueSubscriptionEnded(database, subscription, endedAt, now);
+  await subscriptions.expire(database, subscription.id, endedAt, now);
+  await queueSubscriptionEnded(database, subscription, endedAt, now);
 }
 
 /**
  * A cancelled subscription (by the customer, or by removing the card) whose paid period
- * has run out becomes EXPIRED (DESIGN §5), and the customer is told it ended.
+ * has run out becomes EXPIRED (DESIGN §5), and the customer is told it ended. The rows
+ * are read and expired in one transaction, and each is expired only while still
+ * CANCELED, so a pass running on another instance at the same time tells no one twice.
  */
-export function expireLapsed(database: Database, now: number): number {
-  return database
-    .transaction(() => {
-      let expired = 0;
-      for (const subscription of subscriptions.lapsed(database, now)) {
-        if (subscriptions.expireLapsed(database, subscription.id, now).changes === 0) continue;
-        expired++;
-        queueSubscriptionEnded(database, subscription, subscription.end_date ?? now, now);
-      }
-      return expired;
-    })
-    .immediate();
+export async function expireLapsed(database: Database, now: number): Promise<number> {
+  return database.transaction(async () => {
+    let expired = 0;
+    for (const subscription of await subscriptions.lapsed(database, now)) {
+      if ((await subscriptions.expireLapsed(database, subscription.id, now)).changes === 0) continue;
+      expired++;
+      await queueSubscriptionEnded(database, subscription, subscription.end_date ?? now, now);
+    }
+    return expired;
+  });
 }

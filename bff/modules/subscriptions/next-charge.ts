@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
 import { applyDiscount, listPriceOfPeriod } from "../shop/pricing";
 import { currentDiscount } from "./discount";
@@ -8,7 +8,11 @@ import { currentDiscount } from "./discount";
  * the period's list price with its extra devices, after the customer's discount. The
  * cabinet shows it and the mails state it; the renewal pass charges by the same rule.
  */
-export function nextChargeAmount(database: Database, subscription: SubscriptionRow, now: number): number {
-  const discount = currentDiscount(database, subscription.user_id, subscription, now);
+export async function nextChargeAmount(
+  database: Database,
+  subscription: SubscriptionRow,
+  now: number,
+): Promise<number> {
+  const discount = await currentDiscount(database, subscription.user_id, subscription, now);
   return applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent);
 }

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database } from "../../../db/database";
 import { type InviteeStanding, invitations } from "../../../db/queries/invitations";
 
 /** Why an invitee does or does not count toward the inviter's discount. */
@@ -20,8 +20,8 @@ export function reasonOf(invitee: InviteeStanding): ReferralReason {
   return "counts";
 }
 
-export function referralInvitees(database: Database, inviterId: number): ReferralInvitee[] {
-  return invitations.standing(database, inviterId).map((invitee) => ({
+export async function referralInvitees(database: Database, inviterId: number): Promise<ReferralInvitee[]> {
+  return (await invitations.standing(database, inviterId)).map((invitee) => ({
     inviteeId: invitee.inviteeId,
     email: invitee.email,
     invitedAt: invitee.invitedAt,
@@ -29,5 +29,6 @@ export function referralInvitees(database: Database, inviterId: number): Referra
   }));
 }
 
-export const countingInvitees = (database: Database, inviterId: number) =>
-  invitations.standing(database, inviterId).filter((invitee) => reasonOf(invitee) === "counts").length;
+export const countingInvitees = async (database: Database, inviterId: number) =>
+  (await invitations.standing(database, inviterId)).filter((invitee) => reasonOf(invitee) === "counts")
+    .length;

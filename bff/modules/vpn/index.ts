@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../platform/context";
+import type { AppContext } from "../../context";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
 import { activateDevice, authorizeKey, nodeByKey, recordConnection } from "./service";
@@ -13,8 +13,8 @@ export function vpnModule(context: AppContext) {
     .use(customerAuth(context))
     .post(
       "/devices/activate",
-      ({ customer, body, set }) => {
-        const result = activateDevice(database, customer.id, body, clock.now());
+      async ({ customer, body, set }) => {
+        const result = await activateDevice(database, customer.id, body, clock.now());
         if (!result.isActivated) {
           set.status = 409;
           const message = "No free device slot: unlink a device in the cabinet or add a slot.";
@@ -38,8 +38,8 @@ export function vpnModule(context: AppContext) {
     )
     .post(
       "/vpn/authorize",
-      ({ body, request }) => {
-        nodeByKey(database, request.headers.get("x-node-key"));
+      async ({ body, request }) => {
+        await nodeByKey(database, request.headers.get("x-node-key"));
         return authorizeKey(database, body.accessKey, clock.now());
       },
       {
@@ -53,9 +53,16 @@ export function vpnModule(context: AppContext) {
     )
     .post(
       "/vpn/connections",
-      ({ body, request }) => {
-        const node = nodeByKey(database, request.headers.get("x-node-key"));
-        recordConnection(database, node.name, body.accessKey, body.userIp ?? null, body.success, clock.now());
+      async ({ body, request }) => {
+        const node = await nodeByKey(database, request.headers.get("x-node-key"));
+        await recordConnection(
+          database,
+          node.name,
+          body.accessKey,
+          body.userIp ?? null,
+          body.success,
+          clock.now(),
+        );
         return { success: true as const };
       },
       {

@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { company, copyrightYears, switcherLanguages } from "../../content/company";
+import { company, copyrightYears, switcherLanguages } from "../../../core/company";
 import { track } from "../../lib/analytics";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { supportLink } from "../../lib/support-link";

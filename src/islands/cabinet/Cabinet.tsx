@@ -25,7 +25,7 @@ function CabinetContent({ prepare }: Props) {
   const needsSignIn = useStore($needsSignIn);
 
   useEffect(() => {
-    (prepare ? prepare() : Promise.resolve(true)).then((isReady) => {
+    void (prepare ? prepare() : Promise.resolve(true)).then((isReady) => {
       if (isReady) void loadCabinet();
     });
   }, [prepare]);

@@ -1,4 +1,4 @@
-import { formatDateTime } from "../../lib/date-time";
+import { formatDateTime } from "../../../core/date-time";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { type OutboxMessage, selectMessage } from "../../stores/dev-mail";
 import { languageName, stateKeys } from "./delivery-state";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { formatDateTime } from "../../lib/date-time";
+import { formatDateTime } from "../../../core/date-time";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import type { OutboxMessage } from "../../stores/dev-mail";
 import { languageName, stateKeys } from "./delivery-state";

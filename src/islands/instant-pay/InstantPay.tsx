@@ -1,9 +1,9 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import type { TariffMonths } from "../../../core/prices";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { PayButton } from "../../components/react/PayButton";
 import { SiteFooter } from "../../components/react/SiteFooter";
-import type { TariffMonths } from "../../content/prices";
 import { api } from "../../lib/api-client";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";

@@ -1,6 +1,6 @@
 import { useState } from "react";
+import { formatDateTime } from "../../../core/date-time";
 import { api } from "../../lib/api-client";
-import { formatDateTime } from "../../lib/date-time";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { customerHref, panelCall } from "../../stores/panel-session";

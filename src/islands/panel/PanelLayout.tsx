@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect } from "react";
+import { type Language, languages } from "../../../core/languages";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
-import { type Language, languages } from "../../lib/i18n/languages";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { logoutOperator } from "../../stores/panel-session";
 

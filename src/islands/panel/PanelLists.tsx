@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
+import { formatDateTime } from "../../../core/date-time";
 import { api } from "../../lib/api-client";
-import { formatDateTime } from "../../lib/date-time";
 import { formatDate, formatUnits } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";

@@ -41,7 +41,7 @@ function PanelLoginContent() {
 
   useEffect(() => {
     // With a stored refresh token, try it first: 'Ожидание', then 'Успешно' and on to the search.
-    refreshTokens().then((isRefreshed) => {
+    void refreshTokens().then((isRefreshed) => {
       if (!isRefreshed) {
         setStage("form");
         return;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
+import { formatDateTime } from "../../../core/date-time";
 import { api } from "../../lib/api-client";
-import { formatDateTime } from "../../lib/date-time";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { panelCall } from "../../stores/panel-session";
 import { Pager } from "./PanelLayout";

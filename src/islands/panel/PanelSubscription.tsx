@@ -1,11 +1,11 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import { formatDateTime } from "../../../core/date-time";
+import type { Currency } from "../../../core/money";
 import { HoldButton } from "../../components/react/HoldButton";
 import { api } from "../../lib/api-client";
-import { formatDateTime } from "../../lib/date-time";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import type { Currency } from "../../lib/money";
 import {
   $refundPreview,
   $refundResult,

@@ -1,9 +1,9 @@
 import { type ReactNode, useEffect } from "react";
+import type { Currency } from "../../../core/money";
 import { api } from "../../lib/api-client";
 import { shortDeviceName } from "../../lib/cabinet-view";
 import { formatDate, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import type { Currency } from "../../lib/money";
 import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
 import { PanelLayout } from "./PanelLayout";
 import { PanelMessages } from "./PanelMessages";

@@ -1,8 +1,8 @@
-import { formatDateTime } from "../../lib/date-time";
+import { formatDateTime } from "../../../core/date-time";
+import type { Currency } from "../../../core/money";
 import { formatUnits } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import type { Currency } from "../../lib/money";
 import type { RefundAnswer } from "../../stores/panel-refund";
 
 /** The server's refusal codes and the operator's words for them (the English `Message` is for API callers). */

@@ -1,4 +1,4 @@
-import { type Language, languageCookieName, languageStorageKey } from "./languages";
+import { type Language, languageCookieName, languageStorageKey } from "../../../core/languages";
 
 const oneYearSeconds = 365 * 24 * 60 * 60;
 

@@ -1,7 +1,7 @@
 import { atom } from "nanostores";
-import type en from "../../i18n/en.json";
-import { interpolate } from "../../i18n/interpolate";
-import { detectLanguage, type Language, languageCookieName, readCookie } from "./languages";
+import type en from "../../../core/i18n/en.json";
+import { interpolate } from "../../../core/i18n/interpolate";
+import { detectLanguage, type Language, languageCookieName, readCookie } from "../../../core/languages";
 import { persistLanguage, storedLanguage } from "./persist-language";
 
 /**
@@ -16,10 +16,10 @@ type Texts = Record<TranslationKey, string>;
 export const $language = atom<Language>("en");
 export const $texts = atom<Texts | undefined>();
 
-const loaders = import.meta.glob<{ default: Texts }>("../../i18n/*.json");
+const loaders = import.meta.glob<{ default: Texts }>("../../../core/i18n/*.json");
 
 async function load(language: Language): Promise<void> {
-  const loader = loaders[`../../i18n/${language}.json`];
+  const loader = loaders[`../../../core/i18n/${language}.json`];
   if (!loader) return;
   const texts = (await loader()).default;
   if ($language.get() !== language) return;

@@ -1,4 +1,4 @@
-import { company } from "../../../../src/content/company";
+import { company } from "../../../../core/company";
 import { ActionButton, Paragraph } from "./parts";
 import type { MailTemplate } from "./template";
 

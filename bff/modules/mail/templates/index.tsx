@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
-import { company } from "../../../../src/content/company";
-import { translator } from "../../../../src/i18n";
-import type { Language } from "../../../../src/lib/i18n/languages";
+import { company } from "../../../../core/company";
+import { translator } from "../../../../core/i18n";
+import type { Language } from "../../../../core/languages";
 import type { MailData, MailKind, MailLinks } from "../kinds";
 import { mailTexts } from "../texts";
 import { mailFormat } from "../texts/format";

@@ -1,7 +1,7 @@
 import { Body, Container, Head, Heading, Html, Link, Preview, Section, Text } from "@react-email/components";
 import type { ReactNode } from "react";
-import { company } from "../../../../src/content/company";
-import type { Language } from "../../../../src/lib/i18n/languages";
+import { company } from "../../../../core/company";
+import type { Language } from "../../../../core/languages";
 import type { MailLinks } from "../kinds";
 import type { MailTexts } from "../texts";
 import { palette, WrittenLink } from "./parts";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { TranslationKey } from "../../../../src/i18n";
+import type { TranslationKey } from "../../../../core/i18n";
 import type { MailData, MailKind, MailLinks } from "../kinds";
 import type { MailTexts } from "../texts";
 import type { MailFormat } from "../texts/format";

@@ -1,5 +1,5 @@
-import { formatDate, formatDateTime, formatDayMonth } from "../../../../src/lib/date-time";
-import { formatMoney } from "../../../../src/lib/money";
+import { formatDate, formatDateTime, formatDayMonth } from "../../../../core/date-time";
+import { formatMoney } from "../../../../core/money";
 import type { Money } from "../kinds";
 import type { MailTexts } from "./types";
 

@@ -1,4 +1,4 @@
-import type { Language } from "../../../../src/lib/i18n/languages";
+import type { Language } from "../../../../core/languages";
 import { en } from "./en";
 import { kk } from "./kk";
 import { ru } from "./ru";

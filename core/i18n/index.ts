@@ -1,4 +1,4 @@
-import type { Language } from "../lib/i18n/languages";
+import type { Language } from "../languages";
 import en from "./en.json";
 import { interpolate } from "./interpolate";
 import kk from "./kk.json";

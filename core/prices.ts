@@ -1,4 +1,4 @@
-import type { Currency } from "../lib/money";
+import type { Currency } from "./money";
 
 export type TariffMonths = 1 | 3 | 6 | 12;
 export const tariffMonths: readonly TariffMonths[] = [1, 3, 6, 12];

@@ -1,4 +1,4 @@
-import type { Language } from "../lib/i18n/languages";
+import type { Language } from "./languages";
 
 /**
  * The seller's public details, used by the footer, the offer page and the offer PDF.

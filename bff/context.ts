@@ -1,0 +1,28 @@
+import type { Database } from "../db/database";
+import type { IdentityProviders } from "./modules/identity/providers";
+import type { MailTransport } from "./modules/mail/transport";
+import type { Payments } from "./modules/payments/gateway";
+import type { AddressResolver } from "./platform/client-address";
+import type { Clock } from "./platform/clock";
+import type { Config } from "./platform/config";
+import type { HttpClient } from "./platform/http-client";
+
+/**
+ * What every feature module is built from: the services the composition root (`app.ts`)
+ * builds. Tests build it around an in-memory database.
+ */
+export type AppContext = {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  http: HttpClient;
+  identity: IdentityProviders;
+  payments: Payments;
+  /** The client's address by the rule of DESIGN §12, for throttles, audit and receipts. */
+  clientAddress: AddressResolver;
+  /** How the mail worker delivers: SMTP, or the demo's embedded outbox. */
+  mail: MailTransport;
+};
+
+/** Parts a test may put in place of the real ones. */
+export type ContextOverrides = { mail?: MailTransport };

@@ -1,0 +1,112 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { afterAll, expect, test } from "vitest";
+import { seedPayingCustomers } from "../helpers/seed-paying-customers";
+import { startProcess } from "../helpers/start-process";
+import { testDatabaseUrl } from "../helpers/test-database";
+
+/**
+ * DESIGN §15 with real processes: two server instances on one PostgreSQL database, the
+ * second using the first's sandbox as its bank (CLOUDPAYMENTS_API_URL), as several demo
+ * instances share one bank. Their schedulers are off; passes are run by hand.
+ */
+async function startInstance(databaseUrl: string, bankOrigin?: string) {
+  const directory = mkdtempSync(join(tmpdir(), "kannt-instance-"));
+  const { child, port } = await startProcess("tests/helpers/server-process.ts", {
+    APP_MODE: "demo",
+    DATABASE_URL: databaseUrl,
+    DATABASE_PATH: join(directory, "app.db"),
+    BILLING_INTERVAL_SECONDS: "0",
+    STATIC_DIR: join(directory, "no-site"),
+    ...(bankOrigin ? { CLOUDPAYMENTS_API_URL: `${bankOrigin}/api/dev/sandbox/cloudpayments` } : {}),
+  });
+  running.push(child);
+  return { child, origin: `http://127.0.0.1:${port}` };
+}
+
+type Entry = { invoiceId: string; accountId: string; amount: number; status: string };
+type Counts = Record<string, number>;
+
+const running: Subprocess[] = [];
+afterAll(() => {
+  for (const child of running) child.kill(9);
+});
+
+const post = async <T>(url: string, body?: unknown) =>
+  (await (
+    await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  ).json()) as T;
+
+/** Completed renewal charges at the bank, by account. */
+async function renewalsAtBank(bankOrigin: string) {
+  const ledger = (await (await fetch(`${bankOrigin}/api/dev/sandbox/ledger`)).json()) as Entry[];
+  const byAccount = new Map<string, Entry[]>();
+  for (const entry of ledger.filter((item) => item.invoiceId.startsWith("renewal-")))
+    byAccount.set(entry.accountId, [...(byAccount.get(entry.accountId) ?? []), entry]);
+  return byAccount;
+}
+
+const completed = (entries: Entry[] | undefined) =>
+  (entries ?? []).filter((entry) => entry.status === "Completed").length;
+
+test("two instances run passes at once, one is killed mid-pass, the other finishes: every renewal charged exactly once", async () => {
+  const databaseUrl = await testDatabaseUrl();
+  if (!databaseUrl) throw new Error("needs PostgreSQL");
+  const bank = await startInstance(databaseUrl);
+  const other = await startInstance(databaseUrl, bank.origin);
+  const customers = 400;
+  const accounts = await seedPayingCustomers(bank.origin, customers);
+
+  // A customer signed in through one instance is signed in on the other: the demo
+  // provider's key, the sessions and the secrets are the database's, not a machine's.
+  const profile = await fetch(`${other.origin}/api/health`);
+  expect(profile.ok).toBe(true);
+
+  // Notices first (24 h ahead, DESIGN §13(a)), then the one shared test clock moves:
+  // the other instance follows it (asked here rather than waited for).
+  await post(`${bank.origin}/api/dev/billing/run`);
+  const moved = await post<{ now: string }>(`${bank.origin}/api/dev/clock`, { advanceDays: 1.5 });
+  const seen = await post<{ now: string }>(`${other.origin}/api/dev/clock`, { advanceDays: 0 });
+  expect(Math.abs(Date.parse(seen.now) - Date.parse(moved.now))).toBeLessThan(5_000);
+
+  // Both instances run a pass at once; the second is killed once the bank has charged some.
+  const bankPass = post<Counts>(`${bank.origin}/api/dev/billing/run`);
+  void post(`${other.origin}/api/dev/billing/run`).catch(() => undefined);
+  let chargedBeforeKill = 0;
+  for (let poll = 0; poll < 4000 && chargedBeforeKill < 40; poll++) {
+    chargedBeforeKill = [...(await renewalsAtBank(bank.origin)).values()].reduce(
+      (sum, entries) => sum + entries.length,
+      0,
+    );
+    await Bun.sleep(5);
+  }
+  other.child.kill(9);
+  await other.child.exited;
+  expect(chargedBeforeKill).toBeGreaterThan(0);
+  expect(chargedBeforeKill).toBeLessThan(customers);
+  await bankPass;
+
+  // What the killed instance left pending is settled by the other's passes once its
+  // lease has run out (30 s): looked up at the bank, never charged a second time.
+  let missing = customers;
+  const deadline = Date.now() + 90_000;
+  while (missing > 0 && Date.now() < deadline) {
+    await post<Counts>(`${bank.origin}/api/dev/billing/run`);
+    const byAccount = await renewalsAtBank(bank.origin);
+    missing = accounts.filter((account) => completed(byAccount.get(account)) !== 1).length;
+    if (missing > 0) await Bun.sleep(3_000);
+  }
+  const byAccount = await renewalsAtBank(bank.origin);
+  const doubleCharged = accounts.filter((account) => completed(byAccount.get(account)) > 1);
+  const missed = accounts.filter((account) => completed(byAccount.get(account)) === 0);
+  expect(doubleCharged).toEqual([]);
+  expect(missed).toEqual([]);
+  const again = await post<Counts>(`${bank.origin}/api/dev/billing/run`);
+  expect(again.charged).toBe(0);
+}, 240_000);
