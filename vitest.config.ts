@@ -17,7 +17,11 @@ const sqliteFileTests = [
  * They need the PostgreSQL cluster: the schema compared with SQLite's, and two server
  * instances sharing one database (DESIGN §15).
  */
-const postgresOnlyTests = ["tests/bff/schema-parity.test.ts", "tests/bff/two-instances.test.ts"];
+const postgresOnlyTests = [
+  "tests/bff/schema-parity.test.ts",
+  "tests/bff/two-instances.test.ts",
+  "tests/bff/shared-bank.test.ts",
+];
 
 // Runs under Bun (`bun --bun x vitest run`) so tests get bun:sqlite and Bun's APIs.
 // Bun lacks the child-process channel Vitest's default "forks" pool needs, so use threads.

@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
+import { sharedSandboxUrl } from "./adapters/cloudpayments/sandbox-client";
 import type { Config } from "./platform/config";
 
+/** Without `mode`, a gateway URL is taken for the real gateway's. */
 export type PolicyConfig = Pick<
   Config,
   "googleClientId" | "yandexClientId" | "recaptchaSiteKey" | "cloudPaymentsApiUrl"
->;
+> &
+  Partial<Pick<Config, "mode">>;
 
 type Directive =
   | "default-src"
@@ -22,9 +25,13 @@ type Sources = Partial<Record<Directive, readonly string[]>>;
 
 /**
  * Third parties a page may talk to, each admitted only when its setting is present;
- * without them the demo provider, the sandbox widget and ALTCHA are all same-origin.
+ * without them the demo provider, the sandbox widget and ALTCHA are all same-origin
+ * (the widget is another origin's only when a demo shares another instance's bank).
  */
-const thirdParties: readonly { isConfigured: (config: PolicyConfig) => boolean; sources: Sources }[] = [
+const thirdParties: readonly {
+  isConfigured: (config: PolicyConfig) => boolean;
+  sources: Sources | ((config: PolicyConfig) => Sources);
+}[] = [
   {
     // Google Identity Services: its script, button frame, calls and stylesheet; the
     // customer's avatar comes from the ID token's `picture` on googleusercontent.com.
@@ -58,11 +65,21 @@ const thirdParties: readonly { isConfigured: (config: PolicyConfig) => boolean; 
   {
     // The CloudPayments widget: its script and frames (3-D Secure runs inside them) and
     // the calls it makes; only with the real gateway, else the sandbox widget is ours.
-    isConfigured: (config) => Boolean(config.cloudPaymentsApiUrl),
+    isConfigured: (config) => Boolean(config.cloudPaymentsApiUrl) && !sharedSandboxUrl(config),
     sources: {
       "script-src": ["https://widget.cloudpayments.ru"],
       "frame-src": ["https://widget.cloudpayments.ru"],
       "connect-src": ["https://widget.cloudpayments.ru", "https://api.cloudpayments.ru"],
+    },
+  },
+  {
+    // A demo sharing another instance's sandbox bank (DESIGN §15): that instance's widget
+    // script, and its "Pay" call to that instance.
+    isConfigured: (config) => Boolean(sharedSandboxUrl(config)),
+    sources: (config) => {
+      const url = sharedSandboxUrl(config);
+      const origins = url ? [new URL(url).origin] : [];
+      return { "script-src": origins, "connect-src": origins };
     },
   },
 ];
@@ -90,8 +107,9 @@ export function contentSecurityPolicy(config: PolicyConfig, scriptHashes: readon
   };
   for (const party of thirdParties) {
     if (!party.isConfigured(config)) continue;
-    for (const [directive, sources] of Object.entries(party.sources) as [Directive, string[]][]) {
-      directives[directive].push(...sources);
+    const sources = typeof party.sources === "function" ? party.sources(config) : party.sources;
+    for (const [directive, list] of Object.entries(sources) as [Directive, string[]][]) {
+      directives[directive].push(...list);
     }
   }
   return Object.entries(directives)

@@ -6,9 +6,11 @@ import { withPeerAddress } from "./platform/client-address";
 import { OffsetClock } from "./platform/clock";
 import { followClockOffset, loadClockOffset } from "./platform/clock-offset";
 import { loadConfig } from "./platform/config";
+import { controlSocketPath, startControlSocket } from "./platform/control-socket";
 import { openDatabase } from "./platform/database";
 import { maxBodyBytes } from "./platform/input-guard";
 import { logger } from "./platform/logger";
+import { backupRequest } from "./platform/sqlite-backup";
 import { pathOf } from "./platform/url-path";
 import { baseSecurityHeaders } from "./security-headers";
 import { createStaticSite } from "./static-site";
@@ -71,6 +73,20 @@ export async function startServer(environment: Record<string, string | undefined
     await mailWorker.stop();
     context.mail.close();
   };
+  // `npm run backup` asks the server for the copy: nothing else may read the file it holds.
+  const control =
+    config.databaseUrl === undefined && config.databasePath !== ":memory:"
+      ? await startControlSocket({
+          path: controlSocketPath(config.dataDirectory),
+          databasePath: config.databasePath,
+          database,
+          handlers: { "POST /backup": backupRequest },
+        })
+      : undefined;
+  /** Stops the control socket (a backup under way is finished first). */
+  const stopControl = async () => {
+    await control?.stop();
+  };
   if (!site.isBuilt)
     logger.warn("site not built; serving the API only", { directory: config.staticDirectory });
   logger.info("listening", {
@@ -78,13 +94,14 @@ export async function startServer(environment: Record<string, string | undefined
     mode: config.mode,
     mail: context.mail.kind,
   });
-  return { server, database, config, context, stopScheduler, stopMail };
+  return { server, database, config, context, stopScheduler, stopMail, stopControl };
 }
 
 if (import.meta.main) {
-  const { server, database, stopMail } = await startServer();
+  const { server, database, stopMail, stopControl } = await startServer();
   const stop = async () => {
     server.stop();
+    await stopControl();
     await stopMail();
     await database.close();
     process.exit(0);

@@ -32,6 +32,13 @@ export interface Database {
    * database (never a gateway or a mail server). A transaction inside another is a savepoint.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * A transaction that takes turns with every other of the same `name`, on every instance,
+   * and sees all they committed: for claiming batches of shared work. SQLite: an ordinary
+   * transaction (there is one writer). PostgreSQL: READ COMMITTED under an advisory lock;
+   * rows it claims must be locked by its own reads (FOR UPDATE, db/dialect.ts `skipLocked`).
+   */
+  inTurn<T>(name: string, work: () => Promise<T>): Promise<T>;
   /** Several statements without parameters: migrations and schema. */
   exec(sql: string): Promise<void>;
   /** Changes whenever this process (or, for SQLite, any connection) writes: read caches key on it. */

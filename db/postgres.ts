@@ -1,9 +1,10 @@
 import postgres from "postgres";
 import type { Changes, Database, SqlValue } from "./database";
-import { currentScope, runInScope, type TransactionScope, withSavepoint } from "./transaction-scope";
+import { currentScope, runInScope, type TransactionScope } from "./transaction-scope";
 
 type Sql = postgres.Sql;
 type Runner = Pick<Sql, "unsafe">;
+type TransactionSql = postgres.TransactionSql;
 
 type Prepared = { text: string; isWrite: boolean };
 
@@ -134,11 +135,35 @@ export class PostgresDatabase implements Database {
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
-    const scope = currentScope<Runner>(this);
-    if (scope) return withSavepoint(scope, (text) => scope.handle.unsafe(text), work);
+    const scope = currentScope<TransactionSql>(this);
+    // A savepoint through the driver's own scope: an error caught inside it then stays
+    // there, where a bare SAVEPOINT would still fail the whole transaction at its end.
+    if (scope) return (await scope.handle.savepoint((handle) => this.inScope(handle, work))) as T;
+    return this.retried(() => this.begin("isolation level serializable", work));
+  }
+
+  /**
+   * READ COMMITTED under a transaction-scoped advisory lock named `name`: every statement
+   * after the lock sees what the previous holder committed, and holders take turns across
+   * all instances. For claiming batches of work (a renewal pass's due subscriptions),
+   * whose wide reads would make SERIALIZABLE transactions of several instances abort each
+   * other over and over.
+   */
+  async inTurn<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const scope = currentScope<TransactionSql>(this);
+    if (scope) return this.transaction(work);
+    return this.retried(() =>
+      this.begin("isolation level read committed", async () => {
+        await this.get("SELECT pg_advisory_xact_lock(hashtext(?))", [name]);
+        return work();
+      }),
+    );
+  }
+
+  private async retried<T>(run: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.begin("isolation level serializable", work);
+        return await run();
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (!code || !retryableCodes.has(code) || attempt >= maxAttempts) throw error;
@@ -157,12 +182,14 @@ export class PostgresDatabase implements Database {
   }
 
   private async begin<T>(mode: string, work: () => Promise<T>): Promise<T> {
-    return (await this.sql.begin(mode, (handle) => {
-      const own: TransactionScope<Runner> = { owner: this, handle, open: true, savepoints: 0 };
-      return runInScope(own, work).finally(() => {
-        own.open = false;
-      });
-    })) as T;
+    return (await this.sql.begin(mode, (handle) => this.inScope(handle, work))) as T;
+  }
+
+  private inScope<T>(handle: TransactionSql, work: () => Promise<T>): Promise<T> {
+    const own: TransactionScope<TransactionSql> = { owner: this, handle, open: true, savepoints: 0 };
+    return runInScope(own, work).finally(() => {
+      own.open = false;
+    });
   }
 
   changeVersion(): number {

@@ -82,6 +82,11 @@ export class SqliteDatabase implements Database {
     }
   }
 
+  /** One connection, one transaction at a time: every transaction already takes turns. */
+  inTurn<T>(_name: string, work: () => Promise<T>): Promise<T> {
+    return this.transaction(work);
+  }
+
   changeVersion(): number {
     // total_changes: every row this connection wrote; data_version: moves when another
     // connection (the operator CLI) commits. Their sum moves when either does.

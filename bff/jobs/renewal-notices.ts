@@ -70,6 +70,9 @@ async function queueNotice(
   return true;
 }
 
+/** The turn renewal claims and notice batches take, on every instance (Database.inTurn). */
+export const billingTurn = "billing";
+
 /** Queues the notices of every charge due within the next three days that has none. */
 export async function queueRenewalNotices(context: NoticeContext, now: number): Promise<number> {
   const { database } = context;
@@ -79,7 +82,8 @@ export async function queueRenewalNotices(context: NoticeContext, now: number): 
   for (;;) {
     // The batch's counts and cursor are returned, not kept in the body: on PostgreSQL a
     // transaction that meets another is run again from the start.
-    const batchResult = await database.transaction(async () => {
+    // In the renewal claims' turn: a claim may queue a period's notice too (noticeGate).
+    const batchResult = await database.inTurn(billingTurn, async () => {
       const rows = await renewalNotices.toNotify(database, now + noticeLeadMs, after, batch);
       let queuedNow = 0;
       for (const subscription of rows) {

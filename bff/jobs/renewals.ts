@@ -13,7 +13,7 @@ import { type Clock, systemClock } from "../platform/clock";
 import { logger } from "../platform/logger";
 import { deliverDueMail } from "./mail-worker";
 import { type RenewalLease, takeRenewalLease } from "./renewal-lease";
-import { noticeGate, queueRenewalNotices } from "./renewal-notices";
+import { billingTurn, noticeGate, queueRenewalNotices } from "./renewal-notices";
 import { settleLeftovers } from "./renewal-recovery";
 
 export type RenewalCounts = {
@@ -34,7 +34,6 @@ export type RenewalOptions = {
   batchSize?: number;
 };
 
-const defaultBatchSize = 500;
 const yieldEvery = 25;
 
 type Attempt = { payment: PaymentRow; subscription: SubscriptionRow };
@@ -50,15 +49,17 @@ const attemptsOf = async (context: AppContext, subscriptionId: number, periodInd
 /**
  * Claims up to `limit` due subscriptions for this pass: finding them and committing their
  * attempts under the lease happen in one transaction, and a subscription with a pending
- * attempt is not due, so each due renewal is claimed by exactly one pass. (SQLite: BEGIN
- * IMMEDIATE, one writer at a time. PostgreSQL: SERIALIZABLE, so of two passes that found
- * the same due rows the second is run again and finds them claimed.) Free and card-less
+ * attempt is not due, so each due renewal is claimed by exactly one pass. Claims take
+ * turns (SQLite: one writer at a time; PostgreSQL: an advisory lock, and each claim sees
+ * the attempts the one before it committed), and the due rows are locked while claimed,
+ * so a cancellation either comes before the claim or waits for it. Free and card-less
  * renewals are settled at once; the rest are returned to be charged.
  */
 async function claimDue(context: AppContext, owner: string, limit: number) {
   const { database, clock } = context;
   // Counts are returned rather than added up in the body, which PostgreSQL may run twice.
-  return database.transaction(async () => {
+  // Claims take turns across instances (inTurn), each seeing what the last one committed.
+  return database.inTurn(billingTurn, async () => {
     const now = clock.now();
     const due = await subscriptions.due(database, now, limit);
     // Every amount of the batch is priced before anything in it changes: an invitee whose
@@ -164,7 +165,7 @@ async function chargeClaimed(
  */
 export async function runRenewals(context: AppContext, options: RenewalOptions = {}): Promise<RenewalCounts> {
   const { database, clock } = context;
-  const batchSize = options.batchSize ?? defaultBatchSize;
+  const batchSize = options.batchSize ?? context.config.renewalBatchSize;
   const runStartedAt = clock.now();
   const counts: RenewalCounts = {
     recovered: 0,

@@ -25,6 +25,8 @@ export type Config = {
   isPublicUrlDefault: boolean;
   /** SMTP_URL (smtp:// or smtps://, credentials inside); unset means the embedded outbox (demo only). */
   smtpUrl: string | undefined;
+  /** Renewal attempts claimed per transaction (RENEWAL_BATCH_SIZE, 1–5000, default 500). */
+  renewalBatchSize: number;
   /** The From of every message: MAIL_FROM, or `Kannt <no-reply@{host of publicUrl}>`. */
   mailFrom: string;
   mode: AppMode;
@@ -104,6 +106,14 @@ function parseDatabaseUrl(raw: string | undefined): string | undefined {
   );
 }
 
+function parseBatchSize(raw: string | undefined): number {
+  if (raw === undefined) return 500;
+  const size = Number(raw);
+  if (!Number.isInteger(size) || size < 1 || size > 5000)
+    throw new Error(`RENEWAL_BATCH_SIZE must be a whole number from 1 to 5000, got "${raw}".`);
+  return size;
+}
+
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 3000;
   const port = Number(raw);
@@ -169,6 +179,7 @@ export function loadConfig(environment: Environment = process.env): Config {
     publicUrl,
     isPublicUrlDefault: configuredPublicUrl === undefined,
     smtpUrl: parseSmtpUrl(optional(environment, "SMTP_URL")),
+    renewalBatchSize: parseBatchSize(optional(environment, "RENEWAL_BATCH_SIZE")),
     mailFrom: optional(environment, "MAIL_FROM") ?? defaultMailFrom(publicUrl),
     mode,
     adminUsername: optional(environment, "ADMIN_USERNAME"),

@@ -5,9 +5,15 @@ import { isMainThread } from "node:worker_threads";
 /**
  * What the server keeps beside its database, by exact name: another program's `x.db` or
  * `y.secret` in a shared folder is not ours to change. Named where they are made:
- * platform/config.ts (secrets), adapters/demo-idp/keys.ts, modules/payments/gateway.ts.
+ * platform/config.ts (secrets), adapters/demo-idp/keys.ts, modules/payments/gateway.ts,
+ * platform/control-socket.ts (the socket `npm run backup` asks while the server runs).
  */
-const companionFiles = ["jwt-secret.secret", "cloudpayments-api-secret.secret", "demo-idp-key.jwk.json"];
+const companionFiles = [
+  "jwt-secret.secret",
+  "cloudpayments-api-secret.secret",
+  "demo-idp-key.jwk.json",
+  "control.sock",
+];
 const sqliteSuffixes = ["", "-wal", "-shm", "-journal"];
 
 function ownFiles(databaseFile: string): Set<string> {

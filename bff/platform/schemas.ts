@@ -8,6 +8,12 @@ export const errorResponse = t.Object({
 
 export const customerErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse } as const;
 
+/**
+ * A row id in a path or query: a whole number a database id can be. A fraction or a
+ * 30-digit number is a bad request, not a look-up PostgreSQL would refuse with a 500.
+ */
+export const rowId = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1 });
+
 /** Every customer call names its account; the session decides whether it may. */
 export const customerIdentity = {
   uid: t.Optional(t.String({ maxLength: 256 })),

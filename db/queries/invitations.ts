@@ -26,14 +26,14 @@ export const invitations = {
   standing: (db: Database, inviterId: number) =>
     statement<InviteeStanding, [number]>(
       db,
-      `SELECT i.invitee_id AS inviteeId, u.email AS email, i.created_at AS invitedAt,
+      `SELECT i.invitee_id AS "inviteeId", u.email AS email, i.created_at AS "invitedAt",
          (SELECT s.status FROM subscriptions s WHERE s.user_id = i.invitee_id ORDER BY s.id DESC LIMIT 1) AS status,
          EXISTS (SELECT 1 FROM payments p WHERE p.user_id = i.invitee_id AND p.status = 'completed'
-           AND p.kind IN ('first', 'renewal') AND p.is_trial = 0 AND p.amount > 0) AS hasPaidCharge,
+           AND p.kind IN ('first', 'renewal') AND p.is_trial = 0 AND p.amount > 0) AS "hasPaidCharge",
          EXISTS (SELECT 1 FROM payments p JOIN payments q ON q.user_id = i.inviter_id
            AND ((p.card_fingerprint IS NOT NULL AND q.card_fingerprint = p.card_fingerprint)
              OR (p.card_token IS NOT NULL AND q.card_token = p.card_token))
-           WHERE p.user_id = i.invitee_id) AS usesInviterCard
+           WHERE p.user_id = i.invitee_id) AS "usesInviterCard"
        FROM invitations i JOIN users u ON u.id = i.invitee_id
        WHERE i.inviter_id = CAST(? AS BIGINT) ORDER BY i.created_at DESC, i.invitee_id DESC`,
     ).all(inviterId),

@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
+import { findPostgresBin, oldestPostgresMajor } from "../../scripts/postgres-bin";
 
 /**
  * A throwaway PostgreSQL cluster for tests and local runs (DESIGN §15): Debian's
@@ -25,36 +26,7 @@ const run = promisify(execFile);
 /** The migrated, empty database the tests' PostgreSQL databases are copied from. */
 export const templateDatabase = "kannt_template";
 
-/** The oldest major version the schema and queries are written for. */
-const oldestMajor = 15;
-
-const installHint = `Install it with: apt-get install postgresql (PostgreSQL ${oldestMajor} or newer), or set POSTGRES_BIN to the folder holding initdb and postgres.`;
-
-/** POSTGRES_BIN, else the newest /usr/lib/postgresql/<n>/bin (n >= 15) that has both programs. */
-export function findPostgresBin(): string {
-  const configured = process.env.POSTGRES_BIN;
-  if (configured) {
-    for (const program of ["initdb", "postgres"]) {
-      if (!existsSync(join(configured, program))) {
-        throw new Error(`POSTGRES_BIN=${configured} has no ${program}. ${installHint}`);
-      }
-    }
-    return configured;
-  }
-  const root = "/usr/lib/postgresql";
-  const majors = existsSync(root)
-    ? readdirSync(root)
-        .filter((name) => /^\d+$/.test(name) && Number(name) >= oldestMajor)
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  for (const major of majors) {
-    const bin = join(root, major, "bin");
-    if (existsSync(join(bin, "initdb")) && existsSync(join(bin, "postgres"))) return bin;
-  }
-  throw new Error(
-    `PostgreSQL's initdb was not found in ${root}/<version>/bin (version ${oldestMajor}+). ${installHint}`,
-  );
-}
+const installHint = `Install it with: apt-get install postgresql (PostgreSQL ${oldestPostgresMajor} or newer), or set POSTGRES_BIN to the folder holding initdb and postgres.`;
 
 /** PostgreSQL refuses to run as root: as root, its programs run as the `postgres` account. */
 function accountOf(name: string): { uid: number; gid: number } {
@@ -162,7 +134,7 @@ function isAlive(pid: number): boolean {
 }
 
 export async function startPostgresCluster(): Promise<PostgresCluster> {
-  const bin = findPostgresBin();
+  const bin = findPostgresBin(["initdb", "postgres"], installHint);
   const directory = mkdtempSync(join(tmpdir(), "kannt-postgres-"));
   const dataDirectory = join(directory, "data");
   if (isRoot()) {

@@ -22,14 +22,14 @@ export type GatewayAnswer<Model> = { Success: boolean; Message: string | null; M
 
 export type GatewaySettings = { apiUrl: string; publicId: string; apiSecret: string };
 
-/**
- * The CloudPayments server API: HTTP Basic (Public ID : API secret), JSON bodies,
- * answers `{Success, Message, Model}` where only Model.Status tells the outcome.
- * Pointed at the sandbox by default; the same code talks to the real gateway.
- */
-export function createGatewayClient(settings: GatewaySettings, http: HttpClient) {
+/** One call of the gateway's server API: HTTP Basic (Public ID : API secret), a JSON body. */
+export function gatewayCaller(settings: GatewaySettings, http: HttpClient) {
   const authorization = `Basic ${Buffer.from(`${settings.publicId}:${settings.apiSecret}`).toString("base64")}`;
-  async function call<Model>(path: string, body: unknown, requestId?: string): Promise<GatewayAnswer<Model>> {
+  return async function call<Model>(
+    path: string,
+    body: unknown,
+    requestId?: string,
+  ): Promise<GatewayAnswer<Model>> {
     const headers: Record<string, string> = { authorization, "content-type": "application/json" };
     if (requestId) headers["x-request-id"] = requestId;
     const response = await http.fetch(
@@ -37,7 +37,16 @@ export function createGatewayClient(settings: GatewaySettings, http: HttpClient)
     );
     if (!response.ok) throw new Error(`gateway ${path} answered HTTP ${response.status}`);
     return (await response.json()) as GatewayAnswer<Model>;
-  }
+  };
+}
+
+/**
+ * The CloudPayments server API: answers `{Success, Message, Model}` where only
+ * Model.Status tells the outcome. Pointed at the sandbox by default; the same code
+ * talks to the real gateway.
+ */
+export function createGatewayClient(settings: GatewaySettings, http: HttpClient) {
+  const call = gatewayCaller(settings, http);
   return {
     publicId: settings.publicId,
     /** Every charge carries its 54-FZ receipt (DESIGN §13). */

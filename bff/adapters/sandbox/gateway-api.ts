@@ -5,14 +5,48 @@ import type { Notify } from "./notifier";
 import { readReceipt } from "./receipt-check";
 import { invalidAmountMessage, isStorableAmount, type RecordTransaction } from "./transaction-book";
 import { ledgerEntry, model, notificationFields, type TransactionRow } from "./transaction-view";
+import type { SandboxOrder } from "./widget-payments";
 
 /** The merchant's side of the sandbox: the gateway's server API (token charges, refunds, look-ups). */
 export function createGatewayApi(
   ledger: Database,
-  bank: { record: RecordTransaction; notify: Notify; cards: CardBook },
+  bank: {
+    record: RecordTransaction;
+    notify: Notify;
+    cards: CardBook;
+    registerOrder: (order: SandboxOrder) => void;
+  },
 ) {
   const { record, notify, cards } = bank;
   return {
+    /**
+     * POST /orders/register, the sandbox's own call: the order a shop is about to open
+     * the widget for, when its pages load this sandbox's widget from another instance.
+     */
+    registerApiOrder(request: {
+      InvoiceId: string;
+      Amount: number;
+      Currency: string;
+      AccountId: string;
+      Description: string;
+      Email?: string;
+      JsonData?: unknown;
+    }) {
+      const amount = Math.round(request.Amount * 100);
+      if (!isStorableAmount(amount)) return { Success: false, Message: invalidAmountMessage };
+      bank.registerOrder({
+        invoice_id: request.InvoiceId,
+        amount,
+        currency: request.Currency,
+        account_id: request.AccountId,
+        description: request.Description,
+        email: request.Email ?? null,
+        // Read at payment time like any JsonData, as an object or as JSON text.
+        data: request.JsonData,
+      });
+      return { Success: true, Message: null };
+    },
+
     /** POST /payments/tokens/charge: charges a saved card. Like the real gateway, it does not dedupe by invoice. */
     async chargeToken(request: {
       Amount: number;

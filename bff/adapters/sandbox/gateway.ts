@@ -24,10 +24,11 @@ export function createSandboxGateway(
     notify: createNotifier(http, settings),
     cards: createCardBook(ledger, clock),
   };
+  const widget = createWidgetPayments(ledger, clock, bank);
   return {
     ledger,
-    ...createWidgetPayments(ledger, clock, bank),
-    ...createGatewayApi(ledger, bank),
+    ...widget,
+    ...createGatewayApi(ledger, { ...bank, registerOrder: widget.registerOrder }),
   };
 }
 

@@ -19,6 +19,9 @@ type OrderRow = {
   data: string | null;
 };
 
+/** An order as the shop tells the sandbox of it: amount in minor units, `data` as the widget gets it. */
+export type SandboxOrder = Omit<OrderRow, "data"> & { data?: unknown };
+
 const parseStored = (json: string | null): unknown => (json === null ? undefined : JSON.parse(json));
 
 /** The widget's side of the sandbox: orders it is opened for, and paying them with a card. */
@@ -30,7 +33,7 @@ export function createWidgetPayments(
   const { record, notify, cards } = bank;
   return {
     /** The order the widget is opened for (what the widget would send the gateway, `data` included). */
-    registerOrder(order: Omit<OrderRow, "data"> & { data?: unknown }): void {
+    registerOrder(order: SandboxOrder): void {
       ledger
         .query(
           `INSERT INTO orders (invoice_id, amount, currency, account_id, description, email, data, created_at)

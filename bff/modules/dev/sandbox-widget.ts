@@ -5,9 +5,15 @@
  * and the notifications exactly as the real gateway would. The form takes the card's
  * expiry too (optional: the same number and expiry are the same card, none means a card
  * of its own), and passes the options' `data` (the receipt) on like the real widget.
+ * It pays on the sandbox it was loaded from, which for a demo instance sharing another's
+ * bank (DESIGN §15) is that other instance, not the page's own origin.
  */
 export const sandboxWidgetScript = `(function () {
   "use strict";
+  var script = document.currentScript && document.currentScript.src;
+  // ".../api/dev/sandbox/cloudpayments/widget.js" pays at ".../api/dev/sandbox/pay".
+  var at = script ? script.lastIndexOf("/cloudpayments/") : -1;
+  var payUrl = at >= 0 ? script.slice(0, at) + "/pay" : "/api/dev/sandbox/pay";
   var cards = "4242 4242 4242 4242 succeeds · 4012 8888 8888 1881 is declined · 4111 1111 1111 1111 pays now, later charges fail";
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -39,7 +45,7 @@ export const sandboxWidgetScript = `(function () {
     box.onsubmit = function (event) {
       event.preventDefault();
       pay.disabled = true;
-      fetch("/api/dev/sandbox/pay", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invoiceId: options.invoiceId, cardNumber: input.value, expiry: expiry.value.trim() || undefined, amount: options.amount, data: options.data }) })
+      fetch(payUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invoiceId: options.invoiceId, cardNumber: input.value, expiry: expiry.value.trim() || undefined, amount: options.amount, data: options.data }) })
         .then(function (response) { return response.json(); })
         .then(function (result) {
           // A refused request (a malformed expiry) answers {error: {message}}, not {message}.

@@ -3,7 +3,8 @@ import { t } from "elysia";
 import { parseExpiry } from "../../adapters/sandbox/card-book";
 import type { SandboxGateway } from "../../adapters/sandbox/gateway";
 import type { AppContext } from "../../context";
-import { AppError } from "../../platform/errors";
+import { AppError, errorBody } from "../../platform/errors";
+import { pathOf } from "../../platform/url-path";
 import { demoOnly } from "./demo-only";
 import { sandboxWidgetScript } from "./sandbox-widget";
 
@@ -99,6 +100,28 @@ export function sandboxGatewayModule(context: AppContext) {
           detail: { summary: "SANDBOX: transactions of a day" },
         },
       )
+      .post(
+        "/orders/register",
+        guarded((sandbox, body: Parameters<SandboxGateway["registerApiOrder"]>[0]) =>
+          sandbox.registerApiOrder(body),
+        ),
+        {
+          body: t.Object({
+            InvoiceId: t.String({ maxLength: 128 }),
+            Amount: t.Number({ minimum: 0 }),
+            Currency: t.String(),
+            AccountId: t.String({ maxLength: 256 }),
+            Description: t.String({ maxLength: 512 }),
+            Email: t.Optional(t.String({ maxLength: 320 })),
+            JsonData: jsonData,
+          }),
+          detail: {
+            summary: "SANDBOX: register the order a widget is about to be opened for",
+            description:
+              "The sandbox's own call (the real gateway has none): a demo instance whose bank is this sandbox registers its orders here, and its pages load this sandbox's widget.",
+          },
+        },
+      )
       .get(
         "/widget.js",
         () =>
@@ -110,48 +133,72 @@ export function sandboxGatewayModule(context: AppContext) {
   );
 }
 
+/**
+ * The widget of a demo instance that shares this one's bank is served from here but runs
+ * on that instance's pages: its "Pay" is a cross-origin call, which the browser lets it
+ * make (and read) only with these headers. No cookie is involved, and anyone can already
+ * call this endpoint of a demo directly.
+ */
+const widgetCors = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "POST",
+  "access-control-allow-headers": "content-type",
+};
+
 /** Drives the sandbox without a browser, and shows its ledger (DESIGN §11). */
 export function sandboxControlModule(context: AppContext) {
-  return demoOnly(context, "/dev/sandbox")
-    .post(
-      "/pay",
-      async ({ body }) => {
-        const sandbox = requireSandbox(context);
-        const expiry = body.expiry === undefined ? undefined : parseExpiry(body.expiry);
-        if (body.expiry !== undefined && expiry === undefined)
-          throw new AppError(
-            "BAD_REQUEST",
-            `The card's expiry must be MM/YY (month 01 to 12, then the year's last two digits), e.g. "04/29"; got "${body.expiry}".`,
-          );
-        return sandbox.payWithCard({
-          invoiceId: body.invoiceId,
-          cardNumber: body.cardNumber,
-          expiry,
-          amount: body.amount === undefined ? undefined : Math.round(body.amount * 100),
-          data: body.data,
-        });
-      },
-      {
-        body: t.Object({
-          invoiceId: t.String({ maxLength: 128 }),
-          cardNumber: t.String({ maxLength: 32 }),
-          expiry: t.Optional(t.String({ maxLength: 16 })),
-          amount: t.Optional(t.Number({ minimum: 0 })),
-          data: t.Optional(t.Object({}, { additionalProperties: true })),
-        }),
-        detail: {
-          summary: "SANDBOX: pay an order with a test card, exactly as the widget would",
-          description:
-            "The same number and expiry (MM/YY) are the same card (one token); without an expiry the payment is made with a card of its own. `data` is the widget's data (the order's when absent).",
+  return (
+    demoOnly(context, "/dev/sandbox")
+      // The browser's preflight of that call: answered before routing, as it is no API call
+      // of its own (and no API document lists one).
+      .onRequest(({ request }) => {
+        if (request.method === "OPTIONS" && pathOf(request.url) === "/api/dev/sandbox/pay")
+          return new Response(null, { status: 204, headers: widgetCors });
+      })
+      .post(
+        "/pay",
+        async ({ body, set }) => {
+          const sandbox = requireSandbox(context);
+          Object.assign(set.headers, widgetCors);
+          const expiry = body.expiry === undefined ? undefined : parseExpiry(body.expiry);
+          if (body.expiry !== undefined && expiry === undefined) {
+            // Answered here rather than thrown, so it keeps the headers the widget needs to read it.
+            set.status = 400;
+            return errorBody(
+              "BAD_REQUEST",
+              `The card's expiry must be MM/YY (month 01 to 12, then the year's last two digits), e.g. "04/29"; got "${body.expiry}".`,
+            );
+          }
+          return sandbox.payWithCard({
+            invoiceId: body.invoiceId,
+            cardNumber: body.cardNumber,
+            expiry,
+            amount: body.amount === undefined ? undefined : Math.round(body.amount * 100),
+            data: body.data,
+          });
         },
-      },
-    )
-    .get("/ledger", ({ query }) => requireSandbox(context).entries(query.accountId), {
-      query: t.Object({ accountId: t.Optional(t.String({ maxLength: 256 })) }),
-      detail: {
-        summary: "SANDBOX: every charge and refund the sandbox bank made",
-        description:
-          "Each with its receipt (the CustomerReceipt it carried, or null) and its time on the test clock.",
-      },
-    });
+        {
+          body: t.Object({
+            invoiceId: t.String({ maxLength: 128 }),
+            cardNumber: t.String({ maxLength: 32 }),
+            expiry: t.Optional(t.String({ maxLength: 16 })),
+            amount: t.Optional(t.Number({ minimum: 0 })),
+            data: t.Optional(t.Object({}, { additionalProperties: true })),
+          }),
+          detail: {
+            summary: "SANDBOX: pay an order with a test card, exactly as the widget would",
+            description:
+              "The same number and expiry (MM/YY) are the same card (one token); without an expiry the payment is made with a card of its own. `data` is the widget's data (the order's when absent).",
+          },
+        },
+      )
+      .get("/ledger", ({ query }) => requireSandbox(context).entries(query.accountId), {
+        query: t.Object({ accountId: t.Optional(t.String({ maxLength: 256 })) }),
+        detail: {
+          summary: "SANDBOX: every charge and refund the sandbox bank made",
+          description:
+            "Each with its receipt (the CustomerReceipt it carried, or null) and its time on the test clock.",
+        },
+      })
+  );
 }

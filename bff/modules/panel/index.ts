@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { statement } from "../../../db/database";
 import type { AppContext } from "../../context";
-import { errorResponse } from "../../platform/schemas";
+import { errorResponse, rowId } from "../../platform/schemas";
 import { deliveryRecord } from "../mail/view";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
 import { messagesOf } from "./messages";
@@ -19,7 +19,7 @@ const panelErrors = {
 } as const;
 /** Beyond the spec's 3: support reading a long history picks a bigger page. */
 const receiptPageSizes = [10, 25, 50] as const;
-const userIdQuery = t.Numeric({ minimum: 1 });
+const userIdQuery = rowId;
 
 /** The operator panel's calls under /api/panel, with the spec's paths, parameters and page sizes. */
 export function panelModule(context: AppContext) {

@@ -1,31 +1,74 @@
 import { join } from "node:path";
 import { createGatewayClient, type GatewayClient } from "../../adapters/cloudpayments/client";
+import { createSandboxOrderClient, sharedSandboxUrl } from "../../adapters/cloudpayments/sandbox-client";
 import { createSandboxGateway, type SandboxGateway } from "../../adapters/sandbox/gateway";
 import { openLedger } from "../../adapters/sandbox/ledger";
+import type { SandboxOrder } from "../../adapters/sandbox/widget-payments";
 import type { Clock } from "../../platform/clock";
 import type { Config } from "../../platform/config";
+import { AppError, type LocalizedText } from "../../platform/errors";
 import { type HttpClient, loopbackOrigin } from "../../platform/http-client";
+import { logger } from "../../platform/logger";
 
 export type Payments = {
   gateway: GatewayClient;
+  /** The embedded sandbox, when this instance is its own bank. */
   sandbox: SandboxGateway | undefined;
   widgetScriptUrl: string;
+  /**
+   * Tells a sandbox bank of the order its widget is about to be opened for (the real
+   * gateway gets the order from its own widget). Throws a 503 when that bank cannot be
+   * reached: a widget opened for an order the bank does not know could not be paid.
+   */
+  registerOrder(order: SandboxOrder): Promise<void>;
 };
+
+const bankUnreachable = {
+  en: "The payment service is unreachable right now. Please try again in a minute.",
+  ru: "Платёжный сервис сейчас недоступен. Попробуйте ещё раз через минуту.",
+  zh: "支付服务暂时无法访问。请一分钟后再试。",
+  kk: "Төлем қызметі қазір қолжетімсіз. Бір минуттан кейін қайталап көріңіз.",
+} satisfies LocalizedText;
 
 /**
  * The real CloudPayments API when CLOUDPAYMENTS_API_URL is set; otherwise the embedded
- * sandbox, reached through the same HTTP client code at its loopback address.
+ * sandbox, reached through the same HTTP client code at its loopback address. In demo
+ * mode the URL may be another instance's sandbox (DESIGN §15): orders are registered
+ * there and pages load its widget.
  */
 export function createPayments(config: Config, clock: Clock, http: HttpClient): Payments {
   const isSandbox = !config.cloudPaymentsApiUrl;
   const apiUrl = config.cloudPaymentsApiUrl ?? `${loopbackOrigin}/api/dev/sandbox/cloudpayments`;
   const publicId = config.cloudPaymentsPublicId ?? "pk_kannt_sandbox";
-  const gateway = createGatewayClient({ apiUrl, publicId, apiSecret: config.cloudPaymentsApiSecret }, http);
+  const settings = { apiUrl, publicId, apiSecret: config.cloudPaymentsApiSecret };
+  const gateway = createGatewayClient(settings, http);
+  const sharedSandbox = sharedSandboxUrl(config);
+  if (sharedSandbox) {
+    const orders = createSandboxOrderClient({ ...settings, apiUrl: sharedSandbox }, http);
+    return {
+      gateway,
+      sandbox: undefined,
+      widgetScriptUrl: `${sharedSandbox}/widget.js`,
+      async registerOrder(order) {
+        try {
+          await orders.register(order);
+        } catch (error) {
+          logger.warn("the shared sandbox bank did not take an order", {
+            invoiceId: order.invoice_id,
+            bank: sharedSandbox,
+            error: error instanceof Error ? error.message : String(error),
+          });
+          throw new AppError("UNAVAILABLE", bankUnreachable, 30);
+        }
+      },
+    };
+  }
   if (!isSandbox) {
     return {
       gateway,
       sandbox: undefined,
       widgetScriptUrl: "https://widget.cloudpayments.ru/bundles/cloudpayments.js",
+      registerOrder: async () => {},
     };
   }
   const ledgerPath =
@@ -34,5 +77,10 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
     apiSecret: config.cloudPaymentsApiSecret,
     notificationUrl: `${loopbackOrigin}/api/payments/cloudpayments`,
   });
-  return { gateway, sandbox, widgetScriptUrl: "/api/dev/sandbox/cloudpayments/widget.js" };
+  return {
+    gateway,
+    sandbox,
+    widgetScriptUrl: "/api/dev/sandbox/cloudpayments/widget.js",
+    registerOrder: async (order) => sandbox.registerOrder(order),
+  };
 }

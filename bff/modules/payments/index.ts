@@ -4,6 +4,7 @@ import { parseNotification } from "../../adapters/cloudpayments/notification";
 import { isSignedByGateway } from "../../adapters/cloudpayments/signature";
 import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
+import { findForbiddenText } from "../../platform/input-guard";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
 import { customerAuthenticator } from "../customers/customer-auth";
@@ -41,6 +42,11 @@ export function paymentsModule(context: AppContext) {
           "BAD_REQUEST",
           "The notification is not a set of fields with a TransactionId and an Amount.",
         );
+      // Parsed here, not by the framework, so the global input rule is applied here (a NUL
+      // cannot even be stored on PostgreSQL).
+      const field = findForbiddenText(notification);
+      if (field)
+        throw new AppError("BAD_REQUEST", `The notification field "${field}" contains a control character.`);
       const now = context.clock.now();
       const code =
         kind === "check"
@@ -86,7 +92,7 @@ export function paymentsModule(context: AppContext) {
           tariff: t.Number(),
           period: t.Number(),
         }),
-        response: { 200: widgetOptions, ...customerErrors, 409: errorResponse },
+        response: { 200: widgetOptions, ...customerErrors, 409: errorResponse, 503: errorResponse },
         detail: {
           summary: "Widget options of a first payment, decided by the server",
           description:

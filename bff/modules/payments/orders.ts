@@ -67,15 +67,16 @@ const widgetDescriptions: Record<Language, (months: number, days: number, isTria
       : `Kannt: ${months} айлық жазылым`,
 };
 
-function widgetOptions(
+/** Outside the order's transaction: registering it may be a call to another instance's sandbox. */
+async function widgetOptions(
   context: AppContext,
   order: ReceiptSubject & Pick<PaymentRow, "currency" | "invoice_id" | "account_id" | "description">,
   terms: { trial: boolean; reason?: string },
   language: Language,
   email?: string,
-): WidgetOptions {
+): Promise<WidgetOptions> {
   const data = receiptJsonData(buildReceipt(order, email ?? null, context.config.receipts));
-  context.payments.sandbox?.registerOrder({ ...order, email: email ?? null, data });
+  await context.payments.registerOrder({ ...order, email: email ?? null, data });
   return {
     publicId: context.payments.gateway.publicId,
     amount: Number(fromMinorUnits(order.amount)),

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { createReadCache } from "../../platform/read-cache";
 import { requestLanguage } from "../../platform/request-language";
-import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
+import { customerErrors, customerIdentity, errorResponse, rowId } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
 import { ensureReferralCode } from "../customers/referral";
 import { addDeviceSlot } from "../payments/extra-device";
@@ -156,7 +156,7 @@ export function profileModule(context: AppContext) {
         ),
       {
         customer: true,
-        params: t.Object({ id: t.Numeric({ minimum: 1 }) }),
+        params: t.Object({ id: rowId }),
         detail: { summary: "The receipt of one of the customer's own payments, as a printable page" },
       },
     )
