@@ -12,7 +12,7 @@ import { median, startProcess } from "./lib";
  * and times one scheduler pass. Crash safety (kill -9 mid-run) is proven by
  * tests/bff/renewal-crash.test.ts.
  */
-const customers = Number(process.env.CUSTOMERS ?? 3000);
+const customers = Number(process.env.CUSTOMERS ?? 2000);
 const rounds = Number(process.env.ROUNDS ?? 3);
 const rates: number[] = [];
 
@@ -25,6 +25,8 @@ for (let round = 0; round < rounds; round++) {
   });
   const origin = `http://127.0.0.1:${server.port}`;
   await seedPayingCustomers(origin, customers);
+  // The pre-charge notices go out first, 24 hours or more before the charges (DESIGN §13(a)).
+  await fetch(`${origin}/api/dev/billing/run`, { method: "POST" });
   await fetch(`${origin}/api/dev/clock`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -57,7 +57,7 @@ export function openSqlite(path: string): SqliteDatabase {
   restrictDatabaseFiles(path);
   connection.run("PRAGMA synchronous = FULL");
   connection.run("PRAGMA foreign_keys = ON");
-  return new SqliteDatabase(connection);
+  return new SqliteDatabase(connection, true);
 }
 
 /** The engine's own migration files, in name order. */

@@ -133,7 +133,13 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/**
+ * `durable`: fsync and synchronous commits on, as a production server runs (benchmarks);
+ * off by default, since a test cluster is thrown away with the run.
+ */
+export type ClusterOptions = { durable?: boolean; sharedBuffers?: string };
+
+export async function startPostgresCluster(options: ClusterOptions = {}): Promise<PostgresCluster> {
   const bin = findPostgresBin(["initdb", "postgres"], installHint);
   const directory = mkdtempSync(join(tmpdir(), "kannt-postgres-"));
   const dataDirectory = join(directory, "data");
@@ -177,9 +183,12 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     for (let attempt = 1; ; attempt += 1) {
       port = await freePort();
       let output = "";
-      server = spawn(...asPostgres(join(bin, "postgres"), serverArguments(dataDirectory, directory, port)), {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      server = spawn(
+        ...asPostgres(join(bin, "postgres"), serverArguments(dataDirectory, directory, port, options)),
+        {
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       const keep = (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-8000);
       };
@@ -220,7 +229,16 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
 
 const urlOn = (port: number, database = "postgres") => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
-function serverArguments(dataDirectory: string, socketDirectory: string, port: number): string[] {
+function serverArguments(
+  dataDirectory: string,
+  socketDirectory: string,
+  port: number,
+  options: ClusterOptions,
+): string[] {
+  const durability = options.durable
+    ? ["fsync=on", "synchronous_commit=on", "full_page_writes=on"]
+    : // Nothing here must survive a crash: the cluster is thrown away with the run.
+      ["fsync=off", "synchronous_commit=off", "full_page_writes=off"];
   return [
     "-D",
     dataDirectory,
@@ -230,18 +248,12 @@ function serverArguments(dataDirectory: string, socketDirectory: string, port: n
     String(port),
     "-c",
     "listen_addresses=127.0.0.1",
-    // Nothing here must survive a crash: the cluster is thrown away with the run.
-    "-c",
-    "fsync=off",
-    "-c",
-    "synchronous_commit=off",
-    "-c",
-    "full_page_writes=off",
+    ...durability.flatMap((setting) => ["-c", setting]),
     // Every test opens its own database with its own pool of connections.
     "-c",
     "max_connections=300",
     "-c",
-    "shared_buffers=128MB",
+    `shared_buffers=${options.sharedBuffers ?? "128MB"}`,
   ];
 }
 
