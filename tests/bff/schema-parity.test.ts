@@ -67,20 +67,22 @@ function normalizeIndex(definition: string): string {
     .toLowerCase();
 }
 
+const emptySchema = (): Schema => ({
+  columns: {},
+  primaryKeys: {},
+  uniques: {},
+  foreignKeys: {},
+  checks: {},
+  indexes: {},
+});
+
 async function sqliteSchema(database: Database): Promise<Schema> {
   const tables = (
     await database.all<{ name: string; sql: string }>(
       "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name",
     )
   ).filter((table) => !sqliteOnlyTables.test(table.name));
-  const schema: Schema = {
-    columns: {},
-    primaryKeys: {},
-    uniques: {},
-    foreignKeys: {},
-    checks: {},
-    indexes: {},
-  };
+  const schema = emptySchema();
   for (const { name: table, sql } of tables) {
     const info = await database.all<{
       name: string;
@@ -134,14 +136,7 @@ async function sqliteSchema(database: Database): Promise<Schema> {
 }
 
 async function postgresSchema(database: Database): Promise<Schema> {
-  const schema: Schema = {
-    columns: {},
-    primaryKeys: {},
-    uniques: {},
-    foreignKeys: {},
-    checks: {},
-    indexes: {},
-  };
+  const schema = emptySchema();
   const columns = await database.all<{
     table_name: string;
     column_name: string;

@@ -2,6 +2,7 @@ import type { Database } from "../../../db/database";
 import { audit, type OperatorRole, operators } from "../../../db/queries/operators";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
+import { revokeOperatorSignIns } from "./tokens";
 
 export const minimumPasswordLength = 12;
 
@@ -83,10 +84,7 @@ export async function resetOperatorPassword(
   // are one change: none of it is ever done without the rest.
   await database.transaction(async () => {
     await operators.setPassword(database, operator.id, hash, now);
-    await database.run(
-      "UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL",
-      [now, operator.id],
-    );
+    await revokeOperatorSignIns(database, operator.id, now);
     await audit.record(
       database,
       { operatorId: actorId, action: "operator.reset-password", details: { username: operator.username } },
@@ -106,10 +104,7 @@ export async function disableOperator(
   // Disabled and signed out together, as one change (see resetOperatorPassword).
   await database.transaction(async () => {
     await operators.setDisabled(database, operator.id, true, now);
-    await database.run(
-      "UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL",
-      [now, operator.id],
-    );
+    await revokeOperatorSignIns(database, operator.id, now);
     await audit.record(
       database,
       { operatorId: actorId, action: "operator.disable", details: { username: operator.username } },

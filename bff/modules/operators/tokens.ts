@@ -172,6 +172,18 @@ export async function revokeFamily(database: Database, familyId: string, now: nu
   ).run(now, familyId);
 }
 
+/** Ends every sign-in of an operator: a new password or a disabled account leaves none standing. */
+export async function revokeOperatorSignIns(
+  database: Database,
+  operatorId: number,
+  now: number,
+): Promise<void> {
+  await statement(
+    database,
+    "UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL",
+  ).run(now, operatorId);
+}
+
 /** Whether a sign-in still stands: its family exists and none of it was revoked. */
 export async function isFamilyActive(database: Database, familyId: string): Promise<boolean> {
   const row = await statement<{ total: number; revoked: number }, [string]>(
