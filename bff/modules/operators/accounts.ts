@@ -69,6 +69,36 @@ export async function createOperator(
   });
 }
 
+/** The operator of that name (any letter case), or 404. */
+async function namedOperator(database: Database, username: string) {
+  const operator = await operators.byUsername(database, username.trim());
+  if (!operator) throw new AppError("NOT_FOUND", `There is no operator "${username}".`);
+  return operator;
+}
+
+/**
+ * A change to an operator that ends every sign-in it has, with its audit entry, as one
+ * transaction: none of it is ever done without the rest.
+ */
+function changeAndSignOut(
+  database: Database,
+  operator: { id: number; username: string },
+  action: string,
+  now: number,
+  actorId: number | null,
+  change: () => Promise<unknown>,
+): Promise<void> {
+  return database.transaction(async () => {
+    await change();
+    await revokeOperatorSignIns(database, operator.id, now);
+    await audit.record(
+      database,
+      { operatorId: actorId, action, details: { username: operator.username } },
+      now,
+    );
+  });
+}
+
 export async function resetOperatorPassword(
   database: Database,
   username: string,
@@ -76,21 +106,12 @@ export async function resetOperatorPassword(
   now: number,
   actorId: number | null = null,
 ) {
-  const operator = await operators.byUsername(database, username.trim());
-  if (!operator) throw new AppError("NOT_FOUND", `There is no operator "${username}".`);
+  const operator = await namedOperator(database, username);
   assertPassword(password);
   const hash = await hashPassword(password);
-  // The new password, the end of every sign-in made with the old one and the audit entry
-  // are one change: none of it is ever done without the rest.
-  await database.transaction(async () => {
-    await operators.setPassword(database, operator.id, hash, now);
-    await revokeOperatorSignIns(database, operator.id, now);
-    await audit.record(
-      database,
-      { operatorId: actorId, action: "operator.reset-password", details: { username: operator.username } },
-      now,
-    );
-  });
+  await changeAndSignOut(database, operator, "operator.reset-password", now, actorId, () =>
+    operators.setPassword(database, operator.id, hash, now),
+  );
 }
 
 export async function disableOperator(
@@ -99,18 +120,10 @@ export async function disableOperator(
   now: number,
   actorId: number | null = null,
 ) {
-  const operator = await operators.byUsername(database, username.trim());
-  if (!operator) throw new AppError("NOT_FOUND", `There is no operator "${username}".`);
-  // Disabled and signed out together, as one change (see resetOperatorPassword).
-  await database.transaction(async () => {
-    await operators.setDisabled(database, operator.id, true, now);
-    await revokeOperatorSignIns(database, operator.id, now);
-    await audit.record(
-      database,
-      { operatorId: actorId, action: "operator.disable", details: { username: operator.username } },
-      now,
-    );
-  });
+  const operator = await namedOperator(database, username);
+  await changeAndSignOut(database, operator, "operator.disable", now, actorId, () =>
+    operators.setDisabled(database, operator.id, true, now),
+  );
 }
 
 /**
