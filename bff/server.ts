@@ -2,7 +2,7 @@ import { createApp, createContext } from "./app";
 import { startMailWorker } from "./jobs/mail-worker";
 import { startRenewalScheduler } from "./jobs/scheduler";
 import { ensureFirstOperator } from "./modules/operators/accounts";
-import { withPeerAddress } from "./platform/client-address";
+import { withPeerSource } from "./platform/client-address";
 import { OffsetClock } from "./platform/clock";
 import { followClockOffset, loadClockOffset } from "./platform/clock-offset";
 import { loadConfig } from "./platform/config";
@@ -43,7 +43,7 @@ export async function startServer(environment: Record<string, string | undefined
     maxRequestBodySize: maxBodyBytes,
     async fetch(request, server) {
       // The socket's peer; client-sent headers only count behind TRUSTED_PROXIES.
-      withPeerAddress(request, server.requestIP(request)?.address ?? "127.0.0.1");
+      withPeerSource(request, server);
       const pathname = pathOf(request.url);
       // A whole billing pass answers only when it is done; Bun's 10 s idle limit would cut it off.
       if (pathname === "/api/dev/billing/run") server.timeout(request, 0);

@@ -47,8 +47,11 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
     const separator = pair.indexOf("=");
     if (separator < 0) continue;
     if (pair.slice(0, separator).trim() === name) {
+      const value = pair.slice(separator + 1).trim();
+      // Session tokens and language codes are plain text: decode only what is encoded.
+      if (!value.includes("%")) return value;
       try {
-        return decodeURIComponent(pair.slice(separator + 1).trim());
+        return decodeURIComponent(value);
       } catch {
         return undefined;
       }

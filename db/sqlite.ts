@@ -14,7 +14,13 @@ import { currentScope, runInScope, type TransactionScope, withSavepoint } from "
 export class SqliteDatabase implements Database {
   readonly engine = "sqlite" as const;
   readonly isShared = false;
-  private readonly statements = new Map<string, Statement>();
+  /** Each SQL text compiled once; `mayWrite`: anything but a SELECT may change rows. */
+  private readonly statements = new Map<string, { statement: Statement; mayWrite: boolean }>();
+  /**
+   * Statements run that may have changed rows. On an exclusive connection this is the whole
+   * change story and costs nothing to read, where `total_changes()` is a query per cached read.
+   */
+  private writes = 0;
   /** Settles when the open transaction ends; null while none is open. */
   private turn: Promise<void> | null = null;
 
@@ -30,10 +36,12 @@ export class SqliteDatabase implements Database {
   private prepared(sql: string): Statement {
     let prepared = this.statements.get(sql);
     if (!prepared) {
-      prepared = this.connection.prepare(sql);
+      prepared = { statement: this.connection.prepare(sql), mayWrite: !/^\s*select\b/i.test(sql) };
       this.statements.set(sql, prepared);
     }
-    return prepared;
+    // Counted before running: a statement that fails half-way may still have changed rows.
+    if (prepared.mayWrite) this.writes++;
+    return prepared.statement;
   }
 
   private async waitTurn(): Promise<void> {
@@ -58,6 +66,7 @@ export class SqliteDatabase implements Database {
 
   async exec(sql: string): Promise<void> {
     if (this.turn !== null) await this.waitTurn();
+    this.writes++;
     this.connection.run(sql);
   }
 
@@ -95,17 +104,17 @@ export class SqliteDatabase implements Database {
   }
 
   changeVersion(): number {
+    // Holding the file alone, only this connection's own statements can change it.
+    if (this.isExclusive) return this.writes;
     // total_changes: every row this connection wrote; data_version: moves when another
-    // connection commits, which cannot happen while this one holds the file exclusively
-    // (then it is not asked: it would double the cost of every cached read).
+    // connection commits.
     const own = this.prepared("SELECT total_changes() AS v").get() as { v: number };
-    if (this.isExclusive) return own.v;
     const others = this.prepared("PRAGMA data_version").get() as { data_version: number };
     return own.v + others.data_version;
   }
 
   async close(): Promise<void> {
-    for (const prepared of this.statements.values()) prepared.finalize();
+    for (const { statement } of this.statements.values()) statement.finalize();
     this.statements.clear();
     this.connection.close();
   }

@@ -7,12 +7,32 @@
 
 type Network = { bits: 32 | 128; base: bigint; prefix: number };
 
-/** Peer addresses the server saw on the socket; set by server.ts, by tests through `withPeerAddress`. */
-const peers = new WeakMap<Request, string>();
+/** Whatever can tell a request's socket peer: Bun's server does. */
+type PeerSource = { requestIP(request: Request): { address: string } | null };
+
+/**
+ * Peer addresses: the address itself (tests, through `withPeerAddress`), or the server that
+ * can tell it (server.ts, through `withPeerSource`), asked only when someone needs it: most
+ * requests never do, and asking is a system call.
+ */
+const peers = new WeakMap<Request, string | PeerSource>();
 
 export function withPeerAddress(request: Request, address: string): Request {
   peers.set(request, normalize(address));
   return request;
+}
+
+export function withPeerSource(request: Request, source: PeerSource): Request {
+  peers.set(request, source);
+  return request;
+}
+
+function peerOf(request: Request): string {
+  const known = peers.get(request);
+  if (known === undefined || typeof known === "string") return known ?? inProcess;
+  const address = normalize(known.requestIP(request)?.address ?? inProcess);
+  peers.set(request, address);
+  return address;
 }
 
 /** The address when no socket is known (in-process calls): loopback, like the sandbox's own calls. */
@@ -103,7 +123,7 @@ export function createAddressResolver(trustedProxies: string[]) {
     });
   };
   return (request: Request): string => {
-    const peer = peers.get(request) ?? inProcess;
+    const peer = peerOf(request);
     if (networks.length === 0 || !isTrusted(peer)) return peer;
     const hops = (request.headers.get("x-forwarded-for") ?? "")
       .split(",")

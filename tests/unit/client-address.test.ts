@@ -3,6 +3,7 @@ import {
   createAddressResolver,
   parseTrustedProxies,
   withPeerAddress,
+  withPeerSource,
 } from "../../bff/platform/client-address";
 
 const from = (peer: string, forwardedFor?: string) =>
@@ -34,5 +35,23 @@ describe("the client address", () => {
     expect(() => parseTrustedProxies("10.0.0.0/8, proxy.local")).toThrow(/proxy\.local/);
     expect(() => parseTrustedProxies("10.0.0.0/33")).toThrow(/10\.0\.0\.0\/33/);
     expect(parseTrustedProxies("::1, 127.0.0.1/32")).toEqual(["::1", "127.0.0.1/32"]);
+  });
+});
+
+describe("the peer address from the server", () => {
+  test("is asked for only when someone needs it, and once", () => {
+    let asked = 0;
+    const source = {
+      requestIP: () => {
+        asked++;
+        return { address: "::ffff:198.51.100.7" };
+      },
+    };
+    const request = withPeerSource(new Request("http://localhost/"), source);
+    expect(asked).toBe(0);
+    const resolve = createAddressResolver([]);
+    expect(resolve(request)).toBe("198.51.100.7");
+    expect(resolve(request)).toBe("198.51.100.7");
+    expect(asked).toBe(1);
   });
 });

@@ -50,6 +50,22 @@ const historyEntry = t.Object({
   receiptUrl: t.Nullable(t.String()),
 });
 
+/** The cabinet's answer (exported for the bench that measures the framework's own cost). */
+export const cabinet = t.Object({
+  success: t.Literal(true),
+  userInfo: t.Object({
+    expirationDate: t.Nullable(t.String()),
+    subscriptionIsActive: t.Boolean(),
+    subscriptionStatus: t.String(),
+    nextTransactionDate: t.Nullable(t.String()),
+    amount: t.Nullable(t.Number()),
+    /** Beyond the spec: when the customer's last subscription ended, if one did. */
+    endedAt: t.Nullable(t.String()),
+  }),
+  ...devicesPart,
+  card,
+});
+
 export function profileModule(context: AppContext) {
   const { database, clock } = context;
   // The cabinet is read far more often than anything in it changes.
@@ -63,20 +79,7 @@ export function profileModule(context: AppContext) {
         customer: true,
         body: t.Object(customerIdentity),
         response: {
-          200: t.Object({
-            success: t.Literal(true),
-            userInfo: t.Object({
-              expirationDate: t.Nullable(t.String()),
-              subscriptionIsActive: t.Boolean(),
-              subscriptionStatus: t.String(),
-              nextTransactionDate: t.Nullable(t.String()),
-              amount: t.Nullable(t.Number()),
-              /** Beyond the spec: when the customer's last subscription ended, if one did. */
-              endedAt: t.Nullable(t.String()),
-            }),
-            ...devicesPart,
-            card,
-          }),
+          200: cabinet,
           ...customerErrors,
         },
         detail: { summary: "The cabinet: subscription, next charge, devices and free slots" },
