@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+
 export { startProcess } from "../tests/helpers/start-process";
 
 export const median = (values: number[]) => {
@@ -43,4 +45,37 @@ export function requireCommand(command: string, hint: string): void {
     console.error(`${command} is not installed: ${hint}`);
     process.exit(1);
   }
+}
+
+/** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of every running process whose command starts with `name`, by pid. */
+export function cpuSecondsByCommand(name: string): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").startsWith(name))
+        seconds.set(Number(entry), cpuSecondsOf(Number(entry)));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return seconds;
+}
+
+/** CPU seconds the processes named `name` used between two readings (new ones count whole). */
+export function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgresCluster } from "../tests/helpers/postgres-cluster";
 import { seedPayingCustomers } from "../tests/helpers/seed-paying-customers";
-import { median, startProcess } from "./lib";
+import { cpuSecondsBetween, cpuSecondsByCommand, cpuSecondsOf, median, startProcess } from "./lib";
 
 /**
  * DESIGN §10 on PostgreSQL (§15): two server instances behind one database renew at least
@@ -54,12 +54,23 @@ try {
       await post(`${bank.origin}/api/dev/billing/run`);
       await post(`${bank.origin}/api/dev/clock`, { advanceDays: 1.5 });
       await post(`${other.origin}/api/dev/clock`, { advanceDays: 0 });
+      // Where the machine's time went: both instances (A also runs the bank) and PostgreSQL.
+      const cpuBefore = {
+        bank: cpuSecondsOf(bank.child.pid),
+        other: cpuSecondsOf(other.child.pid),
+        postgres: cpuSecondsByCommand("postgres"),
+      };
       const started = performance.now();
       const passes = await Promise.all([
         post(`${bank.origin}/api/dev/billing/run`),
         post(`${other.origin}/api/dev/billing/run`),
       ]);
       const seconds = (performance.now() - started) / 1000;
+      const cpu = {
+        bank: cpuSecondsOf(bank.child.pid) - cpuBefore.bank,
+        other: cpuSecondsOf(other.child.pid) - cpuBefore.other,
+        postgres: cpuSecondsBetween(cpuBefore.postgres, cpuSecondsByCommand("postgres")),
+      };
       const completed = passes.reduce((sum, pass) => sum + (pass.completed ?? 0), 0);
       const ledger = (await (await fetch(`${bank.origin}/api/dev/sandbox/ledger`)).json()) as Entry[];
       const charged = new Map<string, number>();
@@ -72,6 +83,10 @@ try {
           `expected ${customers} renewals, one per customer; got ${JSON.stringify(passes)}, ${wrong.length} customers charged other than once`,
         );
       rates.push(completed / seconds);
+      const perRenewalMs = (cpuSeconds: number) => ((cpuSeconds * 1000) / completed).toFixed(2);
+      console.log(
+        `  CPU: instance A with the bank ${cpu.bank.toFixed(2)} s, instance B ${cpu.other.toFixed(2)} s, PostgreSQL ${cpu.postgres.toFixed(2)} s; ${perRenewalMs(cpu.bank + cpu.other + cpu.postgres)} ms per renewal (A ${perRenewalMs(cpu.bank)}, B ${perRenewalMs(cpu.other)}, PostgreSQL ${perRenewalMs(cpu.postgres)})`,
+      );
       console.log(
         `round ${round + 1}: ${completed} renewals (${passes.map((pass) => pass.completed).join(" + ")}) in ${seconds.toFixed(2)} s = ${(completed / seconds).toFixed(0)}/s`,
       );
