@@ -21,6 +21,7 @@ const postgresOnlyTests = [
   "tests/bff/schema-parity.test.ts",
   "tests/bff/two-instances.test.ts",
   "tests/bff/shared-bank.test.ts",
+  "tests/bff/shared-state.test.ts",
 ];
 
 // Runs under Bun (`bun --bun x vitest run`) so tests get bun:sqlite and Bun's APIs.
