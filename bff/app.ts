@@ -56,6 +56,7 @@ export async function createContext(
     payments: createPayments(config, clock, http),
     clientAddress: createAddressResolver(config.trustedProxies),
     mail: overrides.mail ?? createMailTransport(config),
+    stopping: overrides.stopping ?? new AbortController().signal,
   };
 }
 

@@ -22,7 +22,9 @@ export type AppContext = {
   clientAddress: AddressResolver;
   /** How the mail worker delivers: SMTP, or the demo's embedded outbox. */
   mail: MailTransport;
+  /** Aborted when the server shuts down: a renewal pass ends after its current batch. */
+  stopping: AbortSignal;
 };
 
-/** Parts a test may put in place of the real ones. */
-export type ContextOverrides = { mail?: MailTransport };
+/** Parts a test (or the server, for `stopping`) may put in place of the defaults. */
+export type ContextOverrides = { mail?: MailTransport; stopping?: AbortSignal };

@@ -22,7 +22,8 @@ export async function startServer(environment: Record<string, string | undefined
   const clock = new OffsetClock(config.mode === "demo" ? await loadClockOffset(database) : 0);
   // Several instances on one database share one test clock (DESIGN §15).
   if (config.mode === "demo") followClockOffset(database, clock);
-  const context = await createContext(config, database, clock);
+  const stopping = new AbortController();
+  const context = await createContext(config, database, clock, { stopping: stopping.signal });
   const first = await ensureFirstOperator(database, config.adminUsername, config.adminPassword, clock.now());
   if (first?.generatedPassword) {
     // Printed once: the only place this password ever appears.
@@ -94,18 +95,52 @@ export async function startServer(environment: Record<string, string | undefined
     mode: config.mode,
     mail: context.mail.kind,
   });
-  return { server, database, config, context, stopScheduler, stopMail, stopControl };
+  /**
+   * A clean stop (DESIGN §16): stop listening at once, let in-flight requests be answered and
+   * the renewal batch under way finish (passes start no other), then the mail being sent,
+   * the control socket and the database.
+   */
+  let stopped: Promise<void> | undefined;
+  const shutdown = () => {
+    stopped ??= (async () => {
+      stopping.abort();
+      await Promise.all([server.stop(), stopScheduler()]);
+      await stopControl();
+      await stopMail();
+      await database.close();
+    })();
+    return stopped;
+  };
+  return { server, database, config, context, stopScheduler, stopMail, stopControl, shutdown };
 }
 
-if (import.meta.main) {
-  const { server, database, stopMail, stopControl } = await startServer();
-  const stop = async () => {
-    server.stop();
-    await stopControl();
-    await stopMail();
-    await database.close();
-    process.exit(0);
+/** Past this, a stop that has not finished ends the process anyway (DESIGN §16: 15 s). */
+const shutdownLimitMs = 14_000;
+
+/**
+ * SIGTERM (what supervisors send) and SIGINT (Ctrl-C) stop the server cleanly and exit 0.
+ * Work cut short by the limit is safe to cut: renewal attempts are committed before they
+ * are sent and settled by a later pass, unsent mail stays in the outbox.
+ */
+export function stopOnSignals(started: { shutdown(): Promise<void> }): void {
+  const stop = (signal: string) => {
+    logger.info("stopping", { signal });
+    setTimeout(() => {
+      logger.warn("stop took too long; exiting with work left for the next start", {
+        limitMs: shutdownLimitMs,
+      });
+      process.exit(0);
+    }, shutdownLimitMs).unref();
+    started.shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error("stop failed", { error: String(error) });
+        process.exit(1);
+      },
+    );
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
 }
+
+if (import.meta.main) stopOnSignals(await startServer());

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer } from "../bff/server";
+import { startServer, stopOnSignals } from "../bff/server";
 
 /**
  * `npm start`: build the site when dist/ is missing or older than its sources, then
@@ -35,12 +35,4 @@ if (isStale && !process.env.SKIP_BUILD) {
   }
 }
 
-const { server, database, stopMail } = await startServer();
-const stop = async () => {
-  server.stop();
-  await stopMail();
-  await database.close();
-  process.exit(0);
-};
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+stopOnSignals(await startServer());

@@ -182,7 +182,9 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
     // Notices that could not go out before (a mail server that was down) go out first, so
     // the charges below see when they did.
     await deliverDueMail(context);
-    while (await lease.keep()) {
+    // A shutdown lets the batch under way finish (its attempts are committed and sent) and
+    // starts no other: what is still due waits for the next pass, here or elsewhere.
+    while (!context.stopping.aborted && (await lease.keep())) {
       const { toCharge, dueCount, free } = await claimDue(context, lease.owner, batchSize);
       counts.free += free;
       const results = await chargeClaimed(context, lease, toCharge, counts);
@@ -202,6 +204,7 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
   } finally {
     await lease.release();
   }
+  if (context.stopping.aborted) return counts;
   await expireLapsed(database, clock.now());
   // Notices for the charges of the next days, priced from the accounts as this pass left them,
   // and whatever mail is due sent now rather than on the mail worker's next tick (claims

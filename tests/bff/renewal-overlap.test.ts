@@ -7,26 +7,9 @@ import { startRenewalScheduler } from "../../bff/jobs/scheduler";
 import type { Clock } from "../../bff/platform/clock";
 import type { HttpClient } from "../../bff/platform/http-client";
 import { makeTestApp, postJson, request } from "../helpers/app";
-import { signIn } from "../helpers/customers";
-import { advanceDays, cards, type LedgerEntry, order, payWithCard } from "../helpers/payments";
+import { advanceDays, type LedgerEntry, payingCustomers } from "../helpers/payments";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
-
-/** `count` customers whose 1-day trial was paid with a card that renews; returns their account ids. */
-async function payingCustomers({ app }: TestApp, count: number, prefix: string): Promise<string[]> {
-  const accounts: string[] = [];
-  for (let start = 0; start < count; start += 25) {
-    const batch = Array.from({ length: Math.min(25, count - start) }, async (_, offset) => {
-      const customer = await signIn(app, `${prefix}${start + offset}@example.com`);
-      const options = await order(app, customer, 1, 1);
-      if (!(await payWithCard(app, options.invoiceId, cards.success)).success)
-        throw new Error("trial not paid");
-      return options.accountId;
-    });
-    accounts.push(...(await Promise.all(batch)));
-  }
-  return accounts;
-}
 
 const runBilling = async ({ app }: TestApp) =>
   (await (await app.handle(postJson("/api/dev/billing/run", {}))).json()) as Record<string, number>;
@@ -75,7 +58,7 @@ const pendingRenewals = async (context: AppContext) =>
 describe("overlapping renewal passes charge each due renewal once", () => {
   test("four passes at once over 300 due customers: one completed charge each, none missed", async () => {
     const testApp = await makeTestApp();
-    const accounts = await payingCustomers(testApp, 300, "four");
+    const accounts = await payingCustomers(testApp.app, 300, "four");
     await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     // Like four HTTP calls that arrive a moment apart: each later pass starts while the
@@ -94,7 +77,7 @@ describe("overlapping renewal passes charge each due renewal once", () => {
 
   test("a manual pass while the scheduler's own pass is charging: one completed charge each", async () => {
     const testApp = await makeTestApp();
-    const accounts = await payingCustomers(testApp, 200, "scheduled");
+    const accounts = await payingCustomers(testApp.app, 200, "scheduled");
     await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     const stop = startRenewalScheduler(testApp.context, 3_600_000);
@@ -137,7 +120,7 @@ function dyingAfterSending(context: AppContext): AppContext {
 describe("attempts of another pass", () => {
   test("are left alone while its lease lives, and settled by look-up, not charged again, once it expired", async () => {
     const testApp = await makeTestApp();
-    const accounts = await payingCustomers(testApp, 3, "leased");
+    const accounts = await payingCustomers(testApp.app, 3, "leased");
     await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     let skewMs = 0;
@@ -163,7 +146,7 @@ describe("attempts of another pass", () => {
 
   test("of a process that no longer holds the database file are settled at once, lease or not", async () => {
     const testApp = await makeTestApp();
-    const accounts = await payingCustomers(testApp, 2, "restarted");
+    const accounts = await payingCustomers(testApp.app, 2, "restarted");
     await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     // Left hanging on purpose: this pass never hears back from the bank.

@@ -1,7 +1,7 @@
 import type { CustomerReceipt } from "../../bff/adapters/cloudpayments/receipt";
 import type { createApp } from "../../bff/app";
 import { postJson, request } from "./app";
-import { asCustomer, type SignedIn } from "./customers";
+import { asCustomer, type SignedIn, signIn } from "./customers";
 
 type App = ReturnType<typeof createApp>;
 
@@ -95,4 +95,20 @@ export async function passDays(app: App, days: number) {
     left -= step;
   }
   return total;
+}
+
+/** `count` customers whose 1-day trial was paid with a card that renews; returns their account ids. */
+export async function payingCustomers(app: App, count: number, prefix: string): Promise<string[]> {
+  const accounts: string[] = [];
+  for (let start = 0; start < count; start += 25) {
+    const batch = Array.from({ length: Math.min(25, count - start) }, async (_, offset) => {
+      const customer = await signIn(app, `${prefix}${start + offset}@example.com`);
+      const options = await order(app, customer, 1, 1);
+      if (!(await payWithCard(app, options.invoiceId, cards.success)).success)
+        throw new Error("trial not paid");
+      return options.accountId;
+    });
+    accounts.push(...(await Promise.all(batch)));
+  }
+  return accounts;
 }

@@ -1,0 +1,101 @@
+import { mkdtempSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { afterEach, describe, expect, test } from "vitest";
+import { runRenewals } from "../../bff/jobs/renewals";
+import { makeTestApp } from "../helpers/app";
+import { advanceDays, payingCustomers, runBilling } from "../helpers/payments";
+import { startProcess } from "../helpers/start-process";
+import { testDatabaseUrl } from "../helpers/test-database";
+
+/** DESIGN §16: SIGTERM stops listening, answers what is in flight and exits 0. */
+let child: Subprocess | undefined;
+afterEach(() => {
+  child?.kill(9);
+  child = undefined;
+});
+
+/** Everything the server sends on a socket until it closes it. */
+function readAll(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+    });
+    socket.on("end", () => resolve(text));
+    socket.on("close", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
+describe("SIGTERM", () => {
+  test("with a request in flight: no new connections, the request is answered, exit 0", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "kannt-stop-"));
+    const databaseUrl = await testDatabaseUrl();
+    const started = await startProcess("tests/helpers/server-process.ts", {
+      APP_MODE: "demo",
+      DATABASE_PATH: join(directory, "app.db"),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      STATIC_DIR: join(directory, "no-site"),
+    });
+    child = started.child;
+    const origin = `http://127.0.0.1:${started.port}`;
+
+    // A request whose body is half sent: the server has it, and cannot answer it yet.
+    const body = JSON.stringify({ email: "in.flight@example.com" });
+    const socket = connect(started.port, "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    const answer = readAll(socket);
+    socket.write(
+      `POST /api/dev/idp/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await Bun.sleep(200);
+
+    const stoppedAt = performance.now();
+    started.child.kill("SIGTERM");
+    // Listening stops at once: a new connection is refused.
+    let refused = false;
+    for (let poll = 0; poll < 100 && !refused; poll++) {
+      refused = await fetch(`${origin}/api/health`).then(
+        () => false,
+        () => true,
+      );
+      if (!refused) await Bun.sleep(20);
+    }
+    expect(refused).toBe(true);
+
+    // The request in flight is still answered in full.
+    socket.write(body.slice(10));
+    const response = await answer;
+    expect(response).toMatch(/^HTTP\/1\.1 200/);
+    expect(response).toContain('"email":"in.flight@example.com"');
+
+    expect(await started.child.exited).toBe(0);
+    expect(performance.now() - stoppedAt).toBeLessThan(15_000);
+  }, 30_000);
+});
+
+describe("a renewal pass told to stop", () => {
+  test("finishes the batch under way, starts no other, and the next pass charges the rest", async () => {
+    const stopping = new AbortController();
+    const testApp = await makeTestApp({ RENEWAL_BATCH_SIZE: "4" }, { stopping: stopping.signal });
+    await payingCustomers(testApp.app, 10, "stopping");
+    await runBilling(testApp.app); // the pre-charge notices, 24 hours ahead (DESIGN §13(a))
+    await advanceDays(testApp.app, 1.5);
+
+    // The stop arrives while the first batch is being charged.
+    const { gateway } = testApp.context.payments;
+    const chargeToken = gateway.chargeToken.bind(gateway);
+    gateway.chargeToken = (...args) => {
+      stopping.abort();
+      return chargeToken(...args);
+    };
+    const cut = await runRenewals(testApp.context);
+    expect(cut).toMatchObject({ charged: 4, completed: 4 });
+
+    const rest = await runRenewals({ ...testApp.context, stopping: new AbortController().signal });
+    expect(rest).toMatchObject({ recovered: 0, charged: 6, completed: 6 });
+  });
+});
