@@ -31,6 +31,7 @@ import { errorHandler } from "./platform/error-handler";
 import { errorBody } from "./platform/errors";
 import { createHttpClient } from "./platform/http-client";
 import { inputGuard } from "./platform/input-guard";
+import { createMetrics } from "./platform/metrics";
 import { adoptSharedSecrets } from "./platform/shared-secrets";
 import { pathOf } from "./platform/url-path";
 import { baseSecurityHeaders } from "./security-headers";
@@ -56,6 +57,7 @@ export async function createContext(
     payments: createPayments(config, clock, http),
     clientAddress: createAddressResolver(config.trustedProxies),
     mail: overrides.mail ?? createMailTransport(config),
+    metrics: createMetrics(database),
     stopping: overrides.stopping ?? new AbortController().signal,
   };
 }

@@ -6,6 +6,7 @@ import type { AddressResolver } from "./platform/client-address";
 import type { Clock } from "./platform/clock";
 import type { Config } from "./platform/config";
 import type { HttpClient } from "./platform/http-client";
+import type { Metrics } from "./platform/metrics";
 
 /**
  * What every feature module is built from: the services the composition root (`app.ts`)
@@ -22,6 +23,8 @@ export type AppContext = {
   clientAddress: AddressResolver;
   /** How the mail worker delivers: SMTP, or the demo's embedded outbox. */
   mail: MailTransport;
+  /** Prometheus counters and gauges of this server (DESIGN §16). */
+  metrics: Metrics;
   /** Aborted when the server shuts down: a renewal pass ends after its current batch. */
   stopping: AbortSignal;
 };

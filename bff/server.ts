@@ -10,6 +10,8 @@ import { controlSocketPath, startControlSocket } from "./platform/control-socket
 import { openDatabase } from "./platform/database";
 import { maxBodyBytes } from "./platform/input-guard";
 import { logger } from "./platform/logger";
+import { metricsResponse } from "./platform/metrics-endpoint";
+import { createRouteNamer } from "./platform/route-patterns";
 import { backupRequest } from "./platform/sqlite-backup";
 import { pathOf } from "./platform/url-path";
 import { baseSecurityHeaders } from "./security-headers";
@@ -36,6 +38,22 @@ export async function startServer(environment: Record<string, string | undefined
   const securityHeaders = baseSecurityHeaders(config);
   const isDemoPage = (path: string) =>
     config.mode !== "demo" && /^\/(?:(?:ru|en|zh|kk)\/)?dev-(?:idp|mail)(?:[/.]|$)/.test(path);
+  // Requests are measured by route pattern, never by concrete path (route-patterns.ts).
+  const routeOf = createRouteNamer(app.routes);
+  context.metrics.collectProcessMetrics();
+  /** The static site, and /metrics beside it (DESIGN §16). */
+  const answerOutsideApi = (request: Request, pathname: string): Response | Promise<Response> => {
+    if (pathname === "/metrics")
+      return metricsResponse(request, context.metrics, config.metricsToken, securityHeaders);
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return new Response("Method not allowed", {
+        status: 405,
+        headers: { ...securityHeaders, allow: "GET, HEAD" },
+      });
+    }
+    if (isDemoPage(pathname)) return new Response("Not found", { status: 404, headers: securityHeaders });
+    return site.handle(request, pathname);
+  };
 
   const server = Bun.serve({
     port: config.port,
@@ -43,20 +61,17 @@ export async function startServer(environment: Record<string, string | undefined
     // Bun answers 413 itself, before reading, for a body over the limit however it is sent.
     maxRequestBodySize: maxBodyBytes,
     async fetch(request, server) {
+      const startedAt = performance.now();
       // The socket's peer; client-sent headers only count behind TRUSTED_PROXIES.
       withPeerSource(request, server);
       const pathname = pathOf(request.url);
       // A whole billing pass answers only when it is done; Bun's 10 s idle limit would cut it off.
       if (pathname === "/api/dev/billing/run") server.timeout(request, 0);
-      if (pathname === "/api" || pathname.startsWith("/api/")) return app.handle(request);
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        return new Response("Method not allowed", {
-          status: 405,
-          headers: { ...securityHeaders, allow: "GET, HEAD" },
-        });
-      }
-      if (isDemoPage(pathname)) return new Response("Not found", { status: 404, headers: securityHeaders });
-      return site.handle(request, pathname);
+      const isApi = pathname === "/api" || pathname.startsWith("/api/");
+      const response = isApi ? await app.handle(request) : await answerOutsideApi(request, pathname);
+      const route = isApi ? routeOf(request.method, pathname) : pathname === "/metrics" ? "/metrics" : "site";
+      context.metrics.observeRequest(request.method, route, response.status, startedAt);
+      return response;
     },
     error(error) {
       logger.error("request failed", { error: error.stack ?? error.message });

@@ -97,6 +97,7 @@ export async function deliverDueMail(
       );
       if (!mail) return;
       const outcome = await deliverOne(context, mail);
+      context.metrics.mails.inc({ result: outcome === "server-down" ? "retried" : outcome });
       if (outcome === "server-down") {
         isServerDown = true;
         counts.retried++;

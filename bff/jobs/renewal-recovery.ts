@@ -57,6 +57,7 @@ export async function settleLeftovers(context: AppContext, lease: RenewalLease):
         // The gateway's answer is in hand: only database work runs in the transaction.
         await database.transaction(() => settleFound(context, payment, found));
         settled++;
+        context.metrics.renewals.inc({ result: "recovered" });
       } catch (error) {
         // Stays pending under this lease; a later pass looks it up again once the lease is gone.
         logger.warn("look-up of a left-over renewal failed", {

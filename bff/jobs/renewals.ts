@@ -199,6 +199,12 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
       });
       counts.completed += completed;
       counts.declined += results.length - completed;
+      const { renewals } = context.metrics;
+      renewals.inc({ result: "completed" }, completed);
+      renewals.inc({ result: "declined" }, results.length - completed);
+      renewals.inc({ result: "free" }, free);
+      // Sent without an answer: pending until a later pass looks them up.
+      renewals.inc({ result: "unanswered" }, toCharge.length - results.length);
       if (dueCount < batchSize) break;
     }
   } finally {

@@ -21,6 +21,7 @@ export function startRenewalScheduler(context: AppContext, intervalMs: number): 
   };
   const tick = () => {
     if (running !== undefined) return;
+    context.metrics.schedulerPassStarted(Date.now(), intervalMs);
     running = pass().finally(() => {
       running = undefined;
     });

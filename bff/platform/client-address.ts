@@ -27,7 +27,8 @@ export function withPeerSource(request: Request, source: PeerSource): Request {
   return request;
 }
 
-function peerOf(request: Request): string {
+/** The socket's peer, whatever any header says (loopback for in-process calls). */
+export function peerOf(request: Request): string {
   const known = peers.get(request);
   if (known === undefined || typeof known === "string") return known ?? inProcess;
   const address = normalize(known.requestIP(request)?.address ?? inProcess);

@@ -27,6 +27,8 @@ export type Config = {
   smtpUrl: string | undefined;
   /** Renewal attempts claimed per transaction (RENEWAL_BATCH_SIZE, 1–5000, default 500). */
   renewalBatchSize: number;
+  /** METRICS_TOKEN: a bearer that may read /metrics; without it only a loopback peer may. */
+  metricsToken: string | undefined;
   /** The From of every message: MAIL_FROM, or `Kannt <no-reply@{host of publicUrl}>`. */
   mailFrom: string;
   mode: AppMode;
@@ -114,6 +116,15 @@ function parseBatchSize(raw: string | undefined): number {
   return size;
 }
 
+/** METRICS_TOKEN: a bearer that may read /metrics from anywhere; short ones are guessable. */
+function parseMetricsToken(raw: string | undefined): string | undefined {
+  if (raw !== undefined && raw.length < 24)
+    throw new Error(
+      `METRICS_TOKEN must be at least 24 characters (e.g. \`openssl rand -hex 24\`), got ${raw.length}.`,
+    );
+  return raw;
+}
+
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 3000;
   const port = Number(raw);
@@ -180,6 +191,7 @@ export function loadConfig(environment: Environment = process.env): Config {
     isPublicUrlDefault: configuredPublicUrl === undefined,
     smtpUrl: parseSmtpUrl(optional(environment, "SMTP_URL")),
     renewalBatchSize: parseBatchSize(optional(environment, "RENEWAL_BATCH_SIZE")),
+    metricsToken: parseMetricsToken(optional(environment, "METRICS_TOKEN")),
     mailFrom: optional(environment, "MAIL_FROM") ?? defaultMailFrom(publicUrl),
     mode,
     adminUsername: optional(environment, "ADMIN_USERNAME"),

@@ -31,27 +31,35 @@ export function paymentsModule(context: AppContext) {
   const notificationRoute =
     (kind: "check" | "pay" | "fail" | "refund") =>
     async ({ request }: { request: Request }) => {
+      const counted = (result: string) => context.metrics.notifications.inc({ kind, result });
       // The signature is checked over the raw bytes before anything is parsed.
       const raw = new Uint8Array(await request.arrayBuffer());
       if (!isSignedByGateway(context.config.cloudPaymentsApiSecret, raw, request.headers)) {
+        counted("refused");
         throw new AppError("UNAUTHORIZED", "The notification signature is missing or wrong.");
       }
       const notification = parseNotification(raw, request.headers.get("content-type"));
-      if (!notification)
+      if (!notification) {
+        counted("refused");
         throw new AppError(
           "BAD_REQUEST",
           "The notification is not a set of fields with a TransactionId and an Amount.",
         );
+      }
       // Parsed here, not by the framework, so the global input rule is applied here (a NUL
       // cannot even be stored on PostgreSQL).
       const field = findForbiddenText(notification);
-      if (field)
+      if (field) {
+        counted("refused");
         throw new AppError("BAD_REQUEST", `The notification field "${field}" contains a control character.`);
+      }
       const now = context.clock.now();
       const code =
         kind === "check"
           ? await answerCheck(context.database, notification, now)
           : await applyNotification(context.database, kind, notification, now);
+      // 0 is the gateway's "accepted"; any other code is a refusal it will show the payer.
+      counted(code === 0 ? "accepted" : `code_${code}`);
       return { code };
     };
   const notificationHooks = {

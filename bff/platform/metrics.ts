@@ -1,0 +1,81 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Database } from "../../db/database";
+
+/** Methods named as such; anything else is one label value, so labels stay few. */
+const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * The service's Prometheus metrics (DESIGN §16), one registry per server. Counters are
+ * this instance's own since it started; Prometheus sums the instances.
+ */
+export function createMetrics(database: Database) {
+  const registry = new Registry();
+  const registers = [registry];
+  const requestDurations = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time to answer an HTTP request, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const renewals = new Counter({
+    name: "kannt_renewals_total",
+    help: "Renewal attempts by outcome: completed, declined, free, unanswered (settled later), recovered.",
+    labelNames: ["result"] as const,
+    registers,
+  });
+  const notifications = new Counter({
+    name: "kannt_notifications_total",
+    help: "Gateway notifications received, by kind and outcome (accepted, rejected with its code, refused).",
+    labelNames: ["kind", "result"] as const,
+    registers,
+  });
+  const mails = new Counter({
+    name: "kannt_mails_total",
+    help: "Delivery attempts of customer e-mail, by result: sent, failed (for good), retried.",
+    labelNames: ["result"] as const,
+    registers,
+  });
+  let lastPass: { startedAt: number; intervalMs: number } | undefined;
+  new Gauge({
+    name: "kannt_outbox_depth",
+    help: "Messages waiting in the outbox to be sent.",
+    registers,
+    async collect() {
+      const row = await database.get<{ count: number }>(
+        "SELECT COUNT(*) AS count FROM mail_outbox WHERE status = 'pending'",
+      );
+      this.set(row?.count ?? 0);
+    },
+  });
+  new Gauge({
+    name: "kannt_scheduler_lag_seconds",
+    help: "How much later than its interval the renewal scheduler's latest pass began (0 when on time).",
+    registers,
+    collect() {
+      // Real time: the scheduler's timer runs on it, whatever the billing clock says.
+      const late = lastPass ? Date.now() - lastPass.startedAt - lastPass.intervalMs : 0;
+      this.set(Math.max(0, late) / 1000);
+    },
+  });
+  return {
+    registry,
+    /** Process CPU, memory and the like; once per server process, not per test app. */
+    collectProcessMetrics: () => collectDefaultMetrics({ register: registry }),
+    observeRequest(method: string, route: string, status: number, startedAt: number) {
+      requestDurations.observe(
+        { method: knownMethods.has(method) ? method : "OTHER", route, status },
+        (performance.now() - startedAt) / 1000,
+      );
+    },
+    renewals,
+    notifications,
+    mails,
+    /** The scheduler's tick: a pass began (or would have, were one still running). */
+    schedulerPassStarted(startedAt: number, intervalMs: number) {
+      lastPass = { startedAt, intervalMs };
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
