@@ -1,6 +1,7 @@
 import type { AppContext } from "../context";
 import { logger } from "../platform/logger";
 import { runRenewals } from "./renewals";
+import { runRetention } from "./retention";
 
 /**
  * Runs a renewal pass every `intervalMs` inside the server process. Its own passes never
@@ -13,6 +14,8 @@ export function startRenewalScheduler(context: AppContext, intervalMs: number): 
     try {
       const counts = await runRenewals(context);
       if (counts.charged + counts.free + counts.recovered > 0) logger.info("renewal pass", counts);
+      const kept = await runRetention(context);
+      if (Object.values(kept).some((count) => count > 0)) logger.info("retention", kept);
     } catch (error) {
       logger.error("renewal pass failed", {
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),

@@ -139,3 +139,23 @@ export function createAddressResolver(trustedProxies: string[]) {
 }
 
 export type AddressResolver = ReturnType<typeof createAddressResolver>;
+
+/**
+ * An address cut to its network, for what is kept after IP_RETENTION_DAYS (DESIGN §16):
+ * IPv4 to its /24 (`203.0.113.0/24`), IPv6 to its /48 (`2001:db8:1::/48`), as much as
+ * says where a customer connected from without saying which machine. Undefined for text
+ * that is no address. A network already cut is returned as it is.
+ */
+export function networkOf(text: string): string | undefined {
+  const [address = "", prefix] = text.split("/");
+  const parsed = parseAddress(address);
+  if (!parsed) return undefined;
+  const bits = parsed.bits === 32 ? 24 : 48;
+  if (prefix !== undefined && Number(prefix) <= bits) return text;
+  const shift = BigInt(parsed.bits - bits);
+  const network = (parsed.value >> shift) << shift;
+  if (parsed.bits === 32)
+    return `${[24n, 16n, 8n, 0n].map((offset) => (network >> offset) & 255n).join(".")}/24`;
+  const groups = [112n, 96n, 80n].map((offset) => ((network >> offset) & 0xffffn).toString(16));
+  return `${groups.join(":")}::/48`;
+}

@@ -27,6 +27,10 @@ export type Config = {
   smtpUrl: string | undefined;
   /** Renewal attempts claimed per transaction (RENEWAL_BATCH_SIZE, 1–5000, default 500). */
   renewalBatchSize: number;
+  /** Connection logs are deleted after LOG_RETENTION_DAYS (90). */
+  logRetentionDays: number;
+  /** Addresses of connections and payments are cut to their network after IP_RETENTION_DAYS (30). */
+  ipRetentionDays: number;
   /** METRICS_TOKEN: a bearer that may read /metrics; without it only a loopback peer may. */
   metricsToken: string | undefined;
   /** The From of every message: MAIL_FROM, or `Kannt <no-reply@{host of publicUrl}>`. */
@@ -125,6 +129,14 @@ function parseMetricsToken(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function parseDays(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > 3650)
+    throw new Error(`${name} must be a whole number of days from 1 to 3650, got "${raw}".`);
+  return days;
+}
+
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 3000;
   const port = Number(raw);
@@ -192,6 +204,8 @@ export function loadConfig(environment: Environment = process.env): Config {
     smtpUrl: parseSmtpUrl(optional(environment, "SMTP_URL")),
     renewalBatchSize: parseBatchSize(optional(environment, "RENEWAL_BATCH_SIZE")),
     metricsToken: parseMetricsToken(optional(environment, "METRICS_TOKEN")),
+    logRetentionDays: parseDays("LOG_RETENTION_DAYS", optional(environment, "LOG_RETENTION_DAYS"), 90),
+    ipRetentionDays: parseDays("IP_RETENTION_DAYS", optional(environment, "IP_RETENTION_DAYS"), 30),
     mailFrom: optional(environment, "MAIL_FROM") ?? defaultMailFrom(publicUrl),
     mode,
     adminUsername: optional(environment, "ADMIN_USERNAME"),

@@ -55,16 +55,21 @@ const normalizeDefault = (value: string | null) => (value === null ? null : valu
  * SQLite's `col COLLATE NOCASE` as PostgreSQL's `lower(col)`.
  */
 function normalizeIndex(definition: string): string {
-  return definition
-    .replace(/\bpublic\./g, "")
-    .replace(/\bUSING btree\b/gi, "")
-    .replace(/(\w+) COLLATE NOCASE/gi, "lower($1)")
-    .replace(/::[a-z]+/gi, "")
-    .replace(/\blower\((\w+)\)/gi, "lower:$1")
-    .replace(/[()]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim()
-    .toLowerCase();
+  return (
+    definition
+      .replace(/\bpublic\./g, "")
+      // PostgreSQL shows LIKE by its operator.
+      .replace(/ !~~ /g, " NOT LIKE ")
+      .replace(/ ~~ /g, " LIKE ")
+      .replace(/\bUSING btree\b/gi, "")
+      .replace(/(\w+) COLLATE NOCASE/gi, "lower($1)")
+      .replace(/::[a-z]+/gi, "")
+      .replace(/\blower\((\w+)\)/gi, "lower:$1")
+      .replace(/[()]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .toLowerCase()
+  );
 }
 
 const emptySchema = (): Schema => ({

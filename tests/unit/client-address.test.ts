@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import {
   createAddressResolver,
+  networkOf,
   parseTrustedProxies,
   withPeerAddress,
   withPeerSource,
@@ -53,5 +54,16 @@ describe("the peer address from the server", () => {
     expect(resolve(request)).toBe("198.51.100.7");
     expect(resolve(request)).toBe("198.51.100.7");
     expect(asked).toBe(1);
+  });
+});
+
+describe("an address cut to its network", () => {
+  test("keeps an IPv4 /24 and an IPv6 /48, and leaves a network already cut alone", () => {
+    expect(networkOf("203.0.113.77")).toBe("203.0.113.0/24");
+    expect(networkOf("::ffff:203.0.113.77")).toBe("203.0.113.0/24");
+    expect(networkOf("2001:db8:abcd:12:1:2:3:4")).toBe("2001:db8:abcd::/48");
+    expect(networkOf("2001:DB8::1")).toBe("2001:db8:0::/48");
+    expect(networkOf("203.0.113.0/24")).toBe("203.0.113.0/24");
+    expect(networkOf("not an address")).toBeUndefined();
   });
 });

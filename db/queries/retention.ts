@@ -1,0 +1,43 @@
+import type { Database } from "../database";
+import { statement } from "../database";
+
+type WholeAddress = { id: number; address: string };
+
+/** What privacy retention deletes and shortens (DESIGN §16). */
+export const retention = {
+  deleteConnectionLogs: (db: Database, before: number) =>
+    statement<never, [number]>(db, "DELETE FROM connection_logs WHERE connected_at < ?").run(before),
+  /** Connection logs older than `before` whose address is still whole (not a network/prefix). */
+  wholeConnectionAddresses: (db: Database, before: number, limit: number) =>
+    statement<WholeAddress, [number, number]>(
+      db,
+      `SELECT id, user_ip AS address FROM connection_logs
+       WHERE user_ip IS NOT NULL AND user_ip NOT LIKE '%/%' AND connected_at < ?
+       ORDER BY connected_at LIMIT ?`,
+    ).all(before, limit),
+  setConnectionAddress: (db: Database, id: number, address: string | null) =>
+    statement<never, [string | null, number]>(db, "UPDATE connection_logs SET user_ip = ? WHERE id = ?").run(
+      address,
+      id,
+    ),
+  wholePaymentAddresses: (db: Database, before: number, limit: number) =>
+    statement<WholeAddress, [number, number]>(
+      db,
+      `SELECT id, ip_address AS address FROM payments
+       WHERE ip_address IS NOT NULL AND ip_address NOT LIKE '%/%' AND created_at < ?
+       ORDER BY created_at LIMIT ?`,
+    ).all(before, limit),
+  setPaymentAddress: (db: Database, id: number, address: string | null) =>
+    statement<never, [string | null, number]>(db, "UPDATE payments SET ip_address = ? WHERE id = ?").run(
+      address,
+      id,
+    ),
+  deleteExpiredSessions: (db: Database, now: number) =>
+    statement<never, [number]>(db, "DELETE FROM sessions WHERE expires_at <= ?").run(now),
+  /** Throttle rows (their keys hold addresses) whose window ended long ago. */
+  deleteStaleThrottles: (db: Database, before: number) =>
+    statement<never, [number, number]>(
+      db,
+      "DELETE FROM login_throttle WHERE window_started_at < ? AND (locked_until IS NULL OR locked_until < ?)",
+    ).run(before, before),
+};
