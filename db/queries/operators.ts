@@ -19,6 +19,18 @@ export const operators = {
     ),
   byId: (db: Database, id: number) =>
     statement<OperatorRow, [number]>(db, "SELECT * FROM operators WHERE id = ?").get(id),
+  all: (db: Database) =>
+    statement<OperatorRow, []>(db, "SELECT * FROM operators ORDER BY lower(username), id").all(),
+  /** Enabled administrators other than `exceptId`: the last one may not be demoted or disabled. */
+  otherActiveAdmins: async (db: Database, exceptId: number) =>
+    (
+      await statement<{ count: number }, [number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM operators WHERE role = 'admin' AND is_disabled = 0 AND id <> ?",
+      ).get(exceptId)
+    )?.count ?? 0,
+  setRole: (db: Database, id: number, role: OperatorRole, now: number) =>
+    statement(db, "UPDATE operators SET role = ?, updated_at = ? WHERE id = ?").run(role, now, id),
   count: async (db: Database) =>
     (await statement<{ count: number }, []>(db, "SELECT COUNT(*) AS count FROM operators").get())?.count ?? 0,
   async insert(

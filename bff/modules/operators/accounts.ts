@@ -6,6 +6,10 @@ import { revokeOperatorSignIns } from "./tokens";
 
 export const minimumPasswordLength = 12;
 
+/** Who made a change, for its audit entry: an operator in the panel, or nobody (the CLI, the start). */
+export type Actor = { id: number | null; address?: string | null };
+const nobody: Actor = { id: null };
+
 /** Argon2id, Bun's implementation. */
 export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
 
@@ -34,12 +38,17 @@ async function insertOperator(
   passwordHash: string,
   role: OperatorRole,
   now: number,
-  actorId: number | null,
+  actor: Actor,
 ): Promise<number> {
   const id = await operators.insert(database, name, passwordHash, role, now);
   await audit.record(
     database,
-    { operatorId: actorId, action: "operator.create", details: { username: name, role } },
+    {
+      operatorId: actor.id,
+      action: "operator.create",
+      details: { username: name, role },
+      ipAddress: actor.address ?? null,
+    },
     now,
   );
   return id;
@@ -51,7 +60,7 @@ export async function createOperator(
   password: string,
   role: OperatorRole,
   now: number,
-  actorId: number | null = null,
+  actor: Actor = nobody,
 ) {
   const name = username.trim();
   assertUsername(name);
@@ -65,7 +74,7 @@ export async function createOperator(
   return database.transaction(async () => {
     if (await operators.byUsername(database, name))
       throw new AppError("CONFLICT", `The operator "${name}" already exists.`);
-    return insertOperator(database, name, hash, role, now, actorId);
+    return insertOperator(database, name, hash, role, now, actor);
   });
 }
 
@@ -80,20 +89,26 @@ async function namedOperator(database: Database, username: string) {
  * A change to an operator that ends every sign-in it has, with its audit entry, as one
  * transaction: none of it is ever done without the rest.
  */
-function changeAndSignOut(
+export function changeAndSignOut(
   database: Database,
   operator: { id: number; username: string },
   action: string,
   now: number,
-  actorId: number | null,
+  actor: Actor,
   change: () => Promise<unknown>,
+  details: Record<string, unknown> = {},
 ): Promise<void> {
   return database.transaction(async () => {
     await change();
     await revokeOperatorSignIns(database, operator.id, now);
     await audit.record(
       database,
-      { operatorId: actorId, action, details: { username: operator.username } },
+      {
+        operatorId: actor.id,
+        action,
+        details: { username: operator.username, ...details },
+        ipAddress: actor.address ?? null,
+      },
       now,
     );
   });
@@ -104,12 +119,22 @@ export async function resetOperatorPassword(
   username: string,
   password: string,
   now: number,
-  actorId: number | null = null,
+  actor: Actor = nobody,
 ) {
-  const operator = await namedOperator(database, username);
+  await setOperatorPassword(database, await namedOperator(database, username), password, now, actor);
+}
+
+/** A new password, and every sign-in of the operator ended. */
+export async function setOperatorPassword(
+  database: Database,
+  operator: { id: number; username: string },
+  password: string,
+  now: number,
+  actor: Actor,
+) {
   assertPassword(password);
   const hash = await hashPassword(password);
-  await changeAndSignOut(database, operator, "operator.reset-password", now, actorId, () =>
+  await changeAndSignOut(database, operator, "operator.reset-password", now, actor, () =>
     operators.setPassword(database, operator.id, hash, now),
   );
 }
@@ -118,10 +143,10 @@ export async function disableOperator(
   database: Database,
   username: string,
   now: number,
-  actorId: number | null = null,
+  actor: Actor = nobody,
 ) {
   const operator = await namedOperator(database, username);
-  await changeAndSignOut(database, operator, "operator.disable", now, actorId, () =>
+  await changeAndSignOut(database, operator, "operator.disable", now, actor, () =>
     operators.setDisabled(database, operator.id, true, now),
   );
 }
@@ -146,7 +171,7 @@ export async function ensureFirstOperator(
   // once on one database, one creates the first operator and the others find it.
   const isCreated = await database.transaction(async () => {
     if ((await operators.count(database)) > 0) return false;
-    await insertOperator(database, name, hash, "admin", now, null);
+    await insertOperator(database, name, hash, "admin", now, nobody);
     return true;
   });
   if (!isCreated) return undefined;

@@ -9,6 +9,7 @@ import { paged, pageOf, pageQuery } from "./paging";
 import { availablePromos, createPromo, promoProblem, promoTypes } from "./promos";
 import { previewRefund, refundCustomer } from "./refund";
 import { paymentIdsDescription, refundAnswer, refundBody } from "./refund-model";
+import { staffRoutes } from "./staff-routes";
 import { connectionLogsOf, inviteesOf, receiptsOf, searchUsers, userDetails } from "./users";
 
 const panelErrors = {
@@ -31,6 +32,7 @@ export function panelModule(context: AppContext) {
         await authenticateOperator(context, request);
       })
       .use(operatorAuth(context))
+      .use(staffRoutes(context))
       .post(
         "/users/search",
         ({ query }) => {

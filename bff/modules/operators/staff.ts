@@ -1,0 +1,128 @@
+import type { Database } from "../../../db/database";
+import { type OperatorRole, type OperatorRow, operators } from "../../../db/queries/operators";
+import { AppError } from "../../platform/errors";
+import { randomToken } from "../../platform/random";
+import { type Actor, changeAndSignOut, createOperator, setOperatorPassword } from "./accounts";
+
+/** An operator as the panel shows it: never the password hash. */
+export type StaffMember = {
+  id: number;
+  username: string;
+  role: OperatorRole;
+  isDisabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const memberOf = (row: OperatorRow): StaffMember => ({
+  id: row.id,
+  username: row.username,
+  role: row.role,
+  isDisabled: row.is_disabled === 1,
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+});
+
+/** A password made for someone: 20 URL-safe characters, shown once. */
+const generatedPassword = () => randomToken(15);
+
+export async function listStaff(database: Database): Promise<StaffMember[]> {
+  return (await operators.all(database)).map(memberOf);
+}
+
+async function memberById(database: Database, id: number): Promise<OperatorRow> {
+  const row = await operators.byId(database, id);
+  if (!row) throw new AppError("NOT_FOUND", "There is no operator with this id.");
+  return row;
+}
+
+/**
+ * The panel must keep an administrator who can get in: nobody changes their own role or
+ * disables themselves, and the last enabled administrator stays one.
+ */
+async function assertKeepsAnAdmin(database: Database, target: OperatorRow, actor: Actor, what: string) {
+  if (target.id === actor.id)
+    throw new AppError("CONFLICT", `You cannot ${what} your own account; ask another administrator.`);
+  if (
+    target.role === "admin" &&
+    !target.is_disabled &&
+    (await operators.otherActiveAdmins(database, target.id)) === 0
+  )
+    throw new AppError(
+      "CONFLICT",
+      `${target.username} is the last active administrator and cannot be ${what === "disable" ? "disabled" : "made support staff"}.`,
+    );
+}
+
+/** A new operator; without a password one is made and returned, to be shown once. */
+export async function addStaff(
+  database: Database,
+  request: { username: string; role: OperatorRole; password?: string },
+  now: number,
+  actor: Actor,
+): Promise<{ operator: StaffMember; password: string | null }> {
+  const password = request.password ?? generatedPassword();
+  const id = await createOperator(database, request.username, password, request.role, now, actor);
+  return { operator: memberOf(await memberById(database, id)), password: request.password ? null : password };
+}
+
+/** Another role; the operator's sign-ins end, so the new role holds at once. */
+export async function changeStaffRole(
+  database: Database,
+  id: number,
+  role: OperatorRole,
+  now: number,
+  actor: Actor,
+): Promise<StaffMember> {
+  return database.transaction(async () => {
+    const target = await memberById(database, id);
+    if (target.role !== role) {
+      if (role === "support") await assertKeepsAnAdmin(database, target, actor, "change the role of");
+      await changeAndSignOut(
+        database,
+        target,
+        "operator.role",
+        now,
+        actor,
+        () => operators.setRole(database, id, role, now),
+        { role },
+      );
+    }
+    return memberOf(await memberById(database, id));
+  });
+}
+
+/** Disabled (their tokens stop at once) or enabled again. */
+export async function setStaffDisabled(
+  database: Database,
+  id: number,
+  isDisabled: boolean,
+  now: number,
+  actor: Actor,
+): Promise<StaffMember> {
+  const target = await memberById(database, id);
+  if (isDisabled && !target.is_disabled) await assertKeepsAnAdmin(database, target, actor, "disable");
+  if (Boolean(target.is_disabled) !== isDisabled)
+    await changeAndSignOut(
+      database,
+      target,
+      isDisabled ? "operator.disable" : "operator.enable",
+      now,
+      actor,
+      () => operators.setDisabled(database, id, isDisabled, now),
+    );
+  return memberOf(await memberById(database, id));
+}
+
+/** A new password, made here and returned once; every sign-in of the operator ends. */
+export async function resetStaffPassword(
+  database: Database,
+  id: number,
+  now: number,
+  actor: Actor,
+): Promise<{ operator: StaffMember; password: string }> {
+  const target = await memberById(database, id);
+  const password = generatedPassword();
+  await setOperatorPassword(database, target, password, now, actor);
+  return { operator: memberOf(await memberById(database, id)), password };
+}
