@@ -9,6 +9,7 @@ const sqliteFileTests = [
   "tests/bff/config-and-database.test.ts",
   "tests/bff/data-folder.test.ts",
   "tests/bff/log-secrets.test.ts",
+  "tests/bff/operator-cli.test.ts",
   "tests/bff/renewal-crash.test.ts",
   "tests/bff/startup-modes.test.ts",
 ];

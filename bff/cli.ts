@@ -1,62 +1,44 @@
-import type { OperatorRole } from "../db/queries/operators";
-import { createOperator, disableOperator, resetOperatorPassword } from "./modules/operators/accounts";
-import { createNode } from "./modules/vpn/service";
+import { unlinkSync } from "node:fs";
+import { runOperatorCommand } from "./modules/operators/commands";
 import { loadConfig } from "./platform/config";
+import { askControlSocket, controlSocketPath, probeControlSocket } from "./platform/control-socket";
 import { openDatabase } from "./platform/database";
-import { AppError } from "./platform/errors";
 
 /**
  * npm run operator -- node <name>   (a VPN node's key, printed once)
  * npm run operator -- create <username> <admin|support> [password]
  *                   | reset-password <username> [password]
  *                   | disable <username>
- * A password not given is generated and printed once. On the SQLite file, run it while
- * the server is stopped (the server holds the file exclusively); on PostgreSQL
- * (DATABASE_URL) it may run beside the servers.
+ * A password not given is generated and printed once. Works while the server runs: on the
+ * SQLite file the running server holds, the command is handed to it over its control
+ * socket; with no server running, or on PostgreSQL (DATABASE_URL), it runs here.
  */
-const [command, username, ...rest] = process.argv.slice(2);
-const usage =
-  "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username>";
+const args = process.argv.slice(2);
+
+async function viaRunningServer(): Promise<{ exitCode: number; output: string } | undefined> {
+  const config = loadConfig();
+  if (config.databaseUrl !== undefined || config.databasePath === ":memory:") return undefined;
+  const socket = controlSocketPath(config.dataDirectory);
+  const probe = await probeControlSocket(socket);
+  if (probe.state === "stale") unlinkSync(socket);
+  if (probe.state !== "answering") return undefined;
+  const answer = await askControlSocket(socket, "POST /operator", { args });
+  return { exitCode: Number(answer.exitCode), output: String(answer.output) };
+}
 
 async function main(): Promise<number> {
-  if (!command || !username) {
-    console.error(usage);
-    return 2;
-  }
-  const config = loadConfig();
-  const database = await openDatabase(config);
-  const now = Date.now();
-  const generated = () => Buffer.from(crypto.getRandomValues(new Uint8Array(15))).toString("base64url");
-  try {
-    if (command === "node") {
-      console.log(`Node "${username}" key (shown once): ${await createNode(database, username, now)}`);
-    } else if (command === "create") {
-      const role = rest[0] as OperatorRole | undefined;
-      if (role !== "admin" && role !== "support") {
-        console.error(usage);
-        return 2;
+  const result =
+    (await viaRunningServer()) ??
+    (await (async () => {
+      const database = await openDatabase(loadConfig());
+      try {
+        return await runOperatorCommand(database, args, Date.now());
+      } finally {
+        await database.close();
       }
-      const password = rest[1] ?? generated();
-      await createOperator(database, username, password, role, now);
-      console.log(`Created ${role} "${username}".${rest[1] ? "" : ` Password (shown once): ${password}`}`);
-    } else if (command === "reset-password") {
-      const password = rest[0] ?? generated();
-      await resetOperatorPassword(database, username, password, now);
-      console.log(`New password for "${username}"${rest[0] ? " set." : ` (shown once): ${password}`}`);
-    } else if (command === "disable") {
-      await disableOperator(database, username, now);
-      console.log(`Disabled "${username}"; their sessions are revoked.`);
-    } else {
-      console.error(usage);
-      return 2;
-    }
-    return 0;
-  } catch (error) {
-    console.error(error instanceof AppError ? error.message : String(error));
-    return 1;
-  } finally {
-    await database.close();
-  }
+    })());
+  (result.exitCode === 0 ? console.log : console.error)(result.output);
+  return result.exitCode;
 }
 
 process.exit(await main());

@@ -2,6 +2,7 @@ import { createApp, createContext } from "./app";
 import { startMailWorker } from "./jobs/mail-worker";
 import { startRenewalScheduler } from "./jobs/scheduler";
 import { ensureFirstOperator } from "./modules/operators/accounts";
+import { operatorRequest } from "./modules/operators/control";
 import { withPeerSource } from "./platform/client-address";
 import { OffsetClock } from "./platform/clock";
 import { followClockOffset, loadClockOffset } from "./platform/clock-offset";
@@ -96,7 +97,7 @@ export async function startServer(environment: Record<string, string | undefined
           path: controlSocketPath(config.dataDirectory),
           databasePath: config.databasePath,
           database,
-          handlers: { "POST /backup": backupRequest },
+          handlers: { "POST /backup": backupRequest, "POST /operator": operatorRequest },
         })
       : undefined;
   /** Stops the control socket (a backup under way is finished first). */

@@ -1,0 +1,53 @@
+import type { Database } from "../../../db/database";
+import type { OperatorRole } from "../../../db/queries/operators";
+import { AppError } from "../../platform/errors";
+import { randomToken } from "../../platform/random";
+import { createNode } from "../vpn/service";
+import { createOperator, disableOperator, resetOperatorPassword } from "./accounts";
+
+export const operatorUsage =
+  "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username> | node <name>";
+
+/** What a command printed and how it ended: 0 done, 1 refused, 2 not understood. */
+export type CommandResult = { exitCode: number; output: string };
+
+/**
+ * `npm run operator -- …` (DESIGN §16), run where the database is: by the CLI itself, or by
+ * the running server it asks over the control socket (the server holds the SQLite file).
+ * A password not given is made here and printed once.
+ */
+export async function runOperatorCommand(
+  database: Database,
+  args: readonly string[],
+  now: number,
+): Promise<CommandResult> {
+  const [command, name, ...rest] = args;
+  const done = (output: string) => ({ exitCode: 0, output });
+  if (!command || !name) return { exitCode: 2, output: operatorUsage };
+  try {
+    switch (command) {
+      case "node":
+        return done(`Node "${name}" key (shown once): ${await createNode(database, name, now)}`);
+      case "create": {
+        const role = rest[0];
+        if (role !== "admin" && role !== "support") return { exitCode: 2, output: operatorUsage };
+        const password = rest[1] ?? randomToken(15);
+        await createOperator(database, name, password, role satisfies OperatorRole, now);
+        return done(`Created ${role} "${name}".${rest[1] ? "" : ` Password (shown once): ${password}`}`);
+      }
+      case "reset-password": {
+        const password = rest[0] ?? randomToken(15);
+        await resetOperatorPassword(database, name, password, now);
+        return done(`New password for "${name}"${rest[0] ? " set." : ` (shown once): ${password}`}`);
+      }
+      case "disable":
+        await disableOperator(database, name, now);
+        return done(`Disabled "${name}"; their sessions are revoked.`);
+      default:
+        return { exitCode: 2, output: operatorUsage };
+    }
+  } catch (error) {
+    if (error instanceof AppError) return { exitCode: 1, output: error.message };
+    throw error;
+  }
+}
