@@ -13,6 +13,8 @@ export type UserRow = {
   currency: Currency;
   invitation_code: string | null;
   created_at: number;
+  /** When the customer deleted the account (the row stays, anonymized). */
+  deleted_at: number | null;
 };
 
 export const users = {

@@ -298,6 +298,7 @@ describe("the PostgreSQL schema is the SQLite schema", () => {
       currency: "RUB",
       invitation_code: null,
       created_at: createdAt,
+      deleted_at: null,
     });
     const found = await pg.all<{ id: number }>(
       "SELECT id FROM users WHERE lower(email) LIKE '%' || lower(?) || '%'",

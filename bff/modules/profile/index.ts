@@ -5,7 +5,10 @@ import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse, rowId } from "../../platform/schemas";
 import { customerAuth } from "../customers/customer-auth";
 import { ensureReferralCode } from "../customers/referral";
+import { clearedSessionCookieHeader } from "../customers/session-cookie";
 import { addDeviceSlot } from "../payments/extra-device";
+import { deleteAccount } from "./account-deletion";
+import { exportAccount } from "./account-export";
 import { removeSavedCard } from "./card-removal";
 import { ownPaidPayment, paymentHistoryOf } from "./payment-history";
 import { receiptPolicy, renderReceipt } from "./receipt-page";
@@ -131,6 +134,43 @@ export function profileModule(context: AppContext) {
           "Remove the saved card: the token is deleted, renewals stop, access runs to the end of the paid period",
       },
     })
+    .post(
+      "/export",
+      async ({ customer, set }) => {
+        set.headers["content-disposition"] = 'attachment; filename="kannt-my-data.json"';
+        set.headers["cache-control"] = "private, no-store";
+        return exportAccount(database, customer, clock.now());
+      },
+      {
+        customer: true,
+        body: t.Object(customerIdentity),
+        detail: {
+          summary:
+            "Everything kept about the signed-in customer, as a JSON download: account, subscriptions, payments, devices, connections, e-mails",
+        },
+      },
+    )
+    .post(
+      "/delete",
+      async ({ customer, request, set }) => {
+        const deleted = await deleteAccount(context, customer, context.clientAddress(request));
+        set.headers["set-cookie"] = clearedSessionCookieHeader();
+        return deleted;
+      },
+      {
+        customer: true,
+        body: t.Object({ ...customerIdentity, confirm: t.Literal(true) }),
+        response: {
+          200: t.Object({ success: t.Literal(true), deletedAt: t.String() }),
+          ...customerErrors,
+          409: errorResponse,
+        },
+        detail: {
+          summary:
+            "Delete the signed-in customer's account (confirm: true): renewals stop, access ends now, the card, devices, logs and mail are deleted, the account is anonymized; payments stay for accounting",
+        },
+      },
+    )
     .post("/payments", ({ customer }) => paymentHistoryOf(database, customer.id), {
       customer: true,
       body: t.Object(customerIdentity),

@@ -62,11 +62,11 @@ function entriesOf(row: HistoryRow) {
 }
 
 /** The customer's payments and refunds, newest first, amounts in currency units. */
-export async function paymentHistoryOf(database: Database, userId: number) {
-  const rows = await paymentHistory.newestOf(database, userId, historyLimit + 1);
-  const entries = rows.slice(0, historyLimit).flatMap(entriesOf);
+export async function paymentHistoryOf(database: Database, userId: number, limit = historyLimit) {
+  const rows = await paymentHistory.newestOf(database, userId, limit + 1);
+  const entries = rows.slice(0, limit).flatMap(entriesOf);
   entries.sort((a, b) => b.date.localeCompare(a.date));
-  return { success: true as const, payments: entries, hasMore: rows.length > historyLimit };
+  return { success: true as const, payments: entries, hasMore: rows.length > limit };
 }
 
 const noSuchReceipt: LocalizedText = {

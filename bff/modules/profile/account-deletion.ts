@@ -1,0 +1,46 @@
+import { accountData, accountDeletion } from "../../../db/queries/account-data";
+import { audit } from "../../../db/queries/operators";
+import type { UserRow } from "../../../db/queries/users";
+import type { AppContext } from "../../context";
+import { AppError, type LocalizedText } from "../../platform/errors";
+
+const paymentUnderWay: LocalizedText = {
+  en: "A payment of yours is being processed. Try again in a minute, once it has finished.",
+  ru: "Сейчас обрабатывается ваш платёж. Повторите через минуту, когда он завершится.",
+  zh: "您的一笔付款正在处理中。请在一分钟后处理完成时再试。",
+  kk: "Қазір төлеміңіз өңделуде. Ол аяқталған соң, бір минуттан кейін қайталаңыз.",
+};
+
+/**
+ * A customer's own deletion of their account (DESIGN §16), all in one transaction:
+ * nothing more is charged and access ends now; the saved card, devices and their access
+ * keys, connection logs, sessions and mail are deleted; the account row keeps only what
+ * the payments kept for accounting point at (amounts, dates, receipts: no address, no
+ * card), under an e-mail and id that name nobody. A new sign-in with the same Google or
+ * Yandex account makes a new, empty account. Refused while a payment is under way, whose
+ * outcome would otherwise land on a deleted account.
+ */
+export async function deleteAccount(
+  context: AppContext,
+  user: UserRow,
+  address: string,
+): Promise<{ success: true; deletedAt: string }> {
+  const { database, clock } = context;
+  const now = clock.now();
+  await database.transaction(async () => {
+    if ((await accountData.pendingPayments(database, user.id)) > 0)
+      throw new AppError("CONFLICT", paymentUnderWay);
+    await accountDeletion.endSubscriptions(database, user.id, now);
+    await accountDeletion.stripPayments(database, user.id);
+    await accountDeletion.deleteOwnRows(database, user.id);
+    await accountDeletion.anonymize(database, user.id, now);
+    // Who asked, so support can answer "where did this customer go"; the address is cut
+    // by retention like any other after IP_RETENTION_DAYS.
+    await audit.record(
+      database,
+      { operatorId: null, action: "customer.delete", targetUserId: user.id, ipAddress: address },
+      now,
+    );
+  });
+  return { success: true, deletedAt: new Date(now).toISOString() };
+}

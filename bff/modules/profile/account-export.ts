@@ -1,0 +1,73 @@
+import type { Database } from "../../../db/database";
+import { accountData } from "../../../db/queries/account-data";
+import type { UserRow } from "../../../db/queries/users";
+import { paymentHistoryOf } from "./payment-history";
+
+const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+
+/** Every payment, not the cabinet's latest 50. */
+const allPayments = 100_000;
+
+/**
+ * Everything the service keeps about one customer, as JSON they can download (DESIGN
+ * §16). Other people's data stays out: of the friends they invited, only how many.
+ */
+export async function exportAccount(database: Database, user: UserRow, now: number) {
+  const [subscriptions, devices, connections, mails, invitees, isInvited, history] = [
+    await accountData.subscriptions(database, user.id),
+    await accountData.devices(database, user.id),
+    await accountData.connections(database, user.id),
+    await accountData.mails(database, user.id),
+    await accountData.invitees(database, user.id),
+    await accountData.isInvited(database, user.id),
+    await paymentHistoryOf(database, user.id, allPayments),
+  ];
+  return {
+    exportedAt: iso(now),
+    account: {
+      email: user.email,
+      signIn: user.provider_id,
+      providerUserId: user.uid,
+      language: user.language,
+      currency: user.currency,
+      referralCode: user.invitation_code,
+      createdAt: iso(user.created_at),
+    },
+    subscriptions: subscriptions.map((row) => ({
+      status: row.status,
+      tariffMonths: row.tariff_months,
+      trialDays: row.trial_days,
+      currency: row.currency,
+      extraDevices: row.extra_devices,
+      startDate: iso(row.start_date),
+      endDate: iso(row.end_date),
+      nextChargeAt: iso(row.next_charge_at),
+      savedCardLastFour: row.card_last_four,
+      cardRemovedAt: iso(row.card_removed_at),
+      createdAt: iso(row.created_at),
+    })),
+    payments: history.payments,
+    devices: devices.map((row) => ({
+      deviceId: row.device_id,
+      deviceName: row.device_name,
+      platform: row.platform,
+      isActive: row.is_active === 1,
+      createdAt: iso(row.created_at),
+      firstActivationAt: iso(row.first_activation_at),
+      detachedAt: iso(row.detached_at),
+    })),
+    connections: connections.map((row) => ({
+      server: row.server_name,
+      connectedAt: iso(row.connected_at),
+      address: row.user_ip,
+      success: row.success === 1,
+    })),
+    emails: mails.map((row) => ({
+      kind: row.kind,
+      status: row.status,
+      createdAt: iso(row.created_at),
+      sentAt: iso(row.sent_at),
+    })),
+    invitations: { invitedByAFriend: isInvited, friendsInvited: invitees },
+  };
+}

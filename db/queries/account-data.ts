@@ -1,0 +1,113 @@
+import type { Database } from "../database";
+import { statement } from "../database";
+
+/** What a customer's export (DESIGN §16) reads beyond the cabinet's own queries. */
+export const accountData = {
+  subscriptions: (db: Database, userId: number) =>
+    statement<
+      {
+        id: number;
+        status: string;
+        tariff_months: number;
+        trial_days: number;
+        currency: string;
+        extra_devices: number;
+        start_date: number | null;
+        end_date: number | null;
+        next_charge_at: number | null;
+        card_last_four: string | null;
+        card_removed_at: number | null;
+        created_at: number;
+      },
+      [number]
+    >(
+      db,
+      `SELECT id, status, tariff_months, trial_days, currency, extra_devices, start_date, end_date,
+              next_charge_at, card_last_four, card_removed_at, created_at
+       FROM subscriptions WHERE user_id = ? ORDER BY id`,
+    ).all(userId),
+  devices: (db: Database, userId: number) =>
+    statement<
+      {
+        device_id: string;
+        device_name: string;
+        platform: string;
+        is_active: number;
+        created_at: number;
+        first_activation_at: number | null;
+        detached_at: number | null;
+      },
+      [number]
+    >(
+      db,
+      `SELECT device_id, device_name, platform, is_active, created_at, first_activation_at, detached_at
+       FROM devices WHERE user_id = ? ORDER BY id`,
+    ).all(userId),
+  connections: (db: Database, userId: number) =>
+    statement<
+      { server_name: string | null; connected_at: number; user_ip: string | null; success: number },
+      [number]
+    >(
+      db,
+      "SELECT server_name, connected_at, user_ip, success FROM connection_logs WHERE user_id = ? ORDER BY connected_at, id",
+    ).all(userId),
+  mails: (db: Database, userId: number) =>
+    statement<{ kind: string; status: string; created_at: number; sent_at: number | null }, [number]>(
+      db,
+      "SELECT kind, status, created_at, sent_at FROM mail_outbox WHERE user_id = ? ORDER BY id",
+    ).all(userId),
+  invitees: async (db: Database, userId: number) =>
+    (
+      await statement<{ count: number }, [number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM invitations WHERE inviter_id = ?",
+      ).get(userId)
+    )?.count ?? 0,
+  isInvited: async (db: Database, userId: number) =>
+    (await statement<{ id: number }, [number]>(db, "SELECT id FROM invitations WHERE invitee_id = ?").get(
+      userId,
+    )) !== undefined,
+  pendingPayments: async (db: Database, userId: number) =>
+    (
+      await statement<{ count: number }, [number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM payments WHERE user_id = ? AND status = 'pending'",
+      ).get(userId)
+    )?.count ?? 0,
+};
+
+/** The statements of an account's deletion, run together in one transaction by the caller. */
+export const accountDeletion = {
+  /** Nothing more is charged, the card is gone, and access ends now. */
+  endSubscriptions: (db: Database, userId: number, now: number) =>
+    statement<never, [number, number, number, number, number]>(
+      db,
+      `UPDATE subscriptions SET status = 'EXPIRED',
+         end_date = CASE WHEN end_date IS NULL OR end_date > ? THEN ? ELSE end_date END,
+         next_charge_at = NULL, card_token = NULL, card_last_four = NULL,
+         card_removed_at = COALESCE(card_removed_at, ?), updated_at = ?
+       WHERE user_id = ?`,
+    ).run(now, now, now, now, userId),
+  /** Payments stay for accounting; what they held of the person and the card does not. */
+  stripPayments: (db: Database, userId: number) =>
+    statement<never, [number]>(
+      db,
+      "UPDATE payments SET ip_address = NULL, card_token = NULL, card_last_four = NULL WHERE user_id = ?",
+    ).run(userId),
+  deleteOwnRows: async (db: Database, userId: number) => {
+    for (const sql of [
+      "DELETE FROM connection_logs WHERE user_id = ?",
+      "DELETE FROM devices WHERE user_id = ?",
+      "DELETE FROM sessions WHERE user_id = ?",
+      "DELETE FROM renewal_notices WHERE subscription_id IN (SELECT id FROM subscriptions WHERE user_id = ?)",
+      "DELETE FROM mail_outbox WHERE user_id = ?",
+    ])
+      await statement<never, [number]>(db, sql).run(userId);
+  },
+  anonymize: (db: Database, userId: number, now: number) =>
+    statement<never, [string, string, number, number]>(
+      db,
+      `UPDATE users SET uid = ?, email = ?, photo_url = NULL, invitation_code = NULL, deleted_at = ?
+       WHERE id = ?`,
+    ).run(`deleted:${userId}`, `deleted-${userId}@deleted.invalid`, now, userId),
+};

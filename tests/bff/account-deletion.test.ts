@@ -1,0 +1,131 @@
+import { describe, expect, test } from "vitest";
+import { createNode } from "../../bff/modules/vpn/service";
+import { makeTestApp, postJson } from "../helpers/app";
+import { asCustomer, signIn } from "../helpers/customers";
+import { advanceDays, cards, order, payWithCard, runBilling } from "../helpers/payments";
+
+/** DESIGN §16: a customer downloads what is kept about them, and deletes their account. */
+async function payingCustomerWithDevice(email: string) {
+  const testApp = await makeTestApp();
+  const { app, context } = testApp;
+  const customer = await signIn(app, email);
+  const options = await order(app, customer, 1, 1);
+  expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
+  const activated = await app.handle(
+    asCustomer(customer, "/api/devices/activate", {
+      deviceId: "phone",
+      deviceName: "Pixel 9",
+      platform: "android",
+    }),
+  );
+  const { accessKey } = (await activated.json()) as { accessKey: string };
+  const node = { "x-node-key": await createNode(context.database, "se-sto-1", context.clock.now()) };
+  await app.handle(
+    postJson("/api/vpn/connections", { accessKey, userIp: "198.51.100.23", success: true }, node),
+  );
+  const userId = Number(options.accountId.replace("customer-", ""));
+  return { ...testApp, customer, accessKey, node, userId, invoiceId: options.invoiceId };
+}
+
+describe("the customer's own data", () => {
+  test("downloads as JSON: account, subscription, payments, devices, connections and e-mails", async () => {
+    const { app, customer } = await payingCustomerWithDevice("export.me@example.com");
+    const response = await app.handle(asCustomer(customer, "/api/profile/export"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toContain("attachment");
+    const data = (await response.json()) as Record<string, unknown> & {
+      account: { email: string };
+      subscriptions: { status: string; savedCardLastFour: string | null }[];
+      payments: { purpose: string; status: string }[];
+      devices: { deviceName: string }[];
+      connections: { address: string; server: string }[];
+      emails: { kind: string }[];
+    };
+    expect(data.account.email).toBe("export.me@example.com");
+    expect(data.subscriptions).toEqual([
+      expect.objectContaining({ status: "ACTIVE", savedCardLastFour: "4242" }),
+    ]);
+    expect(data.payments).toEqual([expect.objectContaining({ purpose: "trial", status: "paid" })]);
+    expect(data.devices).toEqual([expect.objectContaining({ deviceName: "Pixel 9" })]);
+    expect(data.connections).toEqual([
+      expect.objectContaining({ address: "198.51.100.23", server: "se-sto-1" }),
+    ]);
+    expect(data.emails.length).toBeGreaterThan(0);
+    // Nothing that opens anything: no card token, no access key, no session.
+    const text = JSON.stringify(data);
+    expect(text).not.toMatch(/token|secret|access_key|accessKey|hash/i);
+    expect((await app.handle(postJson("/api/profile/export", { email: customer.email }))).status).toBe(401);
+  });
+
+  test("deleting the account ends access and charges, removes what is personal, keeps the payments", async () => {
+    const { app, context, customer, accessKey, node, userId, invoiceId } =
+      await payingCustomerWithDevice("delete.me@example.com");
+    // Without the explicit confirmation nothing happens.
+    expect((await app.handle(asCustomer(customer, "/api/profile/delete"))).status).toBe(400);
+
+    const deleted = await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }));
+    expect(deleted.status).toBe(200);
+    expect(deleted.headers.getSetCookie().join()).toMatch(/kannt_session=;.*Max-Age=0/);
+
+    // Signed out everywhere, and the VPN key no longer lets anyone in.
+    expect((await app.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
+    const authorize = await app.handle(postJson("/api/vpn/authorize", { accessKey }, node));
+    expect(((await authorize.json()) as { allowed: boolean }).allowed).toBe(false);
+
+    const { database } = context;
+    const user = await database.get<Record<string, unknown>>("SELECT * FROM users WHERE id = ?", [userId]);
+    expect(user).toMatchObject({
+      email: `deleted-${userId}@deleted.invalid`,
+      photo_url: null,
+      invitation_code: null,
+    });
+    expect(user?.deleted_at).toEqual(expect.any(Number));
+    const subscription = await database.get<Record<string, unknown>>(
+      "SELECT status, card_token, card_last_four, next_charge_at FROM subscriptions WHERE user_id = ?",
+      [userId],
+    );
+    expect(subscription).toEqual({
+      status: "EXPIRED",
+      card_token: null,
+      card_last_four: null,
+      next_charge_at: null,
+    });
+    for (const table of ["devices", "connection_logs", "sessions", "mail_outbox"]) {
+      const row = await database.get<{ count: number }>(
+        `SELECT COUNT(*) AS count FROM ${table} WHERE user_id = ?`,
+        [userId],
+      );
+      expect(row?.count, table).toBe(0);
+    }
+    // The payment stays, for accounting, without the address and the card.
+    const payment = await database.get<Record<string, unknown>>(
+      "SELECT status, amount, ip_address, card_last_four, card_token FROM payments WHERE invoice_id = ?",
+      [invoiceId],
+    );
+    expect(payment).toMatchObject({
+      status: "completed",
+      ip_address: null,
+      card_last_four: null,
+      card_token: null,
+    });
+    expect(payment?.amount).toBeGreaterThan(0);
+
+    // Nothing is charged later, and signing in again makes a new, empty account.
+    await advanceDays(app, 40);
+    expect((await runBilling(app)).charged).toBe(0);
+    const again = await signIn(app, "delete.me@example.com");
+    const profile = (await (await app.handle(asCustomer(again, "/api/profile"))).json()) as {
+      userInfo: { subscriptionStatus: string };
+    };
+    expect(profile.userInfo.subscriptionStatus).toBe("NOT_ACTIVE");
+  });
+
+  test("a payment under way makes the deletion wait, said in the customer's language", async () => {
+    const { app, context, customer, userId } = await payingCustomerWithDevice("pending.me@example.com");
+    await context.database.run("UPDATE payments SET status = 'pending' WHERE user_id = ?", [userId]);
+    const refused = await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }));
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toMatch(/being processed/);
+    expect((await app.handle(asCustomer(customer, "/api/profile"))).status).toBe(200);
+  });
+});
