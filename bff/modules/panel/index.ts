@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { errorResponse, rowId } from "../../platform/schemas";
 import { deliveryRecord } from "../mail/view";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
+import { dashboardOf } from "./dashboard";
 import { messagesOf } from "./messages";
 import { paged, pageOf, pageQuery } from "./paging";
 import { availablePromos, createPromo, promoProblem, promoTypes } from "./promos";
@@ -33,6 +34,17 @@ export function panelModule(context: AppContext) {
       })
       .use(operatorAuth(context))
       .use(staffRoutes(context))
+      .get("/dashboard", ({ query }) => dashboardOf(context, query), {
+        operator: "admin",
+        query: t.Object({
+          from: t.Optional(t.String({ maxLength: 10 })),
+          to: t.Optional(t.String({ maxLength: 10 })),
+        }),
+        detail: {
+          summary:
+            "The administrators' dashboard over UTC days from–to (YYYY-MM-DD, at most 366, last 30 by default): active subscriptions, failed payments and events per day, revenue per month and currency, trial-to-paid conversion, churn",
+        },
+      })
       .post(
         "/users/search",
         ({ query }) => {
