@@ -138,6 +138,7 @@ const panelPages = [
   "panel-promo",
   "panel-logs",
   "panel-audit",
+  "panel-staff",
 ];
 
 export const screens: Screen[] = [

@@ -46,6 +46,15 @@ function describeEntry(entry: Entry, t: T): { what: string; amount?: string } {
       return { what: t("panel.auditOperatorReset", { username: text(details.username) }) };
     case "operator.disable":
       return { what: t("panel.auditOperatorDisable", { username: text(details.username) }) };
+    case "operator.enable":
+      return { what: t("panel.auditOperatorEnable", { username: text(details.username) }) };
+    case "operator.role":
+      return {
+        what: t("panel.auditOperatorRole", {
+          username: text(details.username),
+          role: roleName(details.role, t),
+        }),
+      };
     case "promo.create":
       return {
         what: t("panel.auditPromoCreate", {

@@ -6,16 +6,17 @@ import { logoutOperator } from "../../stores/panel-session";
 
 type T = ReturnType<typeof useTranslation>["t"];
 /** The navigation's sections; a customer's pages belong to the users' section. */
-export type PanelSection = "search" | "promo" | "audit";
+export type PanelSection = "search" | "promo" | "audit" | "staff";
 
 const sections: {
   section: PanelSection;
   href: string;
-  key: "panel.navSearch" | "panel.navPromos" | "panel.navAudit";
+  key: "panel.navSearch" | "panel.navPromos" | "panel.navAudit" | "panel.navStaff";
 }[] = [
   { section: "search", href: "/panel-search", key: "panel.navSearch" },
   { section: "promo", href: "/panel-promo", key: "panel.navPromos" },
   { section: "audit", href: "/panel-audit", key: "panel.navAudit" },
+  { section: "staff", href: "/panel-staff", key: "panel.navStaff" },
 ];
 
 /** The language choice, on one row in the header (the panel has no site footer). */

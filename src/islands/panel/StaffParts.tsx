@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from "react";
+import { api } from "../../lib/api-client";
+import { useTranslation } from "../../lib/i18n/use-translation";
+import { showToast } from "../../lib/toast/toast-store";
+import {
+  attempt,
+  type Member,
+  type Refusal,
+  type Revealed,
+  type Role,
+  refusalKey,
+  roleKeys,
+  roles,
+} from "./staff-calls";
+
+/** The translated reason, with the server's own (English) message under it when it sent one. */
+export function RefusalMessage({ refusal, isCreation = false }: { refusal: Refusal; isCreation?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" className="form__error panel-staff__refusal">
+      <p>{t(refusalKey(refusal, isCreation))}</p>
+      {refusal.detail && (
+        <p className="panel-staff__detail">
+          {t("panel.staffServerSays")} <span lang="en">{refusal.detail}</span>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The made password, once: a copy button, and the words that it will not come back. */
+export function OncePassword({ revealed, onDismiss }: { revealed: Revealed; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  const [copy, setCopy] = useState<"copied" | "failed" | undefined>();
+  const title = useRef<HTMLHeadingElement>(null);
+  // Mounted anew for every password (keyed by it): the operator is taken to it at once.
+  useEffect(() => title.current?.focus(), []);
+  const copyPassword = async () => {
+    try {
+      await navigator.clipboard.writeText(revealed.password);
+      setCopy("copied");
+    } catch {
+      setCopy("failed");
+    }
+  };
+  return (
+    <section className="card card--warning panel-once" aria-labelledby="once-title">
+      <h2 id="once-title" ref={title} tabIndex={-1}>
+        {t("panel.staffPasswordFor", { username: revealed.username })}
+      </h2>
+      <p>{t("panel.staffPasswordOnce")}</p>
+      <div className="panel-once__secret">
+        <label className="field panel-once__field">
+          <span>{t("panel.staffNewPassword")}</span>
+          <input
+            className="panel-once__password"
+            value={revealed.password}
+            readOnly
+            spellCheck={false}
+            autoComplete="off"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        </label>
+        <button type="button" className="button button--primary" onClick={() => void copyPassword()}>
+          {t("panel.staffCopy")}
+        </button>
+      </div>
+      <p role="status" className={copy === "failed" ? "form__error" : "muted"}>
+        {copy === "copied" ? t("panel.staffCopied") : copy === "failed" ? t("panel.staffCopyFailed") : ""}
+      </p>
+      <button type="button" className="button button--ghost" onClick={onDismiss}>
+        {t("panel.staffDismiss")}
+      </button>
+    </section>
+  );
+}
+
+export function CreateForm({ onCreated }: { onCreated: (member: Member, password: string | null) => void }) {
+  const { t } = useTranslation();
+  const [username, setUsername] = useState("");
+  const [role, setRole] = useState<Role>("support");
+  const [password, setPassword] = useState("");
+  const [refusal, setRefusal] = useState<Refusal | undefined>();
+  const [isBusy, setIsBusy] = useState(false);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setRefusal(undefined);
+    setIsBusy(true);
+    const outcome = await attempt((headers) =>
+      api.panel.operators.post(
+        { username: username.trim(), role, ...(password ? { password } : {}) },
+        { headers },
+      ),
+    );
+    setIsBusy(false);
+    if ("refusal" in outcome) {
+      setRefusal(outcome.refusal);
+      return;
+    }
+    showToast(t("panel.staffCreated", { username: outcome.data.operator.username }), "success");
+    setUsername("");
+    setPassword("");
+    setRole("support");
+    onCreated(outcome.data.operator, outcome.data.password);
+  };
+
+  return (
+    <section className="card" aria-labelledby="staff-create">
+      <h2 id="staff-create">{t("panel.staffCreateTitle")}</h2>
+      <form className="form panel-staff__form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="staff-username">{t("panel.staffUsername")}</label>
+          <input
+            id="staff-username"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="staff-username-hint"
+          />
+          <span id="staff-username-hint" className="muted panel-staff__hint">
+            {t("panel.staffUsernameHint")}
+          </span>
+        </div>
+        <label className="field">
+          <span>{t("panel.staffRole")}</span>
+          <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
+            {roles.map((option) => (
+              <option key={option} value={option}>
+                {t(roleKeys[option])}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="field">
+          <label htmlFor="staff-password">{t("panel.staffPassword")}</label>
+          <input
+            id="staff-password"
+            type="password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            maxLength={256}
+            autoComplete="new-password"
+            aria-describedby="staff-password-hint"
+          />
+          <span id="staff-password-hint" className="muted panel-staff__hint">
+            {t("panel.staffPasswordHint")}
+          </span>
+        </div>
+        {refusal && <RefusalMessage refusal={refusal} isCreation />}
+        <button type="submit" className="button button--primary" disabled={isBusy} aria-busy={isBusy}>
+          {t("panel.staffCreate")}
+        </button>
+      </form>
+    </section>
+  );
+}
