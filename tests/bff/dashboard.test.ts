@@ -138,6 +138,8 @@ describe("the dashboard", () => {
       "from=2026-03-02&to=2026-03-01",
       "from=2025-01-01&to=2026-03-01",
       "from=yesterday",
+      "to=2026-13-01",
+      "to=",
     ])
       expect((await app.handle(request(`/api/panel/dashboard?${query}`, { headers }))).status, query).toBe(
         400,

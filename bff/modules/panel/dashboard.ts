@@ -7,15 +7,19 @@ import { AppError } from "../../platform/errors";
 type Currency = "RUB" | "KZT";
 const maxDays = 366;
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const isDay = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && utcDay(dayStart(text)) === text;
+const isDay = (text: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(text) && Number.isFinite(dayStart(text)) && utcDay(dayStart(text)) === text;
 const share = (part: number, whole: number) =>
   whole === 0 ? null : Math.round((part / whole) * 1000) / 1000;
 
 /** The range asked for: UTC days, both included, at most a year; the last 30 days by default. */
 function rangeOf(query: { from?: string; to?: string }, now: number) {
   const to = query.to ?? utcDay(now);
+  const isDate = (text: string | undefined) => text === undefined || isDay(text);
+  // Checked before the default start is worked out from the end.
+  if (!isDate(to) || !isDate(query.from))
+    throw new AppError("VALIDATION", "from and to must be dates, YYYY-MM-DD.");
   const from = query.from ?? utcDay(dayStart(to) - 29 * dayMs);
-  if (!isDay(from) || !isDay(to)) throw new AppError("VALIDATION", "from and to must be dates, YYYY-MM-DD.");
   const days = (dayStart(to) - dayStart(from)) / dayMs + 1;
   if (days < 1) throw new AppError("VALIDATION", "from must not be after to.");
   if (days > maxDays) throw new AppError("VALIDATION", `The range may be at most ${maxDays} days.`);

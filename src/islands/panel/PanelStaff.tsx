@@ -7,7 +7,7 @@ import { showToast } from "../../lib/toast/toast-store";
 import { panelCall } from "../../stores/panel-session";
 import { PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading } from "./PanelStates";
-import { CreateForm, OncePassword, RefusalMessage } from "./StaffParts";
+import { CreateForm, OncePassword, RefusalMessage, RoleSelect } from "./StaffParts";
 import {
   type Answer,
   attempt,
@@ -17,7 +17,6 @@ import {
   type Revealed,
   type Role,
   roleKeys,
-  roles,
   roleWord,
   signedInOperatorId,
 } from "./staff-calls";
@@ -113,20 +112,12 @@ function MemberRow({
       </div>
       <div className="panel-staff__actions">
         {!isSelf && (
-          <label className="field panel-staff__role">
-            <span>{t("panel.staffRole")}</span>
-            <select
-              value={member.role}
-              disabled={isBusy}
-              onChange={(event) => void changeRole(event.target.value as Role)}
-            >
-              {roles.map((option) => (
-                <option key={option} value={option}>
-                  {t(roleKeys[option])}
-                </option>
-              ))}
-            </select>
-          </label>
+          <RoleSelect
+            className="panel-staff__role"
+            value={member.role}
+            disabled={isBusy}
+            onChange={(role) => void changeRole(role)}
+          />
         )}
         {!isSelf &&
           (member.isDisabled ? (

@@ -14,6 +14,33 @@ import {
 } from "./staff-calls";
 
 /** The translated reason, with the server's own (English) message under it when it sent one. */
+/** The role chooser of the create form and of each operator's row. */
+export function RoleSelect({
+  value,
+  onChange,
+  disabled = false,
+  className = "",
+}: {
+  value: Role;
+  onChange: (role: Role) => void;
+  disabled?: boolean;
+  className?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <label className={`field ${className}`.trim()}>
+      <span>{t("panel.staffRole")}</span>
+      <select value={value} disabled={disabled} onChange={(event) => onChange(event.target.value as Role)}>
+        {roles.map((option) => (
+          <option key={option} value={option}>
+            {t(roleKeys[option])}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function RefusalMessage({ refusal, isCreation = false }: { refusal: Refusal; isCreation?: boolean }) {
   const { t } = useTranslation();
   return (
@@ -124,16 +151,7 @@ export function CreateForm({ onCreated }: { onCreated: (member: Member, password
             {t("panel.staffUsernameHint")}
           </span>
         </div>
-        <label className="field">
-          <span>{t("panel.staffRole")}</span>
-          <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
-            {roles.map((option) => (
-              <option key={option} value={option}>
-                {t(roleKeys[option])}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RoleSelect value={role} onChange={setRole} />
         <div className="field">
           <label htmlFor="staff-password">{t("panel.staffPassword")}</label>
           <input
