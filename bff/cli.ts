@@ -1,6 +1,6 @@
 import { unlinkSync } from "node:fs";
 import { runOperatorCommand } from "./modules/operators/commands";
-import { loadConfig } from "./platform/config";
+import { type Config, loadConfig } from "./platform/config";
 import { askControlSocket, controlSocketPath, probeControlSocket } from "./platform/control-socket";
 import { openDatabase } from "./platform/database";
 
@@ -15,8 +15,7 @@ import { openDatabase } from "./platform/database";
  */
 const args = process.argv.slice(2);
 
-async function viaRunningServer(): Promise<{ exitCode: number; output: string } | undefined> {
-  const config = loadConfig();
+async function viaRunningServer(config: Config): Promise<{ exitCode: number; output: string } | undefined> {
   if (config.databaseUrl !== undefined || config.databasePath === ":memory:") return undefined;
   const socket = controlSocketPath(config.dataDirectory);
   const probe = await probeControlSocket(socket);
@@ -27,10 +26,11 @@ async function viaRunningServer(): Promise<{ exitCode: number; output: string } 
 }
 
 async function main(): Promise<number> {
+  const config = loadConfig();
   const result =
-    (await viaRunningServer()) ??
+    (await viaRunningServer(config)) ??
     (await (async () => {
-      const database = await openDatabase(loadConfig());
+      const database = await openDatabase(config);
       try {
         return await runOperatorCommand(database, args, Date.now());
       } finally {

@@ -118,3 +118,19 @@ export function customerFromUrl(): CustomerChoice {
 
 /** The address of a per-customer page. */
 export const customerHref = (page: string, id: number) => `/${page}?id=${id}`;
+
+/**
+ * The signed-in operator's id, the access token's subject. Only to leave out the controls
+ * the server refuses on one's own account; the server decides every call by itself.
+ */
+export function signedInOperatorId(): number | undefined {
+  const payload = readStorage(storageKeys.accessToken)?.split(".")[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as { sub?: unknown };
+    const id = Number(claims.sub);
+    return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}

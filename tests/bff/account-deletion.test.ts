@@ -110,6 +110,12 @@ describe("the customer's own data", () => {
     });
     expect(payment?.amount).toBeGreaterThan(0);
 
+    // Support can see what happened: the customer's own act, on that account.
+    const entry = await database.get<Record<string, unknown>>(
+      "SELECT operator_id, target_user_id FROM audit_log WHERE action = 'customer.delete'",
+    );
+    expect(entry).toEqual({ operator_id: null, target_user_id: userId });
+
     // Nothing is charged later, and signing in again makes a new, empty account.
     await advanceDays(app, 40);
     expect((await runBilling(app)).charged).toBe(0);

@@ -30,7 +30,7 @@ const roleName = (role: unknown, t: T) =>
   role === "admin" ? t("panel.roleAdmin") : role === "support" ? t("panel.roleSupport") : text(role);
 
 /** One audit entry as a sentence in the operator's language; unknown actions keep their code. */
-function describeEntry(entry: Entry, t: T): { what: string; amount?: string } {
+function describeEntry(entry: Entry, t: T): { what: string; amount?: string; who?: string } {
   const details = (entry.details ?? {}) as Details;
   switch (entry.action) {
     case "operator.login":
@@ -48,6 +48,9 @@ function describeEntry(entry: Entry, t: T): { what: string; amount?: string } {
       return { what: t("panel.auditOperatorDisable", { username: text(details.username) }) };
     case "operator.enable":
       return { what: t("panel.auditOperatorEnable", { username: text(details.username) }) };
+    case "customer.delete":
+      // The customer's own act in the cabinet: no operator did it.
+      return { who: t("panel.auditCustomer"), what: t("panel.auditCustomerDelete") };
     case "operator.role":
       return {
         what: t("panel.auditOperatorRole", {
@@ -91,11 +94,11 @@ function Log() {
     <>
       <ol className="panel-audit">
         {loaded.data.content.map((entry) => {
-          const { what, amount } = describeEntry(entry, t);
+          const { what, amount, who } = describeEntry(entry, t);
           return (
             <li key={entry.id} className="panel-audit__entry">
               <p className="panel-audit__what">
-                <strong>{entry.operator ?? t("panel.auditSystem")}</strong> {what}
+                <strong>{who ?? entry.operator ?? t("panel.auditSystem")}</strong> {what}
               </p>
               <dl className="panel-audit__facts">
                 <div>

@@ -4,7 +4,7 @@ import { HoldButton } from "../../components/react/HoldButton";
 import { api } from "../../lib/api-client";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { showToast } from "../../lib/toast/toast-store";
-import { panelCall } from "../../stores/panel-session";
+import { panelCall, signedInOperatorId } from "../../stores/panel-session";
 import { PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading } from "./PanelStates";
 import { CreateForm, OncePassword, RefusalMessage, RoleSelect } from "./StaffParts";
@@ -18,7 +18,6 @@ import {
   type Role,
   roleKeys,
   roleWord,
-  signedInOperatorId,
 } from "./staff-calls";
 import { usePanelData } from "./use-panel-data";
 

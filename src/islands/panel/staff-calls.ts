@@ -1,7 +1,6 @@
 import { type api, errorMessage } from "../../lib/api-client";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import type { useTranslation } from "../../lib/i18n/use-translation";
-import { readStorage, storageKeys } from "../../lib/storage-keys";
 import { panelCall } from "../../stores/panel-session";
 
 /** The Staff screen's calls and the words for their refusals. */
@@ -24,22 +23,6 @@ export const roleWord = (role: Role, t: T) => t(role === "admin" ? "panel.roleAd
 export function byName(a: Member, b: Member): number {
   const [left, right] = [a.username.toLowerCase(), b.username.toLowerCase()];
   return left < right ? -1 : left > right ? 1 : a.id - b.id;
-}
-
-/**
- * The signed-in operator's id, the access token's subject. Only to leave out the controls
- * the server refuses on one's own account; the server decides every call by itself.
- */
-export function signedInOperatorId(): number | undefined {
-  const payload = readStorage(storageKeys.accessToken)?.split(".")[1];
-  if (!payload) return undefined;
-  try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as { sub?: unknown };
-    const id = Number(claims.sub);
-    return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** One staff call: its data, or the status and message of its refusal. */
