@@ -32,6 +32,10 @@ const postgresOnlyTests = [
 export default defineConfig({
   test: {
     pool: "threads",
+    // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine. Most
+    // files wait on server processes, timers and PostgreSQL, so two workers nearly halve
+    // the run (477 s → 269 s measured) without starving the processes they start.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

@@ -92,6 +92,16 @@ export function formatDayMonth(input: DateInput, language: string, { timeZone }:
   return formatter(language, { day: "numeric", month: "long", timeZone }).format(date);
 }
 
+/** "November 2026", "ноябрь 2026 г.", "2026年11月", "2026 ж. қараша": a month of a chart or a report. */
+export function formatMonthYear(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {
+  const date = toDate(input);
+  if (needsKazakhTable(language)) {
+    const { year, month } = calendarDay(date, timeZone);
+    return `${year} ж. ${kazakhMonths[month]}`;
+  }
+  return formatter(language, { month: "long", year: "numeric", timeZone }).format(date);
+}
+
 /** "14:05" in every language: a 24-hour clock, as all four of them use. */
 export function formatTime(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {
   return formatter(language, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).format(

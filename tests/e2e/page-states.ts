@@ -139,6 +139,7 @@ const panelPages = [
   "panel-logs",
   "panel-audit",
   "panel-staff",
+  "panel-dashboard",
 ];
 
 export const screens: Screen[] = [

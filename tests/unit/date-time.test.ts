@@ -96,6 +96,17 @@ describe("where the runtime has no Kazakh month names (as in Chromium)", () => {
     expect(helpers.formatDateTime(Date.UTC(2027, 0, 5, 9, 5), "kk", almaty)).toBe("2027 ж. 5 қаңтар, 14:05");
   });
 
+  test("a month of a chart reads as full ICU writes it, from the table where Intl cannot", async () => {
+    const utc = { timeZone: "UTC" };
+    expect(dateTime.formatMonthYear(lateEvening, "kk", utc)).toBe("2026 ж. қараша");
+    expect(dateTime.formatMonthYear(lateEvening, "ru", utc)).toBe("ноябрь 2026 г.");
+    expect(dateTime.formatMonthYear(lateEvening, "zh", utc)).toBe("2026年11月");
+    expect(dateTime.formatMonthYear(lateEvening, "kk", almaty)).toBe("2026 ж. қараша");
+    const helpers = await withChromiumIntl();
+    expect(helpers.formatMonthYear(lateEvening, "kk", utc)).toBe("2026 ж. қараша");
+    expect(helpers.formatMonthYear(Date.UTC(2026, 11, 31, 20, 0), "kk", almaty)).toBe("2027 ж. қаңтар");
+  });
+
   test("the table's day follows the clock it is given", async () => {
     const helpers = await withChromiumIntl();
     expect(helpers.formatDate(lateEvening, "kk", { timeZone: "UTC" })).toBe("2026 ж. 22 қараша");

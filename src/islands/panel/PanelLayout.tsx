@@ -6,14 +6,15 @@ import { logoutOperator } from "../../stores/panel-session";
 
 type T = ReturnType<typeof useTranslation>["t"];
 /** The navigation's sections; a customer's pages belong to the users' section. */
-export type PanelSection = "search" | "promo" | "audit" | "staff";
+export type PanelSection = "search" | "dashboard" | "promo" | "audit" | "staff";
 
 const sections: {
   section: PanelSection;
   href: string;
-  key: "panel.navSearch" | "panel.navPromos" | "panel.navAudit" | "panel.navStaff";
+  key: "panel.navSearch" | "panel.navDashboard" | "panel.navPromos" | "panel.navAudit" | "panel.navStaff";
 }[] = [
   { section: "search", href: "/panel-search", key: "panel.navSearch" },
+  { section: "dashboard", href: "/panel-dashboard", key: "panel.navDashboard" },
   { section: "promo", href: "/panel-promo", key: "panel.navPromos" },
   { section: "audit", href: "/panel-audit", key: "panel.navAudit" },
   { section: "staff", href: "/panel-staff", key: "panel.navStaff" },
