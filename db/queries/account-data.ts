@@ -67,11 +67,15 @@ export const accountData = {
     (await statement<{ id: number }, [number]>(db, "SELECT id FROM invitations WHERE invitee_id = ?").get(
       userId,
     )) !== undefined,
-  pendingPayments: async (db: Database, userId: number) =>
+  /**
+   * Charges of the saved card we sent and the bank has not answered: their outcome comes
+   * whatever the customer does. An unpaid first order is not one (see closeOpenOrders).
+   */
+  chargesInFlight: async (db: Database, userId: number) =>
     (
       await statement<{ count: number }, [number]>(
         db,
-        "SELECT COUNT(*) AS count FROM payments WHERE user_id = ? AND status = 'pending'",
+        "SELECT COUNT(*) AS count FROM payments WHERE user_id = ? AND status = 'pending' AND kind IN ('renewal', 'device')",
       ).get(userId)
     )?.count ?? 0,
 };
@@ -88,6 +92,16 @@ export const accountDeletion = {
          card_removed_at = COALESCE(card_removed_at, ?), updated_at = ?
        WHERE user_id = ?`,
     ).run(now, now, now, now, userId),
+  /**
+   * Orders the customer opened and never paid are closed: the bank's check of a payment
+   * made for one later is refused (the account is gone), so it can never be charged.
+   */
+  closeOpenOrders: (db: Database, userId: number, now: number) =>
+    statement<never, [number, number]>(
+      db,
+      `UPDATE payments SET status = 'declined', decline_reason = 'account deleted', updated_at = ?
+       WHERE user_id = ? AND status = 'pending' AND kind = 'first'`,
+    ).run(now, userId),
   /** Payments stay for accounting; what they held of the person and the card does not. */
   stripPayments: (db: Database, userId: number) =>
     statement<never, [number]>(

@@ -2,7 +2,7 @@ import { atom } from "nanostores";
 import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
 import { forgetOfferLinkVisit } from "../lib/consent-skip";
 import { formatDate, formatUnits } from "../lib/format";
-import { $language, translate } from "../lib/i18n/runtime";
+import { $language, type TranslationKey, translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { goToSignIn, needsSignIn } from "./auth";
 import { $email, $expirationDate, $subscriptionIsActive, $subscriptionStatus, $uid } from "./customer";
@@ -18,8 +18,9 @@ export const $shop = atom<ShopData | undefined>();
 /**
  * "failed": a call failed for another reason than a missing session. The cabinet then
  * says so and offers a retry; it never guesses the customer's status from a failure.
+ * "deleted": the customer deleted their account; the cabinet confirms it.
  */
-export const $cabinetState = atom<"loading" | "ready" | "failed">("loading");
+export const $cabinetState = atom<"loading" | "ready" | "failed" | "deleted">("loading");
 
 /** Set when the page signs the customer in where they are instead of going to /login. */
 export const $needsSignIn = atom(false);
@@ -164,6 +165,15 @@ export async function removeCard(): Promise<void> {
   await loadCabinet();
 }
 
+/** Forgets the signed-in customer on this device: local storage, or the native app does it. */
+function forgetCustomer(): void {
+  // A signed-out visit is over: the next customer in this tab gives the consents again.
+  forgetOfferLinkVisit();
+  const bridge = (window as { logout?: { postMessage?: (message: string) => void } }).logout;
+  if (bridge?.postMessage) bridge.postMessage("logout");
+  else localStorage.clear();
+}
+
 /** Change account: end the session, clear local storage (or let the native app do it), go home. */
 export async function changeAccount(): Promise<void> {
   try {
@@ -171,12 +181,66 @@ export async function changeAccount(): Promise<void> {
   } catch {
     // Signing out locally still proceeds.
   }
-  // A signed-out visit is over: the next customer in this tab gives the consents again.
-  forgetOfferLinkVisit();
-  const bridge = (window as { logout?: { postMessage?: (message: string) => void } }).logout;
-  if (bridge?.postMessage) bridge.postMessage("logout");
-  else localStorage.clear();
+  forgetCustomer();
   location.assign("/");
+}
+
+/** Hands `data` to the browser as a JSON file download. */
+function saveJson(data: unknown, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started by then; revoking at once can cancel it in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Everything kept about the customer, saved as kannt-my-data.json. Answers the text to
+ * show in place when it failed (a key, so it follows a language change), else nothing.
+ */
+export async function exportAccountData(): Promise<TranslationKey | undefined> {
+  const { data, error } = await api.profile.export
+    .post(identity())
+    .catch((thrown: unknown) => ({ data: null, error: { status: 0, value: thrown } }));
+  if (needsSignIn(error)) {
+    signInAgain();
+    return undefined;
+  }
+  if (!data || typeof data !== "object") {
+    console.error("data export failed", error);
+    return "cabinet.dataExportFailed";
+  }
+  saveJson(data, "kannt-my-data.json");
+  return undefined;
+}
+
+/**
+ * Deletes the customer's account (the server cancels, ends access, removes and anonymizes
+ * in one go). On success this device forgets the customer and the cabinet says the
+ * account is deleted; otherwise nothing changes here and the reason is answered.
+ */
+export async function deleteAccount(): Promise<TranslationKey | undefined> {
+  const { data, error } = await api.profile.delete
+    .post({ ...identity(), confirm: true })
+    .catch((thrown: unknown) => ({ data: null, error: { status: 0, value: thrown } }));
+  if (data?.success) {
+    // The page stays: what it shows (the footer's support link) no longer names the account.
+    $email.set("");
+    forgetCustomer();
+    $cabinetState.set("deleted");
+    return undefined;
+  }
+  console.error("account deletion failed", error);
+  if (needsSignIn(error)) {
+    signInAgain();
+    return undefined;
+  }
+  // 409: a payment is under way and its outcome must not land on a deleted account.
+  return error?.status === 409 ? "cabinet.dataDeletePending" : "cabinet.dataDeleteFailed";
 }
 
 /** Applies an operator promo code to the purchase; the server validates it. */

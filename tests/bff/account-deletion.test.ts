@@ -126,12 +126,35 @@ describe("the customer's own data", () => {
     expect(profile.userInfo.subscriptionStatus).toBe("NOT_ACTIVE");
   });
 
-  test("a payment under way makes the deletion wait, said in the customer's language", async () => {
+  test("a charge of the card awaiting the bank makes the deletion wait, said in the customer's language", async () => {
     const { app, context, customer, userId } = await payingCustomerWithDevice("pending.me@example.com");
-    await context.database.run("UPDATE payments SET status = 'pending' WHERE user_id = ?", [userId]);
+    await context.database.run("UPDATE payments SET status = 'pending', kind = 'renewal' WHERE user_id = ?", [
+      userId,
+    ]);
     const refused = await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }));
     expect(refused.status).toBe(409);
     expect(await refused.text()).toMatch(/being processed/);
     expect((await app.handle(asCustomer(customer, "/api/profile"))).status).toBe(200);
+  });
+
+  test("an order opened and never paid does not hold the deletion up, and can never be paid after it", async () => {
+    const { app, context } = await makeTestApp();
+    const customer = await signIn(app, "changed.mind@example.com");
+    const opened = await order(app, customer, 1, 1);
+    const deleted = await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }));
+    expect(deleted.status).toBe(200);
+    const [row] = await context.database.all<{ status: string; decline_reason: string | null }>(
+      "SELECT status, decline_reason FROM payments WHERE invoice_id = ?",
+      [opened.invoiceId],
+    );
+    expect(row).toEqual({ status: "declined", decline_reason: "account deleted" });
+    // The widget left open in another tab: the bank's check is refused, nothing is charged.
+    const late = await payWithCard(app, opened.invoiceId, cards.success);
+    expect(late.success).toBe(false);
+    expect(late.checkCode).toBe(13);
+    const completed = await context.database.all<{ completed: number }>(
+      "SELECT COUNT(*) AS completed FROM payments WHERE status = 'completed'",
+    );
+    expect(completed[0]?.completed).toBe(0);
   });
 });

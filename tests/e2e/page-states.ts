@@ -255,6 +255,23 @@ export const screens: Screen[] = [
     },
   },
   {
+    // The customer deleted their account: the confirmation that says so.
+    area: "cabinet",
+    page: "profile",
+    state: "deleted",
+    async open(page, language) {
+      await signedInCustomer(page, language, "ACTIVE");
+      await settle(page);
+      // Held from the keyboard: Space for 2 seconds, as the hold-to-confirm button takes it.
+      await page.getByRole("button", { name: text(language, "cabinet.dataDelete") }).focus();
+      await page.keyboard.down("Space");
+      await page.waitForTimeout(2_300);
+      await page.keyboard.up("Space");
+      await expect(page.getByRole("heading", { name: text(language, "cabinet.deletedTitle") })).toBeVisible();
+      await settle(page);
+    },
+  },
+  {
     area: "promo",
     page: "promo",
     state: "active",

@@ -1,5 +1,6 @@
 import type { Database } from "../../../db/database";
 import { type CardOnFile, payments, webhookEvents } from "../../../db/queries/payments";
+import { users } from "../../../db/queries/users";
 import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
 import { applyGatewayRefund } from "./refund-effects";
@@ -45,6 +46,9 @@ export async function answerCheck(
     return checkCodes.wrongAmount;
   }
   if (payment.status === "completed" || payment.status === "refunded") return checkCodes.cannotAccept;
+  // A customer who deleted their account is charged nothing more, from a tab left open too.
+  if (payment.user_id !== null && (await users.byId(database, payment.user_id))?.deleted_at)
+    return checkCodes.cannotAccept;
   // The trial is once per card too (DESIGN §13): a card that already paid one is refused.
   const card = cardOf(notification);
   if (payment.is_trial && card.fingerprint && (await hasCardHadTrial(database, card.fingerprint)))

@@ -17,8 +17,10 @@ const paymentUnderWay: LocalizedText = {
  * keys, connection logs, sessions and mail are deleted; the account row keeps only what
  * the payments kept for accounting point at (amounts, dates, receipts: no address, no
  * card), under an e-mail and id that name nobody. A new sign-in with the same Google or
- * Yandex account makes a new, empty account. Refused while a payment is under way, whose
- * outcome would otherwise land on a deleted account.
+ * Yandex account makes a new, empty account. Refused while a charge of the saved card
+ * awaits the bank's answer, whose outcome would otherwise land on a deleted account; an
+ * order opened and never paid does not hold it up: it is closed, and the bank's check of a
+ * late payment for it is refused (webhooks.ts).
  */
 export async function deleteAccount(
   context: AppContext,
@@ -28,8 +30,9 @@ export async function deleteAccount(
   const { database, clock } = context;
   const now = clock.now();
   await database.transaction(async () => {
-    if ((await accountData.pendingPayments(database, user.id)) > 0)
+    if ((await accountData.chargesInFlight(database, user.id)) > 0)
       throw new AppError("CONFLICT", paymentUnderWay);
+    await accountDeletion.closeOpenOrders(database, user.id, now);
     await accountDeletion.endSubscriptions(database, user.id, now);
     await accountDeletion.stripPayments(database, user.id);
     await accountDeletion.deleteOwnRows(database, user.id);

@@ -7,6 +7,7 @@ import { Spinner } from "../../components/react/Spinner";
 import { cabinetVariant } from "../../lib/cabinet-view";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { $cabinetState, $needsSignIn, $profile, $shop, loadCabinet } from "../../stores/cabinet";
+import { AccountDataBlock, AccountDeleted } from "./AccountDataBlock";
 import { CardBlock } from "./CardBlock";
 import { AppInstallBlock, DevicesBlock, SupportBlock } from "./DevicesBlock";
 import { PaymentHistory } from "./PaymentHistory";
@@ -30,6 +31,7 @@ function CabinetContent({ prepare }: Props) {
     });
   }, [prepare]);
 
+  if (state === "deleted") return <AccountDeleted />;
   if (needsSignIn) {
     return (
       <main id="main" className="screen screen--center">
@@ -95,6 +97,7 @@ function CabinetContent({ prepare }: Props) {
           </>
         )}
         <PaymentHistory />
+        <AccountDataBlock />
         <SupportBlock />
       </main>
       <SiteFooter />
