@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { createNode } from "../../bff/modules/vpn/service";
 import { makeTestApp, postJson } from "../helpers/app";
 import { asCustomer, signIn } from "../helpers/customers";
+import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { advanceDays, cards, order, payWithCard, runBilling } from "../helpers/payments";
 
 /** DESIGN §16: a customer downloads what is kept about them, and deletes their account. */
@@ -115,6 +116,18 @@ describe("the customer's own data", () => {
       "SELECT operator_id, target_user_id FROM audit_log WHERE action = 'customer.delete'",
     );
     expect(entry).toEqual({ operator_id: null, target_user_id: userId });
+    // The panel marks the account as deleted, in the search and on the customer's card.
+    await makeOperator(context, "support.desk", "support");
+    const staff = bearer((await tokensFor(app, "support.desk", "correct horse battery staple")).accessToken);
+    const card = (await (
+      await app.handle(postJson(`/api/panel/users/getUserById?id=${userId}`, {}, staff))
+    ).json()) as { email: string; deletedAt: string | null };
+    expect(card.email).toBe(`deleted-${userId}@deleted.invalid`);
+    expect(Date.parse(card.deletedAt ?? "")).toBeLessThanOrEqual(context.clock.now());
+    const found = (await (
+      await app.handle(postJson(`/api/panel/users/search?emailPart=deleted-${userId}@`, {}, staff))
+    ).json()) as { content: { id: number; deletedAt: string | null }[] };
+    expect(found.content).toEqual([expect.objectContaining({ id: userId, deletedAt: card.deletedAt })]);
 
     // Nothing is charged later, and signing in again makes a new, empty account.
     await advanceDays(app, 40);

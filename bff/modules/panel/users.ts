@@ -14,9 +14,9 @@ import { paged } from "./paging";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
-type SearchRow = { id: number; email: string; status: string | null };
+type SearchRow = { id: number; email: string; deleted_at: number | null; status: string | null };
 
-const searchSelect = `SELECT u.id, u.email,
+const searchSelect = `SELECT u.id, u.email, u.deleted_at,
   (SELECT s.status FROM subscriptions s WHERE s.user_id = u.id ORDER BY s.id DESC LIMIT 1) AS status FROM users u`;
 
 /**
@@ -74,6 +74,8 @@ export async function searchUsers(database: Database, emailPart: string, number:
       id: row.id,
       email: row.email,
       subscription: { status: row.status ?? "NOT_ACTIVE" },
+      // A customer who deleted their own account: the e-mail shown is the placeholder.
+      deletedAt: iso(row.deleted_at),
     })),
     number,
     size,
@@ -97,6 +99,7 @@ export async function userDetails(database: Database, userId: number, now: numbe
     id: user.id,
     email: user.email,
     uid: user.uid,
+    deletedAt: iso(user.deleted_at),
     invitationCode: user.invitation_code,
     subscription: {
       status: subscription?.status ?? "NOT_ACTIVE",

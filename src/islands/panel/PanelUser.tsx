@@ -65,6 +65,11 @@ function Details({ id }: { id: number }) {
   const active = user.devices.filter((device) => device.isActive);
   return (
     <>
+      {user.deletedAt && (
+        <p className="panel-notice" role="note">
+          {t("panel.deletedNotice", { date: formatDate(user.deletedAt, language) })}
+        </p>
+      )}
       <dl className="panel-details">
         <div>
           <dt>{t("panel.subscriptionStatus")}</dt>
