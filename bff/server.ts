@@ -57,6 +57,8 @@ export async function startServer(environment: Record<string, string | undefined
   };
 
   const server = Bun.serve({
+    // Unset: every interface. Behind a proxy on this machine, HOST=127.0.0.1 (deploy/).
+    hostname: config.host,
     port: config.port,
     development: false,
     // Bun answers 413 itself, before reading, for a body over the limit however it is sent.
@@ -107,7 +109,8 @@ export async function startServer(environment: Record<string, string | undefined
   if (!site.isBuilt)
     logger.warn("site not built; serving the API only", { directory: config.staticDirectory });
   logger.info("listening", {
-    url: `http://localhost:${server.port}`,
+    url: server.url.origin,
+    host: config.host ?? "every interface",
     mode: config.mode,
     mail: context.mail.kind,
   });

@@ -4,22 +4,27 @@ import { runRenewals } from "./renewals";
 import { runRetention } from "./retention";
 
 /**
- * Runs a renewal pass every `intervalMs` inside the server process. Its own passes never
- * pile up; that it may overlap a manual run or another instance's pass is safe because
- * every pass works under a lease (renewal-lease.ts). Stopping waits for the pass under way.
+ * Runs a renewal pass, then privacy retention, every `intervalMs` inside the server
+ * process. Its own passes never pile up; that it may overlap a manual run or another
+ * instance's pass is safe because every pass works under a lease (renewal-lease.ts), and
+ * retention's batches are safe to repeat. Stopping waits for the pass under way.
  */
 export function startRenewalScheduler(context: AppContext, intervalMs: number): () => Promise<void> {
   let running: Promise<void> | undefined;
+  // Each job fails on its own: a renewal pass that throws must not keep retention from
+  // running (nor the other way round), and the log says which one failed.
   const pass = async () => {
     try {
       const counts = await runRenewals(context);
       if (counts.charged + counts.free + counts.recovered > 0) logger.info("renewal pass", counts);
+    } catch (error) {
+      logger.error("renewal pass failed", { error: errorText(error) });
+    }
+    try {
       const kept = await runRetention(context);
       if (Object.values(kept).some((count) => count > 0)) logger.info("retention", kept);
     } catch (error) {
-      logger.error("renewal pass failed", {
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
+      logger.error("retention pass failed", { error: errorText(error) });
     }
   };
   const tick = () => {
@@ -36,3 +41,6 @@ export function startRenewalScheduler(context: AppContext, intervalMs: number): 
     await running;
   };
 }
+
+const errorText = (error: unknown) =>
+  error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from "node:net";
 import { basename } from "node:path";
 import { parseTrustedProxies } from "./client-address";
 import { secureDataFolder } from "./data-folder";
@@ -8,6 +9,11 @@ export type AppMode = "demo" | "production";
 
 export type Config = {
   port: number;
+  /**
+   * HOST: the address to listen on, e.g. 127.0.0.1 when the proxy runs on the same machine;
+   * unset means every interface (IPv4 and IPv6), as Bun does by default.
+   */
+  host: string | undefined;
   /** The SQLite file (DATABASE_PATH); with DATABASE_URL set it is not opened. */
   databasePath: string;
   /**
@@ -146,6 +152,27 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
+/** One DNS name: dot-separated labels of letters, digits and inner hyphens. */
+const hostNamePattern =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/**
+ * HOST: an IP address (IPv6 with or without brackets) or a host name, nothing more. A port
+ * or scheme written into it, or a mistyped address, stops the start here with a message
+ * rather than in the listener with a resolver error.
+ */
+function parseHost(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const unbracketed = /^\[(.*)\]$/.exec(raw)?.[1] ?? raw;
+  if (isIPv6(unbracketed)) return unbracketed;
+  // All digits and dots is meant as an IPv4 address, so it must be one (not 10.0.0.300).
+  const isIpv4Shaped = /^[\d.]+$/.test(raw);
+  if (isIpv4Shaped ? isIPv4(raw) : hostNamePattern.test(raw)) return raw;
+  throw new Error(
+    `HOST must be the address to listen on: an IP address (127.0.0.1 for this machine only, 0.0.0.0 or :: for every interface) or a host name, without a scheme or port (the port is PORT); got "${raw}".`,
+  );
+}
+
 /** Settings that make the server talk to a real provider, bank or captcha service. */
 const realSettings = [
   "GOOGLE_CLIENT_ID",
@@ -196,6 +223,7 @@ export function loadConfig(environment: Environment = process.env): Config {
   const generatedSecret = (name: string) => (databaseUrl ? "" : readOrCreateSecret(dataDirectory, name));
   const config: Config = {
     port,
+    host: parseHost(optional(environment, "HOST")),
     databasePath,
     databaseUrl,
     dataDirectory,

@@ -4,6 +4,11 @@ import type { Database } from "../../db/database";
 /** Methods named as such; anything else is one label value, so labels stay few. */
 const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
+/** The outcomes each counter counts, every one exported from the start (see createMetrics). */
+const renewalResults = ["completed", "declined", "free", "unanswered", "recovered"] as const;
+const mailResults = ["sent", "failed", "retried"] as const;
+const notificationKinds = ["check", "pay", "fail", "refund"] as const;
+
 /**
  * The service's Prometheus metrics (DESIGN §16), one registry per server. Counters are
  * this instance's own since it started; Prometheus sums the instances.
@@ -36,6 +41,15 @@ export function createMetrics(database: Database) {
     labelNames: ["result"] as const,
     registers,
   });
+  // prom-client writes no sample for a label value until it is first counted. A series that
+  // does not exist yet makes an alert's expression empty, so it never fires (no mail "sent"
+  // since a restart with the SMTP server down), and increase() misses the first count of a
+  // series that appears at 1. So every known value is there, at 0, from the start.
+  for (const result of renewalResults) renewals.inc({ result }, 0);
+  for (const result of mailResults) mails.inc({ result }, 0);
+  // The codes a notification may be answered with are open-ended; these two are not.
+  for (const kind of notificationKinds)
+    for (const result of ["accepted", "refused"]) notifications.inc({ kind, result }, 0);
   let lastPass: { startedAt: number; intervalMs: number } | undefined;
   new Gauge({
     name: "kannt_outbox_depth",

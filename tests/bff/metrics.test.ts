@@ -66,6 +66,18 @@ describe("GET /metrics", () => {
     expect(text).toContain("process_cpu_seconds_total");
   });
 
+  // Runs before anything below sends mail, charges or notifies: the server is as fresh as after a restart.
+  test("a fresh server exports every renewal, mail and notification outcome at 0, so alerts on them can fire", async () => {
+    const lines = await samples();
+    for (const result of ["completed", "declined", "free", "unanswered", "recovered"])
+      expect(sampleValue(lines, `kannt_renewals_total{result="${result}"}`), result).toBe(0);
+    for (const result of ["sent", "failed", "retried"])
+      expect(sampleValue(lines, `kannt_mails_total{result="${result}"}`), result).toBe(0);
+    for (const kind of ["check", "pay", "fail", "refund"])
+      for (const result of ["accepted", "refused"])
+        expect(sampleValue(lines, `kannt_notifications_total{kind="${kind}",result="${result}"}`)).toBe(0);
+  });
+
   test("requests are labelled by method, route pattern and status, never by concrete path", async () => {
     await fetch(`${origin}/api/profile/payments/12345/receipt`);
     await fetch(`${origin}/api/profile`, { method: "POST" });

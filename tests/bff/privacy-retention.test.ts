@@ -1,11 +1,41 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
+import { runRenewals } from "../../bff/jobs/renewals";
 import { runRetention } from "../../bff/jobs/retention";
+import { startRenewalScheduler } from "../../bff/jobs/scheduler";
 import { createNode } from "../../bff/modules/vpn/service";
 import { loadConfig } from "../../bff/platform/config";
+import { logger } from "../../bff/platform/logger";
+import { audit } from "../../db/queries/operators";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { advanceDays, cards, order, payWithCard } from "../helpers/payments";
+
+// The real renewal pass, which one test makes fail once.
+vi.mock(import("../../bff/jobs/renewals"), async (importOriginal) => {
+  const original = await importOriginal();
+  return { ...original, runRenewals: vi.fn(original.runRenewals) };
+});
+
+type TestContext = Awaited<ReturnType<typeof makeTestApp>>["context"];
+
+/** `count` connection logs of `userId`, one a second back from `newest`, each from its own address. */
+async function addConnectionLogs(context: TestContext, userId: number, newest: number, count: number) {
+  await context.database.run(
+    `WITH RECURSIVE numbers (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM numbers WHERE n < ?)
+     INSERT INTO connection_logs (user_id, connected_at, user_ip, success)
+     SELECT ?, CAST(? AS BIGINT) - n * 1000, '198.51.' || CAST(n / 250 AS TEXT) || '.' || CAST(n % 250 AS TEXT), 1
+     FROM numbers`,
+    [count, userId, newest],
+  );
+}
+
+async function userIdOf(context: TestContext, email: string): Promise<number> {
+  const row = await context.database.get<{ id: number }>("SELECT id FROM users WHERE email = ?", [email]);
+  return Number(row?.id);
+}
+
+const days = (count: number) => count * 24 * 60 * 60 * 1000;
 
 /** DESIGN §16: a privacy product keeps little, and for a bounded time. */
 describe("privacy retention over a test-clock year", () => {
@@ -78,8 +108,109 @@ describe("privacy retention over a test-clock year", () => {
       logsDeleted: 0,
       logAddressesCut: 0,
       paymentAddressesCut: 0,
+      auditAddressesCut: 0,
       sessionsPurged: 0,
     });
+  });
+
+  test("one pass handles more rows than a batch holds", async () => {
+    const { app, context } = await makeTestApp();
+    await signIn(app, "busy@example.com");
+    const userId = await userIdOf(context, "busy@example.com");
+    const now = context.clock.now();
+    await addConnectionLogs(context, userId, now - days(100), 1200);
+    await addConnectionLogs(context, userId, now - days(40), 1200);
+    expect(await runRetention(context)).toMatchObject({ logsDeleted: 1200, logAddressesCut: 1200 });
+    const left = await context.database.all<{ user_ip: string }>(
+      "SELECT user_ip FROM connection_logs WHERE user_id = ?",
+      [userId],
+    );
+    expect(left).toHaveLength(1200);
+    expect(left.every((log) => /^198\.51\.\d+\.0\/24$/.test(log.user_ip))).toBe(true);
+  }, 60_000);
+
+  test("a backlog larger than a pass's share is worked off over the following passes", async () => {
+    const { app, context } = await makeTestApp();
+    await signIn(app, "backlog@example.com");
+    const userId = await userIdOf(context, "backlog@example.com");
+    const now = context.clock.now();
+    await addConnectionLogs(context, userId, now - days(100), 250);
+    await addConnectionLogs(context, userId, now - days(40), 250);
+    // Three batches of 40 per kind of row and pass: 120, 120, then the last 10.
+    const limits = { batchSize: 40, batchesPerPass: 3 };
+    const passes = [];
+    for (let pass = 0; pass < 4; pass++) {
+      const { logsDeleted, logAddressesCut } = await runRetention(context, limits);
+      passes.push([logsDeleted, logAddressesCut]);
+    }
+    expect(passes).toEqual([
+      [120, 120],
+      [120, 120],
+      [10, 10],
+      [0, 0],
+    ]);
+    const whole = await context.database.get<{ count: number }>(
+      "SELECT COUNT(*) AS count FROM connection_logs WHERE user_id = ? AND user_ip NOT LIKE '%/%'",
+      [userId],
+    );
+    expect(Number(whole?.count)).toBe(0);
+  }, 60_000);
+
+  test("a customer's own audit entry keeps its address only for the retention period; an operator's keeps it", async () => {
+    const { app, context } = await makeTestApp();
+    await signIn(app, "leaving@example.com");
+    const userId = await userIdOf(context, "leaving@example.com");
+    await makeOperator(context, "retention.support", "support");
+    const operator = await context.database.get<{ id: number }>(
+      "SELECT id FROM operators WHERE username = ?",
+      ["retention.support"],
+    );
+    const now = context.clock.now();
+    for (const [operatorId, action, ipAddress] of [
+      [null, "customer.delete", "203.0.113.7"],
+      [null, "customer.delete", "2001:db8:1:2:3:4:5:6"],
+      [Number(operator?.id), "user.block", "198.51.100.23"],
+    ] as const)
+      await audit.record(context.database, { operatorId, action, targetUserId: userId, ipAddress }, now);
+    const addresses = async () =>
+      (
+        await context.database.all<{ ip_address: string }>(
+          "SELECT ip_address FROM audit_log WHERE target_user_id = ? ORDER BY id",
+          [userId],
+        )
+      ).map((entry) => entry.ip_address);
+
+    await advanceDays(app, 29);
+    expect((await runRetention(context)).auditAddressesCut).toBe(0);
+    expect(await addresses()).toEqual(["203.0.113.7", "2001:db8:1:2:3:4:5:6", "198.51.100.23"]);
+
+    await advanceDays(app, 2);
+    expect((await runRetention(context)).auditAddressesCut).toBe(2);
+    expect(await addresses()).toEqual(["203.0.113.0/24", "2001:db8:1::/48", "198.51.100.23"]);
+  });
+
+  test("the scheduler's pass runs retention even when its renewal pass fails", async () => {
+    const { app, context } = await makeTestApp();
+    await signIn(app, "expired@example.com");
+    await advanceDays(app, 400);
+    const countSessions = async () =>
+      Number(
+        (await context.database.get<{ count: number }>("SELECT COUNT(*) AS count FROM sessions"))?.count,
+      );
+    expect(await countSessions()).toBe(1);
+    vi.mocked(runRenewals).mockClear().mockRejectedValueOnce(new Error("renewal pass broke"));
+    const errors = vi.spyOn(logger, "error");
+    try {
+      // One pass at once, none after it within the test.
+      const stop = startRenewalScheduler(context, 3_600_000);
+      await stop();
+      expect(vi.mocked(runRenewals)).toHaveBeenCalledTimes(1);
+      expect(errors.mock.calls.map(([message]) => message)).toEqual(["renewal pass failed"]);
+    } finally {
+      errors.mockRestore();
+    }
+    // Retention ran all the same: the session that ran out is gone.
+    expect(await countSessions()).toBe(0);
   });
 
   test("the periods are whole days from 1 to 3650", () => {

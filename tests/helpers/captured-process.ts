@@ -7,6 +7,7 @@ import type { Subprocess } from "bun";
  */
 const serverVariables = [
   "PORT",
+  "HOST",
   "DATABASE_PATH",
   "DATABASE_URL",
   "PUBLIC_URL",
