@@ -6,7 +6,7 @@ import type { AppContext } from "../context";
 import { accountIdOf } from "../modules/payments/orders";
 import { receiptOf } from "../modules/payments/receipt";
 import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/payments/saved-card";
-import { settleSuccess } from "../modules/payments/settlement";
+import { settleNotSent, settleSuccess } from "../modules/payments/settlement";
 import { endWithoutCard, expireLapsed } from "../modules/subscriptions/ending";
 import { nextChargeAmount } from "../modules/subscriptions/next-charge";
 import { type Clock, systemClock } from "../platform/clock";
@@ -32,7 +32,14 @@ export type RenewalOptions = {
   leaseClock?: Clock;
   /** Attempts committed per transaction; tests make it small so that passes interleave. */
   batchSize?: number;
+  /**
+   * How long the batch under way may go on charging after the server is told to stop
+   * (the server exits within 15 s, DESIGN §16); tests make it 0.
+   */
+  stopGraceMs?: number;
 };
+
+const defaultStopGraceMs = 9_000;
 
 const yieldEvery = 25;
 
@@ -124,17 +131,42 @@ async function claimDue(context: AppContext, owner: string, limit: number) {
   });
 }
 
-/** Charges the claimed attempts one by one; stops sending once the lease is lost. */
+/**
+ * The server was told to stop and the batch's time is up: what was not sent is settled as
+ * never sent (no money moved), so it is due again at once for the next pass, here after a
+ * restart or on another instance, instead of waiting for this lease to run out.
+ */
+async function settleUnsent(context: AppContext, unsent: Attempt[]) {
+  const { database, clock } = context;
+  await database.transaction(async () => {
+    for (const { payment } of unsent) await settleNotSent(database, payment, clock.now());
+  });
+  logger.info("renewal pass stopped; unsent attempts left for the next pass", { unsent: unsent.length });
+}
+
+/**
+ * Charges the claimed attempts one by one; stops sending once the lease is lost, or once
+ * the server has been stopping for `stopGraceMs`.
+ */
 async function chargeClaimed(
   context: AppContext,
   lease: RenewalLease,
   attempts: Attempt[],
   counts: RenewalCounts,
+  stopGraceMs: number,
 ) {
   const results: { payment: PaymentRow; answer: ChargeAnswer }[] = [];
+  let stopSeenAt: number | undefined;
   for (const [index, { payment, subscription }] of attempts.entries()) {
     // Let the server answer other requests during a long pass.
     if (index % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (context.stopping.aborted) {
+      stopSeenAt ??= performance.now();
+      if (performance.now() - stopSeenAt >= stopGraceMs) {
+        await settleUnsent(context, attempts.slice(index));
+        break;
+      }
+    }
     if (lease.isSweepDue()) counts.recovered += await settleLeftovers(context, lease);
     // Attempts not sent stay pending under the lost lease; another pass finds them unsent at the bank.
     if (!(await lease.keep())) break;
@@ -187,7 +219,13 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
     while (!context.stopping.aborted && (await lease.keep())) {
       const { toCharge, dueCount, free } = await claimDue(context, lease.owner, batchSize);
       counts.free += free;
-      const results = await chargeClaimed(context, lease, toCharge, counts);
+      const results = await chargeClaimed(
+        context,
+        lease,
+        toCharge,
+        counts,
+        options.stopGraceMs ?? defaultStopGraceMs,
+      );
       const settledAt = clock.now();
       // The gateway's answers are in hand: the transaction only records them. Tallied
       // after it commits, since PostgreSQL may run the body again.

@@ -26,6 +26,23 @@ export const accountData = {
               next_charge_at, card_last_four, card_removed_at, created_at
        FROM subscriptions WHERE user_id = ? ORDER BY id`,
     ).all(userId),
+  /** What each payment row holds of the person and the card, beside the history's amounts. */
+  paymentRecords: (db: Database, userId: number) =>
+    statement<
+      {
+        invoice_id: string;
+        created_at: number;
+        ip_address: string | null;
+        card_first_six: string | null;
+        card_last_four: string | null;
+        card_exp_date: string | null;
+      },
+      [number]
+    >(
+      db,
+      `SELECT invoice_id, created_at, ip_address, card_first_six, card_last_four, card_exp_date
+       FROM payments WHERE user_id = ? ORDER BY id`,
+    ).all(userId),
   devices: (db: Database, userId: number) =>
     statement<
       {
@@ -102,12 +119,25 @@ export const accountDeletion = {
       `UPDATE payments SET status = 'declined', decline_reason = 'account deleted', updated_at = ?
        WHERE user_id = ? AND status = 'pending' AND kind = 'first'`,
     ).run(now, userId),
-  /** Payments stay for accounting; what they held of the person and the card does not. */
-  stripPayments: (db: Database, userId: number) =>
-    statement<never, [number]>(
+  /**
+   * Payments stay for accounting; what they held of the person and the card does not.
+   * One thing stays: the card's fingerprint on a trial it paid, because the trial is
+   * once per card (DESIGN §13) and a new account must not get a second one with it.
+   */
+  stripPayments: async (db: Database, userId: number) => {
+    await statement<never, [number]>(
       db,
-      "UPDATE payments SET ip_address = NULL, card_token = NULL, card_last_four = NULL WHERE user_id = ?",
-    ).run(userId),
+      `UPDATE payments SET ip_address = NULL, card_token = NULL, card_last_four = NULL,
+         card_first_six = NULL, card_exp_date = NULL,
+         card_fingerprint = CASE WHEN is_trial = 1 AND status IN ('completed', 'refunded')
+           THEN card_fingerprint ELSE NULL END
+       WHERE user_id = ?`,
+    ).run(userId);
+    await statement<never, [number]>(
+      db,
+      "UPDATE subscriptions SET card_fingerprint = NULL WHERE user_id = ?",
+    ).run(userId);
+  },
   deleteOwnRows: async (db: Database, userId: number) => {
     for (const sql of [
       "DELETE FROM connection_logs WHERE user_id = ?",
@@ -117,6 +147,23 @@ export const accountDeletion = {
       "DELETE FROM mail_outbox WHERE user_id = ?",
     ])
       await statement<never, [number]>(db, sql).run(userId);
+  },
+  /** Audit entries about the customer keep what was done, not who they were (e-mail, sign-in id). */
+  scrubAudit: async (db: Database, userId: number) => {
+    const entries = await statement<{ id: number; details: string }, [number]>(
+      db,
+      "SELECT id, details FROM audit_log WHERE target_user_id = ?",
+    ).all(userId);
+    for (const entry of entries) {
+      const details = JSON.parse(entry.details) as Record<string, unknown>;
+      if (!("email" in details) && !("uid" in details)) continue;
+      delete details.email;
+      delete details.uid;
+      await statement<never, [string, number]>(db, "UPDATE audit_log SET details = ? WHERE id = ?").run(
+        JSON.stringify(details),
+        entry.id,
+      );
+    }
   },
   anonymize: (db: Database, userId: number, now: number) =>
     statement<never, [string, string, number, number]>(

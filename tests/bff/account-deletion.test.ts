@@ -1,6 +1,7 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { createNode } from "../../bff/modules/vpn/service";
-import { makeTestApp, postJson } from "../helpers/app";
+import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, signIn } from "../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { advanceDays, cards, order, payWithCard, runBilling } from "../helpers/payments";
@@ -100,16 +101,27 @@ describe("the customer's own data", () => {
     }
     // The payment stays, for accounting, without the address and the card.
     const payment = await database.get<Record<string, unknown>>(
-      "SELECT status, amount, ip_address, card_last_four, card_token FROM payments WHERE invoice_id = ?",
+      `SELECT status, amount, is_trial, ip_address, card_last_four, card_token, card_first_six, card_exp_date,
+         card_fingerprint FROM payments WHERE invoice_id = ?`,
       [invoiceId],
     );
     expect(payment).toMatchObject({
       status: "completed",
+      is_trial: 1,
       ip_address: null,
       card_last_four: null,
       card_token: null,
+      card_first_six: null,
+      card_exp_date: null,
     });
     expect(payment?.amount).toBeGreaterThan(0);
+    // Only the trial's card fingerprint stays: the trial is once per card, for a new account too.
+    expect(payment?.card_fingerprint).toEqual(expect.any(String));
+    const subscriptionCards = await database.all<{ card_fingerprint: string | null }>(
+      "SELECT card_fingerprint FROM subscriptions WHERE user_id = ?",
+      [userId],
+    );
+    expect(subscriptionCards.map((row) => row.card_fingerprint)).toEqual([null]);
 
     // Support can see what happened: the customer's own act, on that account.
     const entry = await database.get<Record<string, unknown>>(
@@ -169,5 +181,78 @@ describe("the customer's own data", () => {
       "SELECT COUNT(*) AS completed FROM payments WHERE status = 'completed'",
     );
     expect(completed[0]?.completed).toBe(0);
+  });
+
+  test("a Pay that comes after the deletion is recorded but buys nothing, keeps no card, and is named for a refund", async () => {
+    const { app, context } = await makeTestApp();
+    const customer = await signIn(app, "late.pay@example.com");
+    const opened = await order(app, customer, 1, 1);
+    // A refund entry that names the customer, as an operator's refund writes it.
+    const userId = Number(opened.accountId.replace("customer-", ""));
+    await context.database.run(
+      "INSERT INTO audit_log (operator_id, action, target_user_id, details, ip_address, created_at) VALUES (NULL, 'refund', ?, ?, NULL, ?)",
+      [userId, JSON.stringify({ email: customer.email, uid: customer.uid, total: 1 }), context.clock.now()],
+    );
+    expect((await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }))).status).toBe(
+      200,
+    );
+    const body = new URLSearchParams({
+      TransactionId: "70000001",
+      Amount: opened.amount.toFixed(2),
+      Currency: "RUB",
+      InvoiceId: opened.invoiceId,
+      AccountId: opened.accountId,
+      Token: "tk_late_card",
+      CardFirstSix: "424242",
+      CardLastFour: "4242",
+      CardExpDate: "12/30",
+      Status: "Completed",
+    }).toString();
+    const pay = await app.handle(
+      request("/api/payments/cloudpayments/pay", {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-hmac": createHmac("sha256", context.config.cloudPaymentsApiSecret)
+            .update(body)
+            .digest("base64"),
+        },
+        body,
+      }),
+    );
+    expect(((await pay.json()) as { code: number }).code).toBe(0);
+    const payment = await context.database.get<Record<string, unknown>>(
+      "SELECT status, card_token, card_last_four, card_first_six, card_fingerprint FROM payments WHERE invoice_id = ?",
+      [opened.invoiceId],
+    );
+    expect(payment).toEqual({
+      status: "completed",
+      card_token: null,
+      card_last_four: null,
+      card_first_six: null,
+      card_fingerprint: null,
+    });
+    const subscription = await context.database.get<Record<string, unknown>>(
+      "SELECT status, card_token, next_charge_at FROM subscriptions WHERE user_id = ?",
+      [userId],
+    );
+    expect(subscription?.status).not.toBe("ACTIVE");
+    expect(subscription?.card_token).toBeNull();
+    expect(subscription?.next_charge_at).toBeNull();
+    const entries = await context.database.all<{ action: string; details: string }>(
+      "SELECT action, details FROM audit_log WHERE target_user_id = ? ORDER BY id",
+      [userId],
+    );
+    expect(entries.map((entry) => entry.action)).toEqual([
+      "refund",
+      "customer.delete",
+      "payment.after-deletion",
+    ]);
+    // Who the customer was is gone from the older entry; what was done stays.
+    expect(JSON.parse(entries[0]?.details ?? "{}")).toEqual({ total: 1 });
+    expect(JSON.parse(entries[2]?.details ?? "{}")).toMatchObject({
+      transactionId: "70000001",
+      currency: "RUB",
+    });
   });
 });

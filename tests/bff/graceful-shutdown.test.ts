@@ -98,4 +98,38 @@ describe("a renewal pass told to stop", () => {
     const rest = await runRenewals({ ...testApp.context, stopping: new AbortController().signal });
     expect(rest).toMatchObject({ recovered: 0, charged: 6, completed: 6 });
   });
+
+  test("a batch that would outlast the stop sends no more once its time is up; the rest is due again at once", async () => {
+    const stopping = new AbortController();
+    const testApp = await makeTestApp({ RENEWAL_BATCH_SIZE: "4" }, { stopping: stopping.signal });
+    await payingCustomers(testApp.app, 6, "outlast");
+    await runBilling(testApp.app);
+    await advanceDays(testApp.app, 1.5);
+    const { gateway } = testApp.context.payments;
+    const chargeToken = gateway.chargeToken.bind(gateway);
+    let sent = 0;
+    gateway.chargeToken = (...args) => {
+      sent++;
+      stopping.abort();
+      return chargeToken(...args);
+    };
+    // No grace: the first charge goes, the other three of its batch are never sent.
+    const cut = await runRenewals(testApp.context, { stopGraceMs: 0 });
+    expect(cut).toMatchObject({ charged: 1, completed: 1 });
+    expect(sent).toBe(1);
+    const unsent = await testApp.context.database.all<{ status: string; decline_reason: string }>(
+      "SELECT status, decline_reason FROM payments WHERE kind = 'renewal' AND status <> 'completed'",
+    );
+    expect(unsent).toEqual(Array(3).fill({ status: "declined", decline_reason: "not sent to the gateway" }));
+
+    // The next pass (after a restart, or another instance) charges the other five now,
+    // without waiting for the stopped pass's lease; each customer is charged once.
+    const rest = await runRenewals({ ...testApp.context, stopping: new AbortController().signal });
+    expect(rest).toMatchObject({ recovered: 0, charged: 5, completed: 5 });
+    const completed = await testApp.context.database.all<{ subscription_id: number }>(
+      "SELECT subscription_id FROM payments WHERE kind = 'renewal' AND status = 'completed'",
+    );
+    expect(new Set(completed.map((row) => row.subscription_id)).size).toBe(6);
+    expect(completed).toHaveLength(6);
+  });
 });

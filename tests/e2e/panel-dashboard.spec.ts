@@ -63,7 +63,9 @@ test.describe("the dashboard", () => {
     await signInToPanel(page);
     await page.waitForURL("**/panel-search");
 
-    const first = await nextAnswer(page, () => page.getByRole("link", { name: "Dashboard" }).click());
+    const first = await nextAnswer(page, () =>
+      page.getByRole("link", { name: "Dashboard", exact: true }).click(),
+    );
     await expect(page).toHaveURL(/\/panel-dashboard$/);
     expect(first.body.days).toHaveLength(30);
     expect(first.body.days.at(-1)?.activeSubscriptions).toBeGreaterThan(0);

@@ -100,18 +100,22 @@ export async function setStaffDisabled(
   now: number,
   actor: Actor,
 ): Promise<StaffMember> {
-  const target = await memberById(database, id);
-  if (isDisabled && !target.is_disabled) await assertKeepsAnAdmin(database, target, actor, "disable");
-  if (Boolean(target.is_disabled) !== isDisabled)
-    await changeAndSignOut(
-      database,
-      target,
-      isDisabled ? "operator.disable" : "operator.enable",
-      now,
-      actor,
-      () => operators.setDisabled(database, id, isDisabled, now),
-    );
-  return memberOf(await memberById(database, id));
+  // The check and the change in one transaction: two administrators disabling each other
+  // at once must not both pass "another administrator remains".
+  return database.transaction(async () => {
+    const target = await memberById(database, id);
+    if (isDisabled && !target.is_disabled) await assertKeepsAnAdmin(database, target, actor, "disable");
+    if (Boolean(target.is_disabled) !== isDisabled)
+      await changeAndSignOut(
+        database,
+        target,
+        isDisabled ? "operator.disable" : "operator.enable",
+        now,
+        actor,
+        () => operators.setDisabled(database, id, isDisabled, now),
+      );
+    return memberOf(await memberById(database, id));
+  });
 }
 
 /** A new password, made here and returned once; every sign-in of the operator ends. */

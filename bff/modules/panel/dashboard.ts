@@ -30,9 +30,10 @@ function rangeOf(query: { from?: string; to?: string }, now: number) {
  * The administrators' dashboard (DESIGN §16), over UTC days `from`–`to`: per day, the
  * subscriptions with access at the day's end, failed payments and the first-party events
  * (support clicks, purchases started and completed); revenue per calendar month and
- * currency (refunds subtracted); of the trials paid in the range, how many were renewed
- * at least once; and churn, the subscriptions that ended in the range against those with
- * access when it began.
+ * currency (payments in the month they were made, refunds subtracted in the month they
+ * were made); of the trials paid in the range, how many were renewed at least once; and
+ * churn: of the subscriptions with access when the range began, the share whose access
+ * ended for good within it.
  */
 export async function dashboardOf(context: AppContext, query: { from?: string; to?: string }) {
   const { database, clock } = context;
@@ -52,12 +53,16 @@ export async function dashboardOf(context: AppContext, query: { from?: string; t
     events.set(`${day} ${name}`, count);
 
   const revenue = new Map<string, Record<Currency, number>>();
-  for (const payment of await dashboardData.paidPayments(database, start, end)) {
-    const month = utcDay(payment.created_at).slice(0, 7);
+  const add = (time: number, currency: Currency, amount: number) => {
+    const month = utcDay(time).slice(0, 7);
     const sums = revenue.get(month) ?? { RUB: 0, KZT: 0 };
-    sums[payment.currency] += payment.amount - payment.refunded_amount;
+    sums[currency] += amount;
     revenue.set(month, sums);
-  }
+  };
+  for (const payment of await dashboardData.paidPayments(database, start, end))
+    add(payment.created_at, payment.currency, payment.amount);
+  for (const refund of await dashboardData.refundsMade(database, start, end))
+    add(refund.refunded_at, refund.currency, -refund.refunded_amount);
   const months = [...new Set(dayList.map((day) => day.slice(0, 7)))].map((month) => {
     const sums = revenue.get(month) ?? { RUB: 0, KZT: 0 };
     return { month, revenue: { RUB: sums.RUB / 100, KZT: sums.KZT / 100 } };

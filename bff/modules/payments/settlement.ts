@@ -1,6 +1,8 @@
 import type { Database } from "../../../db/database";
+import { audit } from "../../../db/queries/operators";
 import { type CardOnFile, type PaymentRow, payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
+import { users } from "../../../db/queries/users";
 import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
 import { addMonths, dayMs } from "../../platform/calendar";
 import { logger } from "../../platform/logger";
@@ -14,6 +16,37 @@ import {
 /** Dunning (DESIGN §5): retry 1 and 3 days after the due date, then the subscription expires. */
 export const retryDelaysDays = [1, 3] as const;
 
+const noCard: CardOnFile = { token: null, lastFour: null, firstSix: null, expiry: null, fingerprint: null };
+
+/**
+ * Money that came for an account its customer deleted (a Pay whose Check passed just
+ * before the deletion, or one the bank sends again): the bank took it, so it is recorded,
+ * but it buys nothing and the card is not kept. The audit log names it, for an operator
+ * to refund from the panel.
+ */
+async function keepPaymentForDeletedAccount(
+  database: Database,
+  payment: PaymentRow,
+  transactionId: string,
+  now: number,
+): Promise<boolean> {
+  if ((await payments.complete(database, payment.id, transactionId, noCard, now)).changes === 0) return false;
+  await audit.record(
+    database,
+    {
+      operatorId: null,
+      action: "payment.after-deletion",
+      targetUserId: payment.user_id,
+      details: { transactionId, total: payment.amount / 100, currency: payment.currency },
+    },
+    now,
+  );
+  logger.warn("a payment arrived for a deleted account; recorded, nothing given, to be refunded", {
+    paymentId: payment.id,
+  });
+  return true;
+}
+
 /**
  * Applies a successful payment once, whichever arrives first: the API answer or the Pay
  * notification. Every function here runs inside the caller's transaction and is a no-op
@@ -26,6 +59,8 @@ export async function settleSuccess(
   card: CardOnFile,
   now: number,
 ): Promise<boolean> {
+  const owner = payment.user_id === null ? undefined : await users.byId(database, payment.user_id);
+  if (owner?.deleted_at) return keepPaymentForDeletedAccount(database, payment, transactionId, now);
   if ((await payments.complete(database, payment.id, transactionId, card, now)).changes === 0) return false;
   const subscription = payment.subscription_id
     ? await subscriptions.byId(database, payment.subscription_id)

@@ -2,6 +2,7 @@ import { accountData, accountDeletion } from "../../../db/queries/account-data";
 import { audit } from "../../../db/queries/operators";
 import type { UserRow } from "../../../db/queries/users";
 import type { AppContext } from "../../context";
+import { billingTurn } from "../../jobs/renewal-notices";
 import { AppError, type LocalizedText } from "../../platform/errors";
 
 const paymentUnderWay: LocalizedText = {
@@ -29,13 +30,16 @@ export async function deleteAccount(
 ): Promise<{ success: true; deletedAt: string }> {
   const { database, clock } = context;
   const now = clock.now();
-  await database.transaction(async () => {
+  // In the billing turn, as renewal claims: a claim committed just before is seen as a
+  // charge in flight, and a claim just after finds nothing left to charge.
+  await database.inTurn(billingTurn, async () => {
     if ((await accountData.chargesInFlight(database, user.id)) > 0)
       throw new AppError("CONFLICT", paymentUnderWay);
     await accountDeletion.closeOpenOrders(database, user.id, now);
     await accountDeletion.endSubscriptions(database, user.id, now);
     await accountDeletion.stripPayments(database, user.id);
     await accountDeletion.deleteOwnRows(database, user.id);
+    await accountDeletion.scrubAudit(database, user.id);
     await accountDeletion.anonymize(database, user.id, now);
     // Who asked, so support can answer "where did this customer go"; the address is cut
     // by retention like any other after IP_RETENTION_DAYS.

@@ -13,8 +13,9 @@ const allPayments = 100_000;
  * §16). Other people's data stays out: of the friends they invited, only how many.
  */
 export async function exportAccount(database: Database, user: UserRow, now: number) {
-  const [subscriptions, devices, connections, mails, invitees, isInvited, history] = [
+  const [subscriptions, records, devices, connections, mails, invitees, isInvited, history] = [
     await accountData.subscriptions(database, user.id),
+    await accountData.paymentRecords(database, user.id),
     await accountData.devices(database, user.id),
     await accountData.connections(database, user.id),
     await accountData.mails(database, user.id),
@@ -47,6 +48,15 @@ export async function exportAccount(database: Database, user: UserRow, now: numb
       createdAt: iso(row.created_at),
     })),
     payments: history.payments,
+    // What each payment row keeps of where it was made from and the card that paid.
+    paymentRecords: records.map((row) => ({
+      invoiceId: row.invoice_id,
+      createdAt: iso(row.created_at),
+      address: row.ip_address,
+      cardFirstSix: row.card_first_six,
+      cardLastFour: row.card_last_four,
+      cardExpiry: row.card_exp_date,
+    })),
     devices: devices.map((row) => ({
       deviceId: row.device_id,
       deviceName: row.device_name,

@@ -1,6 +1,7 @@
 import type { Database } from "../../../db/database";
 import { savedCards } from "../../../db/queries/saved-cards";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
+import { billingTurn } from "../../jobs/renewal-notices";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { logger } from "../../platform/logger";
 import { queueCardRemoved } from "../mail/events";
@@ -36,7 +37,9 @@ export async function cardView(database: Database, userId: number) {
  * way: renewals are ours, and a token we no longer hold can never be charged.
  */
 export async function removeSavedCard(database: Database, userId: number, now: number) {
-  await database.transaction(async () => {
+  // In the billing turn: a renewal claim committed just before is seen as in flight here;
+  // a plain transaction on PostgreSQL could miss it and remove the card under a charge.
+  await database.inTurn(billingTurn, async () => {
     if (!(await savedCards.hasAnyToken(database, userId))) {
       throw new AppError("CONFLICT", refusals.noCard);
     }

@@ -51,6 +51,15 @@ function describeEntry(entry: Entry, t: T): { what: string; amount?: string; who
     case "customer.delete":
       // The customer's own act in the cabinet: no operator did it.
       return { who: t("panel.auditCustomer"), what: t("panel.auditCustomerDelete") };
+    case "payment.after-deletion":
+      return {
+        who: t("panel.auditSystem"),
+        what: t("panel.auditPaymentAfterDeletion"),
+        amount:
+          typeof details.total === "number"
+            ? formatUnits(details.total, details.currency === "KZT" ? "KZT" : "RUB")
+            : undefined,
+      };
     case "operator.role":
       return {
         what: t("panel.auditOperatorRole", {
