@@ -1,19 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
+import { holdButton, makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
 
-/** Presses the button with the mouse for `milliseconds`, then releases it. */
-async function hold(page: Page, name: string, milliseconds: number) {
-  const button = page.getByRole("button", { name });
-  // The mouse only reaches what is on screen: below the fold the press would land nowhere.
-  await button.scrollIntoViewIfNeeded();
-  const box = await button.boundingBox();
-  if (!box) throw new Error(`no ${name} button`);
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(milliseconds);
-  await page.mouse.up();
-}
+/** Presses the button named `name` with the mouse for `milliseconds`, then releases it. */
+const hold = (page: Page, name: string, milliseconds: number) =>
+  holdButton(page, page.getByRole("button", { name }), milliseconds);
 
 /** An ACTIVE customer, signed in through the UI, on the cabinet. */
 async function activeCustomer(page: Page, name: string) {

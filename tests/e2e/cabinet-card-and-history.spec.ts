@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
+import { holdButton, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
 
 /** Signs in through the UI, then pays the 1 ₽ first payment in the sandbox with a card it keeps. */
 async function payingCustomer(page: Page) {
@@ -17,18 +17,9 @@ async function payingCustomer(page: Page) {
   return { email, uid };
 }
 
-/** Presses the button with the mouse for `milliseconds`, then releases it. */
-async function hold(page: Page, name: string, milliseconds: number) {
-  const button = page.getByRole("button", { name });
-  // The mouse only reaches what is on screen: below the fold the press would land nowhere.
-  await button.scrollIntoViewIfNeeded();
-  const box = await button.boundingBox();
-  if (!box) throw new Error(`no ${name} button`);
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(milliseconds);
-  await page.mouse.up();
-}
+/** Presses the button named `name` with the mouse for `milliseconds`, then releases it. */
+const hold = (page: Page, name: string, milliseconds: number) =>
+  holdButton(page, page.getByRole("button", { name }), milliseconds);
 
 test.beforeEach(async ({ page }) => {
   await useLanguage(page, "en");

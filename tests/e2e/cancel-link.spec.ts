@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { signCancelToken } from "../../bff/modules/subscriptions/cancel-token";
 import { e2eJwtSecret } from "../helpers/e2e-secrets";
-import { makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
+import { holdButton, makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "./helpers";
 import { serverTime } from "./purchase-helpers";
 
 // DESIGN §14: the cancel link of a renewal notice, `/cancel?token=…`, opened in a browser
@@ -34,15 +34,9 @@ async function freshBrowser(browser: Browser, language: "en" | "ru" = "en") {
   return { context, page, violations };
 }
 
-/** Presses the button with the mouse for `milliseconds`, then releases it. */
-async function hold(page: Page, name: string, milliseconds: number) {
-  const box = await page.getByRole("button", { name }).boundingBox();
-  if (!box) throw new Error(`no ${name} button`);
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(milliseconds);
-  await page.mouse.up();
-}
+/** Presses the button named `name` with the mouse for `milliseconds`, then releases it. */
+const hold = (page: Page, name: string, milliseconds: number) =>
+  holdButton(page, page.getByRole("button", { name }), milliseconds);
 
 /** The address bar and the history entry keep no token. */
 async function expectTokenGone(page: Page) {

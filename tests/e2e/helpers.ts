@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 type Provider = "google.com" | "yandex";
 
@@ -122,4 +122,19 @@ export async function payInWidget(page: Page, card: string) {
   await expect(dialog).toBeVisible();
   await dialog.getByLabel("Card number").fill(card);
   await dialog.getByRole("button", { name: "Pay" }).click();
+}
+
+/**
+ * Holds a hold-to-confirm button with the mouse for `milliseconds` (past the 2 s it takes,
+ * by default), then releases it. Scrolled into view first: the mouse only reaches what is
+ * on screen, and below the fold the press would land nowhere.
+ */
+export async function holdButton(page: Page, button: Locator, milliseconds = 2_300) {
+  await button.scrollIntoViewIfNeeded();
+  const box = await button.boundingBox();
+  if (!box) throw new Error("the button is not drawn");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(milliseconds);
+  await page.mouse.up();
 }

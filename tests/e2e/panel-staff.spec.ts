@@ -1,22 +1,11 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
-import { panelAdmin, signInToPanel, useLanguage } from "./helpers";
+import { expect, type Page, test } from "@playwright/test";
+import { holdButton, panelAdmin, signInToPanel, useLanguage } from "./helpers";
 
 const hasNoSidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 /** A name no other test uses; the digits keep it out of the untranslated-words check of parallel screens. */
 const uniqueUsername = () => `e2e.staff.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-/** Holds a hold-to-confirm button past its 2 seconds, as an operator's pointer would. */
-async function hold(page: Page, button: Locator) {
-  await button.scrollIntoViewIfNeeded();
-  const box = await button.boundingBox();
-  if (!box) throw new Error("the button is not drawn");
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(2_300);
-  await page.mouse.up();
-}
 
 /** One operator's block in the staff list. */
 const memberOf = (page: Page, username: string) =>
@@ -102,7 +91,7 @@ test.describe("staff in the panel", () => {
     await expect(other.getByRole("button", { name: "Create account" })).toHaveCount(0);
 
     // A reset makes another password, shown once, and ends their sign-in.
-    await hold(page, memberOf(page, username).getByRole("button", { name: "Reset password" }));
+    await holdButton(page, memberOf(page, username).getByRole("button", { name: "Reset password" }));
     const second = await takeOncePassword(page, username);
     expect(second).not.toBe(first);
     await other.reload();
@@ -111,7 +100,7 @@ test.describe("staff in the panel", () => {
     await other.waitForURL("**/panel-search");
 
     // Disabled: their next panel call sends them to the login, where they are refused.
-    await hold(page, memberOf(page, username).getByRole("button", { name: "Disable" }));
+    await holdButton(page, memberOf(page, username).getByRole("button", { name: "Disable" }));
     await expect(page.getByRole("status").filter({ hasText: `${username} is disabled` })).toBeVisible();
     await expect(memberOf(page, username)).toContainText("Disabled");
     await other.getByLabel("Part of an e-mail").fill("someone");

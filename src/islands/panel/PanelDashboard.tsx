@@ -138,50 +138,55 @@ function Charts({ data, t, language }: { data: Dashboard; t: T; language: string
       kzt: (value: number) => (Number.isInteger(value) ? compact.format(value) : formatUnits(value, "KZT")),
     };
   }, [language]);
+  const list = [
+    {
+      kind: "line",
+      key: "panel.dashboardActiveChart",
+      labels: charts.days,
+      series: charts.active,
+      format: formats.count,
+    },
+    {
+      kind: "bar",
+      key: "panel.dashboardRevenueRubChart",
+      labels: charts.months,
+      series: charts.rub,
+      format: formats.rub,
+    },
+    {
+      kind: "bar",
+      key: "panel.dashboardRevenueKztChart",
+      labels: charts.months,
+      series: charts.kzt,
+      format: formats.kzt,
+    },
+    {
+      kind: "bar",
+      key: "panel.dashboardFailedChart",
+      labels: charts.days,
+      series: charts.failed,
+      format: formats.count,
+    },
+    {
+      kind: "bar",
+      key: "panel.dashboardSupportChart",
+      labels: charts.days,
+      series: charts.support,
+      format: formats.count,
+    },
+    {
+      kind: "line",
+      key: "panel.dashboardPurchasesChart",
+      labels: charts.days,
+      series: charts.purchases,
+      format: formats.count,
+    },
+  ] as const;
   return (
     <div className="panel-charts">
-      <DashboardChart
-        kind="line"
-        title={t("panel.dashboardActiveChart")}
-        labels={charts.days}
-        series={charts.active}
-        format={formats.count}
-      />
-      <DashboardChart
-        kind="bar"
-        title={t("panel.dashboardRevenueRubChart")}
-        labels={charts.months}
-        series={charts.rub}
-        format={formats.rub}
-      />
-      <DashboardChart
-        kind="bar"
-        title={t("panel.dashboardRevenueKztChart")}
-        labels={charts.months}
-        series={charts.kzt}
-        format={formats.kzt}
-      />
-      <DashboardChart
-        kind="bar"
-        title={t("panel.dashboardFailedChart")}
-        labels={charts.days}
-        series={charts.failed}
-        format={formats.count}
-      />
-      <DashboardChart
-        kind="bar"
-        title={t("panel.dashboardSupportChart")}
-        labels={charts.days}
-        series={charts.support}
-        format={formats.count}
-      />
-      <DashboardChart
-        kind="line"
-        title={t("panel.dashboardPurchasesChart")}
-        labels={charts.days}
-        series={charts.purchases}
-        format={formats.count}
-      />
+      {list.map(({ key, ...chart }) => (
+        <DashboardChart key={key} title={t(key)} {...chart} />
+      ))}
     </div>
   );
 }
