@@ -59,12 +59,18 @@ export async function settleSuccess(
   card: CardOnFile,
   now: number,
 ): Promise<boolean> {
-  const owner = payment.user_id === null ? undefined : await users.byId(database, payment.user_id);
-  if (owner?.deleted_at) return keepPaymentForDeletedAccount(database, payment, transactionId, now);
-  if ((await payments.complete(database, payment.id, transactionId, card, now)).changes === 0) return false;
   const subscription = payment.subscription_id
     ? await subscriptions.byId(database, payment.subscription_id)
     : undefined;
+  // Deletion ends every subscription of the account, so only a payment for an ended one
+  // (or for none) can be a deleted account's: a renewal, the common case, asks nothing more.
+  if (
+    payment.user_id !== null &&
+    (!subscription || subscription.status === "EXPIRED") &&
+    (await users.byId(database, payment.user_id))?.deleted_at
+  )
+    return keepPaymentForDeletedAccount(database, payment, transactionId, now);
+  if ((await payments.complete(database, payment.id, transactionId, card, now)).changes === 0) return false;
   if (!subscription) return true; // An anonymous prepaid purchase: applied when it is bound to an account.
   if (payment.kind === "first") {
     if (payment.is_trial) {
