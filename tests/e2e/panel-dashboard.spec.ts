@@ -71,7 +71,10 @@ test.describe("the dashboard", () => {
     expect(first.body.days.at(-1)?.activeSubscriptions).toBeGreaterThan(0);
     expect(sum(first.body.days, (day) => day.supportClicks)).toBeGreaterThan(0);
     await expectTilesOf(page, first.body);
-    await expect(page.getByRole("button", { name: "Last 30 days" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("button", { name: "30 days", exact: true })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
     // Six charts, each drawn, each with its figures in a table for reading exact values.
     await expect(page.locator(".panel-chart")).toHaveCount(6);
     await expect(page.locator(".panel-chart svg")).toHaveCount(6);
@@ -81,7 +84,9 @@ test.describe("the dashboard", () => {
     await expect(active.locator("svg .ct-line")).toHaveCount(1);
 
     // A preset: the last 7 days, in the address so a reload keeps it.
-    const week = await nextAnswer(page, () => page.getByRole("button", { name: "Last 7 days" }).click());
+    const week = await nextAnswer(page, () =>
+      page.getByRole("button", { name: "7 days", exact: true }).click(),
+    );
     expect(week.url.searchParams.get("to")).toBe(first.body.to);
     expect(week.body.days).toHaveLength(7);
     await expect(page).toHaveURL(/\?days=7$/);

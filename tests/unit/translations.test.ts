@@ -27,6 +27,13 @@ describe("translation files", () => {
   test("interpolation fills named values and leaves unknown ones visible", () => {
     expect(interpolate("Try for {{price}}", { price: "1 ₽" })).toBe("Try for 1 ₽");
     expect(interpolate("{{missing}} here")).toBe("{{missing}} here");
+    expect(interpolate("{{missing}}.")).toBe("{{missing}}.");
+    // A Russian date ends in "г.": the sentence's own full stop is not doubled.
+    expect(interpolate("Доступ открыт до {{date}}.", { date: "22 ноября 2026 г." })).toBe(
+      "Доступ открыт до 22 ноября 2026 г.",
+    );
+    expect(interpolate("Until {{date}}.", { date: "22 November 2026" })).toBe("Until 22 November 2026.");
+    expect(interpolate("{{a}}.{{b}}", { a: "x.", b: "y" })).toBe("x.y");
     expect(translator("ru")("footer.offer")).toBe("Публичная оферта");
   });
 });

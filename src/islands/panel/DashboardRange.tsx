@@ -26,7 +26,7 @@ export function DashboardRange({ range, onChange }: { range: Range; onChange: (r
   return (
     <div className="panel-range">
       <fieldset className="panel-range__presets">
-        <legend className="visually-hidden">{t("panel.dashboardRange")}</legend>
+        <legend className="panel-range__legend">{t("panel.dashboardRange")}</legend>
         {presets.map((days) => (
           <button
             key={days}

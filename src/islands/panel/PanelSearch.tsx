@@ -64,7 +64,7 @@ function Search() {
                 <span className="muted">#{user.id}</span>
                 <span className="panel-row__email">{user.email}</span>
                 <StatusBadge status={user.subscription.status} />
-                {user.deletedAt && <span className="badge">{t("panel.deletedTag")}</span>}
+                {user.deletedAt && <span className="badge panel-row__deleted">{t("panel.deletedTag")}</span>}
               </a>
             </li>
           ))}
