@@ -7,7 +7,7 @@ import type { AppContext } from "../../bff/context";
 import { deliverDueMail, maxRetryDelayMs, retryDelayMs, startMailWorker } from "../../bff/jobs/mail-worker";
 import { renderMail } from "../../bff/modules/mail/render";
 import type { MailTransport, OutgoingMail } from "../../bff/modules/mail/transport";
-import { OffsetClock } from "../../bff/platform/clock";
+import type { OffsetClock } from "../../bff/platform/clock";
 import { loadConfig } from "../../bff/platform/config";
 import { openDatabase } from "../../bff/platform/database";
 import { type MailRow, mailDelivery } from "../../db/queries/mail-outbox";
@@ -22,6 +22,7 @@ import {
   startSmtpServer,
   type TestSmtpServer,
 } from "../helpers/smtp-server";
+import { makeTestClock } from "../helpers/test-clock";
 import { testDatabaseUrl } from "../helpers/test-database";
 
 // DESIGN §14: a message is written with its event and sent by a worker over SMTP, once
@@ -278,7 +279,7 @@ describe("restarts", () => {
       APP_MODE: "demo",
       CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
     });
-    const context = await createContext(config, await openDatabase(config), new OffsetClock());
+    const context = await createContext(config, await openDatabase(config), makeTestClock());
     let isStopped = false;
     const stop = async () => {
       if (isStopped) return;

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { addMonths } from "../../core/calendar";
 import { makeTestApp, request } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";
 import { advanceDays, cards, passDays, payWithCard } from "../helpers/payments";
@@ -106,14 +107,16 @@ describe("the trial is once per customer", () => {
     expect(again).toMatchObject({ trial: false, amount: 150 });
     expect(again.reason).toMatch(/пробн/);
 
-    const paidAt = clock.now();
+    const payingFrom = clock.now();
     expect((await payWithCard(app, again.invoiceId, cards.success)).success).toBe(true);
+    const payingUntil = clock.now();
     const profile = await profileOf(customer);
     expect(profile.subscriptionStatus).toBe("ACTIVE");
-    // The payment bought the first month itself: access for a month, not for trial days.
+    // The payment bought the first month itself: a calendar month from the moment it was
+    // paid (some instant while the payment ran), not trial days and not a fixed 30 days.
     const end = Date.parse(profile.expirationDate ?? "");
-    expect(end - paidAt).toBeGreaterThanOrEqual(28 * dayMs);
-    expect(end - paidAt).toBeLessThanOrEqual(31 * dayMs);
+    expect(end).toBeGreaterThanOrEqual(addMonths(payingFrom, 1));
+    expect(end).toBeLessThanOrEqual(addMonths(payingUntil, 1));
   });
 });
 

@@ -1,9 +1,9 @@
 import { onTestFinished } from "vitest";
 import { createApp, createContext } from "../../bff/app";
 import type { ContextOverrides } from "../../bff/context";
-import { OffsetClock } from "../../bff/platform/clock";
 import { loadConfig } from "../../bff/platform/config";
 import { openDatabase } from "../../bff/platform/database";
+import { makeTestClock } from "./test-clock";
 import { testDatabaseUrl } from "./test-database";
 
 /**
@@ -27,7 +27,7 @@ export async function makeTestApp(
   });
   const database = await openDatabase({ databaseUrl, databasePath: ":memory:" });
   if (database.engine === "postgres") closeAfterTest(database);
-  const clock = new OffsetClock();
+  const clock = makeTestClock();
   const context = await createContext(config, database, clock, overrides);
   return { context, clock, app: createApp(context) };
 }
