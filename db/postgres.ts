@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { defaultRetryPolicy, isConflict, type RetryPolicy, retryOnConflict } from "./conflict-retry";
 import type { Changes, Database, SqlValue } from "./database";
 import { currentScope, runInScope, type TransactionScope } from "./transaction-scope";
 
@@ -8,9 +9,13 @@ type TransactionSql = postgres.TransactionSql;
 
 type Prepared = { text: string; isWrite: boolean };
 
-/** A transaction PostgreSQL gave up for a conflict or deadlock; running it again is the cure. */
-const retryableCodes = new Set(["40001", "40P01"]);
-const maxAttempts = 12;
+/**
+ * One run of a top-level transaction. `conflict`: a serialization failure or deadlock met
+ * anywhere inside it, savepoints included, even one a caller caught and went on from:
+ * the run then ends in a rollback and the transaction runs again, never commits.
+ */
+type Run = { conflict: unknown };
+type Handle = { sql: TransactionSql; run: Run };
 
 /**
  * `?` → `$1, $2, …` (and `?3` → `$3`), outside quoted strings, quoted names and comments: the queries are
@@ -67,7 +72,11 @@ export class PostgresDatabase implements Database {
   private readonly prepared = new Map<string, Prepared>();
   private writes = 0;
 
-  constructor(url: string, options: { max?: number } = {}) {
+  private readonly retryPolicy: RetryPolicy;
+
+  /** `retry`: how conflicts are run again (DESIGN §15); tests shorten it. */
+  constructor(url: string, options: { max?: number; retry?: RetryPolicy } = {}) {
+    this.retryPolicy = options.retry ?? defaultRetryPolicy;
     this.sql = postgres(url, {
       max: options.max ?? 10,
       onnotice: () => {},
@@ -98,19 +107,27 @@ export class PostgresDatabase implements Database {
     return prepared;
   }
 
-  private runner(): Runner {
-    return currentScope<Runner>(this)?.handle ?? this.sql;
+  /**
+   * Sends through the open transaction, or alone. A statement sent alone is its own
+   * transaction: one PostgreSQL gave up for a conflict or deadlock (any statement may meet
+   * a deadlock, and any under a SERIALIZABLE default) changed nothing and is sent again.
+   * One inside a transaction marks the run, whatever the caller does with the error.
+   */
+  private async send<Result>(send: (runner: Runner) => Promise<Result>): Promise<Result> {
+    const scope = currentScope<Handle>(this);
+    if (!scope) return retryOnConflict(() => send(this.sql), this.retryPolicy);
+    try {
+      return await send(scope.handle.sql);
+    } catch (error) {
+      if (isConflict(error)) scope.handle.run.conflict ??= error;
+      throw error;
+    }
   }
 
   private async query<Row>(sql: string, params: readonly SqlValue[]) {
     const { text, isWrite } = this.statementOf(sql);
-    const rows = await this.runner().unsafe<Row[]>(
-      text,
-      params.map(toParameter) as postgres.ParameterOrJSON<never>[],
-      {
-        prepare: true,
-      },
-    );
+    const values = params.map(toParameter) as postgres.ParameterOrJSON<never>[];
+    const rows = await this.send((runner) => runner.unsafe<Row[]>(text, values, { prepare: true }));
     if (isWrite) this.writes += 1;
     return rows;
   }
@@ -130,16 +147,31 @@ export class PostgresDatabase implements Database {
   }
 
   async exec(sql: string): Promise<void> {
-    await this.runner().unsafe(sql);
+    await this.send((runner) => runner.unsafe(sql));
     this.writes += 1;
   }
 
+  /** SERIALIZABLE, run again from the start on a conflict (conflict-retry.ts says how often). */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
-    const scope = currentScope<TransactionSql>(this);
-    // A savepoint through the driver's own scope: an error caught inside it then stays
-    // there, where a bare SAVEPOINT would still fail the whole transaction at its end.
-    if (scope) return (await scope.handle.savepoint((handle) => this.inScope(handle, work))) as T;
-    return this.retried(() => this.begin("isolation level serializable", work));
+    const scope = currentScope<Handle>(this);
+    if (scope) return this.savepoint(scope.handle, work);
+    return retryOnConflict(() => this.begin("isolation level serializable", work), this.retryPolicy);
+  }
+
+  /**
+   * A savepoint through the driver's own scope: an error caught inside it then stays
+   * there, where a bare SAVEPOINT would still fail the whole transaction at its end. A
+   * conflict is different: PostgreSQL would let the transaction go on and commit after a
+   * rollback to the savepoint, and a caller may catch the error (a message that could not
+   * be queued is left out), so it marks the whole run, which then runs again.
+   */
+  private async savepoint<T>(outer: Handle, work: () => Promise<T>): Promise<T> {
+    try {
+      return (await outer.sql.savepoint((sql) => this.inScope({ sql, run: outer.run }, work))) as T;
+    } catch (error) {
+      if (isConflict(error)) outer.run.conflict ??= error;
+      throw error;
+    }
   }
 
   /**
@@ -150,43 +182,42 @@ export class PostgresDatabase implements Database {
    * other over and over.
    */
   async inTurn<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const scope = currentScope<TransactionSql>(this);
+    const scope = currentScope<Handle>(this);
     if (scope) return this.transaction(work);
-    return this.retried(() =>
-      this.begin("isolation level read committed", async () => {
-        await this.get("SELECT pg_advisory_xact_lock(hashtext(?))", [name]);
-        return work();
-      }),
+    // READ COMMITTED meets no serialization failure of its own, but its row locks can
+    // deadlock (40P01), or a SERIALIZABLE default make it one: run again like any other.
+    return retryOnConflict(
+      () =>
+        this.begin("isolation level read committed", async () => {
+          await this.get("SELECT pg_advisory_xact_lock(hashtext(?))", [name]);
+          return work();
+        }),
+      this.retryPolicy,
     );
-  }
-
-  private async retried<T>(run: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await run();
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        if (!code || !retryableCodes.has(code) || attempt >= maxAttempts) throw error;
-        // Spread the retries so the same two transactions do not meet again at once.
-        await Bun.sleep(Math.random() * 5 * attempt);
-      }
-    }
   }
 
   /**
    * A READ COMMITTED transaction, for work that waits on a lock and must then see what the
-   * holder committed (migrations: the second instance to start finds them applied).
+   * holder committed (migrations: the second instance to start finds them applied). Not
+   * run again on a deadlock: its caller counts what it applied, and a start that fails
+   * says so.
    */
   readCommitted<T>(work: () => Promise<T>): Promise<T> {
     return this.begin("isolation level read committed", work);
   }
 
+  /** One run: a conflict marked inside it (even one the work caught) rolls it back to be run again. */
   private async begin<T>(mode: string, work: () => Promise<T>): Promise<T> {
-    return (await this.sql.begin(mode, (handle) => this.inScope(handle, work))) as T;
+    return (await this.sql.begin(mode, async (sql) => {
+      const run: Run = { conflict: undefined };
+      const result = await this.inScope({ sql, run }, work);
+      if (run.conflict !== undefined) throw run.conflict;
+      return result;
+    })) as T;
   }
 
-  private inScope<T>(handle: TransactionSql, work: () => Promise<T>): Promise<T> {
-    const own: TransactionScope<TransactionSql> = { owner: this, handle, open: true, savepoints: 0 };
+  private inScope<T>(handle: Handle, work: () => Promise<T>): Promise<T> {
+    const own: TransactionScope<Handle> = { owner: this, handle, open: true, savepoints: 0 };
     return runInScope(own, work).finally(() => {
       own.open = false;
     });

@@ -40,6 +40,16 @@ export async function payInSandbox(
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/** One send of a notification about a ledger transaction, and the shop's answer (null: none came). */
+export type LedgerDelivery = {
+  kind: string;
+  attempt: number;
+  status: number | null;
+  code: number | null;
+  error: string | null;
+  dateTime: string;
+};
+
 export type LedgerEntry = {
   transactionId: string;
   invoiceId: string;
@@ -50,6 +60,7 @@ export type LedgerEntry = {
   kind: string;
   dateTime: string;
   receipt: CustomerReceipt | null;
+  notifications: LedgerDelivery[];
 };
 
 export async function ledger(app: App, accountId: string): Promise<LedgerEntry[]> {

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { type CardBook, describeCard } from "./card-book";
 import { cardOutcome } from "./cards";
+import type { DeliveryLog } from "./delivery-log";
 import type { Notify } from "./notifier";
 import { readReceipt } from "./receipt-check";
 import { invalidAmountMessage, isStorableAmount, type RecordTransaction } from "./transaction-book";
@@ -14,10 +15,11 @@ export function createGatewayApi(
     record: RecordTransaction;
     notify: Notify;
     cards: CardBook;
+    deliveries: DeliveryLog;
     registerOrder: (order: SandboxOrder) => void;
   },
 ) {
-  const { record, notify, cards } = bank;
+  const { record, notify, cards, deliveries } = bank;
   return {
     /**
      * POST /orders/register, the sandbox's own call: the order a shop is about to open
@@ -149,14 +151,17 @@ export function createGatewayApi(
       return { Success: true, Message: null, Model: rows.map(model) };
     },
 
-    /** Everything the bank did for an account, for tests and the demo (GET /api/dev/sandbox/ledger). */
+    /**
+     * Everything the bank did for an account, for tests and the demo (GET /api/dev/sandbox/ledger),
+     * each transaction with every send of its notifications and the shop's answer.
+     */
     entries(accountId?: string) {
       const rows = accountId
         ? ledger
             .query<TransactionRow, [string]>("SELECT * FROM transactions WHERE account_id = ? ORDER BY id")
             .all(accountId)
         : ledger.query<TransactionRow, []>("SELECT * FROM transactions ORDER BY id").all();
-      return rows.map(ledgerEntry);
+      return rows.map((row) => ({ ...ledgerEntry(row), notifications: deliveries.of(row.id) }));
     },
   };
 }

@@ -2,12 +2,14 @@ import type { Database } from "bun:sqlite";
 import type { Clock } from "../../platform/clock";
 import type { HttpClient } from "../../platform/http-client";
 import { createCardBook } from "./card-book";
+import { createDeliveryLog } from "./delivery-log";
 import { createGatewayApi } from "./gateway-api";
-import { createNotifier } from "./notifier";
+import { createNotifier, type DeliveryPolicy } from "./notifier";
 import { createTransactionBook } from "./transaction-book";
 import { createWidgetPayments } from "./widget-payments";
 
-export type SandboxSettings = { apiSecret: string; notificationUrl: string };
+/** `delivery`: how often and how far apart a notification is sent again (notifier.ts). */
+export type SandboxSettings = { apiSecret: string; notificationUrl: string; delivery?: DeliveryPolicy };
 
 /**
  * The embedded sandbox gateway: a loopback bank with the gateway's API, test cards and
@@ -19,10 +21,12 @@ export function createSandboxGateway(
   http: HttpClient,
   settings: SandboxSettings,
 ) {
+  const deliveries = createDeliveryLog(ledger, clock);
   const bank = {
     record: createTransactionBook(ledger, clock),
-    notify: createNotifier(http, settings),
+    notify: createNotifier(http, settings, deliveries),
     cards: createCardBook(ledger, clock),
+    deliveries,
   };
   const widget = createWidgetPayments(ledger, clock, bank);
   return {

@@ -50,6 +50,13 @@ export function openLedger(path: string): Database {
   // The next unused expiry of a card number paid without one (see card-book.ts).
   ledger.run(`CREATE TABLE IF NOT EXISTS card_expiry_counters (
     card_number TEXT PRIMARY KEY, next_index INTEGER NOT NULL) STRICT`);
+  // Each attempt to deliver a notification and the shop's answer (delivery-log.ts): `status`
+  // null when none came, `transaction_id` null for a Check until its payment is booked.
+  ledger.run(`CREATE TABLE IF NOT EXISTS deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, transaction_id INTEGER, invoice_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL, status INTEGER, code INTEGER, error TEXT, created_at INTEGER NOT NULL) STRICT`);
+  ledger.run("CREATE INDEX IF NOT EXISTS deliveries_by_transaction ON deliveries (transaction_id)");
+  ledger.run("CREATE INDEX IF NOT EXISTS deliveries_by_invoice ON deliveries (invoice_id)");
   ledger.run("CREATE INDEX IF NOT EXISTS cards_by_number_expiry ON cards (card_number, exp_date)");
   ledger.run("CREATE INDEX IF NOT EXISTS transactions_by_invoice ON transactions (invoice_id)");
   ledger.run("CREATE INDEX IF NOT EXISTS transactions_by_account ON transactions (account_id)");

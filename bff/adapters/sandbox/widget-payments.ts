@@ -3,6 +3,7 @@ import type { Clock } from "../../platform/clock";
 import { fromMinorUnits } from "../cloudpayments/notification";
 import { type CardBook, describeCard } from "./card-book";
 import { cardOutcome, normalizeCard } from "./cards";
+import type { DeliveryLog } from "./delivery-log";
 import type { Notify } from "./notifier";
 import { readReceipt } from "./receipt-check";
 import { invalidAmountMessage, isStorableAmount, type RecordTransaction } from "./transaction-book";
@@ -28,9 +29,15 @@ const parseStored = (json: string | null): unknown => (json === null ? undefined
 export function createWidgetPayments(
   ledger: Database,
   clock: Clock,
-  bank: { record: RecordTransaction; notify: Notify; cards: CardBook },
+  bank: { record: RecordTransaction; notify: Notify; cards: CardBook; deliveries: DeliveryLog },
 ) {
-  const { record, notify, cards } = bank;
+  const { record, notify, cards, deliveries } = bank;
+  /** Books a transaction of this widget payment, with the Check that let it go ahead (or refused it). */
+  const book = (...args: Parameters<RecordTransaction>) => {
+    const row = record(...args);
+    deliveries.linkCheck(row.invoice_id, row.id);
+    return row;
+  };
   return {
     /** The order the widget is opened for (what the widget would send the gateway, `data` included). */
     registerOrder(order: SandboxOrder): void {
@@ -89,7 +96,7 @@ export function createWidgetPayments(
         TestMode: 1,
       });
       if (checkCode !== 0) {
-        const row = record("payment", attempt, "Declined", {
+        const row = book("payment", attempt, "Declined", {
           card: described,
           reasonCode: 5204,
           reason: `Check answered ${checkCode}`,
@@ -109,7 +116,7 @@ export function createWidgetPayments(
       if (!reading.isAccepted) return { success: false, message: reading.message };
       const outcome = cardOutcome(card.number, true);
       if (!outcome.isApproved) {
-        const row = record("payment", attempt, "Declined", {
+        const row = book("payment", attempt, "Declined", {
           card: described,
           reasonCode: outcome.reasonCode,
           reason: outcome.reason,
@@ -124,7 +131,7 @@ export function createWidgetPayments(
         };
       }
       const token = cards.tokenFor(card, attempt.account_id);
-      const row = record("payment", attempt, "Completed", { token, card: described, receipt });
+      const row = book("payment", attempt, "Completed", { token, card: described, receipt });
       await notify("pay", notificationFields(row, order.email));
       return { success: true, transactionId: row.id, message: null };
     },
