@@ -280,9 +280,16 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
       `APP_MODE=production refuses the demo parts; set ${missing.join(", ")} (see .env.example).`,
     );
   }
-  if (Buffer.byteLength(optional(environment, "JWT_SECRET") ?? "") < minimumSecretBytes) {
+  const jwtSecret = optional(environment, "JWT_SECRET") ?? "";
+  if (Buffer.byteLength(jwtSecret) < minimumSecretBytes) {
     throw new Error(
       `APP_MODE=production needs a JWT_SECRET of at least ${minimumSecretBytes} bytes (e.g. \`openssl rand -base64 48\`).`,
+    );
+  }
+  // Length alone lets "aaaa…" or "abab…" through; random hex already has 16 symbols.
+  if (new Set(jwtSecret).size < minimumSecretSymbols) {
+    throw new Error(
+      `APP_MODE=production needs a JWT_SECRET of at least ${minimumSecretSymbols} different characters, not a repeated pattern (e.g. \`openssl rand -base64 48\`).`,
     );
   }
   for (const [name, value] of [
@@ -295,6 +302,7 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
 }
 
 const minimumSecretBytes = 32;
+const minimumSecretSymbols = 8;
 
 /** `Kannt <no-reply@host>` on the public origin's host (`localhost` in the demo). */
 function defaultMailFrom(publicUrl: string): string {

@@ -13,14 +13,24 @@ function isBearer(request: Request, token: string): boolean {
 }
 
 /**
+ * Whether any proxy header is present. Proxies differ in what they add (X-Forwarded-For,
+ * -Host, -Proto, X-Real-IP, Forwarded), and one configured to send only some of them
+ * still makes its requests come from loopback, so any of them means "not this machine".
+ */
+function isProxied(request: Request): boolean {
+  for (const name of request.headers.keys())
+    if (name.startsWith("x-forwarded-") || name === "x-real-ip" || name === "forwarded") return true;
+  return false;
+}
+
+/**
  * Who may read the metrics (DESIGN §16): a scraper on this machine, by the socket's own
  * peer and only when no proxy forwarded the request (a local reverse proxy's requests also
  * come from loopback), or anyone with the METRICS_TOKEN bearer.
  */
 function mayRead(request: Request, token: string | undefined): boolean {
   if (token !== undefined && isBearer(request, token)) return true;
-  const isForwarded = request.headers.has("x-forwarded-for") || request.headers.has("forwarded");
-  return !isForwarded && isLoopback(peerOf(request));
+  return !isProxied(request) && isLoopback(peerOf(request));
 }
 
 /** GET /metrics: the Prometheus text of this instance. */

@@ -9,10 +9,16 @@ export const errorResponse = t.Object({
 export const customerErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse } as const;
 
 /**
- * A row id in a path or query: a whole number a database id can be. A fraction or a
- * 30-digit number is a bad request, not a look-up PostgreSQL would refuse with a 500.
+ * A row id in a path or query: plain decimal digits without a leading zero, at most 15 of
+ * them (below 2^53). A number parser would also read `0x10`, `1e3`, ` 12`, `+12` or
+ * `12.0` as some id, so one id would have many spellings (and caches, logs and audit
+ * entries keyed by the path would disagree); those are bad requests, as are a fraction
+ * and a 30-digit number, which PostgreSQL would refuse with a 500.
  */
-export const rowId = t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1 });
+export const rowId = t
+  .Transform(t.String({ pattern: "^[1-9][0-9]{0,14}$", description: "a positive whole number, in decimal" }))
+  .Decode((digits) => Number(digits))
+  .Encode((id) => String(id));
 
 /** Every customer call names its account; the session decides whether it may. */
 export const customerIdentity = {

@@ -176,6 +176,20 @@ describe("a link that is not valid gets 401 and a message a person understands",
     expect((await profileOf(judy)).subscriptionStatus).toBe("ACTIVE");
   });
 
+  test("the link of an account deleted since it was sent opens nothing and cancels nothing", async () => {
+    const gone = await customer("gone.link@example.com");
+    expect((await open(gone.token)).status).toBe(200);
+    const deleted = await app.handle(asCustomer(gone, "/api/profile/delete", { confirm: true }));
+    expect(deleted.status).toBe(200);
+    const opened = await open(gone.token);
+    const cancelled = await cancel({ token: gone.token });
+    expect([opened.status, cancelled.status]).toEqual([401, 401]);
+    // Read exactly as a bad token: nothing tells a holder of the link the account existed.
+    expect(opened.body).toEqual((await open("garbage")).body);
+    expect(cancelled.body).toEqual((await cancel({ token: "garbage" })).body);
+    expect(JSON.stringify(opened.body)).not.toContain("gone.link");
+  });
+
   test("the message is in the visitor's language", async () => {
     expect(messageOf(await open("x", { "accept-language": "ru" }))).toMatch(/недействительна или устарела/);
     expect(messageOf(await open("x", { cookie: "i18next=kk" }))).toMatch(/жарамсыз/);

@@ -67,27 +67,80 @@ const refundFields = (
 });
 
 describe("signatures are checked over the bytes received", () => {
-  test("X-Content-HMAC over a decoded body that is not UTF-8 (a gateway's cp1251 é) is accepted", async () => {
-    const customer = await signIn(app, "cp1251@example.com");
+  test("a form body signed only with X-Content-HMAC over its decoded form is refused and changes nothing", async () => {
+    const customer = await signIn(app, "decoded-form@example.com");
     const options = await order(app, customer);
-    const body = `${form({
+    const fields = {
       TransactionId: 81_000_001,
       Amount: "1.00",
       Currency: "RUB",
       InvoiceId: options.invoiceId,
       AccountId: options.accountId,
-    })}&Description=Caf%E9`;
-    // The decoded body holds the single byte 0xE9: signed as bytes, as the gateway does.
-    const decoded = Buffer.concat([
-      Buffer.from(decodeURIComponent(body.slice(0, body.indexOf("%E9")).replace(/\+/g, " "))),
-      Buffer.from([0xe9]),
-    ]);
-    const response = await post("check", body, {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-content-hmac": hmac(decoded),
+    };
+    // A genuine gateway body whose Description holds an encoded "&Token=…": its decoded
+    // form reads the same whether the "&" was encoded or not, so a signature over the
+    // decoded form would also cover a re-sent body where that text became a field.
+    const genuine = `${form(fields)}&Description=tea%26Token%3Dtk_injected`;
+    const injected = `${form(fields)}&Description=tea&Token=tk_injected`;
+    const overDecoded = hmac(decodeURIComponent(genuine.replace(/\+/g, " ")));
+    expect(overDecoded).toBe(hmac(decodeURIComponent(injected.replace(/\+/g, " "))));
+    for (const body of [genuine, injected]) {
+      const response = await post("pay", body, {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-content-hmac": overDecoded,
+      });
+      expect(response.status).toBe(401);
+    }
+    expect((await paymentRow(options.invoiceId))?.status).toBe("pending");
+    expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
+  });
+
+  test("a JSON body signed only with X-Content-HMAC over its raw bytes is accepted", async () => {
+    const customer = await signIn(app, "json-x-hmac@example.com");
+    const options = await order(app, customer);
+    const body = JSON.stringify({
+      TransactionId: 81_000_002,
+      Amount: "1.00",
+      Currency: "RUB",
+      InvoiceId: options.invoiceId,
+      AccountId: options.accountId,
+      Status: "Completed",
+    });
+    const response = await post("pay", body, {
+      "content-type": "application/json",
+      "x-content-hmac": hmac(body),
     });
     expect(response.status).toBe(200);
     expect(await codeOf(response)).toBe(0);
+    expect((await paymentRow(options.invoiceId))?.status).toBe("completed");
+  });
+
+  test("a wrong Content-HMAC is refused even beside a right X-Content-HMAC", async () => {
+    const customer = await signIn(app, "wrong-content-hmac@example.com");
+    const options = await order(app, customer);
+    const fields = {
+      TransactionId: 81_000_003,
+      Amount: "1.00",
+      Currency: "RUB",
+      InvoiceId: options.invoiceId,
+      AccountId: options.accountId,
+    };
+    const json = JSON.stringify(fields);
+    const formBody = form(fields);
+    for (const [contentType, body] of [
+      ["application/json", json],
+      ["application/x-www-form-urlencoded", formBody],
+    ] as const) {
+      for (const wrong of ["", "forged", hmac(`${body} `)]) {
+        const response = await post("pay", body, {
+          "content-type": contentType,
+          "content-hmac": wrong,
+          "x-content-hmac": hmac(body),
+        });
+        expect(response.status).toBe(401);
+      }
+    }
+    expect((await paymentRow(options.invoiceId))?.status).toBe("pending");
   });
 
   test("a signature over a re-encoded text of the body is refused", async () => {

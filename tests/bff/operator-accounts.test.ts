@@ -4,6 +4,7 @@ import {
   ensureFirstOperator,
   resetOperatorPassword,
 } from "../../bff/modules/operators/accounts";
+import { runOperatorCommand } from "../../bff/modules/operators/commands";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { bearer, login, makeOperator, tokensFor } from "../helpers/operators";
 
@@ -76,5 +77,41 @@ describe("operator accounts", () => {
         "operator.login",
       ]),
     );
+  });
+
+  test("the CLI's disable keeps the last active administrator, as the panel does", async () => {
+    const { app, context } = await makeTestApp();
+    const only = await makeOperator(context, "only.admin", "admin");
+    await makeOperator(context, "helper", "support");
+    const refused = await runOperatorCommand(
+      context.database,
+      ["disable", "only.admin"],
+      context.clock.now(),
+    );
+    expect(refused).toEqual({
+      exitCode: 1,
+      output: "only.admin is the last active administrator and cannot be disabled.",
+    });
+    expect((await login(app, only.username, only.password)).status).toBe(200);
+    // Any letter case names the same operator, and is refused the same way.
+    expect(
+      (await runOperatorCommand(context.database, ["disable", "ONLY.ADMIN"], context.clock.now())).exitCode,
+    ).toBe(1);
+
+    // With a second administrator, either may go, but not both.
+    await makeOperator(context, "second.admin", "admin");
+    expect(
+      (await runOperatorCommand(context.database, ["disable", "only.admin"], context.clock.now())).exitCode,
+    ).toBe(0);
+    expect(
+      await runOperatorCommand(context.database, ["disable", "second.admin"], context.clock.now()),
+    ).toEqual({
+      exitCode: 1,
+      output: "second.admin is the last active administrator and cannot be disabled.",
+    });
+    // Support staff are never the last administrator.
+    expect(
+      (await runOperatorCommand(context.database, ["disable", "helper"], context.clock.now())).exitCode,
+    ).toBe(0);
   });
 });

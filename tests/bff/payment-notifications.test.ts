@@ -22,8 +22,12 @@ function notification(
   };
   const key = options.secret ?? secret;
   if (options.header !== "none") {
+    // The gateway signs X-Content-HMAC over the decoded body: a JSON body is its own decoded form.
     if (options.header === "x")
-      headers["x-content-hmac"] = signBody(key, decodeURIComponent(body.replace(/\+/g, " ")));
+      headers["x-content-hmac"] = signBody(
+        key,
+        options.json ? body : decodeURIComponent(body.replace(/\+/g, " ")),
+      );
     else headers["content-hmac"] = signBody(key, body);
   }
   return app.handle(request(`/api/payments/cloudpayments/${kind}`, { method: "POST", headers, body }));
@@ -77,17 +81,21 @@ describe("notification signatures", () => {
     expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
   });
 
-  test("X-Content-HMAC over the decoded body and JSON bodies are accepted", async () => {
+  test("X-Content-HMAC alone is refused for a form body and accepted for a JSON body", async () => {
     const first = await pendingOrder("x-hmac@example.com");
-    expect(
-      await code(
-        await notification("pay", { ...first.fields, Reason: "Approved: ok+fine" }, { header: "x" }),
-      ),
-    ).toBe(0);
-    expect((await paymentOf(first.options.invoiceId))?.status).toBe("completed");
+    const response = await notification(
+      "pay",
+      { ...first.fields, Reason: "Approved: ok+fine" },
+      { header: "x" },
+    );
+    expect(response.status).toBe(401);
+    expect((await paymentOf(first.options.invoiceId))?.status).toBe("pending");
     const second = await pendingOrder("json-pay@example.com");
     expect(await code(await notification("pay", second.fields, { json: true }))).toBe(0);
     expect((await statusOf(second.customer)).subscriptionStatus).toBe("ACTIVE");
+    const third = await pendingOrder("json-x-pay@example.com");
+    expect(await code(await notification("pay", third.fields, { json: true, header: "x" }))).toBe(0);
+    expect((await statusOf(third.customer)).subscriptionStatus).toBe("ACTIVE");
   });
 });
 

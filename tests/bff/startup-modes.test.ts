@@ -119,9 +119,25 @@ describe("loadConfig: which mode a set of variables starts", () => {
 
   test("production refuses a JWT_SECRET under 32 bytes and counts bytes, not characters", () => {
     expect(() => load({ ...production, JWT_SECRET: "x".repeat(31) })).toThrow(/JWT_SECRET.*32 bytes/);
-    expect(load({ ...production, JWT_SECRET: "x".repeat(32) }).mode).toBe("production");
+    expect(load({ ...production, JWT_SECRET: "abcdefgh".repeat(4) }).mode).toBe("production");
     // 16 two-byte letters are 32 bytes: long enough although only 16 characters.
-    expect(load({ ...production, JWT_SECRET: "ж".repeat(16) }).mode).toBe("production");
+    expect(load({ ...production, JWT_SECRET: "жзийклмн".repeat(2) }).mode).toBe("production");
+  });
+
+  test("production refuses a JWT_SECRET of fewer than 8 different characters, however long", () => {
+    for (const weak of ["a".repeat(64), "ab".repeat(32), "abcdefg".repeat(10), "ж".repeat(40)])
+      expect(() => load({ ...production, JWT_SECRET: weak }), weak).toThrow(
+        /JWT_SECRET.*at least 8 different characters/,
+      );
+    expect(load({ ...production, JWT_SECRET: "abcdefgh".repeat(8) }).mode).toBe("production");
+  });
+
+  test.each([
+    ["hex (openssl rand -hex 32)", "3f9a1c07e2b84d6c5a0e91f7b2d43c8e6a1f0b9d2c7e4a35b8f6d01c9e2a7b43"],
+    ["base64 (openssl rand -base64 48)", "q8Vw3Nf+T2kLr9Yx0bPz1cDj5HmA7sGe4UoIi6XtWlQaRvKn/BZyFhOdMEg8CJpS"],
+    ["base64url", "Zk2_p9Qw-Lr4Tn8Xv1Bc6Hd3Jf0Gs5Ma7Ey2Ru9Ki4Ol8Np1Sq3Ux6Wz0Ab5Cd7"],
+  ])("a random %s JWT_SECRET of 32 bytes or more passes", (_, secret) => {
+    expect(load({ ...production, JWT_SECRET: secret }).mode).toBe("production");
   });
 
   test.each(["http://kannt.example", "kannt.example", "ftp://kannt.example"])(

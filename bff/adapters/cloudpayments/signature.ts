@@ -11,48 +11,22 @@ function sameSignature(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-const hexValue = (byte: number | undefined) => {
-  if (byte === undefined) return -1;
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  const lower = byte | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
-};
+/** Whether the body is JSON, judged as the parser judges it (notification.ts). */
+export const isJsonBody = (contentType: string | null) =>
+  contentType?.toLowerCase().includes("application/json") === true;
 
 /**
- * Form decoding on bytes ("+" is a space, %XX a byte), so the decoded body is exactly
- * what the gateway signed even when it is not valid UTF-8 (text decoding would have
- * replaced such bytes and broken the comparison).
- */
-export function formDecodeBytes(raw: Uint8Array): Uint8Array {
-  const decoded = new Uint8Array(raw.length);
-  let length = 0;
-  for (let index = 0; index < raw.length; index++) {
-    const byte = raw[index] as number;
-    if (byte === 0x2b) decoded[length++] = 0x20;
-    else if (byte === 0x25) {
-      const high = hexValue(raw[index + 1]);
-      const low = hexValue(raw[index + 2]);
-      if (high < 0 || low < 0) decoded[length++] = byte;
-      else {
-        decoded[length++] = high * 16 + low;
-        index += 2;
-      }
-    } else decoded[length++] = byte;
-  }
-  return decoded.subarray(0, length);
-}
-
-/**
- * Content-HMAC is computed over the raw (URL-encoded) body, X-Content-HMAC over the
- * decoded one (for a JSON body, which is not URL-encoded, the two are the same bytes);
- * either, computed over the bytes received and compared in constant time, proves the
- * gateway sent it.
+ * Both headers are checked over the raw bytes received, never over a decoded form: one
+ * decoded form has many encodings (`%26` and `&` decode alike), so a signature over it
+ * would also cover a re-encoded body that splits a value into a new field. Content-HMAC,
+ * when present, decides alone (a wrong one is refused whatever else is sent);
+ * X-Content-HMAC alone is accepted only for a JSON body, whose raw bytes are what the
+ * gateway signed as its decoded body.
  */
 export function isSignedByGateway(secret: string, raw: Uint8Array, headers: Headers): boolean {
   const contentHmac = headers.get("content-hmac");
-  if (contentHmac && sameSignature(signBody(secret, raw), contentHmac)) return true;
+  if (contentHmac !== null) return sameSignature(signBody(secret, raw), contentHmac);
   const decodedHmac = headers.get("x-content-hmac");
-  if (decodedHmac === null) return false;
-  const isJson = headers.get("content-type")?.includes("application/json") === true;
-  return sameSignature(signBody(secret, isJson ? raw : formDecodeBytes(raw)), decodedHmac);
+  if (decodedHmac === null || !isJsonBody(headers.get("content-type"))) return false;
+  return sameSignature(signBody(secret, raw), decodedHmac);
 }

@@ -47,7 +47,7 @@ function assertOwnBody(body: OwnedBody, user: UserRow): void {
  * name another account. Used by the `customer` macro and by the one route that also
  * serves anonymous buyers (/api/shop/order).
  */
-export function customerAuthenticator({ database, clock }: AppContext) {
+export function customerAuthenticator({ database, clock, config }: AppContext) {
   // Who a session token belongs to, until this server writes anything (a logout, an
   // extension) or 1 s passes: a logout made on another instance holds within that second.
   const signedIn = createReadCache<string, { session: ValidSession; user: UserRow } | undefined>(
@@ -67,7 +67,8 @@ export function customerAuthenticator({ database, clock }: AppContext) {
     const session = found && found.session.expiresAt > clock.now() ? found.session : undefined;
     const user = found?.user;
     if (!session || !user) throw new AppError("UNAUTHORIZED", refusals.sessionEnded);
-    if (session.isRenewed) set.headers["set-cookie"] = sessionCookieHeader(request, token, session.expiresAt);
+    if (session.isRenewed)
+      set.headers["set-cookie"] = sessionCookieHeader(config.publicUrl, token, session.expiresAt);
     rememberCustomerLanguage(request, user.language);
     assertOwnBody(body as OwnedBody, user);
     return { customer: user, session };

@@ -23,7 +23,11 @@ export function customersModule(context: AppContext) {
           address: context.clientAddress(request),
         });
         const session = await createSession(context.database, userId, context.clock.now());
-        set.headers["set-cookie"] = sessionCookieHeader(request, session.token, session.expiresAt);
+        set.headers["set-cookie"] = sessionCookieHeader(
+          context.config.publicUrl,
+          session.token,
+          session.expiresAt,
+        );
         return {
           success: true,
           expirationDate: subscription?.end_date ? new Date(subscription.end_date).toISOString() : null,

@@ -1,17 +1,21 @@
 import { readCookie } from "../../../core/languages";
 import { sessionCookieName } from "./sessions";
 
-const isHttps = (request: Request) =>
-  request.url.startsWith("https:") || request.headers.get("x-forwarded-proto") === "https";
+/**
+ * The configured public origin alone decides: X-Forwarded-Proto is whatever the client
+ * or a proxy wrote, so it could drop Secure from a cookie an https site sets (or add it
+ * where the browser would then never send the cookie back).
+ */
+const isHttpsOrigin = (publicUrl: string) => publicUrl.toLowerCase().startsWith("https://");
 
 /** The session token from the Cookie header (read directly: the hot path skips Elysia's cookie jar). */
 export function sessionToken(request: Request): string | undefined {
   return readCookie(request.headers.get("cookie"), sessionCookieName) || undefined;
 }
 
-/** HttpOnly, SameSite=Lax, and Secure whenever the site is served over https. */
-export function sessionCookieHeader(request: Request, token: string, expiresAt: number): string {
-  const secure = isHttps(request) ? "; Secure" : "";
+/** HttpOnly, SameSite=Lax, and Secure exactly when PUBLIC_URL is https (DESIGN §12). */
+export function sessionCookieHeader(publicUrl: string, token: string, expiresAt: number): string {
+  const secure = isHttpsOrigin(publicUrl) ? "; Secure" : "";
   return `${sessionCookieName}=${token}; Path=/; Expires=${new Date(expiresAt).toUTCString()}; HttpOnly; SameSite=Lax${secure}`;
 }
 

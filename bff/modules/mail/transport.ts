@@ -1,4 +1,5 @@
 import nodemailer, { type NodemailerError } from "nodemailer";
+import { isSingleMailbox } from "../../../core/email-address";
 import type { Config } from "../../platform/config";
 
 /** One message as it leaves us: rendered, addressed, with its stable Message-ID. */
@@ -84,10 +85,14 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
     kind: "smtp",
     concurrency: maxConnections,
     async send(mail) {
+      // A string would be parsed as an address list ("a@x, b@y", "Name <a@x>"): the
+      // recipient goes as one address object, and only a bare single address at all.
+      if (!isSingleMailbox(mail.to))
+        throw new MailDeliveryError("The recipient is not one plain e-mail address.", "message", true);
       try {
         await transporter.sendMail({
           from: mail.from,
-          to: mail.to,
+          to: { name: "", address: mail.to },
           subject: mail.subject,
           text: mail.text,
           html: mail.html,

@@ -1,7 +1,8 @@
 import type { Database } from "../../../db/database";
-import { audit, type OperatorRole, operators } from "../../../db/queries/operators";
+import { audit, type OperatorRole, type OperatorRow, operators } from "../../../db/queries/operators";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
+import { clearLoginLocks } from "./login-limits";
 import { revokeOperatorSignIns } from "./tokens";
 
 export const minimumPasswordLength = 12;
@@ -139,16 +140,71 @@ export async function setOperatorPassword(
   );
 }
 
+/**
+ * Someone must remain who can get in, from the panel or the CLI alike: nobody changes
+ * their own role or disables themselves, and the last enabled administrator stays one.
+ * Run it in the transaction that makes the change, so two at once cannot both pass.
+ */
+export async function assertKeepsAnAdmin(
+  database: Database,
+  target: OperatorRow,
+  actor: Actor,
+  what: "disable" | "change the role of",
+) {
+  if (target.id === actor.id)
+    throw new AppError("CONFLICT", `You cannot ${what} your own account; ask another administrator.`);
+  if (
+    target.role === "admin" &&
+    !target.is_disabled &&
+    (await operators.otherActiveAdmins(database, target.id)) === 0
+  )
+    throw new AppError(
+      "CONFLICT",
+      `${target.username} is the last active administrator and cannot be ${what === "disable" ? "disabled" : "made support staff"}.`,
+    );
+}
+
+/** The CLI's disable: the panel's guard, checked in the transaction that disables. */
 export async function disableOperator(
   database: Database,
   username: string,
   now: number,
   actor: Actor = nobody,
 ) {
-  const operator = await namedOperator(database, username);
-  await changeAndSignOut(database, operator, "operator.disable", now, actor, () =>
-    operators.setDisabled(database, operator.id, true, now),
-  );
+  await database.transaction(async () => {
+    const operator = await namedOperator(database, username);
+    await assertKeepsAnAdmin(database, operator, actor, "disable");
+    await changeAndSignOut(database, operator, "operator.disable", now, actor, () =>
+      operators.setDisabled(database, operator.id, true, now),
+    );
+  });
+}
+
+/**
+ * Lifts a sign-in lock on an operator (the CLI's `unlock`): the wrong passwords counted
+ * for the account, from every address, are forgotten, with an audit entry. The counts per
+ * address over all accounts stay: they are about the address, not the account.
+ */
+export async function unlockOperator(
+  database: Database,
+  username: string,
+  now: number,
+  actor: Actor = nobody,
+) {
+  await database.transaction(async () => {
+    const operator = await namedOperator(database, username);
+    await clearLoginLocks(database, operator.username);
+    await audit.record(
+      database,
+      {
+        operatorId: actor.id,
+        action: "operator.unlock",
+        details: { username: operator.username },
+        ipAddress: actor.address ?? null,
+      },
+      now,
+    );
+  });
 }
 
 /**

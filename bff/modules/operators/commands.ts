@@ -3,10 +3,10 @@ import type { OperatorRole } from "../../../db/queries/operators";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { createNode } from "../vpn/service";
-import { createOperator, disableOperator, resetOperatorPassword } from "./accounts";
+import { createOperator, disableOperator, resetOperatorPassword, unlockOperator } from "./accounts";
 
 export const operatorUsage =
-  "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username> | node <name>";
+  "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username> | unlock <username> | node <name>";
 
 /** What a command printed and how it ended: 0 done, 1 refused, 2 not understood. */
 export type CommandResult = { exitCode: number; output: string };
@@ -40,6 +40,9 @@ export async function runOperatorCommand(
         await resetOperatorPassword(database, name, password, now);
         return done(`New password for "${name}"${rest[0] ? " set." : ` (shown once): ${password}`}`);
       }
+      case "unlock":
+        await unlockOperator(database, name, now);
+        return done(`Unlocked "${name}": its failed sign-ins are forgotten.`);
       case "disable":
         await disableOperator(database, name, now);
         return done(`Disabled "${name}"; their sessions are revoked.`);

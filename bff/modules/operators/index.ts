@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { audit, operators } from "../../../db/queries/operators";
 import type { AppContext } from "../../context";
-import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
+import { coolDown, releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { errorResponse } from "../../platform/schemas";
@@ -42,13 +42,15 @@ export function operatorAuthModule(context: AppContext) {
    * The order matters: the captcha is spent first (each guess costs a solved one), then
    * the attempt is counted atomically, and only then is a password hash computed, at
    * most two at a time. An attempt whose password was right, or never checked, is given back.
+   * A wrong password let past a full per-account count (from a clean address) answers
+   * with that count's cool-down, as it would have without the waiver.
    */
   async function login(body: { username: string; password: string; captcha?: string }, address: string) {
     await assertCaptcha(context, body.captcha);
     if (!hasFreePasswordCheckSlot())
       throw new AppError("RATE_LIMITED", "The sign-in service is busy. Try again in a few seconds.", 2);
     const keys = loginLimitKeys(body.username, address);
-    await reserveAttempt(database, keys, clock.now(), tooManySignIns);
+    const { waivedUntil } = await reserveAttempt(database, keys, clock.now(), tooManySignIns);
     let isChecked = false;
     try {
       const account = await operators.byUsername(database, body.username.trim());
@@ -56,7 +58,10 @@ export function operatorAuthModule(context: AppContext) {
         isChecked = true;
         return Bun.password.verify(body.password, account?.password_hash ?? dummyHash);
       });
-      if (!account || !isValid) throw new AppError("UNAUTHORIZED", "Wrong username or password.");
+      if (!account || !isValid)
+        throw waivedUntil > 0
+          ? coolDown(waivedUntil, clock.now(), tooManySignIns)
+          : new AppError("UNAUTHORIZED", "Wrong username or password.");
       await releaseAttempt(database, keys);
       if (account.is_disabled) throw new AppError("UNAUTHORIZED", accountDisabled);
       const now = clock.now();
@@ -86,7 +91,7 @@ export function operatorAuthModule(context: AppContext) {
   }
 
   async function signedPair(
-    rotated: { operatorId: number; familyId: string; refreshToken: string },
+    rotated: { operatorId: number; familyId: string; refreshToken: string; signInEndsAt: number },
     now: number,
   ) {
     const account = await operators.byId(database, rotated.operatorId);
@@ -102,6 +107,7 @@ export function operatorAuthModule(context: AppContext) {
           familyId: rotated.familyId,
         },
         now,
+        rotated.signInEndsAt,
       ),
       refreshToken: rotated.refreshToken,
     };

@@ -2,7 +2,13 @@ import type { Database } from "../../../db/database";
 import { type OperatorRole, type OperatorRow, operators } from "../../../db/queries/operators";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
-import { type Actor, changeAndSignOut, createOperator, setOperatorPassword } from "./accounts";
+import {
+  type Actor,
+  assertKeepsAnAdmin,
+  changeAndSignOut,
+  createOperator,
+  setOperatorPassword,
+} from "./accounts";
 
 /** An operator as the panel shows it: never the password hash. */
 export type StaffMember = {
@@ -34,24 +40,6 @@ async function memberById(database: Database, id: number): Promise<OperatorRow> 
   const row = await operators.byId(database, id);
   if (!row) throw new AppError("NOT_FOUND", "There is no operator with this id.");
   return row;
-}
-
-/**
- * The panel must keep an administrator who can get in: nobody changes their own role or
- * disables themselves, and the last enabled administrator stays one.
- */
-async function assertKeepsAnAdmin(database: Database, target: OperatorRow, actor: Actor, what: string) {
-  if (target.id === actor.id)
-    throw new AppError("CONFLICT", `You cannot ${what} your own account; ask another administrator.`);
-  if (
-    target.role === "admin" &&
-    !target.is_disabled &&
-    (await operators.otherActiveAdmins(database, target.id)) === 0
-  )
-    throw new AppError(
-      "CONFLICT",
-      `${target.username} is the last active administrator and cannot be ${what === "disable" ? "disabled" : "made support staff"}.`,
-    );
 }
 
 /** A new operator; without a password one is made and returned, to be shown once. */

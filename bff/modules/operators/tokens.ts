@@ -7,6 +7,7 @@ import { randomToken } from "../../platform/random";
 import { openPair, sealPair, type TokenPair } from "./replay-seal";
 
 export const accessTokenLifetimeSeconds = 15 * 60;
+/** How long a sign-in lasts from the moment its password was entered, however often it is refreshed. */
 export const refreshTokenLifetimeMs = 30 * 24 * 60 * 60 * 1000;
 
 const key = (secret: string) => new TextEncoder().encode(secret);
@@ -20,14 +21,24 @@ export type OperatorClaims = {
   familyId: string;
 };
 
-/** A 15-minute JWT naming the operator, role and the sign-in it belongs to. */
-export function signAccessToken(secret: string, claims: OperatorClaims, now: number): Promise<string> {
+/**
+ * A 15-minute JWT naming the operator, role and the sign-in it belongs to; never past
+ * `signInEndsAt`, so the last one of a sign-in ends with it.
+ */
+export function signAccessToken(
+  secret: string,
+  claims: OperatorClaims,
+  now: number,
+  signInEndsAt = Number.POSITIVE_INFINITY,
+): Promise<string> {
   return new SignJWT({ role: claims.role, username: claims.username, sid: claims.familyId })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(claims.operatorId))
     .setIssuer("kannt-panel")
     .setIssuedAt(Math.floor(now / 1000))
-    .setExpirationTime(Math.floor(now / 1000) + accessTokenLifetimeSeconds)
+    .setExpirationTime(
+      Math.min(Math.floor(now / 1000) + accessTokenLifetimeSeconds, Math.floor(signInEndsAt / 1000)),
+    )
     .sign(key(secret));
 }
 
@@ -51,18 +62,23 @@ export async function verifyAccessToken(secret: string, token: string, now: numb
   }
 }
 
-/** A new refresh token; `familyId` ties the rotations of one login together. */
+/**
+ * A new refresh token; `familyId` ties the rotations of one login together. A rotation
+ * passes on its family's `expiresAt` (the sign-in's time plus 30 days), so refreshing
+ * never stretches a sign-in past 30 days from its password.
+ */
 export async function issueRefreshToken(
   database: Database,
   operatorId: number,
   familyId: string,
   now: number,
+  expiresAt = now + refreshTokenLifetimeMs,
 ): Promise<string> {
   const token = randomToken(32);
   await statement(
     database,
     "INSERT INTO refresh_tokens (operator_id, family_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(operatorId, familyId, hash(token), now, now + refreshTokenLifetimeMs);
+  ).run(operatorId, familyId, hash(token), now, expiresAt);
   return token;
 }
 
@@ -87,6 +103,8 @@ export type PairSigner = (rotated: {
   operatorId: number;
   familyId: string;
   refreshToken: string;
+  /** When the sign-in ends: 30 days after its password, carried by every rotation. */
+  signInEndsAt: number;
 }) => Promise<TokenPair>;
 
 /**
@@ -115,7 +133,12 @@ export async function rotateRefreshToken(
       "SELECT * FROM refresh_tokens WHERE token_hash = ?",
     ).get(tokenHash);
     if (!row) return new AppError("UNAUTHORIZED", "This refresh token is not valid. Please sign in again.");
-    if (row.rotated_at !== null && row.revoked_at === null && now - row.rotated_at <= refreshReplayWindowMs) {
+    if (
+      row.rotated_at !== null &&
+      row.revoked_at === null &&
+      now - row.rotated_at <= refreshReplayWindowMs &&
+      row.expires_at > now
+    ) {
       const replay = await statement<{ sealed: string }, [string]>(
         database,
         "SELECT sealed FROM refresh_replays WHERE token_hash = ?",
@@ -139,7 +162,8 @@ export async function rotateRefreshToken(
     const pair = await sign({
       operatorId: row.operator_id,
       familyId: row.family_id,
-      refreshToken: await issueRefreshToken(database, row.operator_id, row.family_id, now),
+      refreshToken: await issueRefreshToken(database, row.operator_id, row.family_id, now, row.expires_at),
+      signInEndsAt: row.expires_at,
     });
     // Answers past their window are of no use to anyone: dropped as new ones come.
     await statement(database, "DELETE FROM refresh_replays WHERE created_at < ?").run(

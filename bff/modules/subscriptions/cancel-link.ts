@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { formatDate } from "../../../core/date-time";
+import { formatDateUntil } from "../../../core/date-time";
 import type { Language } from "../../../core/languages";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
@@ -71,9 +71,12 @@ const limitKeys = (address: string): LimitKey[] => [
   { key: `cancel-link:address:${address}`, limit: cancelLinkLimit, windowMs: 60 * 60 * 1000 },
 ];
 
-/** Dates as the mails write them: Moscow time, Almaty time for kk (DESIGN §14). */
-const dateIn = (language: Language, time: number) =>
-  formatDate(time, language, { timeZone: language === "kk" ? "Asia/Almaty" : "Europe/Moscow" });
+/**
+ * The end of access as the mails' dates are kept: Moscow time, Almaty time for kk (DESIGN
+ * §14); in the form a date takes before "until" (Kazakh's dative before "дейін").
+ */
+const untilIn = (language: Language, time: number) =>
+  formatDateUntil(time, language, { timeZone: language === "kk" ? "Asia/Almaty" : "Europe/Moscow" });
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
@@ -92,7 +95,8 @@ export function cancelLinkRoutes(context: AppContext) {
     await reserveAttempt(database, keys, now, texts[language].tooMany);
     const userId = verifyCancelToken(config.jwtSecret, token, now);
     const user = userId === undefined ? undefined : await users.byId(database, userId);
-    if (!user) throw new AppError("UNAUTHORIZED", texts[language].invalid);
+    // An account deleted since the link was sent is no account: its link opens nothing.
+    if (!user || user.deleted_at) throw new AppError("UNAUTHORIZED", texts[language].invalid);
     await releaseAttempt(database, keys);
     return { user, language, now };
   }
@@ -101,7 +105,7 @@ export function cancelLinkRoutes(context: AppContext) {
   async function notCancellable(userId: number, language: Language, now: number): Promise<string> {
     const subscription = await subscriptions.current(database, userId);
     return subscription?.status === "CANCELED" && hasAccess(subscription, now) && subscription.end_date
-      ? texts[language].alreadyCancelled(dateIn(language, subscription.end_date))
+      ? texts[language].alreadyCancelled(untilIn(language, subscription.end_date))
       : texts[language].notActive;
   }
 

@@ -48,6 +48,8 @@ function describeEntry(entry: Entry, t: T): { what: string; amount?: string; who
       return { what: t("panel.auditOperatorDisable", { username: text(details.username) }) };
     case "operator.enable":
       return { what: t("panel.auditOperatorEnable", { username: text(details.username) }) };
+    case "operator.unlock":
+      return { what: t("panel.auditOperatorUnlock", { username: text(details.username) }) };
     case "customer.delete":
       // The customer's own act in the cabinet: no operator did it.
       return { who: t("panel.auditCustomer"), what: t("panel.auditCustomerDelete") };
