@@ -4,6 +4,7 @@ import { loadDemoKeys, loadSharedDemoKeys } from "./adapters/demo-idp/keys";
 import type { AppContext, ContextOverrides } from "./context";
 import { analyticsModule } from "./modules/analytics";
 import { devEventCountsModule } from "./modules/analytics/dev-counts";
+import { apiDocsModule } from "./modules/api-docs";
 import { customersModule } from "./modules/customers";
 import { referralsModule } from "./modules/customers/referrals-route";
 import { billingControlModule } from "./modules/dev/billing";
@@ -84,6 +85,9 @@ export function createApp(context: AppContext) {
     .use(
       openapi({
         path: "/docs",
+        // Only the JSON document: the plugin's own page loads its viewer from a CDN, so
+        // modules/api-docs serves the page with a pinned local copy instead (DESIGN §12).
+        provider: null,
         // The offer PDF has a dot in its path; document it anyway.
         exclude: { staticFile: false },
         documentation: {
@@ -95,6 +99,7 @@ export function createApp(context: AppContext) {
         },
       }),
     )
+    .use(apiDocsModule(context))
     .use(healthModule(context))
     .use(documentsModule())
     .use(customersModule(context))

@@ -9,6 +9,7 @@ import { openDatabase } from "./platform/database";
  * npm run operator -- create <username> <admin|support> [password]
  *                   | reset-password <username> [password]
  *                   | disable <username>
+ *                   | unlock <username>   (forgets the account's failed sign-ins)
  * A password not given is generated and printed once. Works while the server runs: on the
  * SQLite file the running server holds, the command is handed to it over its control
  * socket; with no server running, or on PostgreSQL (DATABASE_URL), it runs here.
@@ -41,4 +42,10 @@ async function main(): Promise<number> {
   return result.exitCode;
 }
 
-process.exit(await main());
+try {
+  process.exit(await main());
+} catch (error) {
+  // A refusal (say, a control socket of another user) is a sentence for the operator, not a stack.
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}

@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, rmSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { refuseExistingTarget, writeNewBackup } from "../bff/platform/backup-file";
 import { type Config, loadConfig } from "../bff/platform/config";
 import {
   askControlSocket,
@@ -8,6 +9,7 @@ import {
   probeControlSocket,
 } from "../bff/platform/control-socket";
 import { openSqlite } from "../bff/platform/database";
+import { assertPrivateFolder } from "../bff/platform/private-path";
 import { backupSqliteInto } from "../bff/platform/sqlite-backup";
 import { runPostgresClient } from "./postgres-bin";
 
@@ -36,10 +38,12 @@ function targetOf(argument: string | undefined, config: Config): string {
   const target = argument
     ? resolve(argument)
     : join(resolve(config.dataDirectory, ".."), "backups", `kannt-${utcStamp()}.${extension}`);
-  if (existsSync(target)) throw new Error(`${target} already exists; name a new file.`);
+  refuseExistingTarget(target);
   // A backup holds what the data folder holds (card tokens, sessions): its folder is
-  // owner-only like that one.
+  // owner-only like that one, and one another user owns or may write to is refused
+  // before anything is asked of the server.
   if (!existsSync(dirname(target))) mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  assertPrivateFolder(dirname(target), "backup folder");
   return target;
 }
 
@@ -81,14 +85,12 @@ async function backupSqlite(config: Config, target: string): Promise<string> {
 }
 
 async function backupPostgres(databaseUrl: string, target: string): Promise<string> {
-  try {
+  // pg_dump opens --file as it finds it (a link followed, a file truncated): it writes
+  // in a private folder, and the finished dump is linked in as the target.
+  await writeNewBackup(target, async (temporary) => {
     // The custom format is compressed and is what pg_restore reads, a table at a time.
-    await runPostgresClient("pg_dump", (url) => ["--format=custom", `--file=${target}`, url], databaseUrl);
-  } catch (error) {
-    rmSync(target, { force: true });
-    throw error;
-  }
-  chmodSync(target, 0o600);
+    await runPostgresClient("pg_dump", (url) => ["--format=custom", `--file=${temporary}`, url], databaseUrl);
+  });
   return target;
 }
 

@@ -2,6 +2,7 @@ import { chmodSync, lstatSync, realpathSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Database } from "../../db/database";
 import { logger } from "./logger";
+import { assertOwnSocket } from "./private-path";
 
 /**
  * The server's private door for the operator's own programs on the same machine (npm run
@@ -56,13 +57,18 @@ export type ControlProbe =
   /** A server answers, for this database file. */
   | { state: "answering"; database: string; pid: number };
 
-/** Whether a server listens at `path`, and for which database. */
+/**
+ * Whether a server listens at `path`, and for which database. Throws, before anything is
+ * sent, when the socket is another user's or open to their writes: whoever answers there
+ * would be handed operator commands and backup paths.
+ */
 export async function probeControlSocket(path: string): Promise<ControlProbe> {
   try {
     lstatSync(path);
   } catch {
     return { state: "absent" };
   }
+  assertOwnSocket(path);
   try {
     const response = await fetch("http://control/status", { unix: path, signal: AbortSignal.timeout(5_000) });
     const status = (await response.json()) as { database?: unknown; pid?: unknown };

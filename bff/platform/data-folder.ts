@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isMainThread } from "node:worker_threads";
+import { controlSocketName } from "./control-socket";
 
 /**
  * What the server keeps beside its database, by exact name: another program's `x.db` or
@@ -12,7 +13,7 @@ const companionFiles = [
   "jwt-secret.secret",
   "cloudpayments-api-secret.secret",
   "demo-idp-key.jwk.json",
-  "control.sock",
+  controlSocketName,
 ];
 const sqliteSuffixes = ["", "-wal", "-shm", "-journal"];
 
@@ -41,7 +42,12 @@ export function secureDataFolder(directory: string, databaseFile: string): void 
   // A folder of the server's own is closed; a database put among other files (say, in
   // /tmp) leaves that folder's mode alone and closes just its own files.
   if (names.every((name) => own.has(name))) chmodSync(directory, 0o700);
-  for (const name of names) if (own.has(name)) chmodSync(join(directory, name), 0o600);
+  // The control socket is checked, never changed: its server sets its mode when it makes
+  // it, and one found open to other users (or theirs) is refused by whoever would talk to
+  // it (private-path.ts) rather than quietly trusted once tightened.
+  for (const name of names) {
+    if (own.has(name) && name !== controlSocketName) chmodSync(join(directory, name), 0o600);
+  }
 }
 
 /** A database file and its WAL companions, owner-only whatever the umask was. */

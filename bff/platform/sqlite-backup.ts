@@ -1,11 +1,11 @@
-import { chmodSync, existsSync } from "node:fs";
-import { dirname, isAbsolute } from "node:path";
+import { isAbsolute } from "node:path";
 import type { Database } from "../../db/database";
+import { writeNewBackup } from "./backup-file";
 import { ControlError, type ControlHandler } from "./control-socket";
 
 /**
  * Writes a consistent copy of the open SQLite database to `target` (an absolute path to a
- * file that does not exist yet, in a folder that does) and returns it.
+ * file that does not exist yet, in a private folder that does) and returns it.
  *
  * VACUUM INTO reads the whole database in one read transaction on the connection that holds
  * the file, so the copy is the database at one instant, committed rows only, compacted.
@@ -18,13 +18,10 @@ export async function backupSqliteInto(database: Database, target: string): Prom
   if (!isAbsolute(target) || target.includes("\0")) {
     throw new ControlError(400, `The backup path must be an absolute file path, got "${target}".`);
   }
-  if (existsSync(target)) throw new ControlError(409, `${target} already exists; name a new file.`);
-  if (!existsSync(dirname(target)))
-    throw new ControlError(400, `The folder ${dirname(target)} does not exist.`);
-  // A string literal, its single quotes doubled: VACUUM INTO takes no bound parameter through exec.
-  await database.exec(`VACUUM INTO '${target.replaceAll("'", "''")}'`);
-  // Card tokens and sessions: owner-only, like the database itself (DESIGN §12).
-  chmodSync(target, 0o600);
+  await writeNewBackup(target, async (temporary) => {
+    // A string literal, its single quotes doubled: VACUUM INTO takes no bound parameter through exec.
+    await database.exec(`VACUUM INTO '${temporary.replaceAll("'", "''")}'`);
+  });
   return target;
 }
 

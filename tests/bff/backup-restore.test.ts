@@ -128,4 +128,4 @@ test(`${testEngine()}: a backup taken while the server runs restores elsewhere w
     await Promise.all([original.close(), copy.close()]);
   }
   if (!target.DATABASE_URL) expect(modeOf(target.DATABASE_PATH)).toBe("600");
-}, 60_000);
+}, 300_000);

@@ -163,6 +163,9 @@ test("the native app's entry pages: /mobileShop, /mobileProfile and /yauth-mobil
   const { credential, ...fields } = identity;
   const entry = (path: string) => `${path}?${new URLSearchParams(fields)}#credential=${credential}`;
   await page.goto(entry("/mobileShop"));
+  // A browser that holds no account is asked first (DESIGN §12); then the same account
+  // arriving on /mobileProfile is no question.
+  await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText(identity.email)).toBeVisible();
   await expect.poll(() => page.evaluate(() => typeof (window as { cp?: unknown }).cp)).toBe("object");
   await page.goto(entry("/mobileProfile"));

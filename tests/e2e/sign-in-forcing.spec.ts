@@ -155,14 +155,69 @@ test.describe("Google nonce", () => {
   });
 });
 
+/** What the native app opens: the identity in the query, the credential in the fragment. */
+const mobileEntryUrl = (page: "/mobileProfile" | "/mobileShop", token: DemoToken) =>
+  `${page}?${new URLSearchParams({
+    email: token.email,
+    uid: token.uid,
+    photoURL: token.photoURL,
+    providerId: token.providerId,
+  })}#credential=${token.credential}`;
+
+test.describe("an entry page with a credential asks in a browser that holds no account", () => {
+  test("/mobileProfile asks to continue as the arriving account and signs in only after Continue", async ({
+    page,
+  }) => {
+    const arriving = await tokenFromElsewhere(page, uniqueEmail("link"), "google.com");
+    const registrations = recordRegistrations(page);
+    await page.goto(mobileEntryUrl("/mobileProfile", arriving));
+    await expect(page.getByRole("heading", { name: `Continue as ${arriving.email}?` })).toBeVisible();
+    expect(registrations).toEqual([]);
+    await expectSignedOut(page);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByTestId("status-dot")).toBeVisible();
+    await expect(page.getByText(arriving.email)).toBeVisible();
+    expect(registrations).toHaveLength(1);
+    expect(registrations[0]).toMatchObject({ email: arriving.email, credential: arriving.credential });
+    expect(await stored(page, "email")).toBe(arriving.email);
+  });
+
+  test("/mobileShop: Not my account sends and stores nothing and leaves without the credential", async ({
+    page,
+  }) => {
+    const arriving = await tokenFromElsewhere(page, uniqueEmail("declined"), "google.com");
+    const registrations = recordRegistrations(page);
+    await page.goto("/login");
+    await page.goto(mobileEntryUrl("/mobileShop", arriving));
+    await expect(page.getByRole("heading", { name: `Continue as ${arriving.email}?` })).toBeVisible();
+    await page.getByRole("button", { name: "Not my account" }).click();
+    await page.waitForURL((url) => url.pathname === "/" || url.pathname === "/en/");
+    expect(page.url()).not.toContain(arriving.credential);
+    expect(registrations).toEqual([]);
+    await expectSignedOut(page);
+    // The address with the credential was replaced, not kept in the history: Back is the page before it.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/login");
+    expect(page.url()).not.toContain("credential");
+  });
+
+  test("inside the native app, recognised by its bridge, it goes straight on", async ({ page }) => {
+    await page.addInitScript(() => {
+      (window as unknown as { yAuth: { postMessage(message: string): void } }).yAuth = { postMessage() {} };
+    });
+    const arriving = await tokenFromElsewhere(page, uniqueEmail("in-app"), "google.com");
+    const registrations = recordRegistrations(page);
+    await page.goto(mobileEntryUrl("/mobileProfile", arriving));
+    await expect(page.getByTestId("status-dot")).toBeVisible();
+    await expect(page.getByText(arriving.email)).toBeVisible();
+    await expect(page.getByRole("heading", { name: /^Continue as/ })).toHaveCount(0);
+    expect(registrations).toHaveLength(1);
+    expect(await stored(page, "email")).toBe(arriving.email);
+  });
+});
+
 test.describe("an entry page with another account asks before switching", () => {
-  const mobileProfileUrl = (token: DemoToken) =>
-    `/mobileProfile?${new URLSearchParams({
-      email: token.email,
-      uid: token.uid,
-      photoURL: token.photoURL,
-      providerId: token.providerId,
-    })}#credential=${token.credential}`;
+  const mobileProfileUrl = (token: DemoToken) => mobileEntryUrl("/mobileProfile", token);
 
   test("/mobileProfile: keeping the current account changes nothing", async ({ page }) => {
     const current = uniqueEmail("current");

@@ -1,8 +1,14 @@
 import { useCallback, useState } from "react";
 import { AccountSwitchPrompt } from "../../components/react/AccountSwitchPrompt";
+import { ContinueAsPrompt } from "../../components/react/ContinueAsPrompt";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { PrepaidBindingDialog } from "../../components/react/PrepaidBindingDialog";
-import { heldAccount, keepCurrentAccount, mustAskBeforeSwitching } from "../../stores/account-switch";
+import {
+  declineArrivingAccount,
+  entryQuestionFor,
+  heldAccount,
+  keepCurrentAccount,
+} from "../../stores/account-switch";
 import { enterFromApp, readMobileArrival } from "../../stores/mobile-entry";
 import { Cabinet } from "../cabinet/Cabinet";
 
@@ -11,23 +17,34 @@ type Props = { variant: "shop" | "profile" };
 /**
  * /mobileShop and /mobileProfile: the native app opens these with email, uid,
  * photoURL and providerId in the query and the provider token in the fragment.
- * Another account than the one held here is only taken after the customer agrees.
+ * Outside the app, the arriving account is only taken after the customer agrees:
+ * "switch?" when another is held, "continue as?" when none is.
  */
 export function MobileEntry({ variant }: Props) {
   const [arrival] = useState(readMobileArrival);
-  const [isAsking, setIsAsking] = useState(() => mustAskBeforeSwitching(arrival.identity));
+  const [question, setQuestion] = useState(() =>
+    entryQuestionFor(arrival.identity, arrival.credential !== null),
+  );
   const prepare = useCallback(() => enterFromApp(variant, arrival), [variant, arrival]);
 
-  if (isAsking) {
+  if (question !== "none") {
     return (
       <I18nBoundary>
         <main id="main" className="screen screen--center">
-          <AccountSwitchPrompt
-            currentEmail={heldAccount().email}
-            arrivingEmail={arrival.identity.email}
-            onSwitch={() => setIsAsking(false)}
-            onKeep={keepCurrentAccount}
-          />
+          {question === "switch" ? (
+            <AccountSwitchPrompt
+              currentEmail={heldAccount().email}
+              arrivingEmail={arrival.identity.email}
+              onSwitch={() => setQuestion("none")}
+              onKeep={keepCurrentAccount}
+            />
+          ) : (
+            <ContinueAsPrompt
+              arrivingEmail={arrival.identity.email}
+              onContinue={() => setQuestion("none")}
+              onDecline={declineArrivingAccount}
+            />
+          )}
         </main>
       </I18nBoundary>
     );
