@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { payments } from "../../db/queries/payments";
 import { renewalNotices } from "../../db/queries/renewal-notices";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
 import type { AppContext } from "../context";
@@ -117,8 +118,19 @@ export async function noticeGate(
 ): Promise<NoticeGate> {
   const notice = await renewalNotices.latest(database, subscription.id, subscription.next_period_index);
   const sentAt = notice?.sent_at ?? null;
-  if (notice && sentAt !== null && sentAt <= now - noticeMinimumMs && sentAt >= now - noticeMaximumMs)
+  if (notice && sentAt !== null && sentAt <= now - noticeMinimumMs && sentAt >= now - noticeMaximumMs) {
+    // A slot bought after this notice whose new notice is missing (its purchase was settled
+    // by the gateway's notification, say): announced now rather than charged less, or free.
+    if (
+      amount > notice.amount &&
+      (await payments.slotBoughtAfter(database, subscription.id, notice.created_at))
+    ) {
+      await queueNotice(context, subscription, now + noticeMinimumMs, amount, now);
+      await renewalNotices.postpone(database, subscription.id, now + noticeMinimumMs, now);
+      return { chargeable: false };
+    }
     return { chargeable: true, cap: notice.amount };
+  }
   if ((subscription.end_date ?? now) + noticeGraceMs < now) {
     const endedAt = subscription.end_date ?? now;
     await subscriptions.expire(database, subscription.id, endedAt, now);
@@ -140,3 +152,36 @@ export async function noticeGate(
   }
   return { chargeable: false };
 }
+
+/**
+ * A device slot bought after the next period's notice raises that period's charge above
+ * what the notice stated; never more than a notice says, yet never free (DESIGN §13(a)):
+ * a new notice states the new amount, and the charge waits until 24 hours after it (the
+ * gate holds it until then, as for a notice that went out late; the subscription stays
+ * ACTIVE, so access is kept). Without a notice yet, the regular one will state the slot.
+ * Runs in the billing turn with the purchase's settlement, so no claim falls between them.
+ */
+export async function renoticeRaisedCharge(
+  context: NoticeContext,
+  subscriptionId: number,
+  now: number,
+): Promise<boolean> {
+  const { database } = context;
+  const subscription = await subscriptions.byId(database, subscriptionId);
+  if (subscription?.status !== "ACTIVE" || subscription.next_charge_at === null || !subscription.card_token)
+    return false;
+  const notice = await renewalNotices.latest(database, subscription.id, subscription.next_period_index);
+  if (!notice) return false;
+  const amount = await nextChargeAmount(database, subscription, now);
+  if (amount <= notice.amount) return false;
+  const chargeAt = Math.max(subscription.next_charge_at, now + noticeMinimumMs);
+  if (!(await queueNotice(context, subscription, chargeAt, amount, now))) return false;
+  await renewalNotices.postpone(database, subscription.id, chargeAt, now);
+  return true;
+}
+
+/**
+ * How long a device purchase holds its subscription's renewal: the gateway answers in
+ * seconds; a purchase cut short by a crash must not hold the renewal for ever.
+ */
+export const devicePurchaseHoldMs = 15 * 60_000;

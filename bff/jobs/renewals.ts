@@ -13,7 +13,7 @@ import { type Clock, systemClock } from "../platform/clock";
 import { logger } from "../platform/logger";
 import { deliverDueMail } from "./mail-worker";
 import { type RenewalLease, takeRenewalLease } from "./renewal-lease";
-import { billingTurn, noticeGate, queueRenewalNotices } from "./renewal-notices";
+import { billingTurn, devicePurchaseHoldMs, noticeGate, queueRenewalNotices } from "./renewal-notices";
 import { settleLeftovers } from "./renewal-recovery";
 
 export type RenewalCounts = {
@@ -68,7 +68,9 @@ async function claimDue(context: AppContext, owner: string, limit: number) {
   // Claims take turns across instances (inTurn), each seeing what the last one committed.
   return database.inTurn(billingTurn, async () => {
     const now = clock.now();
-    const due = await subscriptions.due(database, now, limit);
+    // A subscription whose device slot is being bought waits for the next pass: its price
+    // and notice change when the slot settles (renoticeRaisedCharge).
+    const due = await subscriptions.due(database, now, limit, now - devicePurchaseHoldMs);
     // Every amount of the batch is priced before anything in it changes: an invitee whose
     // own renewal or expiry falls in the same pass counts toward its inviter as it stood
     // when the pass began, whatever the order of the rows.

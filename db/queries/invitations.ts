@@ -18,16 +18,20 @@ export const invitations = {
 
   /**
    * Each invitee with what decides whether it counts toward the inviter's referral
-   * discount (DESIGN §13): the status of its newest subscription, whether it has paid a
-   * charge other than the 1-unit trial (and not refunded it), and whether it paid with a
-   * card the inviter also paid with. CAST keeps SQLite from re-preparing this query on
-   * every bind, which matters because every cabinet call computes the discount.
+   * discount, and how much (DESIGN §13): the status and the months per period of its newest
+   * subscription (a tariff changes only before the first payment, so these are the months
+   * its current paid period covers), whether it has paid a charge other than the 1-unit
+   * trial (and not refunded it), and whether it paid with a card the inviter also paid
+   * with. CAST keeps SQLite from re-preparing this query on every bind, which matters
+   * because every cabinet call computes the discount.
    */
   standing: (db: Database, inviterId: number) =>
     statement<InviteeStanding, [number]>(
       db,
       `SELECT i.invitee_id AS "inviteeId", u.email AS email, i.created_at AS "invitedAt",
          (SELECT s.status FROM subscriptions s WHERE s.user_id = i.invitee_id ORDER BY s.id DESC LIMIT 1) AS status,
+         (SELECT s.tariff_months FROM subscriptions s WHERE s.user_id = i.invitee_id ORDER BY s.id DESC LIMIT 1)
+           AS "periodMonths",
          EXISTS (SELECT 1 FROM payments p WHERE p.user_id = i.invitee_id AND p.status = 'completed'
            AND p.kind IN ('first', 'renewal') AND p.is_trial = 0 AND p.amount > 0) AS "hasPaidCharge",
          EXISTS (SELECT 1 FROM payments p JOIN payments q ON q.user_id = i.inviter_id
@@ -44,6 +48,7 @@ export type InviteeStanding = {
   email: string;
   invitedAt: number;
   status: string | null;
+  periodMonths: number | null;
   hasPaidCharge: 0 | 1;
   usesInviterCard: 0 | 1;
 };

@@ -172,18 +172,21 @@ export const subscriptions = {
     ).run(at, attempts, now, id),
 
   /**
-   * Due for a charge, and with no attempt still waiting for its outcome (never charge twice); longest due first.
+   * Due for a charge, and with no attempt still waiting for its outcome (never charge twice) nor a device
+   * slot being bought since `devicePurchasesSince` (it changes the amount: the renewal waits for it); longest
+   * due first.
    * On PostgreSQL the rows are locked for the claiming transaction and rows another pass is claiming are
    * skipped, so passes on several instances take different subscriptions instead of colliding.
    */
-  due: (db: Database, now: number, limit: number) =>
-    statement<SubscriptionRow, [number, number]>(
+  due: (db: Database, now: number, limit: number, devicePurchasesSince: number) =>
+    statement<SubscriptionRow, [number, number, number]>(
       db,
       `SELECT * FROM subscriptions s WHERE s.status = 'ACTIVE' AND s.next_charge_at IS NOT NULL
          AND s.next_charge_at <= CAST(? AS BIGINT)
-         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.subscription_id = s.id AND p.status = 'pending' AND p.kind = 'renewal')
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.subscription_id = s.id AND p.status = 'pending'
+           AND (p.kind = 'renewal' OR (p.kind = 'device' AND p.created_at >= CAST(? AS BIGINT))))
        ORDER BY s.next_charge_at, s.id LIMIT ? ${skipLocked(db)}`,
-    ).all(now, limit),
+    ).all(now, devicePurchasesSince, limit),
 
   /** Cancelled subscriptions whose paid period has run out (DESIGN §5: they are EXPIRED). */
   lapsed: (db: Database, now: number) =>

@@ -81,7 +81,7 @@ test.describe("who counts toward the referral discount", () => {
 
     await expect(page.getByRole("columnheader", { name: "Counts for discount" })).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: paying })).toContainText(
-      "Yes: Active and paid beyond the trial",
+      "Yes: Active and paid beyond the trial (25%)",
     );
     await expect(page.getByRole("row").filter({ hasText: trial })).toContainText(
       "No: Only the trial payment so far",

@@ -52,6 +52,8 @@ export type SimulationReport = {
   largestPass: number;
   /** Notices that went out over an hour after they were queued (the mail server was down). */
   noticesDelayed: number;
+  /** New notices queued by device slots bought after their renewal's notice (DESIGN §13(a)). */
+  slotNotices: number;
   problems: string[];
 };
 
@@ -89,18 +91,26 @@ export function prng(seed: number) {
   };
 }
 
-/** The rule of DESIGN §5/§13, in minor units: half up to whole currency units. */
+/**
+ * The rule of DESIGN §5/§13, in minor units: half up to whole currency units. Each counting
+ * invitee gives 25% for the months of the period its own paid period covers (its tariff's
+ * months, at most the period's): 25% × min(tariff, invitee's months) / tariff.
+ */
 export function expectedRenewal(
   tariff: Tariff,
   extraDevices: number,
   promoPercent: number,
-  countingInvitees: number,
+  countingInviteeMonths: readonly number[],
 ) {
   const list = prices[tariff] + extraDevices * devicePerMonth * tariff;
-  const percent = Math.min(100, promoPercent + 25 * countingInvitees);
-  // Integer arithmetic: list × (100 − percent) is exact, so "half up" is decided exactly.
-  const hundredths = list * (100 - percent); // minor units × 100
-  return Math.floor((hundredths + 5_000) / 10_000) * 100;
+  // Counted in 1/(400 × tariff) parts of the price, so that the sum is exact: an invitee's
+  // month is 25% / tariff = 100 parts, the promo's p% is 4 × tariff × p parts.
+  const whole = 400 * tariff;
+  const referral = countingInviteeMonths.reduce((sum, months) => sum + 100 * Math.min(tariff, months), 0);
+  const off = Math.min(whole, 4 * tariff * promoPercent + Math.min(whole, referral));
+  // Integer arithmetic: list × (whole − off) is exact, so "half up" is decided exactly.
+  const scaled = list * (whole - off); // minor units × whole
+  return Math.floor((scaled + 50 * whole) / (100 * whole)) * 100;
 }
 
 type Card = { number: string; expiry: string; reused?: boolean };
@@ -169,6 +179,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     notices: 0,
     largestPass: 0,
     noticesDelayed: 0,
+    slotNotices: 0,
     problems,
   };
 
@@ -402,7 +413,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   };
 
   // --- reading what the server did ---------------------------------------------------
-  const standings = async () => {
+  /** Every account's newest subscription, or only those of `userIds`. */
+  const standings = async (userIds?: number[]) => {
+    if (userIds?.length === 0) return new Map<number, Standing>();
+    const only = userIds ? `AND s.user_id IN (${userIds.map(Number).join(", ")})` : "";
     // EXISTS is 1 or 0 on both engines (PostgreSQL's boolean is read as 1/0).
     const rows = await database.all<{
       id: number;
@@ -416,7 +430,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       `SELECT s.id, s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token,
          EXISTS (SELECT 1 FROM payments p WHERE p.user_id = s.user_id AND p.status = 'completed'
            AND p.kind IN ('first', 'renewal') AND p.amount > ${trialAmount - 1} AND NOT (p.kind = 'first' AND p.amount = ${trialAmount})) AS paid
-       FROM subscriptions s WHERE s.id = (SELECT MAX(id) FROM subscriptions t WHERE t.user_id = s.user_id)`,
+       FROM subscriptions s WHERE s.id = (SELECT MAX(id) FROM subscriptions t WHERE t.user_id = s.user_id) ${only}`,
     );
     const map = new Map<number, Standing>();
     for (const row of rows)
@@ -431,15 +445,16 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     return map;
   };
   const byUser = new Map<number, Customer>();
+  /** The months each counting invitee's own paid period covers (its tariff). */
   const counts = (customer: Customer, standing: Map<number, Standing>) => {
-    let total = 0;
+    const months: number[] = [];
     for (const invitee of inviteesOf.get(customer.index) ?? []) {
       const state = standing.get(invitee.userId);
       // DESIGN §13: ACTIVE, after a charge other than the trial, never with the inviter's card.
       const usesInviterCard = [...invitee.cards].some((card) => customer.cards.has(card));
-      if (state?.status === "ACTIVE" && state.hasPaidCharge && !usesInviterCard) total++;
+      if (state?.status === "ACTIVE" && state.hasPaidCharge && !usesInviterCard) months.push(invitee.tariff);
     }
-    return total;
+    return months;
   };
   /**
    * A pass claims its due renewals 500 at a time, longest due first, and prices each batch
@@ -466,6 +481,51 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   let lastNoticeId = 0;
   /** The amount each period's latest notice should have stated, by the model. */
   const noticed = new Map<string, number>();
+  /** Notices queued by a device slot purchase (checked then, not by the renewal pass). */
+  const slotNotices = new Set<number>();
+
+  type NoticeRow = { id: number; amount: number; period_index: number };
+  const noticesOfSubscription = (subscriptionId: number, afterId: number) =>
+    database.all<NoticeRow>(
+      "SELECT id, amount, period_index FROM renewal_notices WHERE subscription_id = ? AND id > ? ORDER BY id",
+      [subscriptionId, afterId],
+    );
+  /**
+   * DESIGN §13(a): a slot bought after the next period's notice raises that renewal above
+   * what the notice stated, so the purchase queues a new notice stating the rule's amount
+   * now (the renewal then charges it, never more); without a notice, or when the amount
+   * did not rise, nothing is queued.
+   */
+  const checkSlotNotice = async (
+    customer: Customer,
+    subscriptionId: number,
+    before: NoticeRow | undefined,
+  ) => {
+    const subscription = await database.get<{ next_period_index: number }>(
+      "SELECT next_period_index FROM subscriptions WHERE id = ?",
+      [subscriptionId],
+    );
+    const periodIndex = subscription?.next_period_index ?? -1;
+    const invitees = (inviteesOf.get(customer.index) ?? []).map((invitee) => invitee.userId);
+    const promoPercent = customer.promo && customer.promo.lastDay >= isoDay(now) ? customer.promo.percent : 0;
+    const expected = expectedRenewal(
+      customer.tariff,
+      customer.devices,
+      promoPercent,
+      counts(customer, await standings(invitees)),
+    );
+    const queued = await noticesOfSubscription(subscriptionId, before?.id ?? 0);
+    for (const notice of queued) slotNotices.add(notice.id);
+    const stated = before?.period_index === periodIndex ? before.amount : undefined;
+    const shouldNotice = stated !== undefined && expected > stated;
+    const amounts = queued.map((notice) => notice.amount);
+    if (shouldNotice ? amounts.length !== 1 || amounts[0] !== expected : amounts.length > 0)
+      problem(
+        `${customer.email}: slot bought after a notice of ${(stated ?? 0) / 100} queued notices [${amounts.map((amount) => amount / 100).join(", ")}], rule says ${shouldNotice ? expected / 100 : "none"}`,
+      );
+    if (shouldNotice) noticed.set(`${subscriptionId}/${periodIndex}`, expected);
+    report.slotNotices += queued.length;
+  };
 
   const runBilling = async () => {
     const before = await standings();
@@ -521,6 +581,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     for (const notice of notices) {
       lastNoticeId = notice.id;
       report.notices++;
+      if (slotNotices.has(notice.id)) continue; // checked when the slot was bought
       const customer = byUser.get(notice.user_id);
       if (!customer) continue;
       const was = before.get(notice.user_id);
@@ -561,7 +622,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       }
       if (attempt.amount !== expected)
         problem(
-          `${customer.email} renewal ${attempt.id} on ${promoDay}: charged ${attempt.amount / 100}, rule says ${expected / 100} (tariff ${customer.tariff}, devices ${customer.devices}, promo ${promoPercent}%, invitees ${invitees})`,
+          `${customer.email} renewal ${attempt.id} on ${promoDay}: charged ${attempt.amount / 100}, rule says ${expected / 100} (tariff ${customer.tariff}, devices ${customer.devices}, promo ${promoPercent}%, invitees' months [${invitees.join(", ")}])`,
         );
       if (attempt.amount === 0) report.free++;
       if (attempt.status === "declined") report.declinedRenewals++;
@@ -623,11 +684,13 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         report.cardRemovals++;
       }
     } else if (standing.status === "ACTIVE" && live && standing.hasCard && roll > 0.994 && roll <= 0.997) {
+      const [noticeBefore] = (await noticesOfSubscription(standing.subscriptionId, 0)).slice(-1);
       const response = await asCustomer(customer, "/api/profile/addDevice");
       const approves = (approvingCards as readonly string[]).includes(customer.card.number);
       if (response.status === 200) {
         customer.devices++;
         report.devices++;
+        await checkSlotNotice(customer, standing.subscriptionId, noticeBefore);
         const { charged } = await json<{ charged: number }>(response);
         // Pro rata: the monthly slot price per day (÷ 30) for the days left, whole units, at least 1.
         const daysLeft = ((standing.endDate ?? now) - now) / dayMs;

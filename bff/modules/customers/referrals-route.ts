@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { customerErrors, customerIdentity } from "../../platform/schemas";
-import { referralInvitees } from "../subscriptions/referral-standing";
+import { referralStandingOf } from "../subscriptions/referral-standing";
 import { customerAuth } from "./customer-auth";
 
 /** "anna.smith@mail.ru" → "an•••@mail.ru": enough for the inviter to recognise a friend, no more. */
@@ -23,23 +23,43 @@ const reason = t.Union([
 export function referralsModule(context: AppContext) {
   return new Elysia({ prefix: "/profile", tags: ["cabinet"] }).use(customerAuth(context)).post(
     "/referrals",
-    async ({ customer }) => ({
-      success: true as const,
-      invitees: (await referralInvitees(context.database, customer.id)).map((invitee) => ({
-        email: maskEmail(invitee.email),
-        invitedAt: new Date(invitee.invitedAt).toISOString(),
-        counts: invitee.reason === "counts",
-        reason: invitee.reason,
-      })),
-    }),
+    async ({ customer }) => {
+      const standing = await referralStandingOf(context.database, customer.id);
+      return {
+        success: true as const,
+        periodMonths: standing.periodMonths,
+        referralDiscount: standing.referralPercent / 100,
+        invitees: standing.invitees.map((invitee) => ({
+          email: maskEmail(invitee.email),
+          invitedAt: new Date(invitee.invitedAt).toISOString(),
+          counts: invitee.reason === "counts",
+          reason: invitee.reason,
+          periodMonths: invitee.periodMonths,
+          discountPercent: invitee.discountPercent,
+        })),
+      };
+    },
     {
       customer: true,
       body: t.Object(customerIdentity),
       response: {
         200: t.Object({
           success: t.Literal(true),
+          /** The months of the inviter's period, which the discount below is for. */
+          periodMonths: t.Number(),
+          /** The referral discount a renewal of that period takes off, as a fraction. */
+          referralDiscount: t.Number(),
           invitees: t.Array(
-            t.Object({ email: t.String(), invitedAt: t.String(), counts: t.Boolean(), reason }),
+            t.Object({
+              email: t.String(),
+              invitedAt: t.String(),
+              counts: t.Boolean(),
+              reason,
+              /** The months the friend's own paid period covers (null before it has a plan). */
+              periodMonths: t.Union([t.Number(), t.Null()]),
+              /** What this friend takes off the inviter's period, in percent. */
+              discountPercent: t.Number(),
+            }),
           ),
         }),
         ...customerErrors,
@@ -47,7 +67,7 @@ export function referralsModule(context: AppContext) {
       detail: {
         summary: "Invited friends: who counts toward the referral discount and why",
         description:
-          "A friend counts while its subscription is ACTIVE and after a charge other than the 1-unit trial, and never when it paid with the inviter's card.",
+          "A friend counts while its subscription is ACTIVE and after a charge other than the 1-unit trial, and never when it paid with the inviter's card. Each counting friend takes 25% off the inviter's period, prorated when the friend pays for fewer months than that period (a month of the friend's payment gives at most a month of discount): four one-month friends take one month's price off a year. `referralDiscount` and each `discountPercent` are for the inviter's own period (`periodMonths`).",
       },
     },
   );

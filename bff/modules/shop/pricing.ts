@@ -1,5 +1,5 @@
 import type { Currency } from "../../../core/money";
-import { defaultPrices, type TariffMonths } from "../../../core/prices";
+import { defaultPrices, priceAfterDiscount, type Share, type TariffMonths } from "../../../core/prices";
 import type { Plan, SubscriptionRow } from "../../../db/queries/subscriptions";
 import { AppError } from "../../platform/errors";
 
@@ -21,11 +21,9 @@ export function listPriceOfPeriod(subscription: SubscriptionRow): number {
   return subscription.period_price + subscription.extra_devices * devicePrice * subscription.tariff_months;
 }
 
-/** Price after a discount, rounded to whole currency units (DESIGN §5). */
-export function applyDiscount(listPrice: number, discountPercent: number): number {
-  const discounted = (listPrice * (100 - Math.min(100, Math.max(0, discountPercent)))) / 100;
-  return Math.round(discounted / 100) * 100;
-}
+/** Price after a discount, rounded half up to whole currency units (DESIGN §5, §13). */
+export const applyDiscount = (listPrice: number, discount: { total: Share }): number =>
+  priceAfterDiscount(listPrice, discount.total);
 
 export const toUnits = (minorUnits: number) => minorUnits / 100;
 

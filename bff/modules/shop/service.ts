@@ -4,7 +4,7 @@ import type { Database } from "../../../db/database";
 import { type Plan, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import { firstOrderTerms } from "../payments/first-order";
-import { currentDiscount } from "../subscriptions/discount";
+import { type DiscountBasis, discountBasis, discountFor } from "../subscriptions/discount";
 import { applyDiscount, planFor, toUnits } from "./pricing";
 
 /**
@@ -23,13 +23,15 @@ export async function shopOf(database: Database, user: UserRow, now: number, lan
         currency: subscription.currency,
       }
     : planFor(user.currency, 1, 1);
-  const discount = await currentDiscount(database, user.id, subscription, now);
+  // The discount depends on the period it is for (a referral's share is prorated per month).
+  const basis = await discountBasis(database, user.id, subscription, now);
+  const discount = discountFor(basis, plan.tariffMonths);
   // What buying now would mean (DESIGN §13(c)): trial or not, and the first full charge.
   const terms = await firstOrderTerms(database, user.id, plan, subscription, language, now);
   return {
     success: true as const,
     firstPayment: toUnits(terms.amountNow),
-    monthlyPayment: toUnits(applyDiscount(plan.periodPrice, discount.totalPercent)),
+    monthlyPayment: toUnits(applyDiscount(plan.periodPrice, discount)),
     strikethroughPrice: toUnits(plan.periodPrice),
     discount: discount.totalPercent / 100,
     referralDiscount: discount.referralPercent / 100,
@@ -44,13 +46,13 @@ export async function shopOf(database: Database, user: UserRow, now: number, lan
       date: new Date(terms.firstCharge.at).toISOString(),
       amount: toUnits(terms.firstCharge.amount),
     },
-    plans: await plansOf(database, user, subscription, now, language, discount.totalPercent),
+    plans: await plansOf(database, user, subscription, now, language, basis),
   };
 }
 
 /**
  * Every tariff the cabinet offers, priced as an order for it would be (the order route
- * uses the same list prices): the period price after discounts, the list price, the
+ * uses the same list prices): the period price after its discount, the list price, the
  * saving against paying monthly, and what buying it now takes and charges first.
  */
 async function plansOf(
@@ -59,7 +61,7 @@ async function plansOf(
   subscription: SubscriptionRow | undefined,
   now: number,
   language: Language,
-  discountPercent: number,
+  basis: DiscountBasis,
 ) {
   const currency = subscription?.currency ?? user.currency;
   const table = defaultPrices[currency];
@@ -71,7 +73,7 @@ async function plansOf(
       const terms = await firstOrderTerms(database, user.id, plan, subscription, language, now);
       return {
         months,
-        price: toUnits(applyDiscount(plan.periodPrice, discountPercent)),
+        price: toUnits(applyDiscount(plan.periodPrice, discountFor(basis, months))),
         listPrice: toUnits(plan.periodPrice),
         savingPercent: savingPercent(table, months),
         firstPayment: toUnits(terms.amountNow),

@@ -14,5 +14,5 @@ export async function nextChargeAmount(
   now: number,
 ): Promise<number> {
   const discount = await currentDiscount(database, subscription.user_id, subscription, now);
-  return applyDiscount(listPriceOfPeriod(subscription), discount.totalPercent);
+  return applyDiscount(listPriceOfPeriod(subscription), discount);
 }

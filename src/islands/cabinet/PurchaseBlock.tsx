@@ -85,7 +85,7 @@ export function PurchaseBlock({ shop, profile }: Props) {
       </p>
       {hasDiscount && (
         <p className="purchase__discount">
-          {t("cabinet.currentDiscount", { percent: percent(shop.discount) })}
+          {t("cabinet.currentDiscount", { percent: percent(shop.discount, language) })}
         </p>
       )}
       <ul className="purchase__features">

@@ -1,4 +1,4 @@
-import { formatDate, formatUnits, percent } from "../../lib/format";
+import { formatDate, formatUnits, formatUntil, percent } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { type ProfileData, resumeSubscription, type ShopData } from "../../stores/cabinet";
 
@@ -21,7 +21,9 @@ export function NextChargeBlock({ profile, shop }: Props) {
           })}
         </p>
       )}
-      {shop.discount > 0 && <p>{t("cabinet.currentDiscount", { percent: percent(shop.discount) })}</p>}
+      {shop.discount > 0 && (
+        <p>{t("cabinet.currentDiscount", { percent: percent(shop.discount, language) })}</p>
+      )}
       <a className="button button--ghost" href="/cancel">
         {t("cabinet.cancelSubscription")}
       </a>
@@ -36,19 +38,19 @@ export function NextChargeBlock({ profile, shop }: Props) {
  */
 export function CancelledBlock({ profile }: { profile: ProfileData }) {
   const { t, language } = useTranslation();
-  const until = formatDate(profile.userInfo.expirationDate, language);
+  const until = formatUntil(profile.userInfo.expirationDate, language);
   if (!profile.card.isSaved && profile.card.removedAt) {
     return (
       <section className="card card--warning" aria-labelledby="cancelled-title">
         <h2 id="cancelled-title">{t("cabinet.cardRemovedTitle")}</h2>
-        <p>{t("cabinet.cardRemovedText", { date: until })}</p>
+        <p>{t("cabinet.cardRemovedText", { until })}</p>
       </section>
     );
   }
   return (
     <section className="card card--warning" aria-labelledby="cancelled-title">
       <h2 id="cancelled-title">{t("cabinet.cancelledTitle")}</h2>
-      <p>{t("cabinet.cancelledText", { date: until })}</p>
+      <p>{t("cabinet.cancelledText", { until })}</p>
       <button type="button" className="button button--primary" onClick={() => void resumeSubscription()}>
         {t("cabinet.resume")}
       </button>
@@ -57,13 +59,13 @@ export function CancelledBlock({ profile }: { profile: ProfileData }) {
 }
 
 export function ReferralTeaser({ shop }: { shop: ShopData }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   return (
     <section className="card card--accent" aria-labelledby="referral-title">
       <h2 id="referral-title">{t("cabinet.referralTitle")}</h2>
       <p>{t("cabinet.referralText")}</p>
       {shop.referralDiscount > 0 && (
-        <p>{t("cabinet.referralDiscount", { percent: percent(shop.referralDiscount) })}</p>
+        <p>{t("cabinet.referralDiscount", { percent: percent(shop.referralDiscount, language) })}</p>
       )}
       <a className="button button--primary" href="/promo">
         {t("cabinet.inviteFriends")}

@@ -1,10 +1,11 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { formatDateTime } from "../../../core/date-time";
 import { api } from "../../lib/api-client";
-import { formatDate, formatUnits } from "../../lib/format";
+import { formatDate, formatUnits, percent } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { readStorage, storageKeys } from "../../lib/storage-keys";
+import { browserTimeZone, timeZoneName } from "../../lib/time-zone-name";
 import { customerHref, panelCall } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
@@ -16,9 +17,6 @@ type Answer = { data: Table | null; error: { status: unknown; value: unknown } |
 /** Receipts: the spec's 3 a page by default, more on request. */
 const receiptSizes = [3, 10, 25, 50] as const;
 type ReceiptSize = (typeof receiptSizes)[number];
-
-/** The operator's zone, named next to the times it shows (times are in the browser's zone). */
-const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** A paged table of one customer's records; `load` fetches one page. */
 function CustomerTable({
@@ -121,7 +119,8 @@ function Receipts({ userId }: { userId: number }) {
       error: null,
       data: {
         head: [
-          t("panel.dateTime", { zone: timeZone() }),
+          // Times are in the browser's zone, named in the operator's language.
+          t("panel.dateTime", { zone: timeZoneName(browserTimeZone(), language, t) }),
           t("panel.account"),
           t("panel.amount"),
           t("panel.paymentStatus"),
@@ -226,6 +225,8 @@ function Invited({ userId }: { userId: number }) {
               <strong>{invitee.countsForDiscount ? t("panel.yes") : t("panel.no")}</strong>
               {": "}
               {t(discountReasonKeys[invitee.discountReason])}
+              {/* What this friend takes off the inviter's own period (prorated per month). */}
+              {invitee.countsForDiscount && ` (${percent(invitee.discountPercent / 100, language)})`}
             </span>,
           ],
         })),
@@ -254,7 +255,8 @@ function Logs({ userId }: { userId: number }) {
           t("panel.deviceName"),
           t("panel.platform"),
           t("panel.server"),
-          t("panel.dateTime", { zone: timeZone() }),
+          // Times are in the browser's zone, named in the operator's language.
+          t("panel.dateTime", { zone: timeZoneName(browserTimeZone(), language, t) }),
           t("panel.ipAddress"),
           t("panel.connectionSucceeded"),
         ],

@@ -15,13 +15,15 @@ export const inviteeReasonKeys: Record<InviteeReason, TranslationKey> = {
 };
 
 function ReferralTotal() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const discount = useStore($referralDiscount);
   if (discount === undefined) return null;
-  return <p data-testid="referral-total">{t("promo.totalDiscount", { percent: percent(discount) })}</p>;
+  return (
+    <p data-testid="referral-total">{t("promo.totalDiscount", { percent: percent(discount, language) })}</p>
+  );
 }
 
-/** /promo: the friends invited so far and whether each gives the 25% now, and why not. */
+/** /promo: the friends invited so far, what each takes off the customer's period now, and why not. */
 export function InviteeList() {
   const { t, language } = useTranslation();
   const state = useStore($invitees);
@@ -39,7 +41,10 @@ export function InviteeList() {
       {state.status === "loading" && <p className="muted">{t("promo.inviteesLoading")}</p>}
       {state.status === "failed" && (
         <>
-          <p role="alert">{t("promo.inviteesFailed")}</p>
+          {/* What failed stays said; the server's own words, when it gave some, follow. */}
+          <p role="alert">
+            {state.message ? `${t("promo.inviteesFailed")} ${state.message}` : t("promo.inviteesFailed")}
+          </p>
           <button type="button" className="button button--ghost" onClick={() => void loadInvitees()}>
             {t("promo.inviteesRetry")}
           </button>
@@ -61,7 +66,9 @@ export function InviteeList() {
                 {t("promo.invitedOn", { date: formatDate(invitee.invitedAt, language) })}
               </span>
               <span className={invitee.counts ? "badge badge--active" : "badge"}>
-                {t(inviteeReasonKeys[invitee.reason])}
+                {t(inviteeReasonKeys[invitee.reason], {
+                  percent: percent(invitee.discountPercent / 100, language),
+                })}
               </span>
             </li>
           ))}
