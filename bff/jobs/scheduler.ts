@@ -1,4 +1,5 @@
 import type { AppContext } from "../context";
+import { refundRefusedTrials } from "../modules/payments/refused-trial-refunds";
 import { logger } from "../platform/logger";
 import { runRenewals } from "./renewals";
 import { runRetention } from "./retention";
@@ -19,6 +20,13 @@ export function startRenewalScheduler(context: AppContext, intervalMs: number): 
       if (counts.charged + counts.free + counts.recovered > 0) logger.info("renewal pass", counts);
     } catch (error) {
       logger.error("renewal pass failed", { error: errorText(error) });
+    }
+    try {
+      // Paid trials refused their trial whose refund did not go out at once (a crash, the gateway down).
+      const refunded = await refundRefusedTrials(context);
+      if (refunded > 0) logger.info("refused trials refunded", { refunded });
+    } catch (error) {
+      logger.error("refunding refused trials failed", { error: errorText(error) });
     }
     try {
       const kept = await runRetention(context);

@@ -128,7 +128,7 @@ export const accountDeletion = {
     await statement<never, [number]>(
       db,
       `UPDATE payments SET ip_address = NULL, card_token = NULL, card_last_four = NULL,
-         card_first_six = NULL, card_exp_date = NULL,
+         card_first_six = NULL, card_exp_date = NULL, payer_email = NULL,
          card_fingerprint = CASE WHEN is_trial = 1 AND status IN ('completed', 'refunded')
            THEN card_fingerprint ELSE NULL END
        WHERE user_id = ?`,

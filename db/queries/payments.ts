@@ -46,6 +46,10 @@ export type PaymentRow = {
   card_first_six: string | null;
   card_exp_date: string | null;
   card_fingerprint: string | null;
+  /** Why this 1-unit payment was not given its trial (payments/trial.ts). */
+  trial_refusal: "card" | "customer" | "account" | null;
+  /** The e-mail an anonymous payer gave the gateway. */
+  payer_email: string | null;
   created_at: number;
   updated_at: number;
 };
@@ -160,14 +164,50 @@ export const payments = {
       amount: number;
       currency: Currency;
       description: string;
+      isTrial: boolean;
     },
     now: number,
   ) =>
     statement(
       db,
-      `UPDATE payments SET tariff_months = ?, trial_days = ?, amount = ?, currency = ?, description = ?, updated_at = ?
-       WHERE id = ? AND status = 'pending'`,
-    ).run(plan.tariffMonths, plan.trialDays, plan.amount, plan.currency, plan.description, now, id),
+      `UPDATE payments SET tariff_months = ?, trial_days = ?, amount = ?, currency = ?, description = ?, is_trial = ?,
+         trial_refusal = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    ).run(
+      plan.tariffMonths,
+      plan.trialDays,
+      plan.amount,
+      plan.currency,
+      plan.description,
+      plan.isTrial ? 1 : 0,
+      now,
+      id,
+    ),
+
+  setPayerEmail: (db: Database, id: number, email: string, now: number) =>
+    statement(db, "UPDATE payments SET payer_email = ?, updated_at = ? WHERE id = ? AND user_id IS NULL").run(
+      email,
+      now,
+      id,
+    ),
+
+  /**
+   * Whether a charge of `kind` for the subscription is committed but not settled, created
+   * at `since` or later (a device purchase cut short by a crash is not in flight for ever).
+   */
+  inFlight: async (db: Database, subscriptionId: number, kind: PaymentKind, since: number) =>
+    (await statement<{ found: number }, [number, string, number]>(
+      db,
+      `SELECT 1 AS found FROM payments WHERE subscription_id = ? AND kind = ? AND status = 'pending'
+         AND created_at >= CAST(? AS BIGINT) LIMIT 1`,
+    ).get(subscriptionId, kind, since)) !== undefined,
+
+  /** Whether a device slot of the subscription was bought (and paid) in a purchase begun after `after`. */
+  slotBoughtAfter: async (db: Database, subscriptionId: number, after: number) =>
+    (await statement<{ found: number }, [number, number]>(
+      db,
+      `SELECT 1 AS found FROM payments WHERE subscription_id = ? AND kind = 'device' AND status = 'completed'
+         AND created_at > CAST(? AS BIGINT) LIMIT 1`,
+    ).get(subscriptionId, after)) !== undefined,
 
   byTransaction: (db: Database, transactionId: string) =>
     statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE transaction_id = ?").get(transactionId),

@@ -126,7 +126,13 @@ export type ShopTermsSource = {
 };
 
 /** What the last order answered, when it contradicted the screen: its amount is charged now. */
-export type OrderTrial = { hasTrial: boolean; amount: number; reason?: string };
+export type OrderTrial = {
+  hasTrial: boolean;
+  amount: number;
+  reason?: string;
+  /** The trial was refused for the card: the next order asks for the plan at its price. */
+  isFullPriceAsked?: boolean;
+};
 
 function serverFirstCharge(value: unknown): { date: string; amount: number } | undefined {
   if (typeof value !== "object" || value === null) return undefined;

@@ -4,7 +4,7 @@ import { api, errorMessage } from "../lib/api-client";
 import type { OrderTrial } from "../lib/charge-terms";
 import { translate } from "../lib/i18n/runtime";
 import { generatePaymentId } from "../lib/payment-id";
-import { readStorage, storageKeys, writeStorage } from "../lib/storage-keys";
+import { readStorage, removeStorage, storageKeys, writeStorage } from "../lib/storage-keys";
 import { queueToastForNextPage, showToast } from "../lib/toast/toast-store";
 import { $email, $uid } from "./customer";
 
@@ -71,6 +71,36 @@ function fail(message: string): void {
 }
 
 /**
+ * Whether the trial was refused for this order (its card or its customer had one, DESIGN
+ * §13): the widget only says "declined" or "paid", so the screen asks the server.
+ */
+async function trialRefusalOf(invoiceId: string) {
+  try {
+    const { data } = await api.shop.orderStatus.post({ invoiceId });
+    return data ?? undefined;
+  } catch (error) {
+    console.warn("order status unavailable", error);
+    return undefined;
+  }
+}
+
+/**
+ * The trial was refused: the screen takes the plan at its price, with the reason, and the
+ * pay button orders that (`fullPrice`) once the buyer has read and agreed to it.
+ */
+function offerFullPrice(status: NonNullable<Awaited<ReturnType<typeof trialRefusalOf>>>): boolean {
+  if (!status.trialRefused || !status.fullPrice) return false;
+  $orderTrial.set({
+    hasTrial: false,
+    amount: status.fullPrice.amount,
+    ...(status.reason ? { reason: status.reason } : {}),
+    isFullPriceAsked: true,
+  });
+  $purchase.set({ state: "changed", message: translate("purchase.termsChanged") });
+  return true;
+}
+
+/**
  * The order's answer against what the screen promised. The server decides the amount
  * (a customer or card that had the trial pays the full price, DESIGN §13); when it
  * differs from the amount on the pay button, the widget must not open with it: the
@@ -103,17 +133,26 @@ export async function startPurchase(choice: {
   $purchase.set({ state: "working" });
   try {
     const isAnonymous = choice.anonymous || !$email.get();
+    // The plan at its price, asked for after the trial was refused for this card.
+    const isFullPriceAsked = $orderTrial.get()?.isFullPriceAsked === true;
+    const fullPrice = isFullPriceAsked ? { fullPrice: true } : {};
+    // An anonymous order's payment id whose trial was refused is spent (declined, or paid
+    // and refunded): the order at the price gets a new one.
+    if (isAnonymous && isFullPriceAsked && readStorage(storageKeys.payment) !== "completed")
+      removeStorage(storageKeys.userId);
     const { data: answer, error } = isAnonymous
       ? await api.shop.order.post({
           prepaidToken: await prepaidToken(),
           tariff: choice.tariff,
           period: choice.period,
+          ...fullPrice,
         })
       : await api.shop.order.post({
           email: $email.get(),
           uid: $uid.get(),
           tariff: choice.tariff,
           period: choice.period,
+          ...fullPrice,
         });
     if (!answer) {
       fail(errorMessage(error) ?? translate("purchase.orderFailed"));
@@ -137,7 +176,10 @@ export async function startPurchase(choice: {
       "charge",
       { ...options, skin: "mini", requireEmail: false },
       {
-        onSuccess: () => {
+        onSuccess: async () => {
+          // Paid, yet the trial may have been refused at Pay (the card had one): then it is refunded.
+          const status = await trialRefusalOf(options.invoiceId);
+          if (status && offerFullPrice(status)) return;
           track("purchase_completed");
           writeStorage(storageKeys.payment, "completed");
           $purchase.set({ state: "idle" });
@@ -148,13 +190,24 @@ export async function startPurchase(choice: {
             location.reload();
           }
         },
-        onFail: (declineReason) => fail(declineMessage(String(declineReason ?? ""))),
+        onFail: async (declineReason) => {
+          // Check's refusal reads as any decline in the widget; the server says why.
+          const status = await trialRefusalOf(options.invoiceId);
+          if (status && offerFullPrice(status)) return;
+          fail(declineMessage(String(declineReason ?? "")));
+        },
       },
     );
   } catch (error) {
     console.error("purchase failed", error);
     fail(translate("purchase.orderFailed"));
   }
+}
+
+/** Back to the trial's terms after a card was refused one: the next card may not have had it. */
+export function tryAnotherCard(): void {
+  $orderTrial.set(undefined);
+  $purchase.set({ state: "idle" });
 }
 
 /** /mobileShop loads the widget script up front (spec §2), so paying opens at once. */

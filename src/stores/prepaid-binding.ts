@@ -1,25 +1,46 @@
 import { atom } from "nanostores";
+import { api, isNetworkFailure } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { readStorage, removeStorage, storageKeys } from "../lib/storage-keys";
-import { queueToastForNextPage } from "../lib/toast/toast-store";
-import { type Credentialed, postRegister } from "./auth";
+import { queueToastForNextPage, showToast } from "../lib/toast/toast-store";
+import { type Credentialed, postRegister, type RegisterResult } from "./auth";
 
-/** The question on screen after a sign-in while an anonymous paid purchase waits in this browser. */
+/** What attaching would do, as the server says before the click (DESIGN §13). */
+export type PrepaidPreview = NonNullable<Awaited<ReturnType<typeof api.shop.prepaidPreview.post>>["data"]>;
+
+/** The question on screen after a sign-in (or from the cabinet) while an anonymous paid purchase waits in this browser. */
 export type PrepaidOffer = {
   email: string;
+  /** Asked right after a sign-in, or from the cabinet later: each screen shows its own. */
+  source: "sign-in" | "cabinet";
   step: "asking" | "attaching" | "refused" | "failed";
   /** Why the server refused to attach it, in its own words. */
   reason?: string;
+  /** What attaching adds (or why it would be refused), once the server has said. */
+  preview?: PrepaidPreview;
 };
 
 export const $prepaidOffer = atom<PrepaidOffer | undefined>();
 
-let waiting: { identity: Credentialed; answered: () => void } | undefined;
+type Account = { uid: string; email: string };
+/**
+ * Who is asked: right after a sign-in, with the provider's credential (the purchase goes
+ * with /api/register, as DESIGN §13 has it); later, from the cabinet, with the session.
+ */
+type Waiting = { account: Account; identity?: Credentialed; answered: () => void };
+
+let waiting: Waiting | undefined;
 
 /** The payment id of a purchase paid on /instantPay before signing in, while it is not yet attached. */
 export function pendingPrepaidToken(): string | undefined {
   if (readStorage(storageKeys.payment) !== "completed") return undefined;
   return readStorage(storageKeys.userId) || undefined;
+}
+
+/** The purchase is this account's now, or went back to the card: nothing waits any more. */
+function forgetPurchase(): void {
+  removeStorage(storageKeys.payment);
+  removeStorage(storageKeys.userId);
 }
 
 function close(): void {
@@ -29,6 +50,32 @@ function close(): void {
   answered?.();
 }
 
+/** Asks the server what attaching would do, and puts it in the question still on screen. */
+async function loadPreview(account: Account, prepaidToken: string): Promise<void> {
+  try {
+    const { data } = await api.shop.prepaidPreview.post({ ...account, prepaidToken });
+    const offer = $prepaidOffer.get();
+    if (data && offer?.step === "asking" && offer.email === account.email)
+      $prepaidOffer.set({ ...offer, preview: data });
+  } catch (error) {
+    // The question still stands; the server explains any refusal after the click.
+    console.warn("prepaid preview unavailable", error);
+  }
+}
+
+const sourceOf = (asked: Waiting) => (asked.identity ? "sign-in" : "cabinet");
+
+function ask(next: Waiting): void {
+  const prepaidToken = pendingPrepaidToken();
+  if (!prepaidToken) {
+    next.answered();
+    return;
+  }
+  waiting = next;
+  $prepaidOffer.set({ email: next.account.email, source: sourceOf(next), step: "asking" });
+  void loadPreview(next.account, prepaidToken);
+}
+
 /**
  * After a sign-in: when a paid anonymous purchase waits, ask "attach it to {e-mail}?"
  * and resolve once the customer has answered; resolves at once when none waits.
@@ -36,38 +83,68 @@ function close(): void {
  */
 export function askToAttachPendingPurchase(identity: Credentialed): Promise<void> {
   if (!pendingPrepaidToken()) return Promise.resolve();
-  return new Promise((answered) => {
-    waiting = { identity, answered };
-    $prepaidOffer.set({ email: identity.email, step: "asking" });
-  });
+  return new Promise((answered) => ask({ account: identity, identity, answered }));
 }
 
-/** The customer confirmed: /api/register again, now with `prepaidToken`; the server binds it. */
+/**
+ * From the cabinet, after "Not now": the same question, answered with the session. The
+ * cabinet reloads once it is answered (`answered`).
+ */
+export function askToAttachFromCabinet(account: Account, answered: () => void): void {
+  ask({ account, answered });
+}
+
+async function attachWithSession(account: Account, prepaidToken: string): Promise<RegisterResult> {
+  try {
+    const { data, error } = await api.shop.attachPrepaid.post({ ...account, prepaidToken });
+    if (isNetworkFailure(error)) return { outcome: "network-failure" };
+    if (data?.bound) return { outcome: "signed-in" };
+    return { outcome: "refused", message: data?.reason };
+  } catch {
+    return { outcome: "network-failure" };
+  }
+}
+
+/** The customer confirmed: the server binds it (/api/register with `prepaidToken` after a sign-in). */
 export async function attachPendingPurchase(): Promise<void> {
   const prepaidToken = pendingPrepaidToken();
+  const offer = $prepaidOffer.get();
   if (!waiting || !prepaidToken) {
     close();
     return;
   }
-  const { email } = waiting.identity;
-  $prepaidOffer.set({ email, step: "attaching" });
-  const result = await postRegister(waiting.identity, prepaidToken);
+  const { account, identity } = waiting;
+  const { email } = account;
+  const source = sourceOf(waiting);
+  $prepaidOffer.set({
+    email,
+    source,
+    step: "attaching",
+    ...(offer?.preview ? { preview: offer.preview } : {}),
+  });
+  const result = identity
+    ? await postRegister(identity, prepaidToken)
+    : await attachWithSession(account, prepaidToken);
   if (result.outcome === "signed-in") {
-    removeStorage(storageKeys.payment);
-    removeStorage(storageKeys.userId);
-    queueToastForNextPage(translate("prepaid.attached", { email }), "success");
+    forgetPurchase();
+    const message = translate("prepaid.attached", { email });
+    // After a sign-in the next page says it; in the cabinet this page does.
+    if (identity) queueToastForNextPage(message, "success");
+    else showToast(message, "success");
     close();
     return;
   }
+  // Confirming a purchase the server said it would refund sends the money back: nothing waits then.
+  if (result.outcome === "refused" && offer?.preview?.isRefundOnConfirm) forgetPurchase();
   // A refusal is explained where the customer is looking, never a silent redirect.
   $prepaidOffer.set(
     result.outcome === "network-failure"
-      ? { email, step: "failed" }
-      : { email, step: "refused", reason: result.message ?? translate("prepaid.refusedUnknown") },
+      ? { email, source, step: "failed" }
+      : { email, source, step: "refused", reason: result.message ?? translate("prepaid.refusedUnknown") },
   );
 }
 
-/** Not now (or after a refusal): the purchase stays stored and unbound, and the sign-in goes on. */
+/** Not now (or after a refusal): the purchase stays stored and unbound, and the flow goes on. */
 export function declinePendingPurchase(): void {
   close();
 }

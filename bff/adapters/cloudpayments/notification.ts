@@ -1,3 +1,5 @@
+import { isJsonBody } from "./signature";
+
 /** The fields of a gateway notification (check, pay, fail, refund) that we act on. */
 export type Notification = {
   TransactionId: string;
@@ -15,6 +17,8 @@ export type Notification = {
   Reason?: string;
   PaymentTransactionId?: string;
   OperationType?: string;
+  /** The e-mail the payer gave the widget, if any. */
+  Email?: string;
 };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -27,7 +31,7 @@ export function parseNotification(raw: Uint8Array, contentType: string | null): 
   let fields: Record<string, unknown>;
   try {
     const text = utf8.decode(raw);
-    const parsed: unknown = contentType?.includes("application/json")
+    const parsed: unknown = isJsonBody(contentType)
       ? JSON.parse(text)
       : Object.fromEntries(new URLSearchParams(text));
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
@@ -60,6 +64,7 @@ export function parseNotification(raw: Uint8Array, contentType: string | null): 
     Reason: text("Reason"),
     PaymentTransactionId: text("PaymentTransactionId"),
     OperationType: text("OperationType"),
+    Email: text("Email"),
   };
 }
 

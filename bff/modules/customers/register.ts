@@ -1,3 +1,4 @@
+import { isSingleMailbox } from "../../../core/email-address";
 import { currencyOf, type Language } from "../../../core/languages";
 import type { Database } from "../../../db/database";
 import { subscriptions } from "../../../db/queries/subscriptions";
@@ -7,6 +8,7 @@ import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import { AppError } from "../../platform/errors";
 import { type CustomerProvider, customerProviders } from "../identity/providers";
 import { bindPrepaid, type PrepaidOutcome } from "../payments/prepaid-binding";
+import { refundRefusedTrialsNow } from "../payments/refused-trial-refunds";
 import { assertPeriod, assertTariff, planFor } from "../shop/pricing";
 import { promoLimitKeys, tooManyPromoCodes } from "./promo-limits";
 import { applyReferralCode } from "./referral";
@@ -79,7 +81,8 @@ function assertNonce(providerId: CustomerProvider, tokenNonce: string | undefine
  * Signs a customer up or in: the provider's credential decides who they are, the
  * body must agree; the plan and any referral or promo code are recorded atomically.
  */
-export async function registerCustomer({ database, clock, identity }: AppContext, input: RegisterInput) {
+export async function registerCustomer(context: AppContext, input: RegisterInput) {
+  const { database, clock, identity } = context;
   const trialDays = assertPeriod(input.period ?? 1);
   const tariff = assertTariff(input.tariff ?? 1);
   const providerId = assertProvider(input.providerId);
@@ -91,6 +94,13 @@ export async function registerCustomer({ database, clock, identity }: AppContext
     );
   }
   assertNonce(providerId, verified.nonce, input.nonce);
+  // The address is where every notice and receipt goes: a provider's value that mail
+  // headers would read as a list or a display name ("a,b@x", "Name<a@x>") is refused.
+  if (!isSingleMailbox(verified.email))
+    throw new AppError(
+      "VALIDATION",
+      "The e-mail address of this account is not a single plain address (like name@example.com), so it cannot be used here.",
+    );
   const now = clock.now();
   let prepaid: PrepaidOutcome | undefined;
   // One transaction: look up or create the account, its order and its codes together, so
@@ -123,6 +133,9 @@ export async function registerCustomer({ database, clock, identity }: AppContext
       prepaid = await bindPrepaid(database, id, input.prepaidToken, input.language, now);
     return id;
   });
+  // A 1-unit purchase refused because the account had its trial goes back to the card now,
+  // outside the transaction (a gateway call); a failure is retried by the renewal pass.
+  if (prepaid && !prepaid.bound && prepaid.isRefundDue) await refundRefusedTrialsNow(context);
   const subscription = await subscriptions.current(database, userId);
   return { userId, subscription, prepaid };
 }

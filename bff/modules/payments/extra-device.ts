@@ -4,6 +4,7 @@ import { subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
 import type { AppContext } from "../../context";
+import { billingTurn, renoticeRaisedCharge } from "../../jobs/renewal-notices";
 import { dayMs } from "../../platform/calendar";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { logger } from "../../platform/logger";
@@ -24,6 +25,12 @@ const refusals = {
     ru: "Нет сохранённой карты для оплаты. Обратитесь в поддержку.",
     zh: "没有可扣款的已保存银行卡，请联系客服。",
     kk: "Төлем алатын сақталған карта жоқ; қолдау қызметіне хабарласыңыз.",
+  },
+  renewalInFlight: {
+    en: "Your subscription's renewal payment is being processed right now. Add the device slot in a minute.",
+    ru: "Прямо сейчас проходит оплата продления вашей подписки. Добавьте место для устройства через минуту.",
+    zh: "您的订阅续费正在处理中，请一分钟后再增加设备名额。",
+    kk: "Дәл қазір жазылымыңызды ұзарту төлемі өңделіп жатыр. Құрылғы орнын бір минуттан кейін қосыңыз.",
   },
 } satisfies Record<string, LocalizedText>;
 
@@ -68,43 +75,71 @@ export function proRataDevicePrice(monthlyPrice: number, periodEnd: number, now:
   return Math.max(100, Math.round((monthlyPrice * daysLeft) / 30 / 100) * 100);
 }
 
-/** Buys an extra device slot with the saved card, now (spec: hold-to-add-device). */
-export async function addDeviceSlot(context: AppContext, user: UserRow) {
+/**
+ * The pending charge for one more slot, committed before the gateway call like every
+ * charge (DESIGN §6). In the billing turn: a renewal claimed before it is seen in flight
+ * (its amount could not include the slot, so the slot waits for it), and a claim after it
+ * sees this purchase and leaves the renewal for the next pass (subscriptions.due).
+ */
+async function openSlotPurchase(context: AppContext, user: UserRow, ip: string | null, now: number) {
+  const { database } = context;
+  return database.inTurn(billingTurn, async () => {
+    const subscription = await subscriptions.current(database, user.id);
+    if (subscription?.status !== "ACTIVE" || !subscription.end_date) {
+      throw new AppError("CONFLICT", refusals.notActive);
+    }
+    const cardToken = subscription.card_token;
+    if (!cardToken) throw new AppError("CONFLICT", refusals.noCard);
+    if (await payments.inFlight(database, subscription.id, "renewal", 0))
+      throw new AppError("CONFLICT", refusals.renewalInFlight);
+    const amount = proRataDevicePrice(
+      defaultPrices[subscription.currency].extraDevicePerMonth,
+      subscription.end_date,
+      now,
+    );
+    const payment = await payments.insert(
+      database,
+      {
+        userId: user.id,
+        subscriptionId: subscription.id,
+        kind: "device",
+        invoiceId: `device-${subscription.id}-${subscription.extra_devices + 1}-${now}`,
+        accountId: accountIdOf(user.id),
+        amount,
+        currency: subscription.currency,
+        description: "Kannt: one more device until the end of the paid period",
+        // The customer asked for it: their address is kept with it, as a first payment's is.
+        ipAddress: ip,
+      },
+      now,
+    );
+    return { payment, cardToken, subscriptionId: subscription.id };
+  });
+}
+
+/**
+ * Buys an extra device slot with the saved card, now (spec: hold-to-add-device): pro rata
+ * for the rest of the period, and in every renewal from the next one on. Bought after the
+ * next renewal's notice, the slot gets a new notice stating the new amount, and that
+ * renewal waits 24 hours after it (DESIGN §13(a), renoticeRaisedCharge).
+ */
+export async function addDeviceSlot(context: AppContext, user: UserRow, ip: string | null) {
   const { database, clock } = context;
-  const now = clock.now();
-  const subscription = await subscriptions.current(database, user.id);
-  if (subscription?.status !== "ACTIVE" || !subscription.end_date) {
-    throw new AppError("CONFLICT", refusals.notActive);
-  }
-  if (!subscription.card_token) throw new AppError("CONFLICT", refusals.noCard);
-  const amount = proRataDevicePrice(
-    defaultPrices[subscription.currency].extraDevicePerMonth,
-    subscription.end_date,
-    now,
-  );
-  // Committed before the gateway call, like every charge (DESIGN §6).
-  const payment = await payments.insert(
-    database,
-    {
-      userId: user.id,
-      subscriptionId: subscription.id,
-      kind: "device",
-      invoiceId: `device-${subscription.id}-${subscription.extra_devices + 1}-${now}`,
-      accountId: accountIdOf(user.id),
-      amount,
-      currency: subscription.currency,
-      description: "Kannt: one more device until the end of the paid period",
-    },
-    now,
-  );
+  const { payment, cardToken, subscriptionId } = await openSlotPurchase(context, user, ip, clock.now());
+  const { amount } = payment;
   const answer = await chargeSavedCard(
     context.payments.gateway,
     payment,
-    subscription.card_token,
+    cardToken,
     buildReceipt(payment, user.email, context.config.receipts),
   );
   const settledAt = clock.now();
-  const isPaid = await database.transaction(() => settleCharge(database, payment, answer, settledAt));
+  // The slot and its new notice together, in the billing turn: no claim between them.
+  const isPaid = await database.inTurn(billingTurn, async () => {
+    const paid = await settleCharge(database, payment, answer, settledAt);
+    if (paid) await renoticeRaisedCharge(context, subscriptionId, settledAt);
+    return paid;
+  });
   if (!isPaid) {
     logger.info("extra device slot declined", {
       userId: user.id,

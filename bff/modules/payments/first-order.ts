@@ -37,10 +37,13 @@ export async function firstOrderTerms(
   subscription: SubscriptionRow | undefined,
   language: Language,
   now: number,
+  /** The customer asked for the plan at its price (their card had a trial, DESIGN §13). */
+  isFullPriceAsked = false,
 ): Promise<FirstOrderTerms> {
-  const discount = await currentDiscount(database, userId, subscription, now);
-  const periodPrice = applyDiscount(plan.periodPrice, discount.totalPercent);
-  if (!(await hasHadTrial(database, userId))) {
+  // The discount on this plan's period: a referral's share depends on its months.
+  const discount = await currentDiscount(database, userId, subscription, now, plan.tariffMonths);
+  const periodPrice = applyDiscount(plan.periodPrice, discount);
+  if (!isFullPriceAsked && !(await hasHadTrial(database, userId))) {
     return {
       isTrial: true,
       amountNow: plan.firstPayment,
@@ -53,6 +56,6 @@ export async function firstOrderTerms(
     isTrial: false,
     amountNow,
     firstCharge: { at: now, amount: amountNow },
-    noTrialReason: noTrialReasons[language],
+    noTrialReason: isFullPriceAsked ? undefined : noTrialReasons[language],
   };
 }

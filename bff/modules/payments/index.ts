@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { currencyOf } from "../../../core/languages";
+import { payments } from "../../../db/queries/payments";
 import { parseNotification } from "../../adapters/cloudpayments/notification";
 import { isSignedByGateway } from "../../adapters/cloudpayments/signature";
 import type { AppContext } from "../../context";
@@ -9,7 +10,11 @@ import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
 import { customerAuthenticator } from "../customers/customer-auth";
 import { receiptData } from "./model";
-import { createCustomerOrder, createPrepaidOrder } from "./orders";
+import { orderStatusOf } from "./order-status";
+import { createCustomerOrder, createPrepaidOrder, firstInvoicePrefix } from "./orders";
+import { attachPrepaid } from "./prepaid-attach";
+import { previewPrepaid } from "./prepaid-preview";
+import { refundRefusedTrialsNow } from "./refused-trial-refunds";
 import { answerCheck, applyNotification } from "./webhooks";
 
 const widgetOptions = t.Object({
@@ -23,6 +28,41 @@ const widgetOptions = t.Object({
   trial: t.Boolean(),
   reason: t.Optional(t.String()),
   data: receiptData,
+});
+
+const orderStatus = t.Object({
+  status: t.Union([
+    t.Literal("pending"),
+    t.Literal("completed"),
+    t.Literal("declined"),
+    t.Literal("refunded"),
+  ]),
+  trialRefused: t.Optional(t.Union([t.Literal("card"), t.Literal("customer"), t.Literal("account")])),
+  reason: t.Optional(t.String()),
+  fullPrice: t.Optional(
+    t.Object({
+      amount: t.Number(),
+      currency: t.Union([t.Literal("RUB"), t.Literal("KZT")]),
+      tariff: t.Number(),
+      period: t.Number(),
+    }),
+  ),
+});
+
+const prepaidPreview = t.Object({
+  outcome: t.Union([t.Literal("extends"), t.Literal("starts"), t.Literal("refused"), t.Literal("bound")]),
+  days: t.Optional(t.Number()),
+  months: t.Optional(t.Number()),
+  until: t.Optional(t.String()),
+  reason: t.Optional(t.String()),
+  isRefundOnConfirm: t.Optional(t.Boolean()),
+});
+
+const prepaidAttached = t.Object({
+  bound: t.Boolean(),
+  reason: t.Optional(t.String()),
+  expirationDate: t.Union([t.String(), t.Null()]),
+  subscriptionIsActive: t.Boolean(),
 });
 
 /** Orders for the payment widget and the gateway's notifications (DESIGN §6). */
@@ -58,6 +98,11 @@ export function paymentsModule(context: AppContext) {
         kind === "check"
           ? await answerCheck(context.database, notification, now)
           : await applyNotification(context.database, kind, notification, now);
+      // A first payment refused its trial at Pay goes back to the card at once (DESIGN §13).
+      if (kind === "pay" && notification.InvoiceId.startsWith(firstInvoicePrefix)) {
+        const paid = await payments.byInvoice(context.database, notification.InvoiceId);
+        if (paid?.trial_refusal && paid.status === "completed") await refundRefusedTrialsNow(context);
+      }
       // 0 is the gateway's "accepted"; any other code is a refusal it will show the payer.
       counted(code === 0 ? "accepted" : `code_${code}`);
       return { code };
@@ -80,6 +125,7 @@ export function paymentsModule(context: AppContext) {
             currencyOf(requestLanguage(request)),
             context.clientAddress(request),
             requestLanguage(request),
+            body.fullPrice === true,
           );
         }
         const { customer } = await authenticate(request, body, set);
@@ -90,6 +136,7 @@ export function paymentsModule(context: AppContext) {
           body.period,
           context.clientAddress(request),
           requestLanguage(request),
+          body.fullPrice === true,
         );
       },
       {
@@ -99,12 +146,72 @@ export function paymentsModule(context: AppContext) {
           prepaidToken: t.Optional(t.String({ minLength: 16, maxLength: 256 })),
           tariff: t.Number(),
           period: t.Number(),
+          fullPrice: t.Optional(t.Boolean()),
         }),
         response: { 200: widgetOptions, ...customerErrors, 409: errorResponse, 503: errorResponse },
         detail: {
           summary: "Widget options of a first payment, decided by the server",
           description:
-            "With the customer's session and {uid, email, tariff, period}, or anonymously with {prepaidToken, tariff, period}.",
+            "With the customer's session and {uid, email, tariff, period}, or anonymously with {prepaidToken, tariff, period}. `fullPrice: true` orders the plan at its price without the trial (a card that had one).",
+        },
+      },
+    )
+    .post(
+      "/shop/orderStatus",
+      ({ body, request }) => orderStatusOf(context, body.invoiceId, requestLanguage(request)),
+      {
+        body: t.Object({ invoiceId: t.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: orderStatus, 400: errorResponse, 404: errorResponse },
+        detail: {
+          summary: "What became of a first payment's order",
+          description:
+            "After the widget closes: whether the 1-unit trial was refused (the card or the customer had one), why, in the customer's language, and the plan at its price.",
+        },
+      },
+    )
+    .post(
+      "/shop/attachPrepaid",
+      async ({ body, request, set }) => {
+        const { customer } = await authenticate(request, body, set);
+        return attachPrepaid(context, customer, body.prepaidToken, requestLanguage(request));
+      },
+      {
+        body: t.Object({
+          uid: t.String({ maxLength: 256 }),
+          email: t.String({ maxLength: 320 }),
+          prepaidToken: t.String({ minLength: 16, maxLength: 256 }),
+        }),
+        response: { 200: prepaidAttached, ...customerErrors },
+        detail: {
+          summary: "Attach an anonymous purchase to the signed-in account (after the customer confirms)",
+          description:
+            "The binding /api/register does with `prepaidToken`, from the cabinet with the session: a purchase the customer did not attach at sign-in. A refusal is an answer with its reason.",
+        },
+      },
+    )
+    .post(
+      "/shop/prepaidPreview",
+      async ({ body, request, set }) => {
+        const { customer } = await authenticate(request, body, set);
+        return previewPrepaid(
+          context.database,
+          customer.id,
+          body.prepaidToken,
+          requestLanguage(request),
+          context.clock.now(),
+        );
+      },
+      {
+        body: t.Object({
+          uid: t.String({ maxLength: 256 }),
+          email: t.String({ maxLength: 320 }),
+          prepaidToken: t.String({ minLength: 16, maxLength: 256 }),
+        }),
+        response: { 200: prepaidPreview, ...customerErrors },
+        detail: {
+          summary: "What attaching an anonymous purchase to this account would do",
+          description:
+            "The binding dialog's text before the click: the period bought is added to the access the account has, or starts now, with the date access then ends; or why it would be refused.",
         },
       },
     )

@@ -42,6 +42,9 @@ const refusals = {
   },
 } satisfies Record<string, LocalizedText>;
 
+/** How every first payment's invoice id starts. */
+export const firstInvoicePrefix = "first-";
+
 /** The gateway account of a customer: stable across e-mail changes. */
 export const accountIdOf = (userId: number) => `customer-${userId}`;
 
@@ -99,6 +102,7 @@ export async function createCustomerOrder(
   periodInput: number,
   ip: string | null,
   language: Language,
+  isFullPriceAsked = false,
 ): Promise<WidgetOptions> {
   const tariff = assertTariff(tariffInput);
   const trialDays = assertPeriod(periodInput);
@@ -116,14 +120,14 @@ export async function createCustomerOrder(
     }
     current = await subscriptions.current(database, user.id);
     if (!current) throw new Error("subscription missing after insert");
-    terms = await firstOrderTerms(database, user.id, plan, current, language, now);
+    terms = await firstOrderTerms(database, user.id, plan, current, language, now, isFullPriceAsked);
     return payments.insert(
       database,
       {
         userId: user.id,
         subscriptionId: current.id,
         kind: "first",
-        invoiceId: `first-${randomToken(12)}`,
+        invoiceId: `${firstInvoicePrefix}${randomToken(12)}`,
         accountId: accountIdOf(user.id),
         amount: terms.amountNow,
         currency: plan.currency,
@@ -157,11 +161,19 @@ export async function createPrepaidOrder(
   currency: Currency,
   ip: string | null,
   language: Language = "ru",
+  isFullPriceAsked = false,
 ): Promise<WidgetOptions> {
   const tariff = assertTariff(tariffInput);
   const trialDays = assertPeriod(periodInput);
   const { database, clock } = context;
   const plan = planFor(currency, tariff, trialDays);
+  // The buyer is not known yet: a trial, once per card (checked at Check and Pay), unless
+  // they asked for the plan at its price because their card had one.
+  const isTrial = !isFullPriceAsked;
+  const terms = {
+    amount: isTrial ? plan.firstPayment : plan.periodPrice,
+    description: isTrial ? orderDescription(tariff, trialDays) : fullPriceDescription(tariff),
+  };
   // One transaction from the look-up to the write: two requests with one token at once
   // (a double click, a retry) make one order, the second changing its plan, instead of
   // both inserting and the second failing on the token's uniqueness.
@@ -177,17 +189,16 @@ export async function createPrepaidOrder(
           userId: null,
           subscriptionId: null,
           kind: "first",
-          invoiceId: `first-${randomToken(12)}`,
+          invoiceId: `${firstInvoicePrefix}${randomToken(12)}`,
           accountId: prepaidToken,
-          amount: plan.firstPayment,
+          amount: terms.amount,
           currency: plan.currency,
-          description: orderDescription(tariff, trialDays),
+          description: terms.description,
           ipAddress: ip,
           tariffMonths: tariff,
           trialDays,
           prepaidToken,
-          // The buyer is not known yet: a trial, once per card (checked at the gateway's Check).
-          isTrial: true,
+          isTrial,
         },
         clock.now(),
       );
@@ -197,9 +208,10 @@ export async function createPrepaidOrder(
       {
         tariffMonths: tariff,
         trialDays,
-        amount: plan.firstPayment,
+        amount: terms.amount,
         currency: plan.currency,
-        description: orderDescription(tariff, trialDays),
+        description: terms.description,
+        isTrial,
       },
       clock.now(),
     );
@@ -209,14 +221,14 @@ export async function createPrepaidOrder(
     context,
     {
       ...order,
-      amount: plan.firstPayment,
+      amount: terms.amount,
       currency: plan.currency,
-      description: orderDescription(tariff, trialDays),
+      description: terms.description,
       tariff_months: tariff,
       trial_days: trialDays,
-      is_trial: 1,
+      is_trial: isTrial ? 1 : 0,
     },
-    { trial: true },
+    { trial: isTrial },
     language,
   );
 }

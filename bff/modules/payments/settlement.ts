@@ -12,6 +12,7 @@ import {
   queueSubscriptionEnded,
   queueTrialStarted,
 } from "../mail/events";
+import { refuseTrialAtPay } from "./trial-at-pay";
 
 /** Dunning (DESIGN §5): retry 1 and 3 days after the due date, then the subscription expires. */
 export const retryDelaysDays = [1, 3] as const;
@@ -71,6 +72,9 @@ export async function settleSuccess(
   )
     return keepPaymentForDeletedAccount(database, payment, transactionId, now);
   if ((await payments.complete(database, payment.id, transactionId, card, now)).changes === 0) return false;
+  // Once per customer and card at Pay too (DESIGN §13): a refused trial buys nothing and goes back.
+  if (payment.kind === "first" && payment.is_trial && (await refuseTrialAtPay(database, payment, card, now)))
+    return true;
   if (!subscription) return true; // An anonymous prepaid purchase: applied when it is bound to an account.
   if (payment.kind === "first") {
     if (payment.is_trial) {

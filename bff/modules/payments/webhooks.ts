@@ -1,11 +1,17 @@
 import type { Database } from "../../../db/database";
-import { type CardOnFile, payments, webhookEvents } from "../../../db/queries/payments";
+import { type CardOnFile, type PaymentRow, payments, webhookEvents } from "../../../db/queries/payments";
 import { users } from "../../../db/queries/users";
 import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
 import { applyGatewayRefund } from "./refund-effects";
 import { settleDecline, settleSuccess } from "./settlement";
-import { cardFingerprint, hasCardHadTrial } from "./trial";
+import {
+  cardFingerprint,
+  hasCardHadTrial,
+  hasOtherFirstPayment,
+  markTrialRefusal,
+  type TrialRefusal,
+} from "./trial";
 
 /** Check answers of the gateway's protocol. */
 export const checkCodes = {
@@ -33,6 +39,17 @@ function cardOf(notification: Notification): CardOnFile {
   };
 }
 
+async function trialRefusalAtCheck(
+  database: Database,
+  payment: PaymentRow,
+  card: CardOnFile,
+): Promise<TrialRefusal | undefined> {
+  if (payment.user_id !== null && (await hasOtherFirstPayment(database, payment.user_id, payment.id)))
+    return "customer";
+  if (card.fingerprint && (await hasCardHadTrial(database, card.fingerprint))) return "card";
+  return undefined;
+}
+
 /** Check: may this payment go ahead? The browser can change the amount, so everything is compared with our order. */
 export async function answerCheck(
   database: Database,
@@ -49,10 +66,14 @@ export async function answerCheck(
   // A customer who deleted their account is charged nothing more, from a tab left open too.
   if (payment.user_id !== null && (await users.byId(database, payment.user_id))?.deleted_at)
     return checkCodes.cannotAccept;
-  // The trial is once per card too (DESIGN §13): a card that already paid one is refused.
+  // The trial is once per customer and once per card (DESIGN §13). The refusal is kept on
+  // the order, so the purchase screen can say why and offer the plan at its price.
   const card = cardOf(notification);
-  if (payment.is_trial && card.fingerprint && (await hasCardHadTrial(database, card.fingerprint)))
+  const refusal = payment.is_trial ? await trialRefusalAtCheck(database, payment, card) : undefined;
+  if (refusal) {
+    await markTrialRefusal(database, payment.id, refusal, now);
     return checkCodes.cannotAccept;
+  }
   if (payment.kind === "first" && now - payment.created_at > orderLifetimeMs) return checkCodes.expired;
   return checkCodes.ok;
 }
@@ -99,6 +120,9 @@ export async function applyNotification(
     }
     if (kind === "pay") {
       await settleSuccess(database, payment, notification.TransactionId, cardOf(notification), now);
+      // How support finds an anonymous purchase that was never attached (README, Money rules).
+      if (payment.user_id === null && notification.Email?.trim())
+        await payments.setPayerEmail(database, payment.id, notification.Email.trim().slice(0, 320), now);
     } else {
       const reasonCode = notification.ReasonCode ? Number(notification.ReasonCode) : null;
       await settleDecline(

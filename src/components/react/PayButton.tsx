@@ -4,7 +4,7 @@ import type { ChargeTerms } from "../../lib/charge-terms";
 import { describeTerms } from "../../lib/charge-terms-text";
 import { isConsentSkippedThisVisit } from "../../lib/consent-skip";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { $purchase, startPurchase } from "../../stores/payment";
+import { $orderTrial, $purchase, startPurchase, tryAnotherCard } from "../../stores/payment";
 import { ConsentBoxes } from "./ConsentBoxes";
 
 type Props = { tariff: number; terms: ChargeTerms; anonymous?: boolean };
@@ -17,6 +17,7 @@ type Props = { tariff: number; terms: ChargeTerms; anonymous?: boolean };
 export function PayButton({ tariff, terms, anonymous = false }: Props) {
   const { t, language } = useTranslation();
   const purchase = useStore($purchase);
+  const isCardRefused = useStore($orderTrial)?.isFullPriceAsked === true;
   const text = describeTerms(terms, t, language);
   const [isSkipped] = useState(isConsentSkippedThisVisit);
   // A consent holds for the terms it named; new terms (tariff, the order's answer) need a new one.
@@ -29,6 +30,12 @@ export function PayButton({ tariff, terms, anonymous = false }: Props) {
         <div className="pay__notice" data-testid="no-trial">
           <strong>{t("purchase.noTrialTitle")}</strong>
           <p>{text.noTrialReason}</p>
+          {isCardRefused && (
+            // The trial was refused for that card only: another card may still start one.
+            <button type="button" className="button button--ghost" onClick={tryAnotherCard}>
+              {t("purchase.tryAnotherCard")}
+            </button>
+          )}
         </div>
       )}
       <p className="pay__terms" data-testid="charge-terms">

@@ -1,11 +1,14 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useRef } from "react";
+import { formatDays } from "../../lib/charge-terms-text";
+import { formatUntil } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import {
   $prepaidOffer,
   attachPendingPurchase,
   declinePendingPurchase,
   type PrepaidOffer,
+  type PrepaidPreview,
 } from "../../stores/prepaid-binding";
 import { I18nBoundary } from "./I18nBoundary";
 
@@ -14,9 +17,9 @@ import { I18nBoundary } from "./I18nBoundary";
  * waits in this browser; only "Attach" binds it (DESIGN §13). Modal, so it can sit over
  * whichever screen finished the sign-in.
  */
-export function PrepaidBindingDialog() {
+export function PrepaidBindingDialog({ source = "sign-in" }: { source?: PrepaidOffer["source"] }) {
   const offer = useStore($prepaidOffer);
-  if (!offer) return null;
+  if (offer?.source !== source) return null;
   return (
     <I18nBoundary>
       <OfferDialog offer={offer} />
@@ -24,14 +27,34 @@ export function PrepaidBindingDialog() {
   );
 }
 
+type T = ReturnType<typeof useTranslation>["t"];
+
+/**
+ * What attaching does, said before the click (DESIGN §13): "Adds 1 month to your
+ * subscription, to 12 January 2027", the period that was bought, or why it cannot be.
+ */
+function describeEffect(preview: PrepaidPreview, t: T, language: string): string | undefined {
+  if (preview.outcome === "refused") return t("prepaid.willBeRefused", { reason: preview.reason ?? "" });
+  if (preview.outcome === "bound" || !preview.until) return undefined;
+  const months = preview.months;
+  const period =
+    months === 1 || months === 3 || months === 6 || months === 12
+      ? t(`purchase.plan${months}`)
+      : formatDays(preview.days ?? 1, language);
+  const values = { period, until: formatUntil(preview.until, language).replace(/ /g, "\u00a0") };
+  return preview.outcome === "extends" ? t("prepaid.adds", values) : t("prepaid.starts", values);
+}
+
 function OfferDialog({ offer }: { offer: PrepaidOffer }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
   }, []);
   const isAttaching = offer.step === "attaching";
   const wasRefused = offer.step === "refused";
+  const effect = !wasRefused && offer.preview ? describeEffect(offer.preview, t, language) : undefined;
+  const willRefund = offer.preview?.isRefundOnConfirm === true;
   return (
     <dialog
       ref={dialog}
@@ -46,6 +69,7 @@ function OfferDialog({ offer }: { offer: PrepaidOffer }) {
       <h2 id="prepaid-title">{t("prepaid.title")}</h2>
       <p>{t("prepaid.question", { email: offer.email })}</p>
       <p className="muted">{t("prepaid.text")}</p>
+      {effect && <p data-testid="prepaid-effect">{effect}</p>}
       {wasRefused && (
         <p className="form__error" role="alert">
           {t("prepaid.refused", { reason: offer.reason ?? "" })}
@@ -64,7 +88,11 @@ function OfferDialog({ offer }: { offer: PrepaidOffer }) {
             disabled={isAttaching}
             onClick={() => void attachPendingPurchase()}
           >
-            {isAttaching ? t("prepaid.attaching") : t("prepaid.confirm")}
+            {isAttaching
+              ? t("prepaid.attaching")
+              : willRefund
+                ? t("prepaid.confirmRefund")
+                : t("prepaid.confirm")}
           </button>
         )}
         <button

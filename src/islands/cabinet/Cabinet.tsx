@@ -11,6 +11,7 @@ import { AccountDataBlock, AccountDeleted } from "./AccountDataBlock";
 import { CardBlock } from "./CardBlock";
 import { AppInstallBlock, DevicesBlock, SupportBlock } from "./DevicesBlock";
 import { PaymentHistory } from "./PaymentHistory";
+import { PendingPurchaseBlock } from "./PendingPurchaseBlock";
 import { PurchaseBlock } from "./PurchaseBlock";
 import { CancelledBlock, NextChargeBlock, ReferralTeaser } from "./SubscriptionBlocks";
 import { TopBlock } from "./TopBlock";
@@ -81,6 +82,7 @@ function CabinetContent({ prepare }: Props) {
         </a>
         <h1 className="visually-hidden">{t("cabinet.title")}</h1>
         <TopBlock profile={profile} />
+        <PendingPurchaseBlock />
         {variant === "purchase" && <PurchaseBlock shop={shop} profile={profile} />}
         {variant === "purchase" && profile.card.isSaved && <CardBlock profile={profile} />}
         {variant !== "purchase" && (

@@ -1,5 +1,7 @@
 import { useState } from "react";
+import { formatDateTime } from "../../../core/date-time";
 import { api } from "../../lib/api-client";
+import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
@@ -14,6 +16,39 @@ export function StatusBadge({ status }: { status: string }) {
       : "panel.statusNOT_ACTIVE"
   ) as "panel.statusACTIVE";
   return <span className={`badge badge--${status.toLowerCase()}`}>{t(key)}</span>;
+}
+
+type UnboundPurchase = {
+  transactionId: string;
+  amount: number;
+  currency: string;
+  email: string | null;
+  paidAt: string;
+};
+
+/**
+ * Paid anonymous purchases no account holds yet, found by the payer's e-mail or the
+ * transaction id (README, Money rules): a purchase is never lost to support either.
+ */
+function UnboundPurchases({ purchases }: { purchases: UnboundPurchase[] }) {
+  const { t, language } = useTranslation();
+  if (purchases.length === 0) return null;
+  return (
+    <section aria-labelledby="unbound-title" data-testid="unbound-purchases">
+      <h2 id="unbound-title">{t("panel.unboundTitle")}</h2>
+      <p className="muted">{t("panel.unboundHint")}</p>
+      <ul className="panel-list">
+        {purchases.map((purchase) => (
+          <li key={purchase.transactionId} className="panel-row">
+            <span className="muted">#{purchase.transactionId}</span>
+            <span className="panel-row__email">{purchase.email ?? t("panel.unboundNoEmail")}</span>
+            <span>{formatUnits(purchase.amount, purchase.currency === "KZT" ? "KZT" : "RUB")}</span>
+            <span className="muted">{formatDateTime(purchase.paidAt, language)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 function Search() {
@@ -70,6 +105,7 @@ function Search() {
           ))}
         </ul>
       )}
+      {loaded.state === "ready" && <UnboundPurchases purchases={loaded.data.unboundPurchases ?? []} />}
       {loaded.state === "ready" && (
         <Pager
           page={query.page}
