@@ -24,6 +24,26 @@ export const kazakhMonths = [
   "желтоқсан",
 ] as const;
 
+/**
+ * The same months in the dative, the case a date takes before "дейін" (until): the ending
+ * follows the month's last vowel (back: -ға/-қа, front: -ге/-ке) and its last sound (after
+ * a voiceless consonant -қа/-ке, else -ға/-ге). Of the twelve only қыркүйек ends voiceless.
+ */
+export const kazakhMonthsDative = [
+  "қаңтарға",
+  "ақпанға",
+  "наурызға",
+  "сәуірге",
+  "мамырға",
+  "маусымға",
+  "шілдеге",
+  "тамызға",
+  "қыркүйекке",
+  "қазанға",
+  "қарашаға",
+  "желтоқсанға",
+] as const;
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 /** Building a DateTimeFormat costs far more than using one, and lists format many dates. */
 function formatter(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
@@ -39,15 +59,20 @@ function formatter(language: string, options: Intl.DateTimeFormatOptions): Intl.
 const monthNames = new Map<string, boolean>();
 /**
  * Whether this runtime's Intl knows the language's month names. Incomplete data shows as a
- * month that is a number ("M11", "11") where a name was asked for.
+ * month that is a number ("M11", "11") where a name was asked for; no data at all, as Intl
+ * quietly writing the device's own language instead ("6 декабря" for Kazakh on a Russian
+ * system), so the language it settled on must be the one asked for.
  */
 export function hasMonthNames(language: string): boolean {
   let known = monthNames.get(language);
   if (known === undefined) {
-    const month = formatter(language, { month: "long", timeZone: "UTC" })
-      .formatToParts(Date.UTC(2026, 10, 22))
-      .find((part) => part.type === "month")?.value;
-    known = month !== undefined && !/\d/.test(month);
+    const months = formatter(language, { month: "long", timeZone: "UTC" });
+    const month = months.formatToParts(Date.UTC(2026, 10, 22)).find((part) => part.type === "month")?.value;
+    const primary = (tag: string) => tag.split("-")[0]?.toLowerCase();
+    known =
+      month !== undefined &&
+      !/\d/.test(month) &&
+      primary(months.resolvedOptions().locale) === primary(language);
     monthNames.set(language, known);
   }
   return known;
@@ -80,6 +105,17 @@ export function formatDate(input: DateInput, language: string, { timeZone }: Zon
   const date = toDate(input);
   if (needsKazakhTable(language)) return kazakhDate(date, { timeZone });
   return formatter(language, { day: "numeric", month: "long", year: "numeric", timeZone }).format(date);
+}
+
+/**
+ * A date that stands before "until" in a sentence: "22 November 2026", "22 ноября 2026 г."
+ * (Russian's "до" already takes the genitive Intl writes), and for Kazakh the dative its
+ * "дейін" asks for, "2026 ж. 22 қарашаға". Texts write `{{until}} дейін`, never `{{date}} дейін`.
+ */
+export function formatDateUntil(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {
+  if (language !== "kk") return formatDate(input, language, { timeZone });
+  const { year, month, day } = calendarDay(toDate(input), timeZone);
+  return `${year} ж. ${day} ${kazakhMonthsDative[month]}`;
 }
 
 /** "22 November", "22 ноября", "11月22日", "22 қараша": where the year goes without saying. */

@@ -1,4 +1,4 @@
-import { formatDate as formatDateOn } from "../../core/date-time";
+import { formatDate as formatDateOn, formatDateUntil } from "../../core/date-time";
 import type { Currency } from "../../core/money";
 import { formatMoney } from "../../core/money";
 
@@ -9,9 +9,19 @@ export function formatDate(iso: string | null | undefined, language: string): st
   return iso ? formatDateOn(iso, language) : "";
 }
 
+/** The same date where a text says "until" it (`{{until}}`): Kazakh puts it in the dative. */
+export function formatUntil(iso: string | null | undefined, language: string): string {
+  return iso ? formatDateUntil(iso, language) : "";
+}
+
 /** Amounts from the API are in currency units (the widget's unit); the UI formats minor units. */
 export function formatUnits(units: number, currency: Currency): string {
   return formatMoney(Math.round(units * 100), currency);
 }
 
-export const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+/**
+ * "25%", or "8,3%" in Russian: a referral discount prorated per month may be a fraction of a
+ * percent, shown to one decimal in the interface language.
+ */
+export const percent = (fraction: number, language = "en") =>
+  `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(fraction * 100)}%`;

@@ -1,11 +1,13 @@
 import { atom } from "nanostores";
 import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
 import { forgetOfferLinkVisit } from "../lib/consent-skip";
-import { formatDate, formatUnits } from "../lib/format";
+import { formatDate, formatUnits, formatUntil } from "../lib/format";
 import { $language, type TranslationKey, translate } from "../lib/i18n/runtime";
+import { storageKeys, writeStorage } from "../lib/storage-keys";
 import { showToast } from "../lib/toast/toast-store";
 import { goToSignIn, needsSignIn } from "./auth";
 import { $email, $expirationDate, $subscriptionIsActive, $subscriptionStatus, $uid } from "./customer";
+import { pendingPrepaidToken } from "./prepaid-binding";
 import { rememberReturnPath } from "./sign-in-flow";
 
 type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
@@ -154,7 +156,7 @@ export async function removeCard(): Promise<void> {
     const info = $profile.get()?.userInfo;
     showToast(
       info?.subscriptionIsActive && info.expirationDate
-        ? translate("cabinet.cardRemovedUntil", { date: dateOf(info.expirationDate) })
+        ? translate("cabinet.cardRemovedUntil", { until: formatUntil(info.expirationDate, $language.get()) })
         : translate("cabinet.cardRemovedToast"),
       "success",
     );
@@ -171,7 +173,16 @@ function forgetCustomer(): void {
   forgetOfferLinkVisit();
   const bridge = (window as { logout?: { postMessage?: (message: string) => void } }).logout;
   if (bridge?.postMessage) bridge.postMessage("logout");
-  else localStorage.clear();
+  else {
+    // A paid purchase not attached yet was bought in this browser, not by the account
+    // leaving: it stays for whoever signs in next, who is asked about it (never lost).
+    const purchase = pendingPrepaidToken();
+    localStorage.clear();
+    if (purchase) {
+      writeStorage(storageKeys.payment, "completed");
+      writeStorage(storageKeys.userId, purchase);
+    }
+  }
 }
 
 /** Change account: end the session, clear local storage (or let the native app do it), go home. */

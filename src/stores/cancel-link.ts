@@ -1,6 +1,6 @@
 import { atom, computed } from "nanostores";
 import { api, errorMessage } from "../lib/api-client";
-import { formatDate } from "../lib/format";
+import { formatUntil } from "../lib/format";
 import { $language, translate } from "../lib/i18n/runtime";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
 import { goToSignIn, needsSignIn } from "./auth";
@@ -154,7 +154,7 @@ export async function confirmCancel(): Promise<void> {
     const until = data.expirationDate;
     queueToastForNextPage(
       until
-        ? translate("cabinet.cancelledToast", { date: formatDate(until, $language.get()) })
+        ? translate("cabinet.cancelledToast", { until: formatUntil(until, $language.get()) })
         : translate("cancel.linkNoCharges"),
       "success",
     );

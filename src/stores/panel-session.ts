@@ -37,12 +37,24 @@ async function exchangeRefreshToken(): Promise<boolean> {
 /** The rotation, shared by every caller that asks while one is under way (single flight). */
 export const refreshTokens = singleFlight(exchangeRefreshToken);
 
-function backToLogin(): never {
+/** Off to /panel-login, saying why there. */
+export function leaveForLogin(): void {
   clearTokens();
   queueToastForNextPage(translate("panel.sessionEnded"), "warning");
   location.assign("/panel-login");
+}
+
+function backToLogin(): never {
+  leaveForLogin();
   throw new Error("redirecting to the panel login");
 }
+
+/**
+ * Whether this browser holds an operator's sign-in at all. A page that would call nothing
+ * without one (a customer page without a customer chosen) must still send a visitor to
+ * /panel-login instead of showing the panel; the server judges the token on each call.
+ */
+export const hasOperatorSession = () => Boolean(readStorage(storageKeys.accessToken));
 
 type Call<T> = (headers: {
   authorization: string;

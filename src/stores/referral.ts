@@ -1,17 +1,28 @@
 import { atom } from "nanostores";
-import { api } from "../lib/api-client";
+import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
 import { storageKeys, writeStorage } from "../lib/storage-keys";
 import { goToSignIn, needsSignIn } from "./auth";
 import { $email, $uid } from "./customer";
 
 /**
+ * Why a call failed, as the customer should hear it: the server never answered (check the
+ * connection), or it answered with a refusal, whose own words (`message`, in the customer's
+ * language) are shown when it gave some.
+ */
+export type Failure = { status: "failed"; cause: "network" | "server"; message?: string };
+
+/** What failed the call: only a request that never got an answer blames the connection. */
+function failureOf(error: { status?: unknown; value?: unknown } | null | undefined): Failure {
+  if (!error || isNetworkFailure(error) || !error.status) return { status: "failed", cause: "network" };
+  const message = errorMessage(error);
+  return message ? { status: "failed", cause: "server", message } : { status: "failed", cause: "server" };
+}
+
+/**
  * The customer's own referral code. "failed" is a state of its own: a failed call shows an
  * error with a retry instead of sending the customer away (the spec's "go to /" lost them).
  */
-export type ReferralCodeState =
-  | { status: "loading" }
-  | { status: "failed" }
-  | { status: "ready"; code: string };
+export type ReferralCodeState = { status: "loading" } | Failure | { status: "ready"; code: string };
 export const $referralCode = atom<ReferralCodeState>({ status: "loading" });
 
 /** The invite link: the site root with the code as `token` (the landing stores it as `promo`). */
@@ -29,12 +40,16 @@ export async function loadReferralCode(): Promise<void> {
       goToSignIn();
       return;
     }
-    if (error || !data?.success) throw error ?? new Error("not success");
+    if (error || !data?.success) {
+      console.error("referral code failed", error);
+      $referralCode.set(error ? failureOf(error) : { status: "failed", cause: "server" });
+      return;
+    }
     writeStorage(storageKeys.referral, data.referralCode);
     $referralCode.set({ status: "ready", code: data.referralCode });
   } catch (error) {
     console.error("referral code failed", error);
-    $referralCode.set({ status: "failed" });
+    $referralCode.set({ status: "failed", cause: "network" });
   }
 }
 
@@ -47,10 +62,7 @@ export type InviteeReason = Invitee["reason"];
  * is never shown as "no friends invited": that would tell the customer a wrong fact about
  * their discount.
  */
-export type InviteesState =
-  | { status: "loading" }
-  | { status: "failed" }
-  | { status: "ready"; invitees: Invitee[] };
+export type InviteesState = { status: "loading" } | Failure | { status: "ready"; invitees: Invitee[] };
 
 export const $invitees = atom<InviteesState>({ status: "loading" });
 /** The referral discount now in force (a fraction), when the shop data says it; undefined hides the line. */
@@ -74,5 +86,9 @@ export async function loadInvitees(): Promise<void> {
     return;
   }
   console.error("invitees failed", invitees.status === "rejected" ? invitees.reason : invitees.value.error);
-  $invitees.set({ status: "failed" });
+  $invitees.set(
+    invitees.status === "fulfilled" && invitees.value.error
+      ? failureOf(invitees.value.error)
+      : { status: "failed", cause: invitees.status === "rejected" ? "network" : "server" },
+  );
 }

@@ -188,6 +188,23 @@ export const screens: Screen[] = [
   ),
   {
     area: "sign-in",
+    page: "mobileProfile",
+    state: "continue-as",
+    async open(page, language) {
+      // A link with someone's credential, opened in a browser that holds no account.
+      await setLanguage(page, language);
+      const email = uniqueEmail("continue-as");
+      const response = await page.request.post("/api/dev/idp/token", {
+        data: { email, provider: "google.com" },
+      });
+      const { credential, ...fields } = (await response.json()) as Record<string, string>;
+      await visit(page, `/mobileProfile?${new URLSearchParams(fields)}#credential=${credential}`);
+      const title = text(language, "continueAs.title").replace("{{email}}", email);
+      await expect(page.getByRole("heading", { name: title })).toBeVisible();
+    },
+  },
+  {
+    area: "sign-in",
     page: "login",
     state: "plan-link",
     async open(page, language) {

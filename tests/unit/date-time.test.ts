@@ -119,3 +119,67 @@ describe("where the runtime has no Kazakh month names (as in Chromium)", () => {
     expect(helpers.formatDate(lateEvening, "ru", moscow)).toBe("23 ноября 2026 г.");
   });
 });
+
+describe("a date before 'until'", () => {
+  test("Kazakh puts every month in the dative that 'дейін' asks for", () => {
+    const dative = [
+      "қаңтарға",
+      "ақпанға",
+      "наурызға",
+      "сәуірге",
+      "мамырға",
+      "маусымға",
+      "шілдеге",
+      "тамызға",
+      "қыркүйекке",
+      "қазанға",
+      "қарашаға",
+      "желтоқсанға",
+    ];
+    for (let month = 0; month < 12; month++) {
+      const time = Date.UTC(2026, month, 12, 9, 0);
+      expect(dateTime.formatDateUntil(time, "kk", almaty)).toBe(`2026 ж. 12 ${dative[month]}`);
+    }
+    // The day and year follow the clock given, as every other date does.
+    expect(dateTime.formatDateUntil(lateEvening, "kk", almaty)).toBe("2026 ж. 23 қарашаға");
+  });
+
+  test("the other languages write the date as everywhere else (Russian's 'до' takes Intl's genitive)", () => {
+    expect(dateTime.formatDateUntil(lateEvening, "ru", moscow)).toBe("23 ноября 2026 г.");
+    expect(dateTime.formatDateUntil(lateEvening, "en-GB", moscow)).toBe("23 November 2026");
+    expect(dateTime.formatDateUntil(lateEvening, "zh", moscow)).toBe("2026年11月23日");
+  });
+});
+
+describe("where the runtime has no Kazakh at all and writes the device's language instead", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  /** A browser without Kazakh data on a Russian system: Intl settles on "ru" for "kk". */
+  function russianFallbackDateTimeFormat(Original: typeof Intl.DateTimeFormat) {
+    return class extends Original {
+      constructor(locales?: string | string[], options?: Intl.DateTimeFormatOptions) {
+        const asked = Array.isArray(locales) ? locales[0] : locales;
+        super(asked === "kk" ? "ru" : locales, options);
+      }
+    };
+  }
+
+  test("Kazakh dates come from the table, never as Russian's '6 декабря'", async () => {
+    vi.stubGlobal("Intl", { ...Intl, DateTimeFormat: russianFallbackDateTimeFormat(Intl.DateTimeFormat) });
+    vi.resetModules();
+    const helpers = await import("../../core/date-time");
+    const sixthOfDecember = Date.UTC(2026, 11, 6, 9, 0);
+    expect(new Intl.DateTimeFormat("kk", { day: "numeric", month: "long" }).format(sixthOfDecember)).toBe(
+      "6 декабря",
+    );
+    expect(helpers.hasMonthNames("kk")).toBe(false);
+    expect(helpers.formatDate(sixthOfDecember, "kk", almaty)).toBe("2026 ж. 6 желтоқсан");
+    expect(helpers.formatDayMonth(sixthOfDecember, "kk", almaty)).toBe("6 желтоқсан");
+    expect(helpers.formatDateTime(sixthOfDecember, "kk", almaty)).toBe("2026 ж. 6 желтоқсан, 14:00");
+    expect(helpers.formatMonthYear(sixthOfDecember, "kk", almaty)).toBe("2026 ж. желтоқсан");
+    expect(helpers.formatDate(sixthOfDecember, "ru", moscow)).toBe("6 декабря 2026 г.");
+  });
+});

@@ -24,6 +24,32 @@ describe("translation files", () => {
     }
   });
 
+  test("a Kazakh date before 'дейін' is always the dative {{until}}, which every language names so", () => {
+    // formatDateUntil fills {{until}}; a plain {{date}} there would read "желтоқсан дейін".
+    for (const [key, text] of Object.entries(resources.kk)) {
+      for (const match of text.matchAll(/\{\{\s*(\w+)\s*\}\}\s+дейін/g)) expect(match[1], key).toBe("until");
+      if (text.includes("{{until}}")) expect(text, key).toMatch(/\{\{until\}\} дейін/);
+    }
+    expect(
+      Object.values(resources.kk).filter((text) => text.includes("{{until}} дейін")).length,
+    ).toBeGreaterThan(0);
+  });
+
+  test.each(languages.filter((language) => language !== "en"))(
+    "%s copies no English text that has words in it",
+    (language) => {
+      // Names read the same in every language; anything else left in English was never translated.
+      const names = /\b(iPhone|Windows|Google|Yandex|Kannt|ID|E-mail|UTC)\b|\{\{\s*\w+\s*\}\}/g;
+      const copied = englishKeys.filter((key) => {
+        const text = resources[language][key as keyof typeof resources.en];
+        return (
+          text === resources.en[key as keyof typeof resources.en] && /[A-Za-z]/.test(text.replace(names, ""))
+        );
+      });
+      expect(copied).toEqual([]);
+    },
+  );
+
   test("interpolation fills named values and leaves unknown ones visible", () => {
     expect(interpolate("Try for {{price}}", { price: "1 ₽" })).toBe("Try for 1 ₽");
     expect(interpolate("{{missing}} here")).toBe("{{missing}} here");

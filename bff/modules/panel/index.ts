@@ -7,10 +7,11 @@ import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
 import { dashboardOf } from "./dashboard";
 import { messagesOf } from "./messages";
 import { paged, pageOf, pageQuery } from "./paging";
-import { availablePromos, createPromo, promoProblem, promoTypes } from "./promos";
+import { availablePromos, createPromo, promoMessages, promoProblem, promoTypes } from "./promos";
 import { previewRefund, refundCustomer } from "./refund";
 import { paymentIdsDescription, refundAnswer, refundBody } from "./refund-model";
 import { staffRoutes } from "./staff-routes";
+import { unboundPurchases } from "./unbound-purchases";
 import { connectionLogsOf, inviteesOf, receiptsOf, searchUsers, userDetails } from "./users";
 
 const panelErrors = {
@@ -47,9 +48,14 @@ export function panelModule(context: AppContext) {
       })
       .post(
         "/users/search",
-        ({ query }) => {
+        async ({ query }) => {
           const { number, size } = pageOf(query, 10);
-          return searchUsers(database, query.emailPart ?? "", number, size);
+          const found = await searchUsers(database, query.emailPart ?? "", number, size);
+          // Beside the spec's page: paid purchases not attached to any account, on its first page.
+          return {
+            ...found,
+            unboundPurchases: number === 0 ? await unboundPurchases(database, query.emailPart ?? "") : [],
+          };
         },
         {
           operator: "support",
@@ -59,7 +65,11 @@ export function panelModule(context: AppContext) {
             emailPart: t.Optional(t.String({ maxLength: 320 })),
           }),
           response: panelErrors,
-          detail: { summary: "Customers whose e-mail contains emailPart (any case), 10 per page" },
+          detail: {
+            summary: "Customers whose e-mail contains emailPart (any case), 10 per page",
+            description:
+              "Also `unboundPurchases`: paid anonymous purchases not attached to any account whose payer e-mail contains emailPart or whose transaction id is emailPart (first page only, at most 10).",
+          },
         },
       )
       .post("/users/getUserById", ({ query }) => userDetails(database, query.id, clock.now()), {
@@ -131,6 +141,14 @@ export function panelModule(context: AppContext) {
         response: panelErrors,
         detail: { summary: "A customer's VPN connections, newest first" },
       })
+      .get("/clock", () => ({ now: new Date(clock.now()).toISOString() }), {
+        operator: "support",
+        response: { 200: t.Object({ now: t.String({ description: "ISO 8601" }) }), ...panelErrors },
+        detail: {
+          summary:
+            "The server's billing clock, which promo validity is counted from (the demo's test clock moves it)",
+        },
+      })
       .get("/promos/promoTypes", ({ operator }) => (operator.role === "admin" ? [...promoTypes] : []), {
         operator: "support",
         response: panelErrors,
@@ -163,7 +181,9 @@ export function panelModule(context: AppContext) {
           const problem = promoProblem(body, clock.now());
           if (problem) {
             set.status = 400;
-            return { success: false, message: problem, error: { code: "VALIDATION", message: problem } };
+            const message = promoMessages[problem];
+            // `reason` names the rule, so the panel can say it in the operator's language.
+            return { success: false, message, reason: problem, error: { code: "VALIDATION", message } };
           }
           if (
             !(await createPromo(database, body, operator.id, context.clientAddress(request), clock.now()))

@@ -25,24 +25,26 @@ export type NewPromo = {
   expirationDate: string;
 };
 
-/** Checks every rule of spec §5; answers the first message that applies, or nothing. */
-export function promoProblem(promo: NewPromo, now: number): string | undefined {
+/** Which rule a refused promo code broke: the panel words it in the operator's language. */
+export type PromoRule = Exclude<keyof typeof promoMessages, "duplicate">;
+
+/** Checks every rule of spec §5; answers the first rule that applies, or nothing. */
+export function promoProblem(promo: NewPromo, now: number): PromoRule | undefined {
   const code = promo.promoCode.trim().toUpperCase();
-  if (code.length < 5) return promoMessages.code;
-  if (!/^[A-Z0-9_-]+$/.test(code)) return promoMessages.characters;
-  if (!promoTypes.some((type) => type.type === promo.promoType)) return promoMessages.type;
+  if (code.length < 5) return "code";
+  if (!/^[A-Z0-9_-]+$/.test(code)) return "characters";
+  if (!promoTypes.some((type) => type.type === promo.promoType)) return "type";
   const percent = Math.round(promo.discount * 100);
   if (Math.abs(promo.discount * 100 - percent) > 1e-9 || percent < 20 || percent > 50 || percent % 5 !== 0)
-    return promoMessages.discount;
+    return "discount";
   const expiration = Date.parse(`${promo.expirationDate}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(promo.expirationDate) || Number.isNaN(expiration))
-    return promoMessages.validity;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(promo.expirationDate) || Number.isNaN(expiration)) return "validity";
   const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
   // A whole number of months from today, give or take a day for time zones.
   const isWholeMonths = Array.from({ length: 12 }, (_, index) => addMonths(today, index + 1)).some(
     (candidate) => Math.abs(candidate - expiration) <= dayMs,
   );
-  return isWholeMonths ? undefined : promoMessages.validity;
+  return isWholeMonths ? undefined : "validity";
 }
 
 /** Creates a promo code and its audit entry together; false when the code exists already. */

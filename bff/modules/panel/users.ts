@@ -9,15 +9,32 @@ import { deviceView } from "../profile/service";
 import { listPriceOfPeriod } from "../shop/pricing";
 import { currentDiscount } from "../subscriptions/discount";
 import { nextChargeAmount } from "../subscriptions/next-charge";
-import { referralInvitees } from "../subscriptions/referral-standing";
+import { inviteeDiscountPercent, referralInvitees } from "../subscriptions/referral-standing";
 import { paged } from "./paging";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
 type SearchRow = { id: number; email: string; deleted_at: number | null; status: string | null };
 
+/**
+ * A customer's status is their newest subscription's, except that signing in again after
+ * one ended opens a fresh, never-paid row: that customer is still one whose subscription
+ * expired, not one who never had any, so the newest row that was ever paid speaks for them.
+ */
 const searchSelect = `SELECT u.id, u.email, u.deleted_at,
-  (SELECT s.status FROM subscriptions s WHERE s.user_id = u.id ORDER BY s.id DESC LIMIT 1) AS status FROM users u`;
+  (SELECT s.status FROM subscriptions s WHERE s.user_id = u.id
+     ORDER BY CASE WHEN s.status = 'NOT_ACTIVE' THEN 1 ELSE 0 END, s.id DESC LIMIT 1) AS status FROM users u`;
+
+/** The subscription the operator's card shows: the same rule as the search's status. */
+async function shownSubscription(database: Database, userId: number) {
+  const current = await subscriptions.current(database, userId);
+  if (current?.status !== "NOT_ACTIVE") return current;
+  const ended = await statement<{ id: number }, [number]>(
+    database,
+    "SELECT id FROM subscriptions WHERE user_id = ? AND status <> 'NOT_ACTIVE' ORDER BY id DESC LIMIT 1",
+  ).get(userId);
+  return (ended && (await subscriptions.byId(database, ended.id))) ?? current;
+}
 
 /**
  * Case-insensitive e-mail substring search. On SQLite, three characters or more go through
@@ -87,7 +104,7 @@ export async function searchUsers(database: Database, emailPart: string, number:
 export async function userDetails(database: Database, userId: number, now: number) {
   const user = await users.byId(database, userId);
   if (!user) throw new AppError("NOT_FOUND", `There is no customer with id ${userId}.`);
-  const subscription = await subscriptions.current(database, userId);
+  const subscription = await shownSubscription(database, userId);
   const discount = await currentDiscount(database, userId, subscription, now);
   const promoActivated =
     (await statement<{ found: number }, [number]>(
@@ -217,22 +234,29 @@ export async function inviteesOf(
      LEFT JOIN subscriptions s ON s.id = (SELECT MAX(id) FROM subscriptions WHERE user_id = i.invitee_id)
      WHERE i.inviter_id = ? ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`,
   ).all(inviterId, size, number * size);
-  // Whether each counts toward the inviter's discount, and why (DESIGN §13), as the cabinet says it.
-  const reasons = new Map(
-    (await referralInvitees(database, inviterId)).map((item) => [item.inviteeId, item.reason]),
+  // Whether each counts toward the inviter's discount, why, and how much it takes off the
+  // inviter's own period (prorated per month, DESIGN §13), as the cabinet says it.
+  const periodMonths = (await subscriptions.current(database, inviterId))?.tariff_months ?? 1;
+  const standings = new Map(
+    (await referralInvitees(database, inviterId)).map((item) => [item.inviteeId, item]),
   );
   return {
     invitations: paged(
-      rows.map((row) => ({
-        inviteeId: row.invitee_id,
-        inviteeEmail: row.email,
-        created: new Date(row.created_at).toISOString(),
-        discountStartDate: iso(row.start_date),
-        subscriptionEndDate: iso(row.end_date),
-        hasSubscription: row.status === "ACTIVE" || (row.status === "CANCELED" && (row.end_date ?? 0) > now),
-        countsForDiscount: reasons.get(row.invitee_id) === "counts",
-        discountReason: reasons.get(row.invitee_id) ?? "not-paid-yet",
-      })),
+      rows.map((row) => {
+        const standing = standings.get(row.invitee_id);
+        return {
+          inviteeId: row.invitee_id,
+          inviteeEmail: row.email,
+          created: new Date(row.created_at).toISOString(),
+          discountStartDate: iso(row.start_date),
+          subscriptionEndDate: iso(row.end_date),
+          hasSubscription:
+            row.status === "ACTIVE" || (row.status === "CANCELED" && (row.end_date ?? 0) > now),
+          countsForDiscount: standing?.reason === "counts",
+          discountReason: standing?.reason ?? "not-paid-yet",
+          discountPercent: standing ? inviteeDiscountPercent(standing, periodMonths) : 0,
+        };
+      }),
       number,
       size,
       total,

@@ -102,19 +102,23 @@ export function profileModule(context: AppContext) {
         detail: { summary: "Unlink a device, freeing its slot" },
       },
     )
-    .post("/addDevice", ({ customer }) => addDeviceSlot(context, customer), {
-      customer: true,
-      body: t.Object(customerIdentity),
-      response: {
-        200: t.Object({ success: t.Literal(true), charged: t.Number(), ...devicesPart }),
-        ...customerErrors,
-        409: errorResponse,
+    .post(
+      "/addDevice",
+      ({ customer, request }) => addDeviceSlot(context, customer, context.clientAddress(request)),
+      {
+        customer: true,
+        body: t.Object(customerIdentity),
+        response: {
+          200: t.Object({ success: t.Literal(true), charged: t.Number(), ...devicesPart }),
+          ...customerErrors,
+          409: errorResponse,
+        },
+        detail: {
+          summary:
+            "Buy one more device slot: charged pro rata now with the saved card, then monthly with renewals",
+        },
       },
-      detail: {
-        summary:
-          "Buy one more device slot: charged pro rata now with the saved card, then monthly with renewals",
-      },
-    })
+    )
     .post("/removeCard", ({ customer }) => removeSavedCard(database, customer.id, clock.now()), {
       customer: true,
       body: t.Object(customerIdentity),

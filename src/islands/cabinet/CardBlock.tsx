@@ -1,5 +1,5 @@
 import { HoldButton } from "../../components/react/HoldButton";
-import { formatDate } from "../../lib/format";
+import { formatDate, formatUntil } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { type ProfileData, removeCard } from "../../stores/cabinet";
 
@@ -19,7 +19,7 @@ export function CardBlock({ profile }: { profile: ProfileData }) {
           <p data-testid="saved-card">{t("cabinet.cardSaved", { lastFour: card.lastFour ?? "" })}</p>
           <p className="muted">
             {userInfo.subscriptionIsActive && userInfo.expirationDate
-              ? t("cabinet.cardRemoveExplained", { date: formatDate(userInfo.expirationDate, language) })
+              ? t("cabinet.cardRemoveExplained", { until: formatUntil(userInfo.expirationDate, language) })
               : t("cabinet.cardRemoveExplainedNoAccess")}
           </p>
           <HoldButton

@@ -1,6 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { statusDot } from "../../lib/cabinet-view";
-import { formatDate } from "../../lib/format";
+import { formatDate, formatUntil } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { changeAccount, type ProfileData } from "../../stores/cabinet";
 import { $email, $photoUrl } from "../../stores/customer";
@@ -34,7 +34,7 @@ export function TopBlock({ profile }: Props) {
             aria-hidden="true"
           />
           {info?.subscriptionIsActive && info.expirationDate
-            ? t("cabinet.until", { date: formatDate(info.expirationDate, language) })
+            ? t("cabinet.until", { until: formatUntil(info.expirationDate, language) })
             : info?.endedAt
               ? t("cabinet.endedOn", { date: formatDate(info.endedAt, language) })
               : t("cabinet.noSubscription")}

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { emailSlot, TextWithEmail } from "../../components/react/EmailAddress";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
-import { formatDate } from "../../lib/format";
+import { formatUntil } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import {
@@ -54,7 +54,7 @@ export function CancelByLink() {
   const cabinet = useStore($cabinetLink);
   const accessUntil = (endDate: string | null) =>
     endDate
-      ? t("cancel.linkAccessUntil", { date: formatDate(endDate, language) })
+      ? t("cancel.linkAccessUntil", { until: formatUntil(endDate, language) })
       : t("cancel.linkNoCharges");
 
   let content: ReactNode;

@@ -1,8 +1,8 @@
-import { type ReactNode, useEffect } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { type Language, languages } from "../../../core/languages";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { logoutOperator } from "../../stores/panel-session";
+import { hasOperatorSession, leaveForLogin, logoutOperator } from "../../stores/panel-session";
 
 type T = ReturnType<typeof useTranslation>["t"];
 /** The navigation's sections; a customer's pages belong to the users' section. */
@@ -129,9 +129,14 @@ function Titled({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  // Every signed-in page needs a sign-in, whether or not it calls the server on its own.
+  const [isAllowed] = useState(() => !isSignedIn || hasOperatorSession());
+  useEffect(() => {
+    if (!isAllowed) leaveForLogin();
+  }, [isAllowed]);
   return (
-    <Frame title={title(t)} section={section} isSignedIn={isSignedIn}>
-      {children}
+    <Frame title={title(t)} section={section} isSignedIn={isSignedIn && isAllowed}>
+      {isAllowed && children}
     </Frame>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { api } from "../../lib/api-client";
+import { api, errorMessage } from "../../lib/api-client";
 import { formatDate } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import {
@@ -20,8 +20,28 @@ const fieldMessages = {
   discount: "panel.promoDiscountRange",
   validity: "panel.promoValidityRange",
 } as const;
+/** The server's refusal reasons (the rule a code broke) in the operator's words. */
+const refusalMessages = {
+  code: "panel.promoCodeShort",
+  characters: "panel.promoCodeCharacters",
+  type: "panel.promoNoTypes",
+  discount: "panel.promoDiscountRange",
+  validity: "panel.promoValidityRange",
+} as const;
+type Refusal = { reason?: unknown; message?: unknown };
+
 /** Spec §5: field errors clear after 7 seconds. */
 export const fieldErrorLifetimeMs = 7000;
+
+/**
+ * Validity counts from the server's today (in the demo, its test clock), which the server
+ * checks the expiry against, not from this browser's; asked at creation, so it is current.
+ */
+async function serverNow(): Promise<number> {
+  const { data } = await panelCall((headers) => api.panel.clock.get({ headers }));
+  const now = data ? Date.parse(data.now) : Number.NaN;
+  return Number.isNaN(now) ? Date.now() : now;
+}
 
 function Promo() {
   const { t } = useTranslation();
@@ -56,6 +76,7 @@ function Promo() {
     clearTimer.current = setTimeout(() => setErrors({}), fieldErrorLifetimeMs);
     if (Object.keys(found).length > 0) return;
     try {
+      const today = await serverNow();
       const { data, error } = await panelCall((headers) =>
         api.panel.promos.generatePromo.post(
           {
@@ -63,7 +84,7 @@ function Promo() {
             promoType: type,
             isAvailable,
             discount: discount / 100,
-            expirationDate: expirationAfter(months),
+            expirationDate: expirationAfter(months, today),
           },
           { headers },
         ),
@@ -78,15 +99,23 @@ function Promo() {
           error?.status === 409
             ? t("panel.promoExists")
             : error?.status === 400
-              ? t("panel.promoRefused")
+              ? refusalText(error.value as Refusal)
               : error?.status === 403
                 ? t("panel.forbidden")
-                : t("panel.promoFailed"),
+                : (errorMessage(error) ?? t("panel.promoFailed")),
         );
       }
     } catch {
       setServerMessage(t("panel.promoFailed"));
     }
+  };
+
+  /** Why the server refused: its rule in the operator's words, else its own message. */
+  const refusalText = (refusal: Refusal | undefined) => {
+    const reason = refusal?.reason;
+    if (typeof reason === "string" && reason in refusalMessages)
+      return t(refusalMessages[reason as keyof typeof refusalMessages]);
+    return typeof refusal?.message === "string" ? refusal.message : t("panel.promoRefused");
   };
 
   return (

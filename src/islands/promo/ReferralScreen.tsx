@@ -58,7 +58,9 @@ function ReferralScreenContent() {
         <main id="main" className="screen screen--center">
           <section className="card referral__failed" aria-labelledby="referral-failed-title">
             <h1 id="referral-failed-title">{t("promo.codeFailedTitle")}</h1>
-            <p role="alert">{t("promo.codeFailed")}</p>
+            <p role="alert">
+              {state.message ?? t(state.cause === "network" ? "promo.codeFailed" : "promo.codeFailedServer")}
+            </p>
             <button type="button" className="button button--primary" onClick={() => void loadReferralCode()}>
               {t("promo.inviteesRetry")}
             </button>
