@@ -144,5 +144,5 @@ describe("exclusive use of the database file", () => {
     await expect(openDatabase(path)).rejects.toThrow(/in use by a running server; stop it first/);
     await server.close();
     await (await openDatabase(path)).close();
-  }, 20_000);
+  });
 });

@@ -55,16 +55,18 @@ describe("SIGTERM", () => {
 
     const stoppedAt = performance.now();
     started.child.kill("SIGTERM");
-    // Listening stops at once: a new connection is refused.
+    // Listening stops at once: a new connection is refused while the request in flight
+    // still waits for its body. Polled for as long as the signal takes to arrive on a busy
+    // machine; a server that kept listening would be refused only once it had exited, and
+    // then could not answer the request below.
     let refused = false;
-    for (let poll = 0; poll < 100 && !refused; poll++) {
+    while (!refused) {
       refused = await fetch(`${origin}/api/health`).then(
         () => false,
         () => true,
       );
       if (!refused) await Bun.sleep(20);
     }
-    expect(refused).toBe(true);
 
     // The request in flight is still answered in full.
     socket.write(body.slice(10));
@@ -74,7 +76,7 @@ describe("SIGTERM", () => {
 
     expect(await started.child.exited).toBe(0);
     expect(performance.now() - stoppedAt).toBeLessThan(15_000);
-  }, 30_000);
+  });
 });
 
 describe("a renewal pass told to stop", () => {

@@ -22,7 +22,7 @@ import {
   startSmtpServer,
   type TestSmtpServer,
 } from "../helpers/smtp-server";
-import { makeTestClock } from "../helpers/test-clock";
+import { makeTestClock, shareTestClock } from "../helpers/test-clock";
 import { testDatabaseUrl } from "../helpers/test-database";
 
 // DESIGN §14: a message is written with its event and sent by a worker over SMTP, once
@@ -279,7 +279,11 @@ describe("restarts", () => {
       APP_MODE: "demo",
       CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
     });
-    const context = await createContext(config, await openDatabase(config), makeTestClock());
+    const database = await openDatabase(config);
+    // As a restarted server does, the clock goes on from the offset kept in the database.
+    const clock = makeTestClock();
+    await shareTestClock(database, clock);
+    const context = await createContext(config, database, clock);
     let isStopped = false;
     const stop = async () => {
       if (isStopped) return;

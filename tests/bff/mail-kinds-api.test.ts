@@ -320,7 +320,7 @@ describe.each(languages)("every kind of mail to customers registered in %s", (la
   let story: Story;
   beforeAll(async () => {
     story = await liveThrough(language);
-  }, 30_000);
+  });
 
   test("each customer got exactly the mails of what happened, and nothing from another address", () => {
     const kinds = (who: Customer) => story.mails.get(who.userId)?.map((mail) => mail.kind);

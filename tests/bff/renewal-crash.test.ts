@@ -39,8 +39,9 @@ test("kill -9 in the middle of a renewal run, restart: zero double charges and z
 
   // Start a pass and kill the process once the bank has charged some, not all.
   void fetch(`${first.origin}/api/dev/billing/run`, { method: "POST" }).catch(() => undefined);
+  // However long the pass takes to start on a busy machine: the wait ends at the charges.
   let chargedBeforeCrash = 0;
-  for (let poll = 0; poll < 2000; poll++) {
+  for (;;) {
     const ledger = (await (await fetch(`${first.origin}/api/dev/sandbox/ledger`)).json()) as Entry[];
     chargedBeforeCrash = ledger.filter((entry) => entry.invoiceId.startsWith("renewal-")).length;
     if (chargedBeforeCrash >= 20) break;
@@ -81,4 +82,4 @@ test("kill -9 in the middle of a renewal run, restart: zero double charges and z
   // What the crash left half-done was settled by looking invoices up, not by charging again.
   expect((pass.recovered ?? 0) + (pass.charged ?? 0)).toBeGreaterThan(0);
   second.child.kill(9);
-}, 120_000);
+}, 600_000);

@@ -124,7 +124,7 @@ test("a first payment ordered on an instance that shares another's sandbox bank 
     )
   ).json()) as { userInfo: { subscriptionStatus: string; subscriptionIsActive: boolean } };
   expect(profile.userInfo).toMatchObject({ subscriptionStatus: "ACTIVE", subscriptionIsActive: true });
-}, 60_000);
+}, 300_000);
 
 test("an order whose sandbox bank cannot be reached is refused with 503, not opened for nothing", async () => {
   const databaseUrl = await testDatabaseUrl();
@@ -142,4 +142,4 @@ test("an order whose sandbox bank cannot be reached is refused with 503, not ope
     success: false,
     error: { code: "UNAVAILABLE", message: expect.stringContaining("payment service is unreachable") },
   });
-}, 60_000);
+}, 300_000);

@@ -45,7 +45,7 @@ beforeAll(async () => {
   if (!databaseUrl) throw new Error("needs PostgreSQL");
   first = await startInstance(databaseUrl);
   second = await startInstance(databaseUrl);
-}, 60_000);
+}, 300_000);
 
 describe("two instances of one database", () => {
   test("a customer signed in on one is signed in on the other, and a logout on either ends it on both within a second", async () => {
@@ -56,15 +56,11 @@ describe("two instances of one database", () => {
     const loggedOut = await second.handle(postJson("/api/session/logout", {}, { cookie: customer.cookie }));
     expect(loggedOut.status).toBe(200);
     // The first instance may answer from its read cache, which lives at most a second
-    // on a shared database; after that the session is gone there too.
-    const endedAt = performance.now();
-    let status = 200;
-    while (status === 200 && performance.now() - endedAt < 3_000) {
-      status = (await first.handle(asCustomer(customer, "/api/profile"))).status;
-      if (status === 200) await Bun.sleep(50);
-    }
-    expect(status).toBe(401);
-    expect(performance.now() - endedAt).toBeLessThan(2_000);
+    // on a shared database (read-cache.ts); a second after the logout the session is gone
+    // there too. Asked once the second is over, however long the machine took to get
+    // there: every entry cached before the logout is older than that by then.
+    await Bun.sleep(1_000);
+    expect((await first.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
     expect((await second.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
   });
 
@@ -87,5 +83,5 @@ describe("two instances of one database", () => {
       expect(locked.status).toBe(429);
       expect(await locked.text()).toMatch(/Too many failed sign-ins/);
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { afterAll, expect, test } from "vitest";
+import { dayMs } from "../../bff/platform/calendar";
 import { openDatabase } from "../../bff/platform/database";
 import type { Database } from "../../db/database";
 import { seedPayingCustomers } from "../helpers/seed-paying-customers";
@@ -79,14 +80,18 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
   await post(`${bank.origin}/api/dev/billing/run`);
   const moved = await post<{ now: string }>(`${bank.origin}/api/dev/clock`, { advanceDays: 1.5 });
   const seen = await post<{ now: string }>(`${other.origin}/api/dev/clock`, { advanceDays: 0 });
-  expect(Math.abs(Date.parse(seen.now) - Date.parse(moved.now))).toBeLessThan(5_000);
+  // Asked after the move, so at least as late; moved once, so not a day later (the real
+  // time between the two answers only adds to it, however busy the machine).
+  expect(Date.parse(seen.now)).toBeGreaterThanOrEqual(Date.parse(moved.now));
+  expect(Date.parse(seen.now) - Date.parse(moved.now)).toBeLessThan(dayMs / 2);
 
   // The second instance starts a pass alone: what the bank charges now, it charged (through
   // the first one's sandbox). Then the first joins in, and the second is killed mid-pass.
   const chargedAtBank = async () =>
     [...(await renewalsAtBank(bank.origin)).values()].reduce((sum, entries) => sum + entries.length, 0);
+  // As long as the passes take on this machine: a busy one makes the wait longer, not red.
   const waitForCharges = async (count: number) => {
-    for (let poll = 0; poll < 6000 && (await chargedAtBank()) < count; poll++) await Bun.sleep(5);
+    while ((await chargedAtBank()) < count) await Bun.sleep(5);
     return chargedAtBank();
   };
   void post(`${other.origin}/api/dev/billing/run`).catch(() => undefined);
@@ -110,7 +115,8 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
   const chargedBeforeKill = await waitForCharges(chargedByOther + 60);
   // Killed mid-batch, not in the moment between two (waiting for its turn to claim, with
   // nothing of its own pending), so that there are leftovers to settle.
-  for (let poll = 0; poll < 2000 && (await pendingOfOther()) === 0; poll++) await Bun.sleep(2);
+  // Should both passes finish first, the checks below say there was nothing left to kill.
+  while ((await pendingOfOther()) === 0 && (await chargedAtBank()) < customers) await Bun.sleep(2);
   other.child.kill(9);
   await other.child.exited;
   const leftAtKill = await pendingOfOther();
@@ -120,9 +126,11 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
   await bankPass;
 
   // What the killed instance left pending is settled by the other's passes once its
-  // lease has run out (30 s): looked up at the bank, never charged a second time.
+  // lease has run out (30 s): looked up at the bank, never charged a second time. The
+  // deadline only ends the wait for a renewal that is truly missed, with room for passes
+  // that take minutes on a busy machine.
   let missing = customers;
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 300_000;
   let recovered = 0;
   while (missing > 0 && Date.now() < deadline) {
     recovered += (await post<Counts>(`${bank.origin}/api/dev/billing/run`)).recovered ?? 0;
@@ -139,4 +147,4 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
   expect(missed).toEqual([]);
   const again = await post<Counts>(`${bank.origin}/api/dev/billing/run`);
   expect(again.charged).toBe(0);
-}, 240_000);
+}, 900_000);

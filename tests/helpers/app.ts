@@ -3,7 +3,7 @@ import { createApp, createContext } from "../../bff/app";
 import type { ContextOverrides } from "../../bff/context";
 import { loadConfig } from "../../bff/platform/config";
 import { openDatabase } from "../../bff/platform/database";
-import { makeTestClock } from "./test-clock";
+import { makeTestClock, shareTestClock } from "./test-clock";
 import { testDatabaseUrl } from "./test-database";
 
 /**
@@ -28,6 +28,7 @@ export async function makeTestApp(
   const database = await openDatabase({ databaseUrl, databasePath: ":memory:" });
   if (database.engine === "postgres") closeAfterTest(database);
   const clock = makeTestClock();
+  await shareTestClock(database, clock);
   const context = await createContext(config, database, clock, overrides);
   return { context, clock, app: createApp(context) };
 }

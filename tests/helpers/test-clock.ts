@@ -1,4 +1,6 @@
 import { OffsetClock } from "../../bff/platform/clock";
+import { advanceClockOffset, loadClockOffset } from "../../bff/platform/clock-offset";
+import type { Database } from "../../db/database";
 
 /**
  * The test clock's starting instant. `KANNT_TEST_CLOCK_START` (ISO 8601, e.g.
@@ -25,4 +27,24 @@ export function testClockStartOffset(environment = process.env): number {
 /** A fresh test clock at the configured start (or the wall clock). */
 export function makeTestClock(): OffsetClock {
   return new OffsetClock(testClockStartOffset());
+}
+
+/**
+ * Makes the database's shared test-clock offset (bff/platform/clock-offset.ts) at least
+ * `startOffset`, as on a demo server whose clock was moved there, and brings `clock` to
+ * it: `POST /api/dev/clock` adds its days to the stored offset, so a clock started ahead
+ * of it would not move until the days asked for passed the start. Never moves a stored
+ * offset back, so a server restarted on its database keeps the clock it had.
+ */
+export async function shareTestClock(
+  database: Database,
+  clock: OffsetClock,
+  startOffset = clock.offset,
+): Promise<void> {
+  // Read and moved in one transaction: two instances starting on one database move it once.
+  const offset = await database.transaction(async () => {
+    const stored = await loadClockOffset(database);
+    return stored >= startOffset ? stored : advanceClockOffset(database, startOffset - stored);
+  });
+  clock.catchUp(offset);
 }
