@@ -141,10 +141,13 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
   const byAccount = await renewalsAtBank(bank.origin);
   const doubleCharged = accounts.filter((account) => completed(byAccount.get(account)) > 1);
   const missed = accounts.filter((account) => completed(byAccount.get(account)) === 0);
-  // Each attempt the killed instance left was settled by look-up, none charged again.
-  expect(recovered).toBe(leftAtKill);
   expect(doubleCharged).toEqual([]);
   expect(missed).toEqual([]);
+  // Each attempt the killed instance left was settled, none charged again: by look-up, or
+  // by the bank's own Pay notification of a charge it had sent just before it died (that
+  // notification may land after the kill, so look-ups can be fewer than the leftovers).
+  expect(await pendingOfOther()).toBe(0);
+  expect(recovered).toBeLessThanOrEqual(leftAtKill);
   const again = await post<Counts>(`${bank.origin}/api/dev/billing/run`);
   expect(again.charged).toBe(0);
 }, 900_000);
