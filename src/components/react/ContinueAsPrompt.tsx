@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "../../lib/i18n/use-translation";
+import { emailSlot, TextWithEmail } from "./EmailAddress";
 
 type Props = {
   arrivingEmail: string;
@@ -17,7 +18,9 @@ export function ContinueAsPrompt({ arrivingEmail, onContinue, onDecline }: Props
   const [isContinuing, setIsContinuing] = useState(false);
   return (
     <section className="card prompt" aria-labelledby="continue-title" aria-describedby="continue-text">
-      <h1 id="continue-title">{t("continueAs.title", { email: arrivingEmail })}</h1>
+      <h1 id="continue-title">
+        <TextWithEmail text={t("continueAs.title", { email: emailSlot })} email={arrivingEmail} />
+      </h1>
       <p id="continue-text">{t("continueAs.text")}</p>
       <div className="prompt__actions">
         <button
