@@ -1,0 +1,104 @@
+/**
+ * The node API's wire shapes (DESIGN §8): what the product and the node agent (`agent/`)
+ * send each other. The agent imports this file and nothing else from `bff/`, so it holds
+ * types only: no runtime code, no imports.
+ *
+ * Every call carries `Authorization: Bearer {NODE_KEY}`.
+ * - `GET  /api/nodes/allowlist?since={version}&wait={seconds}`: the allow-list. Without
+ *   `since` (or 0, or a version the log no longer holds, or after a change that touches
+ *   everyone) the whole list, `full: true`; otherwise only the devices whose access changed
+ *   after `since`. With `wait` (at most 20 s) the call waits for a change before answering
+ *   an empty delta, so a change reaches every agent within a second (long poll).
+ * - `POST /api/nodes/report`: the node's report of itself, at start, after each applied
+ *   change and at least every 10 s (its heartbeat).
+ * - `POST /api/nodes/events`: traffic per credential and connection events, in batches at
+ *   least every 10 s.
+ */
+
+/** One credential allowed on the nodes. */
+export type AllowEntry = {
+  /** Opaque device tag: the core user's `email`. Never the customer's e-mail or id. */
+  tag: string;
+  /** The VLESS/VMess `id` (a UUID). */
+  id: string;
+  /**
+   * How long access has left, in milliseconds, counted by the product's clock when it
+   * answered. The agent removes the entry when this runs out by its own clock, also while
+   * the product is unreachable; it never extends it.
+   */
+  remainingMs: number;
+};
+
+export type AllowListResponse = {
+  /** The version this answer brings the node to; send it back as `since`. */
+  version: number;
+  /** true: `entries` is the whole list, and anything else on the node must go. */
+  full: boolean;
+  /** Credentials to be present (added, or replaced when the tag's id changed). */
+  entries: AllowEntry[];
+  /** Tags to remove. */
+  removed: string[];
+};
+
+export type InboundProtocol = "vless" | "vmess";
+export type InboundNetwork = "tcp" | "ws" | "grpc" | "xhttp" | "httpupgrade";
+export type InboundSecurity = "none" | "tls" | "reality";
+
+/** One inbound the agent manages (its tag starts with `kannt`), as the links need it. */
+export type InboundReport = {
+  tag: string;
+  protocol: InboundProtocol;
+  port: number;
+  network: InboundNetwork;
+  security: InboundSecurity;
+  /** VLESS flow every client of this inbound uses (`xtls-rprx-vision` with REALITY). */
+  flow?: string;
+  /** ws / httpupgrade / xhttp path. */
+  path?: string;
+  /** ws / httpupgrade / xhttp Host header. */
+  hostHeader?: string;
+  /** gRPC service name. */
+  serviceName?: string;
+  /** TLS or REALITY server name the client sends (`sni`). */
+  sni?: string;
+  /** uTLS fingerprint (`fp`), REALITY's default `chrome`. */
+  fingerprint?: string;
+  /** TLS ALPN list. */
+  alpn?: string[];
+  /** REALITY public key (`pbk`), derived by the agent from the inbound's private key. */
+  publicKey?: string;
+  /** REALITY short id (`sid`), the first of the inbound's list. */
+  shortId?: string;
+  /** REALITY spider path (`spx`). */
+  spiderX?: string;
+};
+
+export type NodeReport = {
+  core: "xray" | "v2ray";
+  coreVersion: string;
+  /** The address client apps dial (NODE_HOST). */
+  host: string;
+  inbounds: InboundReport[];
+  /** The allow-list version the core holds now. */
+  appliedVersion: number;
+  /** How many credentials the core holds now (the panel compares it with the expected). */
+  credentials: number;
+  agentVersion?: string;
+};
+
+/** Bytes a credential moved since the last batch (counters read with reset). */
+export type TrafficSample = { tag: string; upload: number; download: number };
+
+/** One connection the core accepted (or refused, when the tag is known). */
+export type ConnectionEvent = {
+  tag: string;
+  /** The client's address as the core saw it, without the port. */
+  clientIp: string;
+  /** Wall-clock milliseconds since the epoch. */
+  at: number;
+  success: boolean;
+};
+
+export type NodeEvents = { traffic: TrafficSample[]; connections: ConnectionEvent[] };
+
+export type NodeAck = { success: true };
