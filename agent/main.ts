@@ -1,0 +1,92 @@
+/**
+ * The node agent (DESIGN §8), started with `npm run agent` beside the core on each VPN
+ * server, configured by environment only. See the README's section on VPN nodes.
+ */
+import { open, readFile, unlink } from "node:fs/promises";
+import { Agent } from "./agent";
+import { connectCoreApi } from "./core-api";
+import { CoreConfigError, managedInbounds } from "./core-config";
+import { coreVersion } from "./core-version";
+import { consoleLogger, throttledLogger } from "./log";
+import { productApi } from "./product-api";
+import { readSettings, SettingsError } from "./settings";
+import { closeSockets, establishedEndpoints } from "./socket-closer";
+
+function stop(message: string): never {
+  for (const line of message.split("\n")) console.error(`kannt-agent: ${line}`);
+  process.exit(1);
+}
+
+async function readCoreConfig(path: string) {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    stop(`CORE_CONFIG (${path}) cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    return managedInbounds(text);
+  } catch (error) {
+    if (error instanceof CoreConfigError) stop(`CORE_CONFIG (${path}) ${error.message}`);
+    throw error;
+  }
+}
+
+/** The state is written after every change; a folder the agent cannot write is found now, not then. */
+async function checkStateWritable(path: string): Promise<void> {
+  const probe = `${path}.${process.pid}.probe`;
+  try {
+    await (await open(probe, "w", 0o600)).close();
+    await unlink(probe);
+  } catch (error) {
+    stop(`AGENT_STATE (${path}) cannot be written: ${(error as Error).message}`);
+  }
+}
+
+let settings: ReturnType<typeof readSettings>;
+try {
+  settings = readSettings(process.env);
+} catch (error) {
+  if (error instanceof SettingsError) stop(error.message);
+  throw error;
+}
+
+const inbounds = await readCoreConfig(settings.coreConfigPath);
+await checkStateWritable(settings.statePath);
+const log = throttledLogger(consoleLogger);
+
+const agent = new Agent({
+  core: settings.core,
+  coreVersion: await coreVersion(settings.core),
+  nodeHost: settings.nodeHost,
+  inbounds,
+  accessLogPath: settings.accessLogPath,
+  statePath: settings.statePath,
+  coreApi: connectCoreApi(settings.core, settings.coreApi),
+  product: productApi(settings.productUrl, settings.nodeKey),
+  sockets: { close: closeSockets, established: establishedEndpoints },
+  log,
+});
+
+let isStopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const)
+  process.on(signal, () => {
+    if (isStopping) return;
+    isStopping = true;
+    log("info", "stopping");
+    agent
+      .stop()
+      .catch(() => undefined)
+      .finally(() => process.exit(0));
+  });
+
+log("info", "kannt-agent started", {
+  core: settings.core,
+  coreApi: settings.coreApi,
+  inbounds: inbounds.map(
+    (inbound) =>
+      `${inbound.tag} (${inbound.protocol}/${inbound.network}/${inbound.security}:${inbound.port})`,
+  ),
+  product: settings.productUrl,
+});
+await agent.start();
