@@ -2,6 +2,10 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { loadDemoKeys, loadSharedDemoKeys } from "./adapters/demo-idp/keys";
 import type { AppContext, ContextOverrides } from "./context";
+import { accessModule } from "./modules/access";
+import { nodeApiModule } from "./modules/access/node-api";
+import { registerNodeMetrics } from "./modules/access/panel-nodes-metrics";
+import { subscriptionUrlModule } from "./modules/access/subscription";
 import { analyticsModule } from "./modules/analytics";
 import { devEventCountsModule } from "./modules/analytics/dev-counts";
 import { apiDocsModule } from "./modules/api-docs";
@@ -24,7 +28,6 @@ import { createPayments } from "./modules/payments/gateway";
 import { profileModule } from "./modules/profile";
 import { shopModule } from "./modules/shop";
 import { subscriptionsModule } from "./modules/subscriptions";
-import { vpnModule } from "./modules/vpn";
 import { createAddressResolver } from "./platform/client-address";
 import type { Clock } from "./platform/clock";
 import type { Config } from "./platform/config";
@@ -49,6 +52,8 @@ export async function createContext(
   const keys = database.isShared
     ? await loadSharedDemoKeys(database)
     : await loadDemoKeys(config.databasePath === ":memory:" ? undefined : config.dataDirectory);
+  const metrics = createMetrics(database);
+  registerNodeMetrics(metrics.registry, database, clock);
   return {
     config,
     database,
@@ -58,7 +63,7 @@ export async function createContext(
     payments: createPayments(config, clock, http),
     clientAddress: createAddressResolver(config.trustedProxies),
     mail: overrides.mail ?? createMailTransport(config),
-    metrics: createMetrics(database),
+    metrics,
     stopping: overrides.stopping ?? new AbortController().signal,
   };
 }
@@ -110,8 +115,11 @@ export function createApp(context: AppContext) {
     .use(paymentsModule(context))
     .use(operatorAuthModule(context))
     .use(panelModule(context))
-    .use(vpnModule(context))
+    .use(accessModule(context))
+    .use(nodeApiModule(context))
     .use(analyticsModule(context))
+    // GET /sub/{token}, the client apps' subscription URL: outside /api, answered before routing.
+    .use(subscriptionUrlModule(context))
     // Demo mode only: outside it these answer 404 like any unknown endpoint.
     .use(demoIdentityModule(context))
     .use(fixturesModule(context))

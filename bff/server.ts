@@ -1,6 +1,7 @@
 import { createApp, createContext } from "./app";
 import { startMailWorker } from "./jobs/mail-worker";
 import { startRenewalScheduler } from "./jobs/scheduler";
+import { subscriptionPathPrefix } from "./modules/access/subscription";
 import { ensureFirstOperator } from "./modules/operators/accounts";
 import { operatorRequest } from "./modules/operators/control";
 import { withPeerSource } from "./platform/client-address";
@@ -70,9 +71,20 @@ export async function startServer(environment: Record<string, string | undefined
       const pathname = pathOf(request.url);
       // A whole billing pass answers only when it is done; Bun's 10 s idle limit would cut it off.
       if (pathname === "/api/dev/billing/run") server.timeout(request, 0);
+      // An agent's long poll waits up to 20 s for a change (access/node-api.ts).
+      if (pathname === "/api/nodes/allowlist") server.timeout(request, 30);
       const isApi = pathname === "/api" || pathname.startsWith("/api/");
-      const response = isApi ? await app.handle(request) : await answerOutsideApi(request, pathname);
-      const route = isApi ? routeOf(request.method, pathname) : pathname === "/metrics" ? "/metrics" : "site";
+      // The subscription URL is the app's too (modules/access/subscription), named by its pattern.
+      const isSubscription = pathname.startsWith(subscriptionPathPrefix);
+      const response =
+        isApi || isSubscription ? await app.handle(request) : await answerOutsideApi(request, pathname);
+      const route = isSubscription
+        ? `${subscriptionPathPrefix}:token`
+        : isApi
+          ? routeOf(request.method, pathname)
+          : pathname === "/metrics"
+            ? "/metrics"
+            : "site";
       context.metrics.observeRequest(request.method, route, response.status, startedAt);
       return response;
     },

@@ -27,6 +27,7 @@ const answer = {
     created: "2026-11-21T01:07:18.651Z",
     firstActivation: "2026-11-21T01:07:18.651Z",
     isActive: true,
+    traffic: { upload: 1_048_576, download: 73_400_320 },
   })),
   availableDevices: 0,
   card: { isSaved: false, lastFour: null, removedAt: null },

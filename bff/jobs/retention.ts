@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database";
 import { retention } from "../../db/queries/retention";
 import type { AppContext } from "../context";
+import { accessRetention } from "../modules/access/access-retention";
 import { dayMs } from "../platform/calendar";
 import { networkOf } from "../platform/client-address";
 
@@ -18,6 +19,7 @@ const defaultLimits: RetentionLimits = { batchSize: 500, batchesPerPass: 10 };
 
 export type RetentionCounts = {
   logsDeleted: number;
+  trafficDeleted: number;
   logAddressesCut: number;
   paymentAddressesCut: number;
   auditAddressesCut: number;
@@ -59,8 +61,9 @@ function cutAddresses(
 
 /**
  * Privacy retention (DESIGN §16), run by the scheduler after every renewal pass and safe to
- * run on several instances at once: connection logs older than LOG_RETENTION_DAYS are
- * deleted; the addresses of connections, payments and customers' own audit entries (an
+ * run on several instances at once: connection logs and per-device traffic older than
+ * LOG_RETENTION_DAYS are deleted, and the allow-list's change log older than a day (wall
+ * clock); the addresses of connections, payments and customers' own audit entries (an
  * account deletion) older than IP_RETENTION_DAYS are cut to their network (operators'
  * entries keep theirs); expired sessions and dead throttle rows (whose keys hold addresses)
  * go. The work is bounded per pass (`limits`); what is left waits for the next one. Spent
@@ -79,6 +82,11 @@ export async function runRetention(
   const logsDeleted = await batches(
     async (size) => (await retention.deleteConnectionLogs(database, logsBefore, size)).changes,
   );
+  // Per-device traffic is kept as long as the connection logs (DESIGN §16).
+  const trafficDeleted = await batches(
+    async (size) => (await accessRetention.deleteTraffic(database, logsBefore, size)).changes,
+  );
+  await batches(async (size) => (await accessRetention.pruneChanges(database, size)).changes);
   // Logs older than logsBefore are deleted above (or by a later pass), not cut.
   const logAddressesCut = await batches(
     cutAddresses(
@@ -105,5 +113,12 @@ export async function runRetention(
     async (size) => (await retention.deleteExpiredSessions(database, now, size)).changes,
   );
   await retention.deleteStaleThrottles(database, now - longestLimitWindowMs);
-  return { logsDeleted, logAddressesCut, paymentAddressesCut, auditAddressesCut, sessionsPurged };
+  return {
+    logsDeleted,
+    trafficDeleted,
+    logAddressesCut,
+    paymentAddressesCut,
+    auditAddressesCut,
+    sessionsPurged,
+  };
 }

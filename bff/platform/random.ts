@@ -7,3 +7,8 @@ export function randomBytes(length: number): Uint8Array {
 export function randomToken(bytes = 32): string {
   return Buffer.from(randomBytes(bytes)).toString("base64url");
 }
+
+/** A random (version 4) UUID: the VLESS/VMess id of a device's credential. */
+export function randomUuid(): string {
+  return crypto.randomUUID();
+}

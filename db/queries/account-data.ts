@@ -53,12 +53,24 @@ export const accountData = {
         created_at: number;
         first_activation_at: number | null;
         detached_at: number | null;
+        hwid: string | null;
+        device_os: string | null;
+        device_model: string | null;
       },
       [number]
     >(
       db,
-      `SELECT device_id, device_name, platform, is_active, created_at, first_activation_at, detached_at
+      `SELECT device_id, device_name, platform, is_active, created_at, first_activation_at, detached_at, hwid,
+         device_os, device_model
        FROM devices WHERE user_id = ? ORDER BY id`,
+    ).all(userId),
+  /** Bytes per device and UTC day, all nodes added up. */
+  traffic: (db: Database, userId: number) =>
+    statement<{ device_id: string; day: number; upload: number; download: number }, [number]>(
+      db,
+      `SELECT d.device_id, t.day, SUM(t.upload) AS upload, SUM(t.download) AS download
+       FROM device_traffic t JOIN devices d ON d.id = t.device_id
+       WHERE d.user_id = ? GROUP BY d.device_id, t.day ORDER BY t.day, d.device_id`,
     ).all(userId),
   connections: (db: Database, userId: number) =>
     statement<
@@ -141,6 +153,8 @@ export const accountDeletion = {
   deleteOwnRows: async (db: Database, userId: number) => {
     for (const sql of [
       "DELETE FROM connection_logs WHERE user_id = ?",
+      // Their traffic first: it points at the devices.
+      "DELETE FROM device_traffic WHERE device_id IN (SELECT id FROM devices WHERE user_id = ?)",
       "DELETE FROM devices WHERE user_id = ?",
       "DELETE FROM sessions WHERE user_id = ?",
       "DELETE FROM renewal_notices WHERE subscription_id IN (SELECT id FROM subscriptions WHERE user_id = ?)",

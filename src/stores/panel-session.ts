@@ -131,18 +131,31 @@ export function customerFromUrl(): CustomerChoice {
 /** The address of a per-customer page. */
 export const customerHref = (page: string, id: number) => `/${page}?id=${id}`;
 
+/** The access token's claims as this browser holds them: read, never trusted. */
+function tokenClaims(): { sub?: unknown; role?: unknown } | undefined {
+  const payload = readStorage(storageKeys.accessToken)?.split(".")[1];
+  if (!payload) return undefined;
+  try {
+    return JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as {
+      sub?: unknown;
+      role?: unknown;
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The signed-in operator's id, the access token's subject. Only to leave out the controls
  * the server refuses on one's own account; the server decides every call by itself.
  */
 export function signedInOperatorId(): number | undefined {
-  const payload = readStorage(storageKeys.accessToken)?.split(".")[1];
-  if (!payload) return undefined;
-  try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as { sub?: unknown };
-    const id = Number(claims.sub);
-    return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-  } catch {
-    return undefined;
-  }
+  const id = Number(tokenClaims()?.sub);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
+
+/**
+ * Whether the signed-in operator is support staff, by the access token's role. Only to
+ * leave administrators' sections out of the navigation; the server refuses them anyway.
+ */
+export const isSupportOperator = () => tokenClaims()?.role === "support";

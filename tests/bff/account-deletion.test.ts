@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { createNode } from "../../bff/modules/vpn/service";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, signIn } from "../helpers/customers";
+import { allowList, entryWithId, nodeHeaders, sendEvents } from "../helpers/nodes";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { advanceDays, cards, order, payWithCard, runBilling } from "../helpers/payments";
 
@@ -21,12 +21,15 @@ async function payingCustomerWithDevice(email: string) {
     }),
   );
   const { accessKey } = (await activated.json()) as { accessKey: string };
-  const node = { "x-node-key": await createNode(context.database, "se-sto-1", context.clock.now()) };
-  await app.handle(
-    postJson("/api/vpn/connections", { accessKey, userIp: "198.51.100.23", success: true }, node),
-  );
+  const node = await nodeHeaders(context, "se-sto-1");
+  const tag = entryWithId(await allowList(app, node), accessKey)?.tag ?? "";
+  const logged = await sendEvents(app, node, {
+    traffic: [{ tag, upload: 1000, download: 5000 }],
+    connections: [{ tag, clientIp: "198.51.100.23", at: Date.now(), success: true }],
+  });
+  expect(await logged.json()).toEqual({ success: true, ignored: 0 });
   const userId = Number(options.accountId.replace("customer-", ""));
-  return { ...testApp, customer, accessKey, node, userId, invoiceId: options.invoiceId };
+  return { ...testApp, customer, accessKey, tag, node, userId, invoiceId: options.invoiceId };
 }
 
 describe("the customer's own data", () => {
@@ -40,6 +43,7 @@ describe("the customer's own data", () => {
       subscriptions: { status: string; savedCardLastFour: string | null }[];
       payments: { purpose: string; status: string }[];
       devices: { deviceName: string }[];
+      traffic: { deviceId: string; date: string; upload: number; download: number }[];
       connections: { address: string; server: string }[];
       emails: { kind: string }[];
     };
@@ -49,6 +53,9 @@ describe("the customer's own data", () => {
     ]);
     expect(data.payments).toEqual([expect.objectContaining({ purpose: "trial", status: "paid" })]);
     expect(data.devices).toEqual([expect.objectContaining({ deviceName: "Pixel 9" })]);
+    expect(data.traffic).toEqual([
+      { deviceId: "phone", date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), upload: 1000, download: 5000 },
+    ]);
     expect(data.connections).toEqual([
       expect.objectContaining({ address: "198.51.100.23", server: "se-sto-1" }),
     ]);
@@ -60,8 +67,10 @@ describe("the customer's own data", () => {
   });
 
   test("deleting the account ends access and charges, removes what is personal, keeps the payments", async () => {
-    const { app, context, customer, accessKey, node, userId, invoiceId } =
+    const { app, context, customer, accessKey, tag, node, userId, invoiceId } =
       await payingCustomerWithDevice("delete.me@example.com");
+    const before = await allowList(app, node);
+    expect(entryWithId(before, accessKey)).toEqual(expect.objectContaining({ tag }));
     // Without the explicit confirmation nothing happens.
     expect((await app.handle(asCustomer(customer, "/api/profile/delete"))).status).toBe(400);
 
@@ -69,10 +78,11 @@ describe("the customer's own data", () => {
     expect(deleted.status).toBe(200);
     expect(deleted.headers.getSetCookie().join()).toMatch(/kannt_session=;.*Max-Age=0/);
 
-    // Signed out everywhere, and the VPN key no longer lets anyone in.
+    // Signed out everywhere, and the VPN key leaves every node: the change says to drop its tag.
     expect((await app.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
-    const authorize = await app.handle(postJson("/api/vpn/authorize", { accessKey }, node));
-    expect(((await authorize.json()) as { allowed: boolean }).allowed).toBe(false);
+    const change = await allowList(app, node, { since: before.version });
+    expect(change).toMatchObject({ full: false, entries: [], removed: [tag] });
+    expect(entryWithId(await allowList(app, node), accessKey)).toBeUndefined();
 
     const { database } = context;
     const user = await database.get<Record<string, unknown>>("SELECT * FROM users WHERE id = ?", [userId]);
@@ -92,6 +102,8 @@ describe("the customer's own data", () => {
       card_last_four: null,
       next_charge_at: null,
     });
+    const traffic = await database.get<{ count: number }>("SELECT COUNT(*) AS count FROM device_traffic");
+    expect(traffic?.count, "device_traffic").toBe(0);
     for (const table of ["devices", "connection_logs", "sessions", "mail_outbox"]) {
       const row = await database.get<{ count: number }>(
         `SELECT COUNT(*) AS count FROM ${table} WHERE user_id = ?`,

@@ -1,12 +1,14 @@
 import { describe, expect, test } from "vitest";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, demoToken, signIn } from "../helpers/customers";
+import { nodeHeaders, sampleReport } from "../helpers/nodes";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 
 const { app, context } = await makeTestApp();
 const customer = await signIn(app, "inputs@example.com");
 const admin = await makeOperator(context, "inputs.admin", "admin");
 const { accessToken } = await tokensFor(app, admin.username, admin.password);
+const node = await nodeHeaders(context, "inputs-node");
 
 describe("bodies over 64 KB", () => {
   test("are refused with 413 from the declared length, before the body is read", async () => {
@@ -65,6 +67,18 @@ describe("control characters and bidi overrides in free text are refused with 40
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
       /control character|direction mark/,
     );
+  });
+
+  test.each(bad)("a device id to connect or rotate %j", async (deviceId) => {
+    for (const path of ["/api/profile/devices/connect", "/api/profile/devices/resetLink"]) {
+      const response = await app.handle(asCustomer(customer, path, { deviceId }));
+      expect(response.status, path).toBe(400);
+    }
+  });
+
+  test.each(bad)("a node's host in its report %j", async (host) => {
+    const response = await app.handle(postJson("/api/nodes/report", { ...sampleReport, host }, node));
+    expect(response.status).toBe(400);
   });
 
   test.each(bad)("an e-mail at sign-in %j", async (email) => {

@@ -48,6 +48,10 @@ describe("the operator CLI", () => {
     expect(cli("create", "cli.support", "support")).toMatchObject({ exitCode: 1 });
     expect(cli("create", "cli.other", "owner")).toMatchObject({ exitCode: 2 });
     expect(cli("node", "fi-hel-1").output).toMatch(/^Node "fi-hel-1" key \(shown once\): \S+$/);
+    expect(cli("node", "FI-HEL-1")).toEqual({
+      exitCode: 1,
+      output: 'A node named "fi-hel-1" already exists; choose another name.',
+    });
 
     const reset = cli("reset-password", "cli.support", "a new password of twenty");
     expect(reset).toMatchObject({ exitCode: 0, output: 'New password for "cli.support" set.' });

@@ -2,12 +2,12 @@ import { describe, expect, test, vi } from "vitest";
 import { runRenewals } from "../../bff/jobs/renewals";
 import { runRetention } from "../../bff/jobs/retention";
 import { startRenewalScheduler } from "../../bff/jobs/scheduler";
-import { createNode } from "../../bff/modules/vpn/service";
 import { loadConfig } from "../../bff/platform/config";
 import { logger } from "../../bff/platform/logger";
 import { audit } from "../../db/queries/operators";
-import { makeTestApp, postJson, request } from "../helpers/app";
-import { asCustomer, signIn } from "../helpers/customers";
+import { makeTestApp, request } from "../helpers/app";
+import { asCustomer, fixture, signIn } from "../helpers/customers";
+import { allowList, entryWithId, nodeHeaders, sendEvents } from "../helpers/nodes";
 import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { advanceDays, cards, order, payWithCard } from "../helpers/payments";
 
@@ -41,7 +41,7 @@ const days = (count: number) => count * 24 * 60 * 60 * 1000;
 describe("privacy retention over a test-clock year", () => {
   test("connection logs go after 90 days, addresses are cut to their network after 30, expired sessions go", async () => {
     const { app, context } = await makeTestApp();
-    const node = { "x-node-key": await createNode(context.database, "de-fra-1", context.clock.now()) };
+    const node = await nodeHeaders(context, "de-fra-1");
     const customer = await signIn(app, "retention@example.com");
     const options = await order(app, customer, 12, 30);
     expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
@@ -57,11 +57,12 @@ describe("privacy retention over a test-clock year", () => {
     const userId = Number(options.accountId.replace("customer-", ""));
     const admin = await makeOperator(context, "retention.admin", "admin");
 
+    const tag = entryWithId(await allowList(app, node), accessKey)?.tag ?? "";
     const connect = async (userIp: string) => {
-      const logged = await app.handle(
-        postJson("/api/vpn/connections", { accessKey, userIp, success: true }, node),
-      );
-      expect(logged.status, await logged.clone().text()).toBe(200);
+      const logged = await sendEvents(app, node, {
+        connections: [{ tag, clientIp: userIp, at: Date.now(), success: true }],
+      });
+      expect(await logged.json()).toEqual({ success: true, ignored: 0 });
     };
     // A connection every 31 days, alternately over IPv4 and IPv6, a retention run after each,
     // then one today.
@@ -99,6 +100,37 @@ describe("privacy retention over a test-clock year", () => {
     expect((await app.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
   }, 300_000);
 
+  test("a device's daily traffic goes with the connection logs, after LOG_RETENTION_DAYS", async () => {
+    const { app, context } = await makeTestApp();
+    const { userId } = await fixture(app, {
+      email: "traffic-kept@example.com",
+      status: "ACTIVE",
+      devices: 1,
+    });
+    const node = await nodeHeaders(context, "fi-hel-1");
+    const [entry] = (await allowList(app, node)).entries;
+    expect(entry).toBeDefined();
+    const sent = await sendEvents(app, node, {
+      traffic: [{ tag: entry?.tag ?? "", upload: 10, download: 20 }],
+    });
+    expect(await sent.json()).toEqual({ success: true, ignored: 0 });
+    const kept = async () =>
+      Number(
+        (
+          await context.database.get<{ count: number }>(
+            "SELECT COUNT(*) AS count FROM device_traffic WHERE device_id IN (SELECT id FROM devices WHERE user_id = ?)",
+            [userId],
+          )
+        )?.count,
+      );
+    await advanceDays(app, 89);
+    expect((await runRetention(context)).trafficDeleted).toBe(0);
+    expect(await kept()).toBe(1);
+    await advanceDays(app, 2);
+    expect((await runRetention(context)).trafficDeleted).toBe(1);
+    expect(await kept()).toBe(0);
+  });
+
   test("a second run finds nothing left to do", async () => {
     const { app, context } = await makeTestApp();
     await signIn(app, "idle@example.com");
@@ -106,6 +138,7 @@ describe("privacy retention over a test-clock year", () => {
     expect((await runRetention(context)).sessionsPurged).toBe(1);
     expect(await runRetention(context)).toEqual({
       logsDeleted: 0,
+      trafficDeleted: 0,
       logAddressesCut: 0,
       paymentAddressesCut: 0,
       auditAddressesCut: 0,

@@ -14,11 +14,15 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).trim().split(/\s+/).join(".")}` : ""}`;
     for (const element of document.querySelectorAll("button, a.button, [role='button'], [role='tab']")) {
       if (!(element instanceof HTMLElement) || !element.checkVisibility()) continue;
-      const range = document.createRange();
-      range.selectNodeContents(element);
-      const lines = new Set(
-        [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)),
-      );
+      // The lines of the label's text only: a span around the text (a hold button's label) has
+      // a box taller than its text, whose top would read as a second line.
+      const lines = new Set<number>();
+      const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        for (const rect of range.getClientRects()) if (rect.width > 0) lines.add(Math.round(rect.top));
+      }
       if (lines.size > 1)
         found.push(
           `label wraps (${lines.size} lines): ${nameOf(element)} "${(element.textContent ?? "").replace(/\s+/g, " ").trim()}"`,

@@ -140,6 +140,7 @@ const panelPages = [
   "panel-audit",
   "panel-staff",
   "panel-dashboard",
+  "panel-nodes",
 ];
 
 export const screens: Screen[] = [
@@ -268,6 +269,19 @@ export const screens: Screen[] = [
       await page.getByLabel(text(language, "purchase.promoLabel")).fill("NOSUCHCODE");
       await page.getByRole("button", { name: text(language, "purchase.promoApply") }).click();
       await expect(page.getByRole("alert").first()).toBeVisible();
+      await settle(page);
+    },
+  },
+  {
+    // A device's Connect panel open over the cabinet: its QR code, link, apps and reset.
+    area: "cabinet",
+    page: "profile",
+    state: "connect",
+    async open(page, language) {
+      await signedInCustomer(page, language, "ACTIVE", { devices: 1 });
+      await settle(page);
+      await page.getByRole("button", { name: text(language, "cabinet.connect"), exact: true }).click();
+      await expect(page.getByRole("img", { name: text(language, "cabinet.connectQrAlt") })).toBeVisible();
       await settle(page);
     },
   },

@@ -17,7 +17,10 @@ export const activeGraceMs = ((retryDelaysDays.at(-1) ?? 0) + 1) * dayMs;
  * end is the due charge plus `activeGraceMs`; anything else, or a period already over, has
  * none (null). The nodes get `end - now` as each credential's remaining time.
  */
-export function accessEndsAt(subscription: SubscriptionRow | undefined, now: number): number | null {
+export function accessEndsAt(
+  subscription: Pick<SubscriptionRow, "status" | "end_date" | "next_charge_at"> | undefined,
+  now: number,
+): number | null {
   if (!subscription) return null;
   if (subscription.status === "CANCELED") {
     const end = subscription.end_date ?? 0;

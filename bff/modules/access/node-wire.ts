@@ -12,7 +12,11 @@
  * - `POST /api/nodes/report`: the node's report of itself, at start, after each applied
  *   change and at least every 10 s (its heartbeat).
  * - `POST /api/nodes/events`: traffic per credential and connection events, in batches at
- *   least every 10 s.
+ *   least every 10 s; at most 1,000 samples and 1,000 events per batch, and a body of at
+ *   most 64 KB (some 900 samples or 500 events), so a busy node sends several. Answers
+ *   `NodeEventsAck`.
+ * - Bad input is 400, a missing or unknown key 401, a disabled node 403, each with
+ *   `{success: false, error: {code, message}}`.
  */
 
 /** One credential allowed on the nodes. */
@@ -102,3 +106,6 @@ export type ConnectionEvent = {
 export type NodeEvents = { traffic: TrafficSample[]; connections: ConnectionEvent[] };
 
 export type NodeAck = { success: true };
+
+/** The events' answer: how many samples and events named a tag no device has (dropped). */
+export type NodeEventsAck = NodeAck & { ignored: number };

@@ -5,6 +5,7 @@ import { dayMs } from "../../platform/calendar";
 import { OffsetClock } from "../../platform/clock";
 import { advanceClockOffset } from "../../platform/clock-offset";
 import { AppError } from "../../platform/errors";
+import { changeLog } from "../access/change-log";
 import { demoOnly } from "./demo-only";
 
 /** The test clock and a manual scheduler pass (DESIGN §11). */
@@ -16,7 +17,13 @@ export function billingControlModule(context: AppContext) {
         if (!(context.clock instanceof OffsetClock))
           throw new AppError("CONFLICT", "This server's clock cannot be moved.");
         const clock = context.clock;
-        clock.catchUp(await advanceClockOffset(context.database, Math.round(body.advanceDays * dayMs)));
+        // With the log row that sends every node a full list: each remaining time is new.
+        const offset = await context.database.transaction(async () => {
+          const moved = await advanceClockOffset(context.database, Math.round(body.advanceDays * dayMs));
+          await changeLog.everythingChanged(context.database);
+          return moved;
+        });
+        clock.catchUp(offset);
         return { now: new Date(clock.now()).toISOString(), offsetDays: clock.offset / dayMs };
       },
       {

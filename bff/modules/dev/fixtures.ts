@@ -4,6 +4,8 @@ import { devices } from "../../../db/queries/devices";
 import { payments } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../context";
+import { newCredential } from "../access/device-credentials";
+import { accessDevices } from "../access/device-queries";
 import { registerCustomer } from "../customers/register";
 import { accountIdOf } from "../payments/orders";
 import { demoAvatarUrl, demoUid } from "./demo-identity";
@@ -102,7 +104,7 @@ export function fixturesModule(context: AppContext) {
           const deviceId = `dev-${userId}-${index + 1}`;
           // A fixture asked again for the same customer keeps the devices it already made.
           if (await devices.exists(database, userId, deviceId)) continue;
-          await devices.insert(
+          const id = await devices.insert(
             database,
             {
               userId,
@@ -113,6 +115,8 @@ export function fixturesModule(context: AppContext) {
             },
             now - index * day,
           );
+          // A device in use has its credential, as one the cabinet or the app connected.
+          if (isActive) await accessDevices.putInUse(database, id, newCredential(), null);
         }
       });
       return { uid, email: body.email, providerId, userId };

@@ -2,7 +2,7 @@ import type { Database } from "../../../db/database";
 import type { OperatorRole } from "../../../db/queries/operators";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
-import { createNode } from "../vpn/service";
+import { addNode } from "../access/panel-nodes";
 import { createOperator, disableOperator, resetOperatorPassword, unlockOperator } from "./accounts";
 
 export const operatorUsage =
@@ -26,8 +26,11 @@ export async function runOperatorCommand(
   if (!command || !name) return { exitCode: 2, output: operatorUsage };
   try {
     switch (command) {
-      case "node":
-        return done(`Node "${name}" key (shown once): ${await createNode(database, name, now)}`);
+      case "node": {
+        // The panel's rule and audit entry; the key is last on its line, for scripts to take.
+        const node = await addNode(database, name, now, { id: null });
+        return done(`Node "${node.name}" key (shown once): ${node.key}`);
+      }
       case "create": {
         const role = rest[0];
         if (role !== "admin" && role !== "support") return { exitCode: 2, output: operatorUsage };

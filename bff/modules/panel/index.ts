@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { statement } from "../../../db/database";
 import type { AppContext } from "../../context";
 import { errorResponse, rowId } from "../../platform/schemas";
+import { panelNodesRoutes } from "../access/panel-nodes-routes";
 import { deliveryRecord } from "../mail/view";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
 import { dashboardOf } from "./dashboard";
@@ -35,6 +36,7 @@ export function panelModule(context: AppContext) {
       })
       .use(operatorAuth(context))
       .use(staffRoutes(context))
+      .use(panelNodesRoutes(context))
       .get("/dashboard", ({ query }) => dashboardOf(context, query), {
         operator: "admin",
         query: t.Object({

@@ -8,7 +8,7 @@ import { billingTurn, renoticeRaisedCharge } from "../../jobs/renewal-notices";
 import { dayMs } from "../../platform/calendar";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { logger } from "../../platform/logger";
-import { devicesOf } from "../profile/service";
+import { devicesOf } from "../access/devices-part";
 import { accountIdOf } from "./orders";
 import { buildReceipt } from "./receipt";
 import { chargeSavedCard, settleCharge } from "./saved-card";

@@ -1,6 +1,7 @@
 import type { Database } from "../../../db/database";
 import { accountData } from "../../../db/queries/account-data";
 import type { UserRow } from "../../../db/queries/users";
+import { dayMs } from "../../platform/calendar";
 import { paymentHistoryOf } from "./payment-history";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
@@ -13,10 +14,11 @@ const allPayments = 100_000;
  * §16). Other people's data stays out: of the friends they invited, only how many.
  */
 export async function exportAccount(database: Database, user: UserRow, now: number) {
-  const [subscriptions, records, devices, connections, mails, invitees, isInvited, history] = [
+  const [subscriptions, records, devices, traffic, connections, mails, invitees, isInvited, history] = [
     await accountData.subscriptions(database, user.id),
     await accountData.paymentRecords(database, user.id),
     await accountData.devices(database, user.id),
+    await accountData.traffic(database, user.id),
     await accountData.connections(database, user.id),
     await accountData.mails(database, user.id),
     await accountData.invitees(database, user.id),
@@ -65,6 +67,17 @@ export async function exportAccount(database: Database, user: UserRow, now: numb
       createdAt: iso(row.created_at),
       firstActivationAt: iso(row.first_activation_at),
       detachedAt: iso(row.detached_at),
+      // What the app said of itself on its first fetch of the subscription link.
+      hardwareId: row.hwid,
+      os: row.device_os,
+      model: row.device_model,
+    })),
+    // Bytes each device moved per day (no destination, no content: DESIGN §8).
+    traffic: traffic.map((row) => ({
+      deviceId: row.device_id,
+      date: new Date(Number(row.day) * dayMs).toISOString().slice(0, 10),
+      upload: Number(row.upload),
+      download: Number(row.download),
     })),
     connections: connections.map((row) => ({
       server: row.server_name,

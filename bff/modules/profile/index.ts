@@ -3,6 +3,7 @@ import type { AppContext } from "../../context";
 import { createReadCache } from "../../platform/read-cache";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse, rowId } from "../../platform/schemas";
+import { devicesPart } from "../access/model";
 import { customerAuth } from "../customers/customer-auth";
 import { ensureReferralCode } from "../customers/referral";
 import { clearedSessionCookieHeader } from "../customers/session-cookie";
@@ -13,19 +14,7 @@ import { removeSavedCard } from "./card-removal";
 import { ownPaidPayment, paymentHistoryOf } from "./payment-history";
 import { receiptPolicy, renderReceipt } from "./receipt-page";
 import { inviteLink, renderReferralQr } from "./referral-qr";
-import { detachDevice, profileOf } from "./service";
-
-const device = t.Object({
-  id: t.Number(),
-  deviceId: t.String(),
-  deviceName: t.String(),
-  platform: t.String(),
-  created: t.Nullable(t.String()),
-  firstActivation: t.Nullable(t.String()),
-  isActive: t.Boolean(),
-});
-
-const devicesPart = { devices: t.Array(device), availableDevices: t.Number() };
+import { profileOf } from "./service";
 
 /** The saved card: last four while one is saved; when it was removed, once it is gone. */
 const card = t.Object({
@@ -86,20 +75,6 @@ export function profileModule(context: AppContext) {
           ...customerErrors,
         },
         detail: { summary: "The cabinet: subscription, next charge, devices and free slots" },
-      },
-    )
-    .post(
-      "/detachDevice",
-      ({ customer, body }) => detachDevice(database, customer.id, body.deviceId, clock.now()),
-      {
-        customer: true,
-        body: t.Object({ ...customerIdentity, deviceId: t.String({ minLength: 1, maxLength: 128 }) }),
-        response: {
-          200: t.Object({ success: t.Literal(true), ...devicesPart }),
-          ...customerErrors,
-          404: errorResponse,
-        },
-        detail: { summary: "Unlink a device, freeing its slot" },
       },
     )
     .post(

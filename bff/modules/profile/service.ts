@@ -1,50 +1,12 @@
 import type { Database } from "../../../db/database";
 import { statement } from "../../../db/database";
-import { type DeviceRow, devices } from "../../../db/queries/devices";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
-import { AppError, type LocalizedText } from "../../platform/errors";
+import { devicesOf } from "../access/devices-part";
 import { toUnits } from "../shop/pricing";
 import { nextChargeAmount } from "../subscriptions/next-charge";
 import { cardView } from "./card-removal";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
-
-export function deviceView(device: DeviceRow) {
-  return {
-    id: device.id,
-    deviceId: device.device_id,
-    deviceName: device.device_name,
-    platform: device.platform,
-    created: iso(device.created_at),
-    firstActivation: iso(device.first_activation_at),
-    isActive: device.is_active === 1,
-  };
-}
-
-/** Device slots: one included, plus the extra ones bought, while access is open. */
-export async function availableDevices(
-  database: Database,
-  userId: number,
-  subscription: SubscriptionRow | undefined,
-  now: number,
-) {
-  if (!hasAccess(subscription, now) || !subscription) return 0;
-  return Math.max(0, 1 + subscription.extra_devices - (await devices.countActive(database, userId)));
-}
-
-/** The devices part of an answer; `subscription` saves reading it again when the caller has it. */
-export async function devicesOf(
-  database: Database,
-  userId: number,
-  now: number,
-  subscription?: SubscriptionRow,
-) {
-  const current = subscription ?? (await subscriptions.current(database, userId));
-  return {
-    devices: (await devices.attached(database, userId)).map(deviceView),
-    availableDevices: await availableDevices(database, userId, current, now),
-  };
-}
 
 /** What the scheduler will really charge next, and when (nothing when renewal is off). */
 export async function nextCharge(database: Database, subscription: SubscriptionRow | undefined, now: number) {
@@ -85,17 +47,4 @@ export async function profileOf(database: Database, userId: number, now: number)
     ...(await devicesOf(database, userId, now, subscription)),
     card: await cardView(database, userId),
   };
-}
-
-const notAttached: LocalizedText = {
-  en: "This device is not attached to your account.",
-  ru: "Это устройство не привязано к вашему аккаунту.",
-  zh: "此设备未绑定到您的账户。",
-  kk: "Бұл құрылғы аккаунтыңызға тіркелмеген.",
-};
-
-export async function detachDevice(database: Database, userId: number, deviceId: string, now: number) {
-  const result = await devices.detach(database, userId, deviceId, now);
-  if (result.changes === 0) throw new AppError("NOT_FOUND", notAttached);
-  return { success: true as const, ...(await devicesOf(database, userId, now)) };
 }

@@ -21,6 +21,7 @@ type Details = {
   currency?: unknown;
   isComplete?: unknown;
   payments?: unknown;
+  name?: unknown;
 };
 
 const text = (value: unknown) =>
@@ -69,6 +70,14 @@ function describeEntry(entry: Entry, t: T): { what: string; amount?: string; who
           role: roleName(details.role, t),
         }),
       };
+    case "node.create":
+      return { what: t("panel.auditNodeCreate", { name: text(details.name) }) };
+    case "node.rotate-key":
+      return { what: t("panel.auditNodeRotate", { name: text(details.name) }) };
+    case "node.disable":
+      return { what: t("panel.auditNodeDisable", { name: text(details.name) }) };
+    case "node.enable":
+      return { what: t("panel.auditNodeEnable", { name: text(details.name) }) };
     case "promo.create":
       return {
         what: t("panel.auditPromoCreate", {

@@ -2,22 +2,36 @@ import { type ReactNode, useEffect, useState } from "react";
 import { type Language, languages } from "../../../core/languages";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { hasOperatorSession, leaveForLogin, logoutOperator } from "../../stores/panel-session";
+import {
+  hasOperatorSession,
+  isSupportOperator,
+  leaveForLogin,
+  logoutOperator,
+} from "../../stores/panel-session";
 
 type T = ReturnType<typeof useTranslation>["t"];
 /** The navigation's sections; a customer's pages belong to the users' section. */
-export type PanelSection = "search" | "dashboard" | "promo" | "audit" | "staff";
+export type PanelSection = "search" | "dashboard" | "promo" | "audit" | "staff" | "nodes";
 
 const sections: {
   section: PanelSection;
   href: string;
-  key: "panel.navSearch" | "panel.navDashboard" | "panel.navPromos" | "panel.navAudit" | "panel.navStaff";
+  key:
+    | "panel.navSearch"
+    | "panel.navDashboard"
+    | "panel.navPromos"
+    | "panel.navAudit"
+    | "panel.navStaff"
+    | "panel.navNodes";
+  /** Left out for support staff, whom the server refuses there. */
+  isAdminOnly?: boolean;
 }[] = [
   { section: "search", href: "/panel-search", key: "panel.navSearch" },
   { section: "dashboard", href: "/panel-dashboard", key: "panel.navDashboard" },
   { section: "promo", href: "/panel-promo", key: "panel.navPromos" },
   { section: "audit", href: "/panel-audit", key: "panel.navAudit" },
   { section: "staff", href: "/panel-staff", key: "panel.navStaff" },
+  { section: "nodes", href: "/panel-nodes", key: "panel.navNodes", isAdminOnly: true },
 ];
 
 /** The language choice, on one row in the header (the panel has no site footer). */
@@ -64,16 +78,18 @@ function Frame({
         </a>
         {isSignedIn && (
           <nav className="panel-nav" aria-label={t("panel.navLabel")}>
-            {sections.map((item) => (
-              <a
-                key={item.section}
-                href={item.href}
-                className={`panel-nav__link${item.section === section ? " panel-nav__link--current" : ""}`}
-                aria-current={item.section === section ? "page" : undefined}
-              >
-                {t(item.key)}
-              </a>
-            ))}
+            {sections
+              .filter((item) => !(item.isAdminOnly && isSupportOperator()))
+              .map((item) => (
+                <a
+                  key={item.section}
+                  href={item.href}
+                  className={`panel-nav__link${item.section === section ? " panel-nav__link--current" : ""}`}
+                  aria-current={item.section === section ? "page" : undefined}
+                >
+                  {t(item.key)}
+                </a>
+              ))}
           </nav>
         )}
         <div className="panel-header__end">

@@ -1,0 +1,80 @@
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
+import { dayMs } from "../../platform/calendar";
+import type { LoggedChange } from "./change-cursor";
+import { gapSettleMs } from "./change-cursor";
+
+/** A row of `access_changes` (filled by the triggers of migration 0018 / 0007). */
+export type ChangeRow = LoggedChange & { user_id: number | null; node_tag: string | null };
+
+const wallClock = (db: Database) =>
+  db.engine === "postgres"
+    ? "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT"
+    : "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
+
+export const changeLog = {
+  /** The log's first and last versions (null when it is empty). */
+  bounds: (db: Database) =>
+    statement<{ oldest: number | null; newest: number | null }, []>(
+      db,
+      "SELECT MIN(version) AS oldest, MAX(version) AS newest FROM access_changes",
+    ).get(),
+
+  newest: async (db: Database) =>
+    (
+      await statement<{ newest: number | null }, []>(
+        db,
+        "SELECT MAX(version) AS newest FROM access_changes",
+      ).get()
+    )?.newest ?? 0,
+
+  /** Up to `limit` rows after `since`, oldest first. */
+  after: (db: Database, since: number, limit: number) =>
+    statement<ChangeRow, [number, number]>(
+      db,
+      "SELECT version, user_id, node_tag, changed_at FROM access_changes WHERE version > ? ORDER BY version LIMIT ?",
+    ).all(since, limit),
+
+  /** Up to `limit` versions after `since`, oldest first: what the cursor rule reads. */
+  versionsAfter: (db: Database, since: number, limit: number) =>
+    statement<LoggedChange, [number, number]>(
+      db,
+      "SELECT version, changed_at FROM access_changes WHERE version > ? ORDER BY version LIMIT ?",
+    ).all(since, limit),
+
+  /**
+   * The newest version written at least `gapSettleMs` ago: every gap below it is settled,
+   * so a full answer's cursor walks only the last few seconds of the log. Read from the
+   * top of the version index, which holds only the recent rows above it.
+   */
+  settledVersion: async (db: Database, wallNow: number) =>
+    (
+      await statement<{ version: number }, [number]>(
+        db,
+        "SELECT version FROM access_changes WHERE changed_at < ? ORDER BY version DESC LIMIT 1",
+      ).get(wallNow - gapSettleMs)
+    )?.version ?? 0,
+
+  /**
+   * Everything changed (the demo's test clock moved: every remaining time is new): a row
+   * without a user sends every agent a full list.
+   */
+  everythingChanged: (db: Database) =>
+    statement<never, []>(
+      db,
+      `INSERT INTO access_changes (user_id, node_tag, changed_at) VALUES (NULL, NULL, ${wallClock(db)})`,
+    ).run(),
+
+  /**
+   * Rows older than a day go (an agent further behind gets a full list); the newest row
+   * always stays, so the versions never start over.
+   */
+  prune: (db: Database, wallNow: number, limit: number) =>
+    statement<never, [number, number]>(
+      db,
+      `DELETE FROM access_changes WHERE version IN (
+         SELECT version FROM access_changes
+         WHERE changed_at < ? AND version < (SELECT MAX(version) FROM access_changes)
+         ORDER BY version LIMIT ?)`,
+    ).run(wallNow - dayMs, limit),
+};

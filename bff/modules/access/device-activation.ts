@@ -1,0 +1,57 @@
+import type { Database } from "../../../db/database";
+import type { DevicePlatform } from "../../../db/queries/devices";
+import { subscriptions } from "../../../db/queries/subscriptions";
+import { AppError } from "../../platform/errors";
+import { newCredential } from "./device-credentials";
+import { accessDevices, type CredentialedDevice } from "./device-queries";
+import { freeSlots, givesAccess } from "./device-slots";
+import { deviceView } from "./device-view";
+import { accessWords } from "./words";
+
+export type AppDevice = { deviceId: string; deviceName: string; platform: DevicePlatform };
+
+/**
+ * The app activates a device for the signed-in customer (`POST /api/devices/activate`).
+ * A free slot puts it in use with its own credential, which it keeps on later activations
+ * (the app may call again; a new key each time would cut its own running connection);
+ * without a slot it stays attached and unused. One transaction, as connectDevice.
+ */
+export function activateDevice(database: Database, userId: number, app: AppDevice, now: number) {
+  return database.transaction(async () => {
+    const subscription = await subscriptions.current(database, userId);
+    if (!givesAccess(subscription, now)) throw new AppError("CONFLICT", accessWords.noAccess);
+    let device: CredentialedDevice | undefined = await accessDevices.byDeviceId(
+      database,
+      userId,
+      app.deviceId,
+    );
+    if (!device) {
+      device = await accessDevices.byId(
+        database,
+        await accessDevices.insertFromApp(database, userId, app, now),
+      );
+    } else if (device.detached_at !== null) {
+      await accessDevices.reattach(database, device.id, app.deviceName);
+      device = { ...device, detached_at: null, is_active: 0, device_name: app.deviceName };
+    }
+    if (!device) throw new Error("device insert returned nothing");
+    if (device.is_active !== 1 && (await freeSlots(database, userId, subscription, now)) <= 0)
+      return { isActivated: false as const };
+    const isReady = device.is_active === 1 && device.first_activation_at !== null;
+    if (!isReady || !device.credential || !device.sub_token) {
+      const kept =
+        device.credential && device.node_tag && device.sub_token
+          ? { credential: device.credential, nodeTag: device.node_tag, subToken: device.sub_token }
+          : newCredential();
+      await accessDevices.putInUse(database, device.id, kept, now);
+    }
+    const saved = await accessDevices.byId(database, device.id);
+    if (!saved?.credential || !saved.sub_token) throw new Error("device vanished");
+    return {
+      isActivated: true as const,
+      credential: saved.credential,
+      subToken: saved.sub_token,
+      device: deviceView(saved),
+    };
+  });
+}

@@ -1,0 +1,25 @@
+import type { Database } from "../../../db/database";
+import type { SubscriptionRow } from "../../../db/queries/subscriptions";
+import { accessEndsAt } from "./access-rule";
+import { accessDevices } from "./device-queries";
+
+/** The subscription gives access now, by the nodes' own rule. */
+export const givesAccess = (subscription: SubscriptionRow | undefined, now: number) =>
+  accessEndsAt(subscription, now) !== null;
+
+/** Device slots: one included plus the extra ones bought, while access is open. */
+export function slotsOf(subscription: SubscriptionRow | undefined, now: number): number {
+  return subscription && givesAccess(subscription, now) ? 1 + subscription.extra_devices : 0;
+}
+
+/** Slots not taken by a device in use. */
+export async function freeSlots(
+  database: Database,
+  userId: number,
+  subscription: SubscriptionRow | undefined,
+  now: number,
+): Promise<number> {
+  const slots = slotsOf(subscription, now);
+  if (slots === 0) return 0;
+  return Math.max(0, slots - (await accessDevices.countInUse(database, userId)));
+}

@@ -1,0 +1,99 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context";
+import type { Config } from "../../platform/config";
+import { AppError } from "../../platform/errors";
+import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
+import { customerAuth } from "../customers/customer-auth";
+import { activateDevice } from "./device-activation";
+import { connectDevice } from "./device-connect";
+import { detachDevice } from "./device-detach";
+import { deviceLinkAnswer, subscriptionUrl } from "./device-links";
+import { deviceIdField, deviceLink, devicesPart } from "./model";
+import { accessWords } from "./words";
+
+const platform = t.Union(["ios", "android", "windows", "desktop", "other"].map((name) => t.Literal(name)));
+
+/** The demo's default origin is a guess (localhost); the origin the customer reached is not. */
+const originFor = (config: Config, request: Request) =>
+  config.isPublicUrlDefault ? new URL(request.url).origin : config.publicUrl;
+
+/** A customer's devices and their links (DESIGN §8): the cabinet's calls and the app's activation. */
+export function accessModule(context: AppContext) {
+  const { database, clock, config } = context;
+  return new Elysia({ tags: ["cabinet"] })
+    .use(customerAuth(context))
+    .post(
+      "/profile/devices/connect",
+      async ({ customer, body, request }) => {
+        const connected = await connectDevice(database, customer.id, body.deviceId, clock.now());
+        return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
+      },
+      {
+        customer: true,
+        body: t.Object({ ...customerIdentity, deviceId: t.Optional(deviceIdField) }),
+        response: { 200: deviceLink, ...customerErrors, 404: errorResponse, 409: errorResponse },
+        detail: {
+          summary:
+            "Connect a device: without deviceId a new device takes a free slot; answers the device's subscription link and its QR code",
+        },
+      },
+    )
+    .post(
+      "/profile/devices/resetLink",
+      async ({ customer, body, request }) => {
+        const connected = await connectDevice(database, customer.id, body.deviceId, clock.now(), true);
+        return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
+      },
+      {
+        customer: true,
+        body: t.Object({ ...customerIdentity, deviceId: deviceIdField }),
+        response: { 200: deviceLink, ...customerErrors, 404: errorResponse, 409: errorResponse },
+        detail: {
+          summary:
+            "Issue a device a new link and key: the old ones stop working on every node within seconds",
+        },
+      },
+    )
+    .post(
+      "/profile/detachDevice",
+      ({ customer, body }) => detachDevice(database, customer.id, body.deviceId, clock.now()),
+      {
+        customer: true,
+        body: t.Object({ ...customerIdentity, deviceId: deviceIdField }),
+        response: {
+          200: t.Object({ success: t.Literal(true), ...devicesPart }),
+          ...customerErrors,
+          404: errorResponse,
+        },
+        detail: { summary: "Unlink a device, freeing its slot; its key leaves the nodes" },
+      },
+    )
+    .post(
+      "/devices/activate",
+      async ({ customer, body, request }) => {
+        const result = await activateDevice(database, customer.id, body, clock.now());
+        if (!result.isActivated) throw new AppError("CONFLICT", accessWords.noFreeSlot);
+        return {
+          success: true as const,
+          accessKey: result.credential,
+          device: result.device,
+          subscriptionUrl: subscriptionUrl(originFor(config, request), result.subToken),
+        };
+      },
+      {
+        customer: true,
+        body: t.Object({
+          ...customerIdentity,
+          deviceId: deviceIdField,
+          deviceName: t.String({ minLength: 1, maxLength: 100 }),
+          platform,
+        }),
+        response: { ...customerErrors, 409: errorResponse },
+        detail: {
+          tags: ["app"],
+          summary:
+            "The app activates this device for the signed-in customer: answers its key (the credential's UUID) and subscription link",
+        },
+      },
+    );
+}

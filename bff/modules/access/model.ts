@@ -1,0 +1,33 @@
+import { t } from "elysia";
+
+/** Bytes a device moved this UTC calendar month, as the nodes reported them. */
+export const monthlyTraffic = t.Object({
+  upload: t.Number({ description: "bytes" }),
+  download: t.Number({ description: "bytes" }),
+});
+
+export const device = t.Object({
+  id: t.Number(),
+  deviceId: t.String(),
+  deviceName: t.String({
+    description: "empty until the app's first fetch of the subscription link names it",
+  }),
+  platform: t.String(),
+  created: t.Nullable(t.String()),
+  firstActivation: t.Nullable(t.String()),
+  isActive: t.Boolean(),
+  traffic: monthlyTraffic,
+});
+
+/** The devices part of the cabinet's answers (profile, unlink, add a slot). */
+export const devicesPart = { devices: t.Array(device), availableDevices: t.Number() };
+
+/** A device's subscription link, answered only to its owner (connect, rotate). */
+export const deviceLink = t.Object({
+  success: t.Literal(true),
+  deviceId: t.String(),
+  subscriptionUrl: t.String(),
+  qrSvg: t.String({ description: "the link's QR code as an SVG document" }),
+});
+
+export const deviceIdField = t.String({ minLength: 1, maxLength: 128 });

@@ -1,0 +1,61 @@
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
+import { dayMs } from "../../platform/calendar";
+import type { NodeIdentity } from "./node-keys";
+import type { ConnectionEvent, NodeEvents, TrafficSample } from "./node-wire";
+
+/** A node clock further than this from ours is not believed: the event is dated now. */
+const believableSkewMs = dayMs;
+
+/**
+ * An event's wall-clock time on the product's clock (the demo's test clock runs ahead of
+ * the wall clock by its offset), so the panel's logs and their retention agree with
+ * everything else the product dates.
+ */
+export function productTimeOf(at: number, productNow: number, wallNow: number): number {
+  return Math.abs(at - wallNow) > believableSkewMs ? productNow : at + (productNow - wallNow);
+}
+
+const addTraffic = (database: Database, node: NodeIdentity, day: number, sample: TrafficSample) =>
+  statement<never, [number, number, number, number, string]>(
+    database,
+    `INSERT INTO device_traffic (device_id, day, node_id, upload, download)
+       SELECT id, ?, ?, ?, ? FROM devices WHERE node_tag = ?
+     ON CONFLICT (device_id, day, node_id) DO UPDATE
+       SET upload = device_traffic.upload + excluded.upload, download = device_traffic.download + excluded.download`,
+  ).run(day, node.id, sample.upload, sample.download, sample.tag);
+
+const logConnection = (database: Database, node: NodeIdentity, at: number, event: ConnectionEvent) =>
+  statement<never, [string, number, string, number, string]>(
+    database,
+    `INSERT INTO connection_logs (user_id, device_id, server_name, connected_at, user_ip, success)
+       SELECT user_id, id, ?, ?, ?, ? FROM devices WHERE node_tag = ?`,
+  ).run(node.name, at, event.clientIp, event.success ? 1 : 0, event.tag);
+
+/**
+ * A node's batch (DESIGN §8): bytes per device and UTC day of the product's clock, added
+ * up per node; connections into the panel's logs under the node's name. Tags no device
+ * has (unlinked and deleted since) are dropped and counted. One transaction: an agent
+ * whose send failed sends the batch again, and nothing is counted twice.
+ */
+export function storeNodeEvents(
+  database: Database,
+  node: NodeIdentity,
+  events: NodeEvents,
+  productNow: number,
+): Promise<{ ignored: number }> {
+  const wallNow = Date.now();
+  const day = Math.floor(productNow / dayMs);
+  return database.transaction(async () => {
+    let ignored = 0;
+    for (const sample of events.traffic) {
+      if (sample.upload === 0 && sample.download === 0) continue;
+      if ((await addTraffic(database, node, day, sample)).changes === 0) ignored++;
+    }
+    for (const event of events.connections) {
+      const at = productTimeOf(event.at, productNow, wallNow);
+      if ((await logConnection(database, node, at, event)).changes === 0) ignored++;
+    }
+    return { ignored };
+  });
+}

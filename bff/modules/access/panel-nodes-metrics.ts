@@ -1,0 +1,84 @@
+import { Gauge, type Registry } from "prom-client";
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
+import type { Clock } from "../../platform/clock";
+import { allowListSize } from "./allowlist";
+import { isOnline, lagSeconds } from "./panel-nodes";
+
+/**
+ * The allow-list's size is the whole list judged by the access rule (100,000 rows at
+ * scale): kept this long, so scrapes from several Prometheus servers, or a dashboard
+ * refreshing, cost one count, and SQLite's one connection is not held by each of them.
+ */
+const allowListSizeTtlMs = 5_000;
+
+type EnabledNode = { name: string; last_seen_at: number | null; pending_since: number | null };
+
+/**
+ * DESIGN §8's access metrics, computed when scraped: `kannt_nodes_online`,
+ * `kannt_node_sync_lag_seconds{node}` (enabled nodes), `kannt_allowlist_credentials`.
+ */
+export function registerNodeMetrics(registry: Registry, database: Database, clock: Clock) {
+  const registers = [registry];
+  let enabledNodes: Promise<EnabledNode[]> | undefined;
+  // Both node gauges read one query per scrape: whichever collects first starts it.
+  const readEnabledNodes = () => {
+    enabledNodes ??= statement<EnabledNode, []>(
+      database,
+      `SELECT n.name, n.last_seen_at,
+         (SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
+           ORDER BY c.version LIMIT 1) AS pending_since
+       FROM vpn_nodes n WHERE n.disabled_at IS NULL`,
+    )
+      .all()
+      .finally(() => {
+        enabledNodes = undefined;
+      });
+    return enabledNodes;
+  };
+  let size: { value: Promise<number>; at: number } | undefined;
+  const cachedAllowListSize = () => {
+    const wallNow = Date.now();
+    if (!size || wallNow - size.at > allowListSizeTtlMs) {
+      const value = allowListSize(database, clock.now());
+      size = { value, at: wallNow };
+      // A failed count is not kept: the next scrape asks again.
+      value.catch(() => {
+        if (size?.value === value) size = undefined;
+      });
+    }
+    return size.value;
+  };
+
+  new Gauge({
+    name: "kannt_nodes_online",
+    help: "Enabled VPN nodes whose agent reported within the last 30 seconds.",
+    registers,
+    async collect() {
+      const wallNow = Date.now();
+      const nodes = await readEnabledNodes();
+      this.set(nodes.filter((node) => isOnline({ ...node, disabled_at: null }, wallNow)).length);
+    },
+  });
+  new Gauge({
+    name: "kannt_node_sync_lag_seconds",
+    help: "Per enabled node: how long the oldest allow-list change it has not applied has waited (0: up to date).",
+    labelNames: ["node"] as const,
+    registers,
+    async collect() {
+      const wallNow = Date.now();
+      const nodes = await readEnabledNodes();
+      // A node disabled since the last scrape leaves no stale series behind.
+      this.reset();
+      for (const node of nodes) this.set({ node: node.name }, lagSeconds(node.pending_since, wallNow));
+    },
+  });
+  new Gauge({
+    name: "kannt_allowlist_credentials",
+    help: "Credentials on the allow-list now: devices in use whose account has access.",
+    registers,
+    async collect() {
+      this.set(await cachedAllowListSize());
+    },
+  });
+}

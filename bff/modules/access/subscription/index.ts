@@ -1,0 +1,48 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../../context";
+import { pathOf } from "../../../platform/url-path";
+import { isSubscriptionFormat, subscriptionFormats } from "./client-format";
+import { deviceReportOf } from "./device-report";
+import { subscriptionAnswer } from "./subscription-answer";
+
+/** The subscription URL's path: `{PUBLIC_URL}/sub/{token}`, outside /api (DESIGN §8). */
+export const subscriptionPathPrefix = "/sub/";
+
+/** randomToken(24) is 32 base64url characters; anything unlike a token is not looked up. */
+const tokenPattern = /^[A-Za-z0-9_-]{16,128}$/;
+
+const plain = (status: number, text: string, headers: Record<string, string> = {}) =>
+  new Response(text, {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+
+async function answer(context: AppContext, request: Request, token: string): Promise<Response> {
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return plain(405, "Only GET reads a subscription.", { allow: "GET, HEAD" });
+  if (!tokenPattern.test(token)) return plain(404, "No such subscription.");
+  const format = new URL(request.url).searchParams.get("format");
+  if (format !== null && !isSubscriptionFormat(format))
+    return plain(400, `Unknown format "${format.slice(0, 32)}": use ${subscriptionFormats.join(", ")}.`);
+  const found = await subscriptionAnswer(context, {
+    token,
+    userAgent: request.headers.get("user-agent"),
+    format: format ?? undefined,
+    report: deviceReportOf(request.headers),
+    isFetch: request.method === "GET",
+  });
+  if (!found) return plain(404, "No such subscription.");
+  return new Response(request.method === "HEAD" ? null : found.body, { status: 200, headers: found.headers });
+}
+
+/**
+ * `GET /sub/{token}` for the client apps. The app's routes all live under /api, so this
+ * answers before routing: a request hook that takes only its own path.
+ */
+export function subscriptionUrlModule(context: AppContext) {
+  return new Elysia().onRequest(({ request }) => {
+    const path = pathOf(request.url);
+    if (!path.startsWith(subscriptionPathPrefix)) return;
+    return answer(context, request, path.slice(subscriptionPathPrefix.length));
+  });
+}

@@ -1,0 +1,69 @@
+import { company } from "../../../../core/company";
+import type { SubscriptionRow } from "../../../../db/queries/subscriptions";
+import { formatFiles, type SubscriptionFormat } from "./client-format";
+import { base64Of } from "./share-links";
+
+/** Hours between the apps' refreshes of the subscription. */
+export const updateIntervalHours = 12;
+
+/** Happ shows at most 25 characters of a profile's title. */
+const titleLimit = 25;
+
+/**
+ * A header value in the form the apps read: plain when it is printable ASCII, else
+ * `base64:` and the UTF-8 text's base64 (Hiddify's and Happ's form; HTTP header values are
+ * bytes, so "·" or Cyrillic cannot go in as they are).
+ */
+export function headerText(text: string): string {
+  return /^[\x20-\x7e]*$/.test(text) ? text : `base64:${base64Of(text)}`;
+}
+
+/** The profile's title the app shows: the product and the device. */
+export function profileTitle(deviceName: string): string {
+  const title = `${company.productName} · ${deviceName}`;
+  return Array.from(title).slice(0, titleLimit).join("").trim();
+}
+
+/**
+ * Until when access is paid for, in unix seconds, as `expire` tells the apps: the end of
+ * the period a CANCELED subscription runs to, and the date an ACTIVE one is paid to (its
+ * next charge), never the dunning grace the nodes allow beyond it; 0 without access.
+ */
+export function paidUntilSeconds(subscription: SubscriptionRow | undefined, hasAccess: boolean): number {
+  if (!hasAccess || !subscription) return 0;
+  const until =
+    subscription.status === "CANCELED"
+      ? subscription.end_date
+      : (subscription.end_date ?? subscription.next_charge_at);
+  return until === null ? 0 : Math.floor(until / 1000);
+}
+
+export type ProfileFacts = {
+  format: SubscriptionFormat;
+  title: string;
+  upload: number;
+  download: number;
+  expireSeconds: number;
+  cabinetUrl: string;
+  /** Shown by Happ and v2RayTun above the server list; set when there is no access. */
+  announce?: string;
+};
+
+export function profileHeaders(facts: ProfileFacts): Record<string, string> {
+  const file = formatFiles[facts.format];
+  const headers: Record<string, string> = {
+    "content-type": file.contentType,
+    "content-disposition": `attachment; filename="${file.fileName}"`,
+    "cache-control": "no-store",
+    "subscription-userinfo": `upload=${facts.upload}; download=${facts.download}; total=0; expire=${facts.expireSeconds}`,
+    "profile-title": headerText(facts.title),
+    "profile-update-interval": String(updateIntervalHours),
+    // The bare bot link (the bot asks who is writing): the subscription URL travels
+    // (clipboard, QR codes, other apps), so it does not carry the customer's e-mail in the
+    // start parameter as the cabinet's support link does.
+    "support-url": `https://t.me/${company.supportBot}`,
+    "profile-web-page-url": facts.cabinetUrl,
+  };
+  if (facts.announce) headers.announce = headerText(facts.announce);
+  return headers;
+}

@@ -1,0 +1,122 @@
+import { domainToASCII } from "node:url";
+import { company } from "../../../../core/company";
+import type { InboundNetwork, InboundReport, InboundSecurity } from "../node-wire";
+
+/** One server a client app gets: a node's inbound, under the name the app shows. */
+export type ServerEntry = { name: string; host: string; inbound: InboundReport };
+
+/** What a node last reported, as stored in vpn_nodes. */
+export type ReportedNode = { name: string; host: string | null; inbounds: string };
+
+/** The UUID of a note entry: it names no credential. */
+export const noteCredential = "00000000-0000-0000-0000-000000000000";
+
+const networks: readonly InboundNetwork[] = ["tcp", "ws", "grpc", "xhttp", "httpupgrade"];
+const securities: readonly InboundSecurity[] = ["none", "tls", "reality"];
+const optionalTexts = [
+  "flow",
+  "path",
+  "hostHeader",
+  "serviceName",
+  "sni",
+  "fingerprint",
+  "publicKey",
+  "shortId",
+  "spiderX",
+] as const;
+
+const isText = (value: unknown): value is string => typeof value === "string" && value.length <= 1024;
+
+/**
+ * An inbound as a node reported it, or undefined when it is not one a client could use:
+ * the report is the node's word, so a bad entry is dropped rather than breaking every
+ * customer's subscription (a REALITY inbound without its public key cannot connect).
+ */
+function inboundOf(value: unknown): InboundReport | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const item = value as Record<string, unknown>;
+  const { protocol, port, network, security } = item;
+  if (protocol !== "vless" && protocol !== "vmess") return undefined;
+  if (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535) return undefined;
+  if (!networks.includes(network as InboundNetwork)) return undefined;
+  if (!securities.includes(security as InboundSecurity)) return undefined;
+  const inbound: InboundReport = {
+    tag: isText(item.tag) ? item.tag : "",
+    protocol,
+    port,
+    network: network as InboundNetwork,
+    security: security as InboundSecurity,
+  };
+  for (const key of optionalTexts) {
+    const text = item[key];
+    if (isText(text) && text !== "") inbound[key] = text;
+  }
+  if (Array.isArray(item.alpn)) {
+    const alpn = item.alpn.filter((entry): entry is string => isText(entry) && entry !== "");
+    if (alpn.length > 0) inbound.alpn = alpn;
+  }
+  if (inbound.security === "reality" && !inbound.publicKey) return undefined;
+  return inbound;
+}
+
+export function parseInbounds(text: string): InboundReport[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  return value.map(inboundOf).filter((inbound): inbound is InboundReport => inbound !== undefined);
+}
+
+/**
+ * The address as client apps dial it: a domain in its ASCII (punycode) form, or an IP
+ * address; IPv6 without brackets (each format adds its own). Undefined when it is neither.
+ */
+export function normalizeHost(host: string | null): string | undefined {
+  const trimmed = host?.trim().replace(/^\[(.*)\]$/, "$1") ?? "";
+  if (trimmed === "") return undefined;
+  if (trimmed.includes(":")) return /^[0-9A-Fa-f:.]+$/.test(trimmed) ? trimmed.toLowerCase() : undefined;
+  const ascii = domainToASCII(trimmed);
+  return /^[A-Za-z0-9.-]+$/.test(ascii) ? ascii : undefined;
+}
+
+export const isIpv6 = (host: string) => host.includes(":");
+
+/** `host` as it goes in a URL's authority: an IPv6 address in brackets (RFC 3986). */
+export const hostInUrl = (host: string) => (isIpv6(host) ? `[${host}]` : host);
+
+/**
+ * Every usable inbound of every node, named "Kannt · {node}". Names are unique (Clash and
+ * sing-box refuse two proxies of one name), so a node's second inbound is "… 2".
+ */
+export function serverEntries(nodes: readonly ReportedNode[]): ServerEntry[] {
+  const entries: ServerEntry[] = [];
+  const taken = new Set<string>();
+  for (const node of nodes) {
+    const host = normalizeHost(node.host);
+    if (!host) continue;
+    for (const inbound of parseInbounds(node.inbounds)) {
+      const base = `${company.productName} · ${node.name}`;
+      let name = base;
+      for (let index = 2; taken.has(name); index++) name = `${base} ${index}`;
+      taken.add(name);
+      entries.push({ name, host, inbound });
+    }
+  }
+  return entries;
+}
+
+/**
+ * A harmless entry whose name is a message the app shows in its server list (access
+ * ended, no servers yet): the panels' practice, since a subscription has no other field
+ * every app displays. It points at 0.0.0.0:1, where nothing answers.
+ */
+export function noteEntry(message: string): ServerEntry {
+  return {
+    name: message,
+    host: "0.0.0.0",
+    inbound: { tag: "note", protocol: "vless", port: 1, network: "tcp", security: "none" },
+  };
+}

@@ -1,0 +1,93 @@
+import { dayMs } from "../../../../core/calendar";
+import { subscriptions } from "../../../../db/queries/subscriptions";
+import type { AppContext } from "../../../context";
+import { accessEndsAt } from "../access-rule";
+import { clashConfig } from "./clash-config";
+import { formatForUserAgent, type SubscriptionFormat } from "./client-format";
+import type { DeviceReport } from "./device-report";
+import { recordFetch } from "./first-fetch";
+import { paidUntilSeconds, profileHeaders, profileTitle } from "./profile-headers";
+import { subscriptionQueries, type TokenDevice } from "./queries";
+import { noteCredential, noteEntry, type ServerEntry, serverEntries } from "./server-entries";
+import { shareLinksBody } from "./share-links";
+import { isSingBoxSupported, singBoxConfig } from "./singbox-config";
+import { subscriptionWords } from "./words";
+
+export type SubscriptionFetch = {
+  token: string;
+  userAgent: string | null;
+  /** `?format=`: a person testing asks for one body whatever their agent. */
+  format?: SubscriptionFormat;
+  report: DeviceReport;
+  /** A GET completes the device's record; a HEAD only looks. */
+  isFetch: boolean;
+};
+
+export type SubscriptionAnswer = { body: string; headers: Record<string, string> };
+
+/** Days since the epoch (UTC) of the first day of `now`'s month: device_traffic's `day`. */
+export function monthStartDay(now: number): number {
+  const date = new Date(now);
+  return Math.floor(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / dayMs);
+}
+
+/** A device whose credential is on the nodes: active, attached, of an account not deleted. */
+const isInUse = (device: TokenDevice) =>
+  device.is_active === 1 &&
+  device.detached_at === null &&
+  device.deleted_at === null &&
+  device.credential !== null;
+
+function bodyOf(format: SubscriptionFormat, uuid: string, entries: ServerEntry[]): string {
+  if (format === "singbox") return singBoxConfig(uuid, entries);
+  if (format === "clash") return clashConfig(uuid, entries);
+  return shareLinksBody(uuid, entries);
+}
+
+/**
+ * `GET /sub/{token}` (DESIGN §8): the device's servers in the body its app reads, with the
+ * profile headers. Without access (ended, refunded, the device unlinked) the body holds
+ * only a note saying where to renew. Undefined: no device has this token.
+ */
+export async function subscriptionAnswer(
+  context: AppContext,
+  fetch: SubscriptionFetch,
+): Promise<SubscriptionAnswer | undefined> {
+  const { database, clock, config } = context;
+  const device = await subscriptionQueries.deviceByToken(database, fetch.token);
+  if (!device) return undefined;
+  const now = clock.now();
+  const subscription = await subscriptions.current(database, device.user_id);
+  const credential = isInUse(device) ? device.credential : null;
+  const hasAccess = credential !== null && accessEndsAt(subscription, now) !== null;
+  const isAttached = device.detached_at === null && device.deleted_at === null;
+  const deviceName =
+    fetch.isFetch && isAttached ? await recordFetch(database, device, fetch.report, now) : device.device_name;
+
+  const language = device.language;
+  const cabinetUrl = `${config.publicUrl}/profile`;
+  const format = fetch.format ?? formatForUserAgent(fetch.userAgent);
+  let entries: ServerEntry[] = [];
+  if (hasAccess) {
+    const all = serverEntries(await subscriptionQueries.reportedNodes(database));
+    entries = format === "singbox" ? all.filter((entry) => isSingBoxSupported(entry.inbound)) : all;
+  }
+  const announce = hasAccess ? undefined : subscriptionWords.ended(language, cabinetUrl);
+  const notes = announce ?? subscriptionWords.noServers(language);
+  const isNoteOnly = entries.length === 0;
+  const body = isNoteOnly
+    ? bodyOf(format, noteCredential, [noteEntry(notes)])
+    : bodyOf(format, credential ?? noteCredential, entries);
+
+  const traffic = await subscriptionQueries.trafficSince(database, device.id, monthStartDay(now));
+  const headers = profileHeaders({
+    format,
+    title: profileTitle(deviceName || subscriptionWords.newDevice(language)),
+    upload: traffic.upload,
+    download: traffic.download,
+    expireSeconds: paidUntilSeconds(subscription, hasAccess),
+    cabinetUrl,
+    announce,
+  });
+  return { body, headers };
+}

@@ -1,0 +1,118 @@
+import { useEffect, useRef, useState } from "react";
+import { api } from "../../lib/api-client";
+import { useTranslation } from "../../lib/i18n/use-translation";
+import { showToast } from "../../lib/toast/toast-store";
+import { nodeRefusalKey, type RevealedKey, type VpnNode } from "./nodes-calls";
+import { attempt, type Refusal } from "./staff-calls";
+
+/** The translated reason, with the server's own (English) message under it when it sent one. */
+export function NodeRefusal({ refusal }: { refusal: Refusal }) {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" className="form__error panel-staff__refusal">
+      <p>{t(nodeRefusalKey(refusal))}</p>
+      {refusal.detail && (
+        <p className="panel-staff__detail">
+          {t("panel.staffServerSays")} <span lang="en">{refusal.detail}</span>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The node's key, once: a copy button, and the words that it will not come back. */
+export function OnceKey({ revealed, onDismiss }: { revealed: RevealedKey; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  const [copy, setCopy] = useState<"copied" | "failed" | undefined>();
+  const title = useRef<HTMLHeadingElement>(null);
+  // Mounted anew for every key (keyed by it): the operator is taken to it at once.
+  useEffect(() => title.current?.focus(), []);
+  const copyKey = async () => {
+    try {
+      await navigator.clipboard.writeText(revealed.key);
+      setCopy("copied");
+    } catch {
+      setCopy("failed");
+    }
+  };
+  return (
+    <section className="card card--warning panel-once" aria-labelledby="node-key-title">
+      <h2 id="node-key-title" ref={title} tabIndex={-1}>
+        {t("panel.nodesKeyFor", { name: revealed.name })}
+      </h2>
+      <p>{t("panel.nodesKeyOnce")}</p>
+      <div className="panel-once__secret">
+        <label className="field panel-once__field">
+          <span>{t("panel.nodesKey")}</span>
+          <input
+            className="panel-once__password"
+            value={revealed.key}
+            readOnly
+            spellCheck={false}
+            autoComplete="off"
+            translate="no"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        </label>
+        <button type="button" className="button button--primary" onClick={() => void copyKey()}>
+          {t("panel.staffCopy")}
+        </button>
+      </div>
+      <p role="status" className={copy === "failed" ? "form__error" : "muted"}>
+        {copy === "copied" ? t("panel.staffCopied") : copy === "failed" ? t("panel.nodesCopyFailed") : ""}
+      </p>
+      <button type="button" className="button button--ghost" onClick={onDismiss}>
+        {t("panel.staffDismiss")}
+      </button>
+    </section>
+  );
+}
+
+export function NodeCreateForm({ onCreated }: { onCreated: (node: VpnNode, key: string) => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState("");
+  const [refusal, setRefusal] = useState<Refusal | undefined>();
+  const [isBusy, setIsBusy] = useState(false);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setRefusal(undefined);
+    setIsBusy(true);
+    const outcome = await attempt((headers) => api.panel.nodes.post({ name: name.trim() }, { headers }));
+    setIsBusy(false);
+    if ("refusal" in outcome) {
+      setRefusal(outcome.refusal);
+      return;
+    }
+    showToast(t("panel.nodesCreated", { name: outcome.data.node.name }), "success");
+    setName("");
+    onCreated(outcome.data.node, outcome.data.key);
+  };
+
+  return (
+    <section className="card" aria-labelledby="node-create">
+      <h2 id="node-create">{t("panel.nodesCreateTitle")}</h2>
+      <form className="form panel-staff__form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="node-name">{t("panel.nodesName")}</label>
+          <input
+            id="node-name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="node-name-hint"
+          />
+          <span id="node-name-hint" className="muted panel-staff__hint">
+            {t("panel.nodesNameHint")}
+          </span>
+        </div>
+        {refusal && <NodeRefusal refusal={refusal} />}
+        <button type="submit" className="button button--primary" disabled={isBusy} aria-busy={isBusy}>
+          {t("panel.nodesCreate")}
+        </button>
+      </form>
+    </section>
+  );
+}

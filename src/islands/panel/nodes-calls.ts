@@ -1,0 +1,51 @@
+import type { api } from "../../lib/api-client";
+import type { TranslationKey } from "../../lib/i18n/runtime";
+import type { useTranslation } from "../../lib/i18n/use-translation";
+import type { Refusal } from "./staff-calls";
+
+/** The Nodes screen's data, the words for its refusals, and how its figures read. */
+export type VpnNode = NonNullable<Awaited<ReturnType<typeof api.panel.nodes.get>>["data"]>["nodes"][number];
+/** A node key the server made, shown once: never stored, gone when dismissed or the page is left. */
+export type RevealedKey = { name: string; key: string };
+type T = ReturnType<typeof useTranslation>["t"];
+
+/** The server's order: names compared in lower case, then by id. */
+export function byNodeName(a: VpnNode, b: VpnNode): number {
+  const [left, right] = [a.name.toLowerCase(), b.name.toLowerCase()];
+  return left < right ? -1 : left > right ? 1 : a.id - b.id;
+}
+
+/** A refusal in the operator's words; a 409 can only be a taken name. */
+export function nodeRefusalKey(refusal: Refusal): TranslationKey {
+  switch (refusal.status) {
+    case undefined:
+      return "panel.connectionFailed";
+    case 400:
+      return "panel.nodesInvalid";
+    case 403:
+      return "panel.forbidden";
+    case 404:
+      return "panel.nodesGone";
+    case 409:
+      return "panel.nodesNameTaken";
+    default:
+      return "panel.requestFailed";
+  }
+}
+
+/** "up to date", or how far behind in the largest whole unit that fits. */
+export function lagText(seconds: number, t: T): string {
+  if (seconds <= 0) return t("panel.nodesUpToDate");
+  if (seconds < 60) return t("panel.nodesLagSeconds", { count: seconds });
+  if (seconds < 3_600) return t("panel.nodesLagMinutes", { count: Math.floor(seconds / 60) });
+  if (seconds < 86_400) return t("panel.nodesLagHours", { count: Math.floor(seconds / 3_600) });
+  return t("panel.nodesLagDays", { count: Math.floor(seconds / 86_400) });
+}
+
+/** The node holds what the allow-list has and has applied every change. */
+export const isInSync = (node: VpnNode) =>
+  node.syncLagSeconds === 0 && node.credentials.held === node.credentials.expected;
+
+/** "VLESS 443 tcp reality": what a client app needs to know of an inbound, in its own terms. */
+export const inboundText = (inbound: VpnNode["inbounds"][number]) =>
+  `${inbound.protocol.toUpperCase()} ${inbound.port} ${inbound.network} ${inbound.security}`;

@@ -1,0 +1,70 @@
+import type { createApp } from "../../bff/app";
+import type { AppContext } from "../../bff/context";
+import { createNode } from "../../bff/modules/access/node-keys";
+import type {
+  AllowEntry,
+  AllowListResponse,
+  ConnectionEvent,
+  NodeReport,
+  TrafficSample,
+} from "../../bff/modules/access/node-wire";
+import { postJson, request } from "./app";
+
+type App = ReturnType<typeof createApp>;
+
+/** A new node's `Authorization` header (its key as `npm run operator -- node` prints it). */
+export async function nodeHeaders(context: AppContext, name: string) {
+  return { authorization: `Bearer ${await createNode(context.database, name, context.clock.now())}` };
+}
+
+/** The node's allow-list call; `since` and `wait` as the agent sends them. */
+export async function allowList(
+  app: App,
+  headers: Record<string, string>,
+  query: { since?: number; wait?: number } = {},
+): Promise<AllowListResponse> {
+  const search = new URLSearchParams(
+    Object.entries(query)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [name, String(value)]),
+  ).toString();
+  const response = await app.handle(
+    request(`/api/nodes/allowlist${search ? `?${search}` : ""}`, { headers }),
+  );
+  if (response.status !== 200) throw new Error(`allowlist: ${response.status} ${await response.text()}`);
+  return (await response.json()) as AllowListResponse;
+}
+
+export async function sendEvents(
+  app: App,
+  headers: Record<string, string>,
+  events: { traffic?: TrafficSample[]; connections?: ConnectionEvent[] },
+) {
+  return app.handle(postJson("/api/nodes/events", { traffic: [], connections: [], ...events }, headers));
+}
+
+export const sampleReport: NodeReport = {
+  core: "xray",
+  coreVersion: "25.6.8",
+  host: "nl1.example.net",
+  inbounds: [
+    {
+      tag: "kannt-reality",
+      protocol: "vless",
+      port: 443,
+      network: "tcp",
+      security: "reality",
+      flow: "xtls-rprx-vision",
+      sni: "www.example.com",
+      fingerprint: "chrome",
+      publicKey: "Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw",
+      shortId: "6ba85179e30d4fc2",
+    },
+  ],
+  appliedVersion: 0,
+  credentials: 0,
+};
+
+/** The entry with credential `id`, if the list has it. */
+export const entryWithId = (list: { entries: AllowEntry[] }, id: string) =>
+  list.entries.find((entry) => entry.id === id);
