@@ -1,9 +1,9 @@
 import type { Database } from "../../../db/database";
-import type { DevicePlatform } from "../../../db/queries/devices";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { AppError } from "../../platform/errors";
 import { newCredential } from "./device-credentials";
 import { accessDevices, type CredentialedDevice } from "./device-queries";
+import type { DevicePlatform } from "./device-rows";
 import { freeSlots, givesAccess } from "./device-slots";
 import { deviceView } from "./device-view";
 import { accessWords } from "./words";

@@ -1,6 +1,6 @@
 import type { Database } from "../../../db/database";
 import { statement } from "../../../db/database";
-import type { DevicePlatform, DeviceRow } from "../../../db/queries/devices";
+import type { DevicePlatform, DeviceRow } from "./device-rows";
 
 /** A device with what puts it on the nodes: its credential, node tag and link token. */
 export type CredentialedDevice = DeviceRow & {

@@ -1,4 +1,4 @@
-import type { DeviceRow } from "../../../db/queries/devices";
+import type { DeviceRow } from "./device-rows";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 

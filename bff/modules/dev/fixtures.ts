@@ -1,11 +1,11 @@
 import { t } from "elysia";
 import type { Database } from "../../../db/database";
-import { devices } from "../../../db/queries/devices";
 import { payments } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../context";
 import { newCredential } from "../access/device-credentials";
 import { accessDevices } from "../access/device-queries";
+import { devices } from "../access/device-rows";
 import { registerCustomer } from "../customers/register";
 import { accountIdOf } from "../payments/orders";
 import { demoAvatarUrl, demoUid } from "./demo-identity";

@@ -1,9 +1,9 @@
 import type { Database } from "../../../db/database";
 import { statement } from "../../../db/database";
-import { devices } from "../../../db/queries/devices";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
 import { AppError } from "../../platform/errors";
+import { devices } from "../access/device-rows";
 import { deviceView } from "../access/device-view";
 import { cardView } from "../profile/card-removal";
 import { listPriceOfPeriod } from "../shop/pricing";

@@ -1,7 +1,7 @@
 import type { Language } from "../../../../core/languages";
 import type { Database } from "../../../../db/database";
 import { statement } from "../../../../db/database";
-import type { DevicePlatform } from "../../../../db/queries/devices";
+import type { DevicePlatform } from "../device-rows";
 import type { ReportedNode } from "./server-entries";
 
 /** The device a subscription token names, with what its owner's answer needs. */

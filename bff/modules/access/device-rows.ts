@@ -1,5 +1,5 @@
-import type { Database } from "../database";
-import { statement } from "../database";
+import type { Database } from "../../../db/database";
+import { statement } from "../../../db/database";
 
 export type DevicePlatform = "ios" | "android" | "windows" | "desktop" | "other";
 
@@ -27,14 +27,6 @@ export const devices = {
         `SELECT ${columns} FROM devices WHERE user_id = ? AND detached_at IS NULL`,
       ).all(userId)
     ).sort((a, b) => a.created_at - b.created_at || a.id - b.id),
-
-  countActive: async (db: Database, userId: number) =>
-    (
-      await statement<{ count: number }, [number]>(
-        db,
-        "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
-      ).get(userId)
-    )?.count ?? 0,
 
   /** Whether the customer has ever had this device, attached or not (device ids are unique per customer). */
   exists: async (db: Database, userId: number, deviceId: string) =>
@@ -73,10 +65,4 @@ export const devices = {
     if (!row) throw new Error("device insert returned no id");
     return row.id;
   },
-
-  detach: (db: Database, userId: number, deviceId: string, now: number) =>
-    statement(
-      db,
-      "UPDATE devices SET is_active = 0, detached_at = ? WHERE user_id = ? AND device_id = ? AND detached_at IS NULL",
-    ).run(now, userId, deviceId),
 };
