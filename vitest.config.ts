@@ -6,6 +6,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  * about PostgreSQL, so they run once, on SQLite.
  */
 const sqliteFileTests = [
+  "tests/bff/access-real-node.test.ts",
   "tests/bff/config-and-database.test.ts",
   "tests/bff/control-socket-owner.test.ts",
   "tests/bff/data-folder.test.ts",
@@ -20,6 +21,7 @@ const sqliteFileTests = [
  * the schema compared with SQLite's, and two server instances sharing one database (DESIGN §15).
  */
 const postgresOnlyTests = [
+  "tests/bff/access-change-gaps.test.ts",
   "tests/bff/postgres-conflicts.test.ts",
   "tests/bff/schema-parity.test.ts",
   "tests/bff/two-instances.test.ts",

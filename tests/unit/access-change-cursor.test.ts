@@ -37,4 +37,16 @@ describe("the allow-list cursor", () => {
     expect(advanceCursor(7, rows([5, recent], [7, recent], [8, recent]), wallNow)).toBe(8);
     expect(advanceCursor(7, rows([3, recent]), wallNow)).toBe(7);
   });
+
+  test("passes a recent gap once every transaction still open began after the next row (PostgreSQL)", () => {
+    const gapBefore7 = rows([5, recent], [7, recent], [8, recent]);
+    // A transaction open since before 7 took its version may hold 6: wait.
+    expect(advanceCursor(4, gapBefore7, wallNow, recent - 5)).toBe(5);
+    expect(advanceCursor(4, gapBefore7, wallNow, recent + 1)).toBe(5);
+    // Every open one began later (or none is open): 6 rolled back.
+    expect(advanceCursor(4, gapBefore7, wallNow, recent + 2)).toBe(8);
+    expect(advanceCursor(4, gapBefore7, wallNow, Number.POSITIVE_INFINITY)).toBe(8);
+    // Unknown (SQLite): only time settles it.
+    expect(advanceCursor(4, gapBefore7, wallNow, null)).toBe(5);
+  });
 });

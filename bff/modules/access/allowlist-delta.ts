@@ -52,11 +52,11 @@ const pendingAfter = (version: number, changes: readonly LoggedChange[]) =>
  * The cursor rule over the log after `from`, read a page at a time: a burst of changes
  * (a bulk import) can put more rows in the last seconds than one page holds.
  */
-async function cursorAfter(database: Database, from: number, wallNow: number) {
+async function cursorAfter(database: Database, from: number, wallNow: number, openSince: number | null) {
   let cursor = from;
   for (;;) {
     const page = await changeLog.versionsAfter(database, cursor, maxDeltaRows);
-    const next = advanceCursor(cursor, page, wallNow);
+    const next = advanceCursor(cursor, page, wallNow, openSince);
     if (page.length < maxDeltaRows || next !== page.at(-1)?.version)
       return { version: next, isPending: pendingAfter(next, page) };
     cursor = next;
@@ -79,6 +79,8 @@ export async function readAllowList(
   now: number,
   wallNow: number,
 ): Promise<AllowListRead> {
+  // First: a transaction found ended here has its row in every read below.
+  const openSince = await changeLog.oldestOpenSince(database);
   const bounds = await changeLog.bounds(database);
   const oldest = bounds?.oldest ?? null;
   const newest = bounds?.newest ?? 0;
@@ -87,15 +89,16 @@ export async function readAllowList(
       database,
       await changeLog.settledVersion(database, wallNow),
       wallNow,
+      openSince,
     );
     return { answer: await fullAnswer(database, version, now), isPending };
   }
   const changes = await changeLog.after(database, since, maxDeltaRows + 1);
   if (changes.length > maxDeltaRows) {
-    const { version, isPending } = await cursorAfter(database, since, wallNow);
+    const { version, isPending } = await cursorAfter(database, since, wallNow, openSince);
     return { answer: await fullAnswer(database, version, now), isPending };
   }
-  const version = advanceCursor(since, changes, wallNow);
+  const version = advanceCursor(since, changes, wallNow, openSince);
   const isPending = pendingAfter(version, changes);
   if (changes.some((change) => change.user_id === null))
     return { answer: await fullAnswer(database, version, now), isPending };

@@ -13,6 +13,24 @@ const wallClock = (db: Database) =>
     : "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 
 export const changeLog = {
+  /**
+   * PostgreSQL: when the oldest transaction still open in this database that has written
+   * anything began (ms, the server's clock, as the triggers' changed_at), or +Infinity when
+   * none is open. Read before the rows, so a transaction found ended here has its row, if
+   * it committed, in what is read next. Only this role's sessions show their transaction
+   * ids in pg_stat_activity, and only the product writes access (DESIGN §8). SQLite: null,
+   * one writer, no gap ever fills later.
+   */
+  oldestOpenSince: async (db: Database): Promise<number | null> => {
+    if (db.engine !== "postgres") return null;
+    const row = await statement<{ since: number | string | null }, []>(
+      db,
+      `SELECT (extract(epoch FROM MIN(xact_start)) * 1000)::BIGINT AS since FROM pg_stat_activity
+       WHERE backend_xid IS NOT NULL AND datname = current_database()`,
+    ).get();
+    return row?.since === null || row?.since === undefined ? Number.POSITIVE_INFINITY : Number(row.since);
+  },
+
   /** The log's first and last versions (null when it is empty). */
   bounds: (db: Database) =>
     statement<{ oldest: number | null; newest: number | null }, []>(
