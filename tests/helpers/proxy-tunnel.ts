@@ -3,6 +3,8 @@ import { connect } from "node:net";
 export type Tunnel = {
   /** Every byte that came back after the proxy's own answer, as text. */
   received(): string;
+  /** Date.now() when the last byte after the proxy's answer arrived; 0: none yet. */
+  lastDataAt(): number;
   /** Resolves when the connection ends, whoever ended it. */
   closed: Promise<void>;
   isClosed(): boolean;
@@ -20,6 +22,7 @@ export function getThroughProxy(proxyPort: number, targetPort: number, path: str
   let body = "";
   let isTunnelOpen = false;
   let isEnded = false;
+  let lastDataAt = 0;
   // A silent tunnel (a node that neither answers nor closes) ends the try rather than the test.
   socket.setTimeout(20_000, () => socket.destroy());
   socket.once("connect", () => {
@@ -28,6 +31,7 @@ export function getThroughProxy(proxyPort: number, targetPort: number, path: str
   socket.on("data", (chunk: Buffer) => {
     if (isTunnelOpen) {
       body += chunk.toString("latin1");
+      lastDataAt = Date.now();
       return;
     }
     head += chunk.toString("latin1");
@@ -39,6 +43,7 @@ export function getThroughProxy(proxyPort: number, targetPort: number, path: str
     }
     isTunnelOpen = true;
     body = head.slice(end + 4);
+    if (body !== "") lastDataAt = Date.now();
     socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${targetPort}\r\nConnection: close\r\n\r\n`);
   });
   const closed = new Promise<void>((resolve) => {
@@ -48,7 +53,13 @@ export function getThroughProxy(proxyPort: number, targetPort: number, path: str
     });
   });
   socket.on("error", () => undefined);
-  return { received: () => body, closed, isClosed: () => isEnded, close: () => socket.destroy() };
+  return {
+    received: () => body,
+    lastDataAt: () => lastDataAt,
+    closed,
+    isClosed: () => isEnded,
+    close: () => socket.destroy(),
+  };
 }
 
 /** true when a request through the proxy brought back the target's answer. */
