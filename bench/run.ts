@@ -9,6 +9,7 @@ const benchmarks = [
   ["bun", "bench/renewals.ts"],
   ["bun", "bench/billing-simulation.ts"],
   ["bun", "bench/search.ts"],
+  ["bun", "bench/allowlist.ts"],
 ];
 
 for (const command of benchmarks) {

@@ -35,7 +35,9 @@ export const changeLog = {
   bounds: (db: Database) =>
     statement<{ oldest: number | null; newest: number | null }, []>(
       db,
-      "SELECT MIN(version) AS oldest, MAX(version) AS newest FROM access_changes",
+      // Two subqueries: SQLite reads a lone MIN or MAX from the index end, but scans the
+      // whole log for both in one select (17 ms at 200,000 rows, per waiting agent).
+      "SELECT (SELECT MIN(version) FROM access_changes) AS oldest, (SELECT MAX(version) FROM access_changes) AS newest",
     ).get(),
 
   newest: async (db: Database) =>
