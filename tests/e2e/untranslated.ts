@@ -42,6 +42,11 @@ const allowedWords = new Set(
     "QR",
     "IP",
     "OK",
+    // Data sizes: Chinese writes them in Latin letters (the device's traffic, "1.2 GB").
+    "kB",
+    "MB",
+    "GB",
+    "TB",
     // The time zone the panel's receipt times are given in (the machine's: UTC here).
     "UTC",
     // Written so in Russian and Kazakh interfaces.

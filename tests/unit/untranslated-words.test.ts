@@ -12,6 +12,7 @@ describe("untranslated words", () => {
     expect(untranslatedWords("Приложения для iPhone, Windows и Mac, скачайте в App Store")).toEqual([]);
     expect(untranslatedWords("KK")).toEqual([]);
     expect(untranslatedWords("Часть e-mail")).toEqual([]);
+    expect(untranslatedWords("本月：下载 1.2 GB，上传 80 MB，0 kB")).toEqual([]);
   });
 
   test("addresses, links and identifiers with digits are not language", () => {

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from "react";
 import { HoldButton } from "../../components/react/HoldButton";
 import { platformName, shortDeviceName } from "../../lib/cabinet-view";
 import { formatDate, formatUnits } from "../../lib/format";
@@ -6,10 +7,15 @@ import { addDevice, detachDevice, type ProfileData, type ShopData } from "../../
 
 type Props = { profile: ProfileData; shop: ShopData; canAddDevice: boolean };
 
+// Its code loads when a customer opens it, not with the cabinet (DESIGN §10's page budget).
+const ConnectPanel = lazy(() => import("./ConnectPanel"));
+
 export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
   const { t, language } = useTranslation();
   const active = profile.devices.filter((device) => device.isActive);
   const unactivated = profile.devices.length - active.length;
+  /** The device whose Connect panel is open; "" for a new one. */
+  const [connecting, setConnecting] = useState<string>();
   return (
     <section className="card" aria-labelledby="devices-title">
       <h2 id="devices-title">{t("cabinet.devices")}</h2>
@@ -24,25 +30,48 @@ export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
           {active.map((device) => (
             <li key={device.deviceId} className="devices__item">
               <div>
-                <p className="devices__name" title={device.deviceName}>
-                  {shortDeviceName(device.deviceName)}
+                {/* A device connected here has no name until its app first fetches the link. */}
+                <p className="devices__name" id={`device-${device.id}`} title={device.deviceName}>
+                  {shortDeviceName(device.deviceName) || t("cabinet.newDevice")}
                 </p>
                 <p className="muted">
-                  {platformName(device.platform)} ·{" "}
+                  {device.platform !== "other" && `${platformName(device.platform)} · `}
                   {t("cabinet.deviceSince", {
                     date: formatDate(device.firstActivation ?? device.created, language),
                   })}
                 </p>
               </div>
-              <HoldButton
-                label={t("cabinet.unlink")}
-                hint={t("cabinet.holdToUnlink")}
-                variant="ghost"
-                onConfirm={() => detachDevice(device.deviceId)}
-              />
+              <div className="devices__actions">
+                <button
+                  type="button"
+                  className="button button--primary"
+                  aria-describedby={`device-${device.id}`}
+                  onClick={() => setConnecting(device.deviceId)}
+                >
+                  {t("cabinet.connect")}
+                </button>
+                <HoldButton
+                  label={t("cabinet.unlink")}
+                  hint={t("cabinet.holdToUnlink")}
+                  variant="ghost"
+                  onConfirm={() => detachDevice(device.deviceId)}
+                />
+              </div>
             </li>
           ))}
         </ul>
+      )}
+      <button type="button" className="button button--ghost" onClick={() => setConnecting("")}>
+        {t("cabinet.connectNew")}
+      </button>
+      {connecting !== undefined && (
+        <Suspense>
+          <ConnectPanel
+            deviceId={connecting}
+            canAddDevice={canAddDevice}
+            onClose={() => setConnecting(undefined)}
+          />
+        </Suspense>
       )}
       {canAddDevice && (
         <HoldButton
