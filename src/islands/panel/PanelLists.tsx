@@ -265,7 +265,7 @@ function Logs({ userId }: { userId: number }) {
           cells: [
             log.id,
             log.email,
-            log.deviceName ?? "—",
+            log.deviceName === null ? "—" : log.deviceName || t("panel.deviceNotNamed"),
             log.platform ?? "—",
             log.serverName ?? t("panel.notSpecified"),
             formatDateTime(log.connectionDate, language),

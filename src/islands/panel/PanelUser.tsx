@@ -121,7 +121,9 @@ function Details({ id }: { id: number }) {
                   {active.map((device) => (
                     <tr key={device.id}>
                       <td>{device.id}</td>
-                      <td title={device.deviceName}>{shortDeviceName(device.deviceName)}</td>
+                      <td title={device.deviceName}>
+                        {shortDeviceName(device.deviceName) || t("panel.deviceNotNamed")}
+                      </td>
                       <td>{device.platform}</td>
                       <td>{formatDate(device.created, language)}</td>
                       <td>{formatDate(device.firstActivation, language) || "—"}</td>
