@@ -11,6 +11,10 @@ describe("the node agent's packaging", () => {
     expect(unit).toMatch(/^EnvironmentFile=\/etc\/kannt\/agent\.env$/m);
     expect(unit).toMatch(/^ExecStart=\S*bun agent\/main\.ts$/m);
     expect(unit).toMatch(/^StateDirectory=kannt-agent$/m);
+    // Without a saved list the core starts over, so no user the agent cannot know stays on it.
+    expect(unit).toMatch(
+      /^ExecStartPre=-\/bin\/sh -c 'test -s "\$\$\{AGENT_STATE\}" \|\| systemctl try-restart /m,
+    );
     for (const name of [
       "KANNT_URL",
       "NODE_KEY",
