@@ -39,8 +39,17 @@ function decodeURIComponentSafe(text: string): string {
 /** A password inside a URL's user part (`smtps://user:password@host`, SMTP_URL's form). */
 const urlPassword = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]*@/gi;
 
+/**
+ * The token of a subscription URL (`/sub/{token}`, DESIGN §8) is the link itself: whoever
+ * reads it connects as the device, so a logged request URL keeps only the prefix.
+ */
+const subscriptionToken = /\/sub\/[^/?#\s"']+/g;
+
 function redactText(text: string): string {
-  const withoutPasswords = text.includes("@") ? text.replace(urlPassword, `$1:${redacted}@`) : text;
+  const withoutTokens = text.includes("/sub/") ? text.replace(subscriptionToken, `/sub/${redacted}`) : text;
+  const withoutPasswords = withoutTokens.includes("@")
+    ? withoutTokens.replace(urlPassword, `$1:${redacted}@`)
+    : withoutTokens;
   return withoutPasswords.includes("=") ? redactUrl(withoutPasswords) : withoutPasswords;
 }
 

@@ -249,6 +249,62 @@ describe("each change reaches the nodes as a delta", () => {
   });
 });
 
+describe("device slots", () => {
+  test("a customer who buys again with fewer slots keeps only the oldest devices in use on the nodes", async () => {
+    const testApp = await world();
+    const { app, context, list } = testApp;
+    const customer = await signIn(app, "al.slots@example.com");
+    const first = await order(app, customer, 1, 30);
+    expect((await payWithCard(app, first.invoiceId, cards.success)).success).toBe(true);
+    const userId = Number(first.accountId.replace("customer-", ""));
+    for (let extra = 0; extra < 2; extra++)
+      expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+    const devices = [
+      await connect(testApp, customer),
+      await connect(testApp, customer),
+      await connect(testApp, customer),
+    ];
+    const all = devices.map((device) => device.id).sort();
+    expect((await list()).entries.map((entry) => entry.id).sort()).toEqual(all);
+
+    // The card goes, the period runs out: access ends, the devices stay "in use" in their rows.
+    expect((await app.handle(asCustomer(customer, "/api/profile/removeCard"))).status).toBe(200);
+    await advanceDays(app, 31);
+    await runBilling(app);
+    const lapsed = await list();
+    expect(lapsed.entries).toEqual([]);
+
+    // The session ran out with the month: the customer signs in again to buy.
+    const back = await signIn(app, customer.email);
+    const again = await order(app, back, 1, 30);
+    expect((await payWithCard(app, again.invoiceId, cards.success)).success).toBe(true);
+    const bought = await subscriptions.current(context.database, userId);
+    expect(bought?.status).toBe("ACTIVE");
+    expect(bought?.extra_devices).toBe(0);
+    const oldest = devices[0];
+    const full = await list();
+    expect(full.entries.map((entry) => entry.id)).toEqual([oldest?.id]);
+    expect(await allowListSize(context.database, context.clock.now())).toBe(1);
+    const changed = await list(lapsed.version);
+    expect(changed.full).toBe(false);
+    expect(changed.entries.map((entry) => entry.id)).toEqual([oldest?.id]);
+    expect([...changed.removed].sort()).toEqual(
+      devices
+        .slice(1)
+        .map((device) => device.tag)
+        .sort(),
+    );
+
+    // A slot bought back puts the next oldest device back on the nodes, as a delta.
+    const beforeSlot = await list();
+    expect((await app.handle(asCustomer(back, "/api/profile/addDevice"))).status).toBe(200);
+    const slotBought = await list(beforeSlot.version);
+    expect(slotBought.full).toBe(false);
+    expect(slotBought.entries.map((entry) => entry.id).sort()).toEqual([oldest?.id, devices[1]?.id].sort());
+    expect(slotBought.removed).toEqual([devices[2]?.tag]);
+  });
+});
+
 describe("the change log", () => {
   test("keeps a day: older rows go with retention, the newest stays, and an agent further behind gets the whole list", async () => {
     const testApp = await world();

@@ -233,6 +233,37 @@ describe("the app's activation", () => {
   });
 });
 
+describe("answers carrying a device's key or link", () => {
+  test("connect, resetLink and activate are never kept by a cache", async () => {
+    const { app } = await makeTestApp();
+    const customer = await payingCustomer(app, "no-store@example.com");
+    const connected = await call(app, customer, "/api/profile/devices/connect");
+    expect(connected.status).toBe(200);
+    const { deviceId } = (await connected.json()) as Link;
+    const rotated = await call(app, customer, "/api/profile/devices/resetLink", { deviceId });
+    await call(app, customer, "/api/profile/detachDevice", { deviceId });
+    const activated = await call(app, customer, "/api/devices/activate", {
+      deviceId: "phone-1",
+      deviceName: "Pixel 9",
+      platform: "android",
+    });
+    for (const [name, response] of Object.entries({ connected, rotated, activated })) {
+      expect(response.status, name).toBe(200);
+      expect(response.headers.get("cache-control"), name).toBe("no-store");
+    }
+  });
+
+  test("the activation's answer is declared in the API document, key and link included", async () => {
+    const { app } = await makeTestApp();
+    const document = (await (await app.handle(new Request("http://localhost/api/docs/json"))).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const answer = JSON.stringify(document.paths["/api/devices/activate"]?.post?.responses["200"] ?? null);
+    for (const field of ["success", "accessKey", "device", "subscriptionUrl", "firstActivation"])
+      expect(answer).toContain(`"${field}"`);
+  });
+});
+
 describe("unlinking a device", () => {
   test("frees its slot and forgets its key and link; it cannot be connected again by its id", async () => {
     const { app, context } = await makeTestApp();

@@ -3,8 +3,10 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Elysia } from "elysia";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { signBody } from "../../bff/adapters/cloudpayments/signature";
+import { errorHandler } from "../../bff/platform/error-handler";
 import { redact } from "../../bff/platform/logger";
 import { postJson, request } from "../helpers/app";
 import { type RunningServer, startCapturedServer } from "../helpers/captured-process";
@@ -371,6 +373,38 @@ describe("redact, the logger's filter", () => {
     expect(redact("https://kannt.app/?token=")).toBe("https://kannt.app/?token=");
     // A sensitive word in the path is no reason to blank the query.
     expect(redact("/api/auth/refreshToken?page=2")).toBe("/api/auth/refreshToken?page=2");
+  });
+
+  test("blanks the token of a subscription URL, a bearer secret, and keeps the rest of the URL", () => {
+    expect(redact({ url: "https://kannt.app/sub/Zx9_token-of-a-device?flag=1" })).toEqual({
+      url: "https://kannt.app/sub/[redacted]?flag=1",
+    });
+    expect(redact("GET /sub/Zx9_token-of-a-device failed")).toBe("GET /sub/[redacted] failed");
+    expect(redact("/api/profile/devices/connect")).toBe("/api/profile/devices/connect");
+  });
+
+  test("an unhandled error on a subscription URL is logged without the URL's token", async () => {
+    const token = `sub-${randomUUID()}`;
+    const app = new Elysia().use(errorHandler).get("/sub/:token", () => {
+      throw new Error("the subscription answer failed");
+    });
+    const lines: string[] = [];
+    const spy = vi
+      .spyOn(console, "error")
+      .mockImplementation((line: unknown) => void lines.push(String(line)));
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "error";
+    try {
+      expect((await app.handle(new Request(`http://localhost/sub/${token}`))).status).toBe(500);
+    } finally {
+      process.env.LOG_LEVEL = level;
+      if (level === undefined) delete process.env.LOG_LEVEL;
+      spy.mockRestore();
+    }
+    const logged = lines.join("\n");
+    expect(logged).toContain("unhandled error");
+    expect(logged).toContain("/sub/[redacted]");
+    expect(logged).not.toContain(token);
   });
 
   test("a password in a URL's user part (SMTP_URL) is blanked wherever the URL appears; the user and host stay", () => {

@@ -1,6 +1,6 @@
 import type { Database } from "../../../db/database";
 import { statement } from "../../../db/database";
-import { type CredentialRow, entryOf, fullAllowList } from "./allowlist";
+import { type CredentialRow, devicesBySlot, entryOf, fullAllowList } from "./allowlist";
 import { advanceCursor, type LoggedChange } from "./change-cursor";
 import { changeLog } from "./change-log";
 import type { AllowEntry, AllowListResponse } from "./node-wire";
@@ -16,25 +16,35 @@ type DeviceState = Omit<CredentialRow, "credential" | "status"> & {
   is_active: number;
   detached_at: number | null;
   status: CredentialRow["status"] | null;
+  /** Its place by age among the customer's devices in use; null when not in use. */
+  slot: number | string | null;
+  extra_devices: number | string | null;
 };
 
 /**
  * Every device that ever had a tag, of every customer with a change logged in (from, to],
- * with the customer's newest subscription: one query, whatever the number of customers.
+ * with its slot number (devicesBySlot) and the customer's newest subscription: one query,
+ * whatever the number of customers.
  */
 const devicesOfChangedUsers = (database: Database, from: number, to: number) =>
-  statement<DeviceState, [number, number]>(
+  statement<DeviceState, [number, number, number, number]>(
     database,
-    `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, s.status, s.end_date, s.next_charge_at
+    `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, slots.slot,
+       s.status, s.end_date, s.next_charge_at, s.extra_devices
      FROM devices d
+     LEFT JOIN (${devicesBySlot} AND user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?))
+       slots ON slots.id = d.id
      LEFT JOIN subscriptions s ON s.id = (SELECT MAX(id) FROM subscriptions WHERE user_id = d.user_id)
      WHERE d.node_tag IS NOT NULL
        AND d.user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?)`,
-  ).all(from, to);
+  ).all(from, to, from, to);
+
+const withinSlots = (device: DeviceState) =>
+  device.slot !== null && Number(device.slot) <= 1 + Number(device.extra_devices ?? 0);
 
 function entryOfState(device: DeviceState, now: number): AllowEntry | undefined {
   if (device.is_active !== 1 || device.detached_at !== null || device.credential === null) return undefined;
-  if (device.status === null) return undefined;
+  if (device.status === null || !withinSlots(device)) return undefined;
   return entryOf({ ...device, credential: device.credential, status: device.status }, now);
 }
 

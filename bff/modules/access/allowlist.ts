@@ -15,15 +15,27 @@ export type CredentialRow = {
 };
 
 /**
- * Devices in use (active, attached, with a credential) joined to their owner's newest
- * subscription, in one pass over the tables: 100,000 credentials are one query, never a
- * round trip per customer. Only statuses that can give access are read; the rule itself
- * (accessEndsAt) decides the rest.
+ * A customer's devices in use, each numbered by age (oldest first): only the first
+ * `1 + extra_devices` of them hold a slot of the current subscription, so a customer who
+ * buys again with fewer slots than devices still in use gets no more credentials on the
+ * nodes than slots (DESIGN §8). Numbered among the devices in use alone, as slots are
+ * counted (device-slots.ts). It ends in its WHERE, so a caller may narrow it with
+ * `AND user_id …`: whole customers only, or the numbering would change.
  */
-const credentialsInUse = `FROM devices d
+export const devicesBySlot = `SELECT id, user_id, node_tag, credential,
+    ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS slot
+  FROM devices WHERE is_active = 1 AND detached_at IS NULL`;
+
+/**
+ * Devices in use with a credential, within their owner's slots, joined to the owner's
+ * newest subscription, in one pass over the tables: 100,000 credentials are one query,
+ * never a round trip per customer. Only statuses that can give access are read; the rule
+ * itself (accessEndsAt) decides the rest.
+ */
+const credentialsInUse = `FROM (${devicesBySlot}) d
   JOIN (SELECT user_id, MAX(id) AS id FROM subscriptions GROUP BY user_id) newest ON newest.user_id = d.user_id
   JOIN subscriptions s ON s.id = newest.id
-  WHERE d.is_active = 1 AND d.detached_at IS NULL AND d.credential IS NOT NULL AND d.node_tag IS NOT NULL
+  WHERE d.credential IS NOT NULL AND d.node_tag IS NOT NULL AND d.slot <= 1 + s.extra_devices
     AND s.status IN ('ACTIVE', 'CANCELED')`;
 
 /** The entry a credential row gives now, or none when its owner has no access left. */

@@ -8,7 +8,7 @@ import { activateDevice } from "./device-activation";
 import { connectDevice } from "./device-connect";
 import { detachDevice } from "./device-detach";
 import { deviceLinkAnswer, subscriptionUrl } from "./device-links";
-import { deviceIdField, deviceLink, devicesPart } from "./model";
+import { activation, deviceIdField, deviceLink, devicesPart } from "./model";
 import { accessWords } from "./words";
 
 const platform = t.Union(["ios", "android", "windows", "desktop", "other"].map((name) => t.Literal(name)));
@@ -17,6 +17,9 @@ const platform = t.Union(["ios", "android", "windows", "desktop", "other"].map((
 const originFor = (config: Config, request: Request) =>
   config.isPublicUrlDefault ? new URL(request.url).origin : config.publicUrl;
 
+/** Answers holding a device's link or key: a secret, never kept by a cache on the way. */
+const secretAnswer = { "cache-control": "no-store" };
+
 /** A customer's devices and their links (DESIGN §8): the cabinet's calls and the app's activation. */
 export function accessModule(context: AppContext) {
   const { database, clock, config } = context;
@@ -24,7 +27,8 @@ export function accessModule(context: AppContext) {
     .use(customerAuth(context))
     .post(
       "/profile/devices/connect",
-      async ({ customer, body, request }) => {
+      async ({ customer, body, request, set }) => {
+        Object.assign(set.headers, secretAnswer);
         const connected = await connectDevice(database, customer.id, body.deviceId, clock.now());
         return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
       },
@@ -40,7 +44,8 @@ export function accessModule(context: AppContext) {
     )
     .post(
       "/profile/devices/resetLink",
-      async ({ customer, body, request }) => {
+      async ({ customer, body, request, set }) => {
+        Object.assign(set.headers, secretAnswer);
         const connected = await connectDevice(database, customer.id, body.deviceId, clock.now(), true);
         return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
       },
@@ -70,7 +75,8 @@ export function accessModule(context: AppContext) {
     )
     .post(
       "/devices/activate",
-      async ({ customer, body, request }) => {
+      async ({ customer, body, request, set }) => {
+        Object.assign(set.headers, secretAnswer);
         const result = await activateDevice(database, customer.id, body, clock.now());
         if (!result.isActivated) throw new AppError("CONFLICT", accessWords.noFreeSlot);
         return {
@@ -88,7 +94,7 @@ export function accessModule(context: AppContext) {
           deviceName: t.String({ minLength: 1, maxLength: 100 }),
           platform,
         }),
-        response: { ...customerErrors, 409: errorResponse },
+        response: { 200: activation, ...customerErrors, 409: errorResponse },
         detail: {
           tags: ["app"],
           summary:

@@ -30,4 +30,20 @@ export const deviceLink = t.Object({
   qrSvg: t.String({ description: "the link's QR code as an SVG document" }),
 });
 
+/** The app's activation answer: the device's key (its credential's UUID) and link, to its owner only. */
+export const activation = t.Object({
+  success: t.Literal(true),
+  accessKey: t.String({ description: "the device's credential (a UUID): a secret shown only to its owner" }),
+  device: t.Object({
+    id: t.Number(),
+    deviceId: t.String(),
+    deviceName: t.String(),
+    platform: t.String(),
+    created: t.Nullable(t.String()),
+    firstActivation: t.Nullable(t.String()),
+    isActive: t.Boolean(),
+  }),
+  subscriptionUrl: t.String(),
+});
+
 export const deviceIdField = t.String({ minLength: 1, maxLength: 128 });

@@ -37,6 +37,8 @@ const withKey = t.Object({
   node,
   key: t.String({ description: "The node's NODE_KEY: shown this once, stored only hashed" }),
 });
+/** The key is in the answer once: no cache on the way may keep it. */
+const secretAnswer = { "cache-control": "no-store" };
 const errors = {
   400: errorResponse,
   401: errorResponse,
@@ -69,8 +71,10 @@ export function panelNodesRoutes(context: AppContext) {
     })
     .post(
       "",
-      ({ body, operator, request }) =>
-        addNodeFromPanel(database, body.name, clock.now(), actorOf(operator, request)),
+      ({ body, operator, request, set }) => {
+        Object.assign(set.headers, secretAnswer);
+        return addNodeFromPanel(database, body.name, clock.now(), actorOf(operator, request));
+      },
       {
         operator: "admin",
         body: t.Object({ name: t.String({ maxLength: 256 }) }),
@@ -83,8 +87,10 @@ export function panelNodesRoutes(context: AppContext) {
     )
     .post(
       "/:id/rotateKey",
-      ({ params, operator, request }) =>
-        rotateKeyOf(database, params.id, clock.now(), actorOf(operator, request)),
+      ({ params, operator, request, set }) => {
+        Object.assign(set.headers, secretAnswer);
+        return rotateKeyOf(database, params.id, clock.now(), actorOf(operator, request));
+      },
       {
         operator: "admin",
         params,
