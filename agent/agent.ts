@@ -2,6 +2,7 @@ import type { InboundReport, NodeReport } from "../bff/modules/access/node-wire"
 import { parseAccessLine } from "./access-log";
 import { AccessSync } from "./access-sync";
 import { pollAllowList } from "./allow-list-poll";
+import { ConnectionBursts } from "./connection-bursts";
 import type { CoreApi } from "./core-api";
 import type { CoreKind } from "./core-messages";
 import { CoreWatch } from "./core-watch";
@@ -29,6 +30,8 @@ export type AgentOptions = {
 const reportEveryMs = 10_000;
 const eventsEveryMs = 10_000;
 const pruneEveryMs = 30_000;
+/** How much of the access log is read back at start, for the connections opened before it. */
+const historyBytes = 4 * 1024 * 1024;
 
 /** The node agent: the loops that keep the core in step with the product, and report back. */
 export class Agent {
@@ -40,13 +43,18 @@ export class Agent {
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private readonly stopping = new AbortController();
   private readonly reporter: Reporter;
+  private readonly bursts: ConnectionBursts;
   private revoking: string[] = [];
 
   constructor(private readonly options: AgentOptions) {
     const now = options.now ?? Date.now;
     const ports = [...new Set(options.inbounds.map((inbound) => inbound.port))];
     const portOfInbound = new Map(options.inbounds.map((inbound) => [inbound.tag, inbound.port]));
-    this.revocation = new Revocation(ports, portOfInbound, options.sockets, options.log, now);
+    this.revocation = new Revocation(ports, portOfInbound, options.sockets, options.log, now, (tag) => {
+      const wanted = this.sync.allowList.entries.get(tag);
+      return wanted !== undefined && this.sync.users.held.get(tag) === wanted.id;
+    });
+    this.bursts = new ConnectionBursts(now);
     this.sync = new AccessSync({
       api: options.coreApi,
       inbounds: options.inbounds,
@@ -68,10 +76,12 @@ export class Agent {
   }
 
   async start(): Promise<void> {
-    await this.tail.skipToEnd();
+    // Before the saved list goes back: its expired entries are revoked as it loads.
+    await this.tail.skipToEnd({ maxBytes: historyBytes, onLine: (text) => this.onPastLine(text) });
     // Seen once before the push: a core that restarts (or only comes up) after it is noticed.
     await this.watch.check();
     await this.sync.load();
+    this.revocation.forgetUnless((tag) => this.isKnownTag(tag));
     void this.report();
     this.every(250, () => this.readLog());
     this.every(1_000, () => this.tick());
@@ -84,6 +94,7 @@ export class Agent {
       log: this.options.log,
       signal: this.stopping.signal,
       onApplied: () => void this.report(),
+      now: this.options.now,
     });
   }
 
@@ -134,7 +145,17 @@ export class Agent {
     const line = parseAccessLine(text);
     if (!line || !this.isKnownTag(line.tag)) return;
     this.revocation.record(line);
-    this.events.connection({ tag: line.tag, clientIp: line.clientIp, at: line.at, success: true });
+    if (this.bursts.isNew(line.tag, line.clientIp))
+      this.events.connection({ tag: line.tag, clientIp: line.clientIp, at: line.at, success: true });
+  }
+
+  /**
+   * A line written before the agent started: its endpoint may still be open (the next
+   * prune drops those that are not), but it was reported, if at all, by the agent before.
+   */
+  private onPastLine(text: string): void {
+    const line = parseAccessLine(text);
+    if (line) this.revocation.record(line);
   }
 
   /**

@@ -6,6 +6,12 @@ const longPollSeconds = 15;
 const maxBackoffMs = 30_000;
 /** An empty answer that did not wait (a product without long polls) must not turn into a busy loop. */
 const minPollMs = 1_000;
+/**
+ * How often the whole list is asked for (since 0). Deltas never bring back an entry the
+ * agent expired by its own clock while the product still allows it (a node clock ahead,
+ * a long outage); a full answer does, and it is diffed, so the core sees only the changes.
+ */
+const fullResyncEveryMs = 15 * 60 * 1000;
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
@@ -20,14 +26,21 @@ export async function pollAllowList(options: {
   log: Logger;
   signal: AbortSignal;
   onApplied: () => void;
+  now?: () => number;
 }): Promise<void> {
   const { product, sync, log, signal } = options;
+  const now = options.now ?? Date.now;
   let backoffMs = 1_000;
+  let lastFullAt = now();
   while (!signal.aborted) {
     const askedAt = Date.now();
     try {
-      const answer = await product.allowList(sync.allowList.version, longPollSeconds, signal);
+      // A clock stepped back counts as due, not as 15 more minutes to wait.
+      const isFullDue = now() - lastFullAt >= fullResyncEveryMs || now() < lastFullAt;
+      const since = isFullDue ? 0 : sync.allowList.version;
+      const answer = await product.allowList(since, longPollSeconds, signal);
       backoffMs = 1_000;
+      if (answer.full || isFullDue) lastFullAt = now();
       if (answer.skipped)
         log("warn", "allow-list entries without a valid id were skipped", { count: answer.skipped });
       if (await sync.applyAnswer(answer)) {

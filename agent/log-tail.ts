@@ -20,17 +20,43 @@ export class LogTail {
     private readonly onLine: (line: string) => void,
   ) {}
 
-  /** Marks the current end of the file as read. */
-  async skipToEnd(): Promise<void> {
+  /**
+   * Marks the current end of the file as read. With `history`, the last `maxBytes` before
+   * that end go to `history.onLine` first (whole lines only): connections opened before
+   * the agent started are still open, and only the log says whose they are.
+   */
+  async skipToEnd(history?: { maxBytes: number; onLine: (line: string) => void }): Promise<void> {
+    let info: Awaited<ReturnType<typeof stat>>;
     try {
-      const info = await stat(this.path);
-      this.inode = info.ino;
-      this.offset = info.size;
+      info = await stat(this.path);
     } catch {
       // Not there yet: read it from its first byte once it appears.
       this.offset = 0;
       this.inode = undefined;
+      return;
     }
+    this.inode = info.ino;
+    this.offset = info.size;
+    if (!history || info.size === 0) return;
+    // One byte before the bound: it says whether the first line read is whole.
+    const start = Math.max(0, info.size - history.maxBytes - 1);
+    const buffer = new Uint8Array(info.size - start);
+    const file = await open(this.path, "r");
+    let read: number;
+    try {
+      ({ bytesRead: read } = await file.read(buffer, 0, buffer.length, start));
+    } finally {
+      await file.close();
+    }
+    const bytes = buffer.subarray(0, read);
+    const lastNewline = bytes.lastIndexOf(0x0a);
+    // A line still being written is news: the next look reads it whole.
+    this.offset = lastNewline < 0 ? start : start + lastNewline + 1;
+    if (lastNewline < 0) return;
+    const lines = new TextDecoder().decode(bytes.subarray(0, lastNewline)).split("\n");
+    // The piece before the first line break is a cut line (or nothing, when the bound fell between lines).
+    if (start > 0) lines.shift();
+    for (const line of lines) if (line) history.onLine(line);
   }
 
   /** Reads what was appended since the last look; true when there may be more to read. */

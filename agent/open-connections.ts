@@ -50,6 +50,10 @@ export class OpenConnections {
     return [...endpoints.values()];
   }
 
+  forgetUnless(isKept: (tag: string) => boolean): void {
+    for (const tag of [...this.byTag.keys()]) if (!isKept(tag)) this.take(tag);
+  }
+
   /**
    * Forgets endpoints no longer connected (`established` holds `ip:port` keys of the
    * sockets open now) and, when the list could not be read, any seen before `cutoff`.

@@ -29,6 +29,8 @@ export class Revocation {
     private readonly sockets: Sockets,
     private readonly log: Logger,
     private readonly now: () => number,
+    /** The tag is on the core again with the credential the product wants (re-added, or a new link). */
+    private readonly isBack: (tag: string) => boolean,
   ) {}
 
   record(line: AccessLine): void {
@@ -39,11 +41,20 @@ export class Revocation {
       seenAt: this.now(),
     };
     const revokedAt = this.recentlyRevoked.get(line.tag);
-    if (revokedAt !== undefined && this.now() - revokedAt < lateLineWindowMs) {
-      void this.closeAll([endpoint]);
-      return;
+    if (revokedAt !== undefined) {
+      // Back on the core: its new lines are the customer's fresh connections, not late ones.
+      if (this.isBack(line.tag)) this.recentlyRevoked.delete(line.tag);
+      else if (this.now() - revokedAt < lateLineWindowMs) {
+        void this.closeAll([endpoint]);
+        return;
+      }
     }
     this.open.record(line.tag, endpoint);
+  }
+
+  /** Forgets the endpoints of tags that are none of this product's (read back from the log before the list was known). */
+  forgetUnless(isKnown: (tag: string) => boolean): void {
+    this.open.forgetUnless(isKnown);
   }
 
   async revoke(tags: string[]): Promise<void> {

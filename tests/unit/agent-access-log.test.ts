@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { parseAccessLine } from "../../agent/access-log";
+import { ConnectionBursts } from "../../agent/connection-bursts";
 import { LogTail } from "../../agent/log-tail";
 import { OpenConnections } from "../../agent/open-connections";
 
@@ -142,6 +143,37 @@ describe("following the access log", () => {
     expect(lines.at(-1)).toBe("truncated");
   });
 
+  test("at start the last bytes are read back, whole lines only, as history; a line still being written is news", async () => {
+    const path = join(directory, "history.log");
+    writeFileSync(path, "older line\nrecent one\nlast one\nbeing writ");
+    const history: string[] = [];
+    const lines: string[] = [];
+    const tail = new LogTail(path, (line) => lines.push(line));
+    // A bound in the middle of "older line": that piece is not a line.
+    await tail.skipToEnd({ maxBytes: 33, onLine: (line) => history.push(line) });
+    expect(history).toEqual(["recent one", "last one"]);
+    // A bound right at a line's start keeps that line.
+    const atLineStart: string[] = [];
+    await new LogTail(path, () => undefined).skipToEnd({
+      maxBytes: 30,
+      onLine: (line) => atLineStart.push(line),
+    });
+    expect(atLineStart).toEqual(["recent one", "last one"]);
+    appendFileSync(path, "ten\nnext\n");
+    await tail.poll();
+    expect(lines).toEqual(["being written", "next"]);
+  });
+
+  test("a whole log within the bound is read back from its first line", async () => {
+    const path = join(directory, "short-history.log");
+    writeFileSync(path, "first\nsecond\n");
+    const history: string[] = [];
+    const tail = new LogTail(path, () => undefined);
+    await tail.skipToEnd({ maxBytes: 1 << 20, onLine: (line) => history.push(line) });
+    expect(history).toEqual(["first", "second"]);
+    expect(await tail.poll()).toBe(false);
+  });
+
   test("a log that does not exist yet is read from its first line once the core creates it", async () => {
     const path = join(directory, "later.log");
     const lines: string[] = [];
@@ -151,5 +183,29 @@ describe("following the access log", () => {
     writeFileSync(path, "hello\n");
     await tail.poll();
     expect(lines).toEqual(["hello"]);
+  });
+});
+
+describe("connection events from access lines", () => {
+  test("one per device and address per 10 minutes, from the first line of each burst", () => {
+    let clock = 0;
+    const bursts = new ConnectionBursts(() => clock);
+    expect(bursts.isNew("dev-a", "203.0.113.7")).toBe(true);
+    expect(bursts.isNew("dev-a", "203.0.113.7")).toBe(false);
+    expect(bursts.isNew("dev-a", "198.51.100.9")).toBe(true);
+    expect(bursts.isNew("dev-b", "203.0.113.7")).toBe(true);
+    clock = 10 * 60_000 - 1;
+    expect(bursts.isNew("dev-a", "203.0.113.7")).toBe(false);
+    clock = 10 * 60_000;
+    expect(bursts.isNew("dev-a", "203.0.113.7")).toBe(true);
+    // The others' bursts are over: forgotten, so memory follows the last 10 minutes.
+    expect(bursts.size).toBe(1);
+  });
+
+  test("memory stays bounded under a flood of addresses", () => {
+    const bursts = new ConnectionBursts(() => 0);
+    for (let index = 0; index < 120_000; index++)
+      bursts.isNew("dev-a", `10.${index >> 16}.${(index >> 8) & 255}.${index & 255}`);
+    expect(bursts.size).toBe(100_000);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
@@ -22,6 +22,9 @@ class ScriptedProduct implements ProductApi {
   private wake: (() => void) | undefined;
   isDown = false;
   allowListCalls = 0;
+  readonly asked: number[] = [];
+  /** What a request for the whole list (since 0) gets at once, as the product answers it. */
+  fullList: AllowListResponse | undefined;
   readonly reports: NodeReport[] = [];
   readonly eventBatches: NodeEvents[] = [];
 
@@ -30,9 +33,11 @@ class ScriptedProduct implements ProductApi {
     this.wake?.();
   }
 
-  async allowList(_since: number, _wait: number, signal?: AbortSignal): Promise<AllowListResponse> {
+  async allowList(since: number, _wait: number, signal?: AbortSignal): Promise<AllowListResponse> {
     this.allowListCalls++;
+    this.asked.push(since);
     if (this.isDown) throw new ProductError("fetch failed: connect ECONNREFUSED");
+    if (since === 0 && this.fullList) return this.fullList;
     while (this.answers.length === 0) {
       await new Promise<void>((resolve) => {
         this.wake = resolve;
@@ -74,11 +79,18 @@ afterEach(async () => {
 });
 
 let runs = 0;
-function startAgent(product: ScriptedProduct, statePath = join(directory, `state-${++runs}.json`)) {
+function startAgent(
+  product: ScriptedProduct,
+  statePath = join(directory, `state-${++runs}.json`),
+  options: { history?: string; now?: () => number } = {},
+) {
   const core = new FakeCoreApi(inbounds.map((inbound) => inbound.tag));
   const closed: { endpoints: Endpoint[]; ports: number[] }[] = [];
   const accessLog = join(directory, `access-${runs}.log`);
-  writeFileSync(accessLog, "");
+  writeFileSync(accessLog, options.history ?? "");
+  // Every logged client stays connected until the agent closes it: a prune on a slow run
+  // (every 30 s) must not forget endpoints the test still expects to be closed.
+  const closedKeys = new Set<string>();
   const agent = new Agent({
     core: "v2ray",
     coreVersion: "4.34.0",
@@ -91,14 +103,24 @@ function startAgent(product: ScriptedProduct, statePath = join(directory, `state
     sockets: {
       close: async (endpoints, ports) => {
         closed.push({ endpoints, ports });
+        for (const endpoint of endpoints) closedKeys.add(`${endpoint.ip}:${endpoint.port}`);
       },
-      established: async () => new Set(),
+      established: async () => {
+        const open = new Set<string>();
+        for (const match of readFileSync(accessLog, "utf8").matchAll(/ (\d+\.\d+\.\d+\.\d+:\d+) accepted/g))
+          if (match[1] && !closedKeys.has(match[1])) open.add(match[1]);
+        return open;
+      },
     },
     log: silentLogger,
+    now: options.now,
   });
   running.push(agent);
   return { agent, core, closed, accessLog };
 }
+
+/** Entries outlive any slow run: none may expire mid-test. */
+const hour = 60 * 60_000;
 
 const line = (tag: string, endpoint: string) =>
   `2026/11/26 01:08:00 ${endpoint} accepted tcp:example.com:443 [direct] email: ${tag}\n`;
@@ -132,8 +154,8 @@ describe("the agent's loops", () => {
       version: 1,
       full: true,
       entries: [
-        { tag: "dev-a", id: randomUUID(), remainingMs: 60_000 },
-        { tag: "dev-b", id: randomUUID(), remainingMs: 60_000 },
+        { tag: "dev-a", id: randomUUID(), remainingMs: hour },
+        { tag: "dev-b", id: randomUUID(), remainingMs: hour },
       ],
       removed: [],
     });
@@ -173,7 +195,7 @@ describe("the agent's loops", () => {
     product.answer({
       version: 3,
       full: true,
-      entries: [{ tag: "dev-a", id: randomUUID(), remainingMs: 60_000 }],
+      entries: [{ tag: "dev-a", id: randomUUID(), remainingMs: hour }],
       removed: [],
     });
     await until("a report of version 3", () => product.reports.some((report) => report.appliedVersion === 3));
@@ -188,7 +210,7 @@ describe("the agent's loops", () => {
     product.answer({
       version: 1,
       full: true,
-      entries: [{ tag: "dev-a", id, remainingMs: 60_000 }],
+      entries: [{ tag: "dev-a", id, remainingMs: hour }],
       removed: [],
     });
     await until("on the core", () => core.users("kannt-vmess")["dev-a"] === id);
@@ -196,5 +218,143 @@ describe("the agent's loops", () => {
     core.restart();
     await until("back after the restart", () => core.users("kannt-vmess")["dev-a"] === id);
     expect(core.users("kannt-vless")["dev-a"]).toBe(id);
+  });
+  test("a device back on the core (re-added, or a new link) keeps its fresh connections: the late-line window ends", async () => {
+    const product = new ScriptedProduct();
+    const { agent, core, closed, accessLog } = startAgent(product);
+    await agent.start();
+    const firstId = randomUUID();
+    product.answer({
+      version: 1,
+      full: true,
+      entries: [
+        { tag: "dev-a", id: firstId, remainingMs: hour },
+        { tag: "dev-b", id: randomUUID(), remainingMs: hour },
+      ],
+      removed: [],
+    });
+    await until("both on the core", () => Object.keys(core.users("kannt-vless")).length === 2);
+    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40001") + line("dev-b", "203.0.113.8:40002"));
+    await until("the endpoints are known", () => agent.trackedEndpoints === 2);
+
+    product.answer({ version: 2, full: false, entries: [], removed: ["dev-a"] });
+    await until("dev-a's socket is closed", () => closed.length === 1);
+    const secondId = randomUUID();
+    product.answer({
+      version: 3,
+      full: false,
+      entries: [{ tag: "dev-a", id: secondId, remainingMs: hour }],
+      removed: [],
+    });
+    await until("dev-a is back", () => core.users("kannt-vless")["dev-a"] === secondId);
+
+    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40003") + line("dev-b", "203.0.113.8:40004"));
+    await until("both lines are read", () => agent.trackedEndpoints === 3);
+    expect(closed).toHaveLength(1);
+
+    // A new link: the old credential's connections end, the new one's are left alone.
+    const thirdId = randomUUID();
+    product.answer({
+      version: 4,
+      full: false,
+      entries: [{ tag: "dev-a", id: thirdId, remainingMs: hour }],
+      removed: [],
+    });
+    await until("the old link's socket is closed", () => closed.length === 2);
+    expect(closed[1]?.endpoints.map((endpoint) => endpoint.port)).toEqual([40003]);
+    await until("the new link is on the core", () => core.users("kannt-vless")["dev-a"] === thirdId);
+    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40005") + line("dev-b", "203.0.113.8:40006"));
+    await until("both lines are read", () => agent.trackedEndpoints === 4);
+    expect(closed).toHaveLength(2);
+  });
+
+  test("after a restart the connections logged before it are known, and closed when their device leaves; they are not reported again", async () => {
+    const statePath = join(directory, "restarted.json");
+    await saveState(statePath, {
+      version: 4,
+      entries: [
+        ["dev-a", { id: randomUUID(), expiresAt: Date.now() + hour }],
+        ["dev-b", { id: randomUUID(), expiresAt: Date.now() + hour }],
+      ],
+    });
+    const history =
+      line("dev-a", "203.0.113.7:40001") +
+      line("operator@example.com", "192.0.2.1:5000") +
+      line("dev-b", "203.0.113.8:40002");
+    const product = new ScriptedProduct();
+    const { agent, closed } = startAgent(product, statePath, { history });
+    await agent.start();
+    expect(agent.trackedEndpoints).toBe(2);
+
+    product.answer({ version: 5, full: false, entries: [], removed: ["dev-a"] });
+    await until("dev-a's connection from before the restart is closed", () => closed.length === 1);
+    expect(closed[0]?.endpoints).toEqual([
+      { ip: "203.0.113.7", port: 40001, inboundPort: undefined, seenAt: expect.any(Number) },
+    ]);
+    await agent.stop();
+    running.splice(running.indexOf(agent), 1);
+    expect(product.eventBatches.flatMap((batch) => batch.connections)).toEqual([]);
+  });
+
+  test("a device's many requests from one address are one connection event per 10 minutes", async () => {
+    let clock = Date.now();
+    const product = new ScriptedProduct();
+    const { agent, core, accessLog } = startAgent(product, undefined, { now: () => clock });
+    await agent.start();
+    product.answer({
+      version: 1,
+      full: true,
+      entries: [{ tag: "dev-a", id: randomUUID(), remainingMs: 24 * hour }],
+      removed: [],
+    });
+    await until("on the core", () => "dev-a" in core.users("kannt-vless"));
+    appendFileSync(
+      accessLog,
+      line("dev-a", "203.0.113.7:40001") +
+        line("dev-a", "203.0.113.7:40002") +
+        line("dev-a", "203.0.113.7:40003") +
+        line("dev-a", "198.51.100.9:50000"),
+    );
+    await until("the lines are read", () => agent.trackedEndpoints === 4);
+    clock += 9 * 60_000;
+    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40004"));
+    await until("the line is read", () => agent.trackedEndpoints === 5);
+    clock += 2 * 60_000;
+    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40005"));
+    await until("the line is read", () => agent.trackedEndpoints === 6);
+    await agent.stop();
+    running.splice(running.indexOf(agent), 1);
+    const events = product.eventBatches.flatMap((batch) => batch.connections);
+    expect(events.map((event) => event.clientIp)).toEqual(["203.0.113.7", "198.51.100.9", "203.0.113.7"]);
+  });
+
+  test("the whole list is asked for every 15 minutes: an entry expired by the node's clock comes back", async () => {
+    let clock = Date.now();
+    const product = new ScriptedProduct();
+    const { agent, core } = startAgent(product, undefined, { now: () => clock });
+    await agent.start();
+    const id = randomUUID();
+    product.answer({
+      version: 1,
+      full: true,
+      entries: [{ tag: "dev-a", id, remainingMs: 20 * 60_000 }],
+      removed: [],
+    });
+    await until("on the core", () => core.users("kannt-vless")["dev-a"] === id);
+    const askedBefore = product.asked.length;
+
+    // The node's clock runs ahead: the entry is over by it, not by the product.
+    clock += 21 * 60_000;
+    await until("expired by the node's clock", () => !("dev-a" in core.users("kannt-vless")));
+    product.fullList = {
+      version: 1,
+      full: true,
+      entries: [{ tag: "dev-a", id, remainingMs: 19 * 60_000 }],
+      removed: [],
+    };
+    // The waiting long poll ends with nothing new, as the product's does after its wait.
+    product.answer({ version: 1, full: false, entries: [], removed: [] });
+    await until("back after the full resync", () => core.users("kannt-vless")["dev-a"] === id);
+    expect(product.asked.slice(askedBefore)).toContain(0);
   });
 });
