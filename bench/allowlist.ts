@@ -177,17 +177,28 @@ async function changesReachAgents(origin: string, keys: [string, string][]) {
     `\n2. ${agents.length} simulated agents took their full lists one after another: median ${seconds(median(fullListMs))} s each (${(fullListBytes / 1e6).toFixed(1)} MB of JSON, ${agents[0]?.entries.size} credentials)`,
   );
 
-  const customer = await payingCustomer(origin, `allowlist-bench-${randomUUID()}@example.com`);
-  const connected = await deviceCall(origin, customer, "connect");
-  const firstId = await credentialOfLink(connected.subscriptionUrl, origin);
-  await until("every agent to see the connected device", 30_000, () =>
-    agents.every((agent) => agent.firstSeen.has(firstId)),
+  // A customer may change device links 30 times an hour (access/link-limits.ts): the
+  // rotations are spread over enough customers, each with one connected device.
+  const customerCount = Math.ceil(changeCount / 25);
+  const devices: { customer: Awaited<ReturnType<typeof payingCustomer>>; deviceId: string }[] = [];
+  const firstIds: string[] = [];
+  for (let index = 0; index < customerCount; index++) {
+    const customer = await payingCustomer(origin, `allowlist-bench-${randomUUID()}@example.com`);
+    const connected = await deviceCall(origin, customer, "connect");
+    devices.push({ customer, deviceId: connected.deviceId });
+    firstIds.push(await credentialOfLink(connected.subscriptionUrl, origin));
+  }
+  const firstId = firstIds.at(-1) ?? "";
+  await until("every agent to see the connected devices", 30_000, () =>
+    agents.every((agent) => firstIds.every((id) => agent.firstSeen.has(id))),
   );
 
   const changes: Change[] = [];
   for (let index = 0; index < changeCount; index++) {
+    const device = devices[index % devices.length];
+    if (!device) throw new Error("no device to rotate");
     const sentAt = performance.now();
-    const rotated = await deviceCall(origin, customer, "resetLink", connected.deviceId);
+    const rotated = await deviceCall(origin, device.customer, "resetLink", device.deviceId);
     const answeredAt = performance.now();
     changes.push({ sentAt, answeredAt, id: await credentialOfLink(rotated.subscriptionUrl, origin) });
     // 300 to 600 ms apart, spread so the changes do not fall in step with the server's beats.

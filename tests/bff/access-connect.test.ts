@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
+import { linkChangesPerHour } from "../../bff/modules/access/link-limits";
 import { accessWords } from "../../bff/modules/access/words";
 import type { Language } from "../../core/languages";
-import { makeTestApp } from "../helpers/app";
+import { makeTestApp, postJson } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";
 import { cards, order, payWithCard } from "../helpers/payments";
 
@@ -183,6 +184,30 @@ describe("rotating a device's link", () => {
       [tokenOf(first.subscriptionUrl) ?? "", before?.credential ?? ""],
     );
     expect(Number(old?.count)).toBe(0);
+  });
+});
+
+describe("link changes", () => {
+  test("30 an hour per customer: the next is 429 in the customer's language, asking for a link again is not counted, and an hour later it works", async () => {
+    const { app } = await makeTestApp();
+    const customer = await payingCustomer(app, "ac.limit@example.com", "ru");
+    const device = await link(app, customer, "/api/profile/devices/connect");
+    for (let change = 1; change < linkChangesPerHour; change++)
+      await link(app, customer, "/api/profile/devices/resetLink", { deviceId: device.deviceId });
+    const refused = await call(app, customer, "/api/profile/devices/resetLink", {
+      deviceId: device.deviceId,
+    });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+      "Слишком много изменений устройств",
+    );
+    expect(
+      (await call(app, customer, "/api/profile/detachDevice", { deviceId: device.deviceId })).status,
+    ).toBe(429);
+    // Its own link, asked for again, changes nothing on the nodes.
+    await link(app, customer, "/api/profile/devices/connect", { deviceId: device.deviceId });
+    await app.handle(postJson("/api/dev/clock", { advanceDays: 1 / 24 + 1 / 1440 }));
+    await link(app, customer, "/api/profile/devices/resetLink", { deviceId: device.deviceId });
   });
 });
 

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
+import { reserveAttempt } from "../../platform/attempt-limit";
 import type { Config } from "../../platform/config";
 import { AppError } from "../../platform/errors";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
@@ -8,6 +9,7 @@ import { activateDevice } from "./device-activation";
 import { connectDevice } from "./device-connect";
 import { detachDevice } from "./device-detach";
 import { deviceLinkAnswer, subscriptionUrl } from "./device-links";
+import { linkChangeLimit, tooManyLinkChanges } from "./link-limits";
 import { activation, deviceIdField, deviceLink, devicesPart } from "./model";
 import { accessWords } from "./words";
 
@@ -23,19 +25,29 @@ const secretAnswer = { "cache-control": "no-store" };
 /** A customer's devices and their links (DESIGN §8): the cabinet's calls and the app's activation. */
 export function accessModule(context: AppContext) {
   const { database, clock, config } = context;
+  const countLinkChange = (userId: number) =>
+    reserveAttempt(database, linkChangeLimit(userId), clock.now(), tooManyLinkChanges);
   return new Elysia({ tags: ["cabinet"] })
     .use(customerAuth(context))
     .post(
       "/profile/devices/connect",
       async ({ customer, body, request, set }) => {
         Object.assign(set.headers, secretAnswer);
+        // A new device is a change; asking for a device's own link again is not.
+        if (body.deviceId === undefined) await countLinkChange(customer.id);
         const connected = await connectDevice(database, customer.id, body.deviceId, clock.now());
         return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
       },
       {
         customer: true,
         body: t.Object({ ...customerIdentity, deviceId: t.Optional(deviceIdField) }),
-        response: { 200: deviceLink, ...customerErrors, 404: errorResponse, 409: errorResponse },
+        response: {
+          200: deviceLink,
+          ...customerErrors,
+          404: errorResponse,
+          409: errorResponse,
+          429: errorResponse,
+        },
         detail: {
           summary:
             "Connect a device: without deviceId a new device takes a free slot; answers the device's subscription link and its QR code",
@@ -46,13 +58,20 @@ export function accessModule(context: AppContext) {
       "/profile/devices/resetLink",
       async ({ customer, body, request, set }) => {
         Object.assign(set.headers, secretAnswer);
+        await countLinkChange(customer.id);
         const connected = await connectDevice(database, customer.id, body.deviceId, clock.now(), true);
         return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
       },
       {
         customer: true,
         body: t.Object({ ...customerIdentity, deviceId: deviceIdField }),
-        response: { 200: deviceLink, ...customerErrors, 404: errorResponse, 409: errorResponse },
+        response: {
+          200: deviceLink,
+          ...customerErrors,
+          404: errorResponse,
+          409: errorResponse,
+          429: errorResponse,
+        },
         detail: {
           summary:
             "Issue a device a new link and key: the old ones stop working on every node within seconds",
@@ -61,7 +80,10 @@ export function accessModule(context: AppContext) {
     )
     .post(
       "/profile/detachDevice",
-      ({ customer, body }) => detachDevice(database, customer.id, body.deviceId, clock.now()),
+      async ({ customer, body }) => {
+        await countLinkChange(customer.id);
+        return detachDevice(database, customer.id, body.deviceId, clock.now());
+      },
       {
         customer: true,
         body: t.Object({ ...customerIdentity, deviceId: deviceIdField }),
@@ -69,6 +91,7 @@ export function accessModule(context: AppContext) {
           200: t.Object({ success: t.Literal(true), ...devicesPart }),
           ...customerErrors,
           404: errorResponse,
+          429: errorResponse,
         },
         detail: { summary: "Unlink a device, freeing its slot; its key leaves the nodes" },
       },

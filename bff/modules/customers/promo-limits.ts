@@ -13,7 +13,7 @@ export function promoLimitKeys(userId: number, address: string): LimitKey[] {
 }
 
 /** "минуту", "минуты" or "минут", as Russian says it after the number. */
-function russianMinutes(minutes: number): string {
+export function russianMinutes(minutes: number): string {
   const lastTwo = minutes % 100;
   const last = minutes % 10;
   if (last === 1 && lastTwo !== 11) return "минуту";
