@@ -11,19 +11,27 @@ const { app, context } = await makeTestApp();
 const { database, clock, config } = context;
 const cabinetUrl = `${config.publicUrl}/profile`;
 
-/** Nodes as their agents reported themselves: two enabled, one disabled, one not reported yet. */
-async function reportNode(name: string, host: string | null, reported: object[], disabled = false) {
+/**
+ * Nodes as their agents reported themselves: two enabled, one disabled, one silent for two
+ * days (wall clock), one not reported yet.
+ */
+async function reportNode(
+  name: string,
+  host: string | null,
+  reported: object[],
+  disabled = false,
+  lastSeenAt = Date.now(),
+) {
   await createNode(database, name, clock.now());
-  await database.run("UPDATE vpn_nodes SET host = ?, inbounds = ?, disabled_at = ? WHERE name = ?", [
-    host,
-    JSON.stringify(reported),
-    disabled ? clock.now() : null,
-    name,
-  ]);
+  await database.run(
+    "UPDATE vpn_nodes SET host = ?, inbounds = ?, disabled_at = ?, last_seen_at = ? WHERE name = ?",
+    [host, JSON.stringify(reported), disabled ? clock.now() : null, lastSeenAt, name],
+  );
 }
 await reportNode("Amsterdam", "nl.example.com", [inbounds.realityVision, inbounds.xhttp]);
 await reportNode("Frankfurt", "de.example.com", [inbounds.tlsWs]);
 await reportNode("Old", "old.example.com", [inbounds.plainTcp], true);
+await reportNode("Silent", "silent.example.com", [inbounds.plainTcp], false, Date.now() - 2 * dayMs);
 await reportNode("Fresh", null, []);
 const amsterdam = await database.get<{ id: number }>("SELECT id FROM vpn_nodes WHERE name = ?", [
   "Amsterdam",

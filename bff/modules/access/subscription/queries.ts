@@ -1,3 +1,4 @@
+import { dayMs } from "../../../../core/calendar";
 import type { Language } from "../../../../core/languages";
 import type { Database } from "../../../../db/database";
 import { statement } from "../../../../db/database";
@@ -39,13 +40,18 @@ export const subscriptionQueries = {
          FROM devices d JOIN users u ON u.id = d.user_id WHERE d.sub_token = ?`,
     ).get(token),
 
-  /** Enabled nodes that have told which inbounds they serve, oldest first. */
-  reportedNodes: (database: Database) =>
-    statement<ReportedNode, []>(
+  /**
+   * Enabled nodes that have told which inbounds they serve and reported within a day (wall
+   * clock), oldest first: a node silent that long is gone or broken, and an app would keep
+   * trying it. Agents report every 10 s, so an outage of the product itself does not empty
+   * the list for long.
+   */
+  reportedNodes: (database: Database, wallNow: number) =>
+    statement<ReportedNode, [number]>(
       database,
       `SELECT name, host, inbounds FROM vpn_nodes
-         WHERE disabled_at IS NULL AND host IS NOT NULL AND inbounds <> '[]' ORDER BY id`,
-    ).all(),
+         WHERE disabled_at IS NULL AND host IS NOT NULL AND inbounds <> '[]' AND last_seen_at >= ? ORDER BY id`,
+    ).all(wallNow - dayMs),
 
   /** The device's bytes since `firstDay` (days since the epoch, UTC), every node together. */
   async trafficSince(database: Database, deviceId: number, firstDay: number) {

@@ -69,7 +69,7 @@ export async function subscriptionAnswer(
   const format = fetch.format ?? formatForUserAgent(fetch.userAgent);
   let entries: ServerEntry[] = [];
   if (hasAccess) {
-    const all = serverEntries(await subscriptionQueries.reportedNodes(database));
+    const all = serverEntries(await subscriptionQueries.reportedNodes(database, Date.now()));
     entries = format === "singbox" ? all.filter((entry) => isSingBoxSupported(entry.inbound)) : all;
   }
   const announce = hasAccess ? undefined : subscriptionWords.ended(language, cabinetUrl);
