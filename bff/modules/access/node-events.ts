@@ -35,8 +35,10 @@ const logConnection = (database: Database, node: NodeIdentity, at: number, event
 /**
  * A node's batch (DESIGN §8): bytes per device and UTC day of the product's clock, added
  * up per node; connections into the panel's logs under the node's name. Tags no device
- * has (unlinked and deleted since) are dropped and counted. One transaction: an agent
- * whose send failed sends the batch again, and nothing is counted twice.
+ * has (unlinked and deleted since) are dropped and counted. One transaction: a batch is
+ * stored whole or not at all, so a send that failed is simply sent again. An answer lost
+ * after the commit would make the agent send a stored batch once more and count it twice;
+ * batches carry no id to recognise that yet (the figures are for the panel, not billing).
  */
 export function storeNodeEvents(
   database: Database,
