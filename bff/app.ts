@@ -9,8 +9,6 @@ import { subscriptionUrlModule } from "./modules/access/subscription";
 import { analyticsModule } from "./modules/analytics";
 import { devEventCountsModule } from "./modules/analytics/dev-counts";
 import { apiDocsModule } from "./modules/api-docs";
-import { customersModule } from "./modules/customers";
-import { referralsModule } from "./modules/customers/referrals-route";
 import { billingControlModule } from "./modules/dev/billing";
 import { fixturesModule } from "./modules/dev/fixtures";
 import { demoIdentityModule } from "./modules/dev/idp";
@@ -18,7 +16,6 @@ import { devMailModule } from "./modules/dev/mail";
 import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbox";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
-import { createIdentityProviders } from "./modules/identity/providers";
 import { setMailOrigin } from "./modules/mail/links";
 import { createMailTransport } from "./modules/mail/transport";
 import { operatorAuthModule } from "./modules/operators";
@@ -26,7 +23,11 @@ import { panelModule } from "./modules/panel";
 import { paymentsModule } from "./modules/payments";
 import { createPayments } from "./modules/payments/gateway";
 import { profileModule } from "./modules/profile";
+import { promosModule } from "./modules/promos";
+import { referralsModule } from "./modules/referrals/index";
 import { shopModule } from "./modules/shop";
+import { customersModule } from "./modules/sign-in";
+import { createIdentityProviders } from "./modules/sign-in/providers";
 import { subscriptionsModule } from "./modules/subscriptions";
 import { createAddressResolver } from "./platform/client-address";
 import type { Clock } from "./platform/clock";
@@ -111,6 +112,7 @@ export function createApp(context: AppContext) {
     .use(profileModule(context))
     .use(referralsModule(context))
     .use(shopModule(context))
+    .use(promosModule(context))
     .use(subscriptionsModule(context))
     .use(paymentsModule(context))
     .use(operatorAuthModule(context))

@@ -1,5 +1,5 @@
 import { unlinkSync } from "node:fs";
-import { runOperatorCommand } from "./modules/operators/commands";
+import { runOperatorCommand } from "./operator-commands";
 import { type Config, loadConfig } from "./platform/config";
 import { askControlSocket, controlSocketPath, probeControlSocket } from "./platform/control-socket";
 import { openDatabase } from "./platform/database";

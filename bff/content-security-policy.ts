@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sharedSandboxUrl } from "./adapters/cloudpayments/sandbox-client";
+import { sharedSandboxUrl } from "./adapters/sandbox/order-client";
 import type { Config } from "./platform/config";
 
 /** Without `mode`, a gateway URL is taken for the real gateway's. */

@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
-import type { IdentityProviders } from "./modules/identity/providers";
 import type { MailTransport } from "./modules/mail/transport";
 import type { Payments } from "./modules/payments/gateway";
+import type { IdentityProviders } from "./modules/sign-in/providers";
 import type { AddressResolver } from "./platform/client-address";
 import type { Clock } from "./platform/clock";
 import type { Config } from "./platform/config";

@@ -3,7 +3,7 @@ import { startMailWorker } from "./jobs/mail-worker";
 import { startRenewalScheduler } from "./jobs/scheduler";
 import { subscriptionPathPrefix } from "./modules/access/subscription";
 import { ensureFirstOperator } from "./modules/operators/accounts";
-import { operatorRequest } from "./modules/operators/control";
+import { operatorRequest } from "./operator-control";
 import { withPeerSource } from "./platform/client-address";
 import { OffsetClock } from "./platform/clock";
 import { followClockOffset, loadClockOffset } from "./platform/clock-offset";

@@ -2,8 +2,8 @@ import { type ClaimedMail, mailDelivery } from "../../db/queries/mail-outbox";
 import type { AppContext } from "../context";
 import { MailDeliveryError } from "../modules/mail/transport";
 import { renderRow } from "../modules/mail/view";
+import { queueRenewalNotices } from "../modules/subscriptions/renewal-notices";
 import { logger } from "../platform/logger";
-import { queueRenewalNotices } from "./renewal-notices";
 
 /**
  * Sends the outbox (DESIGN §14). Each message is claimed before the mail server is

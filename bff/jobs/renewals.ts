@@ -9,11 +9,16 @@ import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/pay
 import { settleNotSent, settleSuccess } from "../modules/payments/settlement";
 import { endWithoutCard, expireLapsed } from "../modules/subscriptions/ending";
 import { nextChargeAmount } from "../modules/subscriptions/next-charge";
+import {
+  billingTurn,
+  devicePurchaseHoldMs,
+  noticeGate,
+  queueRenewalNotices,
+} from "../modules/subscriptions/renewal-notices";
 import { type Clock, systemClock } from "../platform/clock";
 import { logger } from "../platform/logger";
 import { deliverDueMail } from "./mail-worker";
 import { type RenewalLease, takeRenewalLease } from "./renewal-lease";
-import { billingTurn, devicePurchaseHoldMs, noticeGate, queueRenewalNotices } from "./renewal-notices";
 import { settleLeftovers } from "./renewal-recovery";
 
 export type RenewalCounts = {

@@ -1,5 +1,5 @@
 import type { AppContext } from "../context";
-import { refundRefusedTrials } from "../modules/payments/refused-trial-refunds";
+import { refundRefusedTrials } from "../modules/payments/refunds/refused-trial-refunds";
 import { logger } from "../platform/logger";
 import { runRenewals } from "./renewals";
 import { runRetention } from "./retention";

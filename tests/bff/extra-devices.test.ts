@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { proRataDevicePrice } from "../../bff/modules/payments/extra-device";
+import { proRataDevicePrice } from "../../bff/modules/access/slot-purchase";
 import { dayMs } from "../../bff/platform/calendar";
 import { payments } from "../../db/queries/payments";
 import { subscriptions } from "../../db/queries/subscriptions";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { createPromo } from "../../bff/modules/panel/promos";
+import { createPromo } from "../../bff/modules/promos/panel-promos";
 import { withPeerAddress } from "../../bff/platform/client-address";
 import type { Language } from "../../core/languages";
 import { makeTestApp, postJson, request } from "../helpers/app";

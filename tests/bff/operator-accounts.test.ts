@@ -4,7 +4,7 @@ import {
   ensureFirstOperator,
   resetOperatorPassword,
 } from "../../bff/modules/operators/accounts";
-import { runOperatorCommand } from "../../bff/modules/operators/commands";
+import { runOperatorCommand } from "../../bff/operator-commands";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { bearer, login, makeOperator, tokensFor } from "../helpers/operators";
 

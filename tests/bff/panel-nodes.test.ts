@@ -3,7 +3,7 @@ import { allowListSize } from "../../bff/modules/access/allowlist";
 import { nodeByAuthorization } from "../../bff/modules/access/node-keys";
 import type { NodeReport } from "../../bff/modules/access/node-wire";
 import type { NodeView } from "../../bff/modules/access/panel-nodes";
-import { runOperatorCommand } from "../../bff/modules/operators/commands";
+import { runOperatorCommand } from "../../bff/operator-commands";
 import { dayMs } from "../../core/calendar";
 import { statement } from "../../db/database";
 import { makeTestApp, postJson, request } from "../helpers/app";

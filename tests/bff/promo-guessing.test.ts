@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { createPromo } from "../../bff/modules/panel/promos";
+import { createPromo } from "../../bff/modules/promos/panel-promos";
 import { withPeerAddress } from "../../bff/platform/client-address";
 import { makeTestApp } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { runOperatorCommand } from "../../bff/modules/operators/commands";
 import { loginLimitKeys, loginLimits } from "../../bff/modules/operators/login-limits";
+import { runOperatorCommand } from "../../bff/operator-commands";
 import { withPeerAddress } from "../../bff/platform/client-address";
 import { makeTestApp, postJson } from "../helpers/app";
 import { login, makeOperator, solveCaptcha } from "../helpers/operators";

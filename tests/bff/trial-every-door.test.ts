@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { refundRefusedTrials } from "../../bff/modules/payments/refused-trial-refunds";
+import { refundRefusedTrials } from "../../bff/modules/payments/refunds/refused-trial-refunds";
 import { addMonths } from "../../core/calendar";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, demoToken, type SignedIn, signIn } from "../helpers/customers";

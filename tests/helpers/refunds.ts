@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { createApp } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
-import type { RefundAnswer } from "../../bff/modules/panel/refund-model";
+import type { RefundAnswer } from "../../bff/modules/payments/refunds/refund-model";
 import { postJson } from "./app";
 import { asCustomer, type SignedIn, signIn } from "./customers";
 import { bearer, makeOperator, tokensFor } from "./operators";

@@ -1,6 +1,6 @@
 import { dayMs } from "../../../core/calendar";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
-import { retryDelaysDays } from "../payments/settlement";
+import { retryDelaysDays } from "../subscriptions/dunning";
 
 /**
  * How long after its due charge an ACTIVE subscription can stay ACTIVE with no further

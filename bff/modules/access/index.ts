@@ -4,7 +4,7 @@ import { reserveAttempt } from "../../platform/attempt-limit";
 import type { Config } from "../../platform/config";
 import { AppError } from "../../platform/errors";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
-import { customerAuth } from "../customers/customer-auth";
+import { customerAuth } from "../session/customer-auth";
 import { activateDevice } from "./device-activation";
 import { connectDevice } from "./device-connect";
 import { detachDevice } from "./device-detach";

@@ -1,6 +1,6 @@
 import type { LimitKey } from "../../platform/attempt-limit";
 import type { LocalizedText } from "../../platform/errors";
-import { russianMinutes } from "../customers/promo-limits";
+import { russianMinutes } from "../promos/promo-limits";
 
 /**
  * Link changes a customer may make an hour: a new device, a reset link, an unlink. Each

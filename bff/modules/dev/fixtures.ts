@@ -6,8 +6,8 @@ import type { AppContext } from "../../context";
 import { newCredential } from "../access/device-credentials";
 import { accessDevices } from "../access/device-queries";
 import { devices } from "../access/device-rows";
-import { registerCustomer } from "../customers/register";
 import { accountIdOf } from "../payments/orders";
+import { registerCustomer } from "../sign-in/register";
 import { demoAvatarUrl, demoUid } from "./demo-identity";
 import { demoOnly, requireDemo } from "./demo-only";
 

@@ -3,7 +3,6 @@ import type { Database } from "../../../db/database";
 import type { PaymentRow } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { logger } from "../../platform/logger";
-import { nextChargeAmount } from "../subscriptions/next-charge";
 import type { MailData, MailKind, Money } from "./kinds";
 import { receiptUrlOf } from "./links";
 import { enqueueMail, type MailEvent } from "./outbox";
@@ -47,11 +46,17 @@ async function queue<K extends MailKind>(
   }
 }
 
-/** A 1-unit trial was paid (or an anonymous one bound to the account): when and what the first full charge is. */
+/**
+ * A 1-unit trial was paid (or an anonymous one bound to the account): when and what the
+ * first full charge is. The amount comes from `nextChargeAmount` (the subscriptions
+ * module's rule, handed in so that mail stays below the features that queue it), read in
+ * the same transaction as the row it prices.
+ */
 export async function queueTrialStarted(
   database: Database,
   payment: Pick<PaymentRow, "id" | "trial_days">,
   subscriptionId: number,
+  nextChargeAmount: (database: Database, subscription: SubscriptionRow, now: number) => Promise<number>,
   now: number,
 ): Promise<void> {
   await queue(database, now, async () => {

@@ -1,6 +1,5 @@
 import type { Database } from "../../../db/database";
 import type { Config } from "../../platform/config";
-import { receiptPath } from "../profile/payment-history";
 
 /** The public origin links in mails are built on: PUBLIC_URL, else this server on localhost (demo). */
 export function publicUrlOf(config: Pick<Config, "publicUrl" | "port">): string {
@@ -20,6 +19,9 @@ export function setMailOrigin(database: Database, config: Pick<Config, "publicUr
 
 /** The default port's origin until `setMailOrigin` is called (a database opened by a script). */
 const originOf = (database: Database) => origins.get(database) ?? "http://localhost:3000";
+
+/** The path of a payment's printable receipt, in the payment history and in mails. */
+export const receiptPath = (paymentId: number) => `/api/profile/payments/${paymentId}/receipt`;
 
 /** The cabinet's printable receipt of one payment (GET /api/profile/payments/{id}/receipt). */
 export const receiptUrlOf = (database: Database, paymentId: number) =>

@@ -1,16 +1,16 @@
 import { Elysia, t } from "elysia";
 import { statement } from "../../../db/database";
 import type { AppContext } from "../../context";
+import { paged, pageOf, pageQuery } from "../../platform/paging";
 import { errorResponse, rowId } from "../../platform/schemas";
 import { panelNodesRoutes } from "../access/panel-nodes-routes";
 import { deliveryRecord } from "../mail/view";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
+import { previewRefund, refundCustomer } from "../payments/refunds/refund";
+import { paymentIdsDescription, refundAnswer, refundBody } from "../payments/refunds/refund-model";
+import { panelPromoRoutes } from "../promos/panel-promo-routes";
 import { dashboardOf } from "./dashboard";
 import { messagesOf } from "./messages";
-import { paged, pageOf, pageQuery } from "./paging";
-import { availablePromos, createPromo, promoMessages, promoProblem, promoTypes } from "./promos";
-import { previewRefund, refundCustomer } from "./refund";
-import { paymentIdsDescription, refundAnswer, refundBody } from "./refund-model";
 import { staffRoutes } from "./staff-routes";
 import { unboundPurchases } from "./unbound-purchases";
 import { connectionLogsOf, inviteesOf, receiptsOf, searchUsers, userDetails } from "./users";
@@ -37,6 +37,7 @@ export function panelModule(context: AppContext) {
       .use(operatorAuth(context))
       .use(staffRoutes(context))
       .use(panelNodesRoutes(context))
+      .use(panelPromoRoutes(context))
       .get("/dashboard", ({ query }) => dashboardOf(context, query), {
         operator: "admin",
         query: t.Object({
@@ -151,63 +152,6 @@ export function panelModule(context: AppContext) {
             "The server's billing clock, which promo validity is counted from (the demo's test clock moves it)",
         },
       })
-      .get("/promos/promoTypes", ({ operator }) => (operator.role === "admin" ? [...promoTypes] : []), {
-        operator: "support",
-        response: panelErrors,
-        detail: { summary: "Promo kinds this operator may create (none for support staff)" },
-      })
-      .get(
-        "/promos/availablePromos",
-        ({ query }) => {
-          const { number, size } = pageOf(query, 5);
-          return availablePromos(database, number, size, clock.now(), query.code);
-        },
-        {
-          operator: "support",
-          query: t.Object({
-            ...pageQuery,
-            sortBy: t.Optional(t.Literal("id")),
-            sortDirection: t.Optional(t.Literal("DESC")),
-            code: t.Optional(t.String({ maxLength: 64 })),
-          }),
-          response: panelErrors,
-          detail: {
-            summary:
-              "Available, unexpired promo codes, newest first, 5 per page; code filters by part of the code (any case)",
-          },
-        },
-      )
-      .post(
-        "/promos/generatePromo",
-        async ({ body, operator, request, set }) => {
-          const problem = promoProblem(body, clock.now());
-          if (problem) {
-            set.status = 400;
-            const message = promoMessages[problem];
-            // `reason` names the rule, so the panel can say it in the operator's language.
-            return { success: false, message, reason: problem, error: { code: "VALIDATION", message } };
-          }
-          if (
-            !(await createPromo(database, body, operator.id, context.clientAddress(request), clock.now()))
-          ) {
-            set.status = 409;
-            const message = "a promo code with this name already exists";
-            return { success: false, message, error: { code: "CONFLICT", message } };
-          }
-          return { success: true, message: `Promo code ${body.promoCode.trim().toUpperCase()} created.` };
-        },
-        {
-          operator: "admin",
-          body: t.Object({
-            promoCode: t.String({ maxLength: 64 }),
-            promoType: t.String({ maxLength: 32 }),
-            isAvailable: t.Boolean(),
-            discount: t.Number(),
-            expirationDate: t.String({ maxLength: 32 }),
-          }),
-          detail: { summary: "Create a promo code (administrators); the spec's rules are enforced here too" },
-        },
-      )
       .post("/refund/preview", ({ body }) => previewRefund(context, body), {
         // Read-only, and it shows no more than the receipts support staff already see; it
         // lets support tell a customer what a refund would return before asking an admin.

@@ -1,7 +1,7 @@
 import { mailDelivery } from "../../../db/queries/mail-outbox";
 import type { AppContext } from "../../context";
+import { paged } from "../../platform/paging";
 import { deliveryRecordOf } from "../mail/view";
-import { paged } from "./paging";
 
 /** The messages sent to one customer, newest first, with how their delivery went. */
 export async function messagesOf(context: AppContext, userId: number, number: number, size: number) {

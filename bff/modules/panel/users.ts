@@ -3,14 +3,14 @@ import { statement } from "../../../db/database";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
 import { AppError } from "../../platform/errors";
+import { paged } from "../../platform/paging";
 import { devices } from "../access/device-rows";
 import { deviceView } from "../access/device-view";
-import { cardView } from "../profile/card-removal";
-import { listPriceOfPeriod } from "../shop/pricing";
+import { cardView } from "../payments/card-removal";
+import { inviteeDiscountPercent, referralInvitees } from "../referrals/referral-standing";
 import { currentDiscount } from "../subscriptions/discount";
 import { nextChargeAmount } from "../subscriptions/next-charge";
-import { inviteeDiscountPercent, referralInvitees } from "../subscriptions/referral-standing";
-import { paged } from "./paging";
+import { listPriceOfPeriod } from "../subscriptions/pricing";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 

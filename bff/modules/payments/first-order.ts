@@ -3,8 +3,8 @@ import type { Database } from "../../../db/database";
 import type { Plan, SubscriptionRow } from "../../../db/queries/subscriptions";
 import { dayMs } from "../../platform/calendar";
 import type { LocalizedText } from "../../platform/errors";
-import { applyDiscount } from "../shop/pricing";
 import { currentDiscount } from "../subscriptions/discount";
+import { applyDiscount } from "../subscriptions/pricing";
 import { hasHadTrial } from "./trial";
 
 /** Why there is no trial, in the customer's language (shown on the order screen). */

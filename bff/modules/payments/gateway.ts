@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { createGatewayClient, type GatewayClient } from "../../adapters/cloudpayments/client";
-import { createSandboxOrderClient, sharedSandboxUrl } from "../../adapters/cloudpayments/sandbox-client";
 import { createSandboxGateway, type SandboxGateway } from "../../adapters/sandbox/gateway";
 import { openLedger } from "../../adapters/sandbox/ledger";
+import { createSandboxOrderClient, sharedSandboxUrl } from "../../adapters/sandbox/order-client";
 import type { SandboxOrder } from "../../adapters/sandbox/widget-payments";
 import type { Clock } from "../../platform/clock";
 import type { Config } from "../../platform/config";

@@ -8,13 +8,13 @@ import { AppError } from "../../platform/errors";
 import { findForbiddenText } from "../../platform/input-guard";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
-import { customerAuthenticator } from "../customers/customer-auth";
+import { customerAuthenticator } from "../session/customer-auth";
 import { receiptData } from "./model";
 import { orderStatusOf } from "./order-status";
 import { createCustomerOrder, createPrepaidOrder, firstInvoicePrefix } from "./orders";
 import { attachPrepaid } from "./prepaid-attach";
 import { previewPrepaid } from "./prepaid-preview";
-import { refundRefusedTrialsNow } from "./refused-trial-refunds";
+import { refundRefusedTrialsNow } from "./refunds/refused-trial-refunds";
 import { answerCheck, applyNotification } from "./webhooks";
 
 const widgetOptions = t.Object({

@@ -5,7 +5,7 @@ import { subscriptions } from "../../../db/queries/subscriptions";
 import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
 import type { AppContext } from "../../context";
 import { AppError, type LocalizedText } from "../../platform/errors";
-import { planFor } from "../shop/pricing";
+import { planFor } from "../subscriptions/pricing";
 import { firstOrderTerms } from "./first-order";
 import { firstInvoicePrefix } from "./orders";
 

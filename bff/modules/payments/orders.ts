@@ -8,7 +8,7 @@ import { type ReceiptJsonData, receiptJsonData } from "../../adapters/cloudpayme
 import type { AppContext } from "../../context";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
-import { assertPeriod, assertTariff, planFor } from "../shop/pricing";
+import { assertPeriod, assertTariff, planFor } from "../subscriptions/pricing";
 import { type FirstOrderTerms, firstOrderTerms } from "./first-order";
 import { buildReceipt, type ReceiptSubject } from "./receipt";
 

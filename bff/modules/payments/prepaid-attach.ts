@@ -3,7 +3,7 @@ import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import type { AppContext } from "../../context";
 import { bindPrepaid, type PrepaidOutcome } from "./prepaid-binding";
-import { refundRefusedTrialsNow } from "./refused-trial-refunds";
+import { refundRefusedTrialsNow } from "./refunds/refused-trial-refunds";
 
 /**
  * Attaching a purchase from the cabinet, with the session, when the customer said "Not

@@ -5,7 +5,8 @@ import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/quer
 import { addMonths, dayMs } from "../../platform/calendar";
 import type { LocalizedText } from "../../platform/errors";
 import { queuePaymentSucceeded, queueTrialStarted } from "../mail/events";
-import { planFor } from "../shop/pricing";
+import { nextChargeAmount } from "../subscriptions/next-charge";
+import { planFor } from "../subscriptions/pricing";
 import { hasHadTrial, markTrialRefusal, releaseTrialCard } from "./trial";
 
 export type PrepaidRefusal =
@@ -193,7 +194,7 @@ export async function bindPrepaid(
   );
   await payments.bind(database, payment.id, userId, subscriptionId, now);
   // The purchase is this account's from now: the first message it gets about it.
-  if (isTrial) await queueTrialStarted(database, payment, subscriptionId, now);
+  if (isTrial) await queueTrialStarted(database, payment, subscriptionId, nextChargeAmount, now);
   else await queuePaymentSucceeded(database, { ...payment, user_id: userId }, subscriptionId, now);
   return { bound: true };
 }

@@ -12,10 +12,9 @@ import {
   queueSubscriptionEnded,
   queueTrialStarted,
 } from "../mail/events";
+import { retryDelaysDays } from "../subscriptions/dunning";
+import { nextChargeAmount } from "../subscriptions/next-charge";
 import { refuseTrialAtPay } from "./trial-at-pay";
-
-/** Dunning (DESIGN §5): retry 1 and 3 days after the due date, then the subscription expires. */
-export const retryDelaysDays = [1, 3] as const;
 
 const noCard: CardOnFile = { token: null, lastFour: null, firstSix: null, expiry: null, fingerprint: null };
 
@@ -106,7 +105,7 @@ export async function settleSuccess(
     await subscriptions.addExtraDevice(database, subscription.id, now);
   }
   if (payment.kind === "first" && payment.is_trial)
-    await queueTrialStarted(database, payment, subscription.id, now);
+    await queueTrialStarted(database, payment, subscription.id, nextChargeAmount, now);
   else await queuePaymentSucceeded(database, payment, subscription.id, now);
   return true;
 }

@@ -3,7 +3,7 @@ import { type CardOnFile, type PaymentRow, payments, webhookEvents } from "../..
 import { users } from "../../../db/queries/users";
 import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
-import { applyGatewayRefund } from "./refund-effects";
+import { applyGatewayRefund } from "./refunds/refund-effects";
 import { settleDecline, settleSuccess } from "./settlement";
 import {
   cardFingerprint,

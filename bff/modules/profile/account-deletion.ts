@@ -2,8 +2,8 @@ import { accountData, accountDeletion } from "../../../db/queries/account-data";
 import { audit } from "../../../db/queries/operators";
 import type { UserRow } from "../../../db/queries/users";
 import type { AppContext } from "../../context";
-import { billingTurn } from "../../jobs/renewal-notices";
 import { AppError, type LocalizedText } from "../../platform/errors";
+import { billingTurn } from "../subscriptions/renewal-notices";
 
 const paymentUnderWay: LocalizedText = {
   en: "A payment of yours is being processed. Try again in a minute, once it has finished.",

@@ -2,7 +2,7 @@ import type { Database } from "../../../db/database";
 import { accountData } from "../../../db/queries/account-data";
 import type { UserRow } from "../../../db/queries/users";
 import { dayMs } from "../../platform/calendar";
-import { paymentHistoryOf } from "./payment-history";
+import { paymentHistoryOf } from "../payments/payment-history";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 

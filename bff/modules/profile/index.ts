@@ -4,16 +4,16 @@ import { createReadCache } from "../../platform/read-cache";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse, rowId } from "../../platform/schemas";
 import { devicesPart } from "../access/model";
-import { customerAuth } from "../customers/customer-auth";
-import { ensureReferralCode } from "../customers/referral";
-import { clearedSessionCookieHeader } from "../customers/session-cookie";
-import { addDeviceSlot } from "../payments/extra-device";
+import { addDeviceSlot } from "../access/slot-purchase";
+import { removeSavedCard } from "../payments/card-removal";
+import { ownPaidPayment, paymentHistoryOf } from "../payments/payment-history";
+import { receiptPolicy, renderReceipt } from "../payments/receipt-page";
+import { ensureReferralCode } from "../referrals/referral-codes";
+import { inviteLink, renderReferralQr } from "../referrals/referral-qr";
+import { customerAuth } from "../session/customer-auth";
+import { clearedSessionCookieHeader } from "../session/session-cookie";
 import { deleteAccount } from "./account-deletion";
 import { exportAccount } from "./account-export";
-import { removeSavedCard } from "./card-removal";
-import { ownPaidPayment, paymentHistoryOf } from "./payment-history";
-import { receiptPolicy, renderReceipt } from "./receipt-page";
-import { inviteLink, renderReferralQr } from "./referral-qr";
 import { profileOf } from "./service";
 
 /** The saved card: last four while one is saved; when it was removed, once it is gone. */

@@ -2,9 +2,9 @@ import type { Database } from "../../../db/database";
 import { statement } from "../../../db/database";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { devicesOf } from "../access/devices-part";
-import { toUnits } from "../shop/pricing";
+import { cardView } from "../payments/card-removal";
 import { nextChargeAmount } from "../subscriptions/next-charge";
-import { cardView } from "./card-removal";
+import { toUnits } from "../subscriptions/pricing";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 

@@ -5,7 +5,7 @@ import { type Plan, type SubscriptionRow, subscriptions } from "../../../db/quer
 import type { UserRow } from "../../../db/queries/users";
 import { firstOrderTerms } from "../payments/first-order";
 import { type DiscountBasis, discountBasis, discountFor } from "../subscriptions/discount";
-import { applyDiscount, planFor, toUnits } from "./pricing";
+import { applyDiscount, planFor, toUnits } from "../subscriptions/pricing";
 
 /**
  * Shop data for the purchase block: first payment, the price of the customer's

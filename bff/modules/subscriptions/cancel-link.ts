@@ -8,7 +8,7 @@ import { type LimitKey, releaseAttempt, reserveAttempt } from "../../platform/at
 import { AppError } from "../../platform/errors";
 import { requestLanguage } from "../../platform/request-language";
 import { errorResponse } from "../../platform/schemas";
-import { isCrossSite } from "../customers/session-cookie";
+import { isCrossSite } from "../session/session-cookie";
 import { verifyCancelToken } from "./cancel-token";
 import { cancelLinkAccount, cancelLinkBody, subscriptionResult } from "./model";
 import { cancelSubscription } from "./service";

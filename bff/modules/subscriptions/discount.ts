@@ -2,7 +2,7 @@ import { discountShare, percentOf, referralShare, type Share } from "../../../co
 import type { Database } from "../../../db/database";
 import { promos } from "../../../db/queries/promos";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
-import { countingInviteeMonths } from "./referral-standing";
+import { countingInviteeMonths } from "../referrals/referral-standing";
 
 /** What a customer's discount is made of: it depends on the period it is applied to. */
 export type DiscountBasis = { promoPercent: number; inviteeMonths: number[] };

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
-import { customerAuth } from "../customers/customer-auth";
+import { customerAuth } from "../session/customer-auth";
 import { cancelLinkRoutes } from "./cancel-link";
 import { subscriptionResult as result } from "./model";
 import { cancelSubscription, resumeSubscription } from "./service";

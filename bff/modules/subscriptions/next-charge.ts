@@ -1,7 +1,7 @@
 import type { Database } from "../../../db/database";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
-import { applyDiscount, listPriceOfPeriod } from "../shop/pricing";
 import { currentDiscount } from "./discount";
+import { applyDiscount, listPriceOfPeriod } from "./pricing";
 
 /**
  * What the next renewal of this subscription charges by the rules now, in minor units:

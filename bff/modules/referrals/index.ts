@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { customerErrors, customerIdentity } from "../../platform/schemas";
-import { referralStandingOf } from "../subscriptions/referral-standing";
-import { customerAuth } from "./customer-auth";
+import { customerAuth } from "../session/customer-auth";
+import { referralStandingOf } from "./referral-standing";
 
 /** "anna.smith@mail.ru" → "an•••@mail.ru": enough for the inviter to recognise a friend, no more. */
 export function maskEmail(email: string): string {

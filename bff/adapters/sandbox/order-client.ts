@@ -1,8 +1,8 @@
 import type { Config } from "../../platform/config";
 import type { HttpClient } from "../../platform/http-client";
-import type { SandboxOrder } from "../sandbox/widget-payments";
-import { type GatewaySettings, gatewayCaller } from "./client";
-import { fromMinorUnits } from "./notification";
+import { type GatewaySettings, gatewayCaller } from "../cloudpayments/client";
+import { fromMinorUnits } from "../cloudpayments/notification";
+import type { SandboxOrder } from "./widget-payments";
 
 /** Where a demo instance's sandbox answers the gateway's server API. */
 export const sandboxApiPath = "/api/dev/sandbox/cloudpayments";

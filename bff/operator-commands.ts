@@ -1,9 +1,14 @@
-import type { Database } from "../../../db/database";
-import type { OperatorRole } from "../../../db/queries/operators";
-import { AppError } from "../../platform/errors";
-import { randomToken } from "../../platform/random";
-import { addNode } from "../access/panel-nodes";
-import { createOperator, disableOperator, resetOperatorPassword, unlockOperator } from "./accounts";
+import type { Database } from "../db/database";
+import type { OperatorRole } from "../db/queries/operators";
+import { addNode } from "./modules/access/panel-nodes";
+import {
+  createOperator,
+  disableOperator,
+  resetOperatorPassword,
+  unlockOperator,
+} from "./modules/operators/accounts";
+import { AppError } from "./platform/errors";
+import { randomToken } from "./platform/random";
 
 export const operatorUsage =
   "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username> | unlock <username> | node <name>";

@@ -1,10 +1,10 @@
 import type { Database } from "../../../db/database";
 import { savedCards } from "../../../db/queries/saved-cards";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
-import { billingTurn } from "../../jobs/renewal-notices";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { logger } from "../../platform/logger";
 import { queueCardRemoved } from "../mail/events";
+import { billingTurn } from "../subscriptions/renewal-notices";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 

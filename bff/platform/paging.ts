@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { AppError } from "../../platform/errors";
+import { AppError } from "./errors";
 
 /** The paged answer of every panel list (DESIGN §7). */
 export type Page<T> = {

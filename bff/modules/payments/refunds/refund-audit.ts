@@ -1,8 +1,8 @@
-import type { Database } from "../../../db/database";
-import { invitations } from "../../../db/queries/invitations";
-import { audit } from "../../../db/queries/operators";
-import { subscriptions } from "../../../db/queries/subscriptions";
-import { currentDiscount } from "../subscriptions/discount";
+import type { Database } from "../../../../db/database";
+import { invitations } from "../../../../db/queries/invitations";
+import { audit } from "../../../../db/queries/operators";
+import { subscriptions } from "../../../../db/queries/subscriptions";
+import { currentDiscount } from "../../subscriptions/discount";
 import { paymentView, totalOf, units } from "./refund-model";
 import type { RefundLine, RefundPlan } from "./refund-plan";
 

@@ -2,6 +2,7 @@ import { defaultPrices } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { type HistoryRow, paymentHistory } from "../../../db/queries/payment-history";
 import { AppError, type LocalizedText } from "../../platform/errors";
+import { receiptPath } from "../mail/links";
 
 /** Years of monthly renewals with their retries; older payments are the operator's to look up. */
 export const historyLimit = 50;
@@ -17,8 +18,6 @@ const statusOf: Record<HistoryRow["status"], HistoryStatus> = {
 };
 
 const hasReceipt = (row: HistoryRow) => row.status === "completed" || row.status === "refunded";
-
-export const receiptPath = (paymentId: number) => `/api/profile/payments/${paymentId}/receipt`;
 
 /**
  * What a payment was for. A first payment at the trial price is the trial; one at any

@@ -4,14 +4,14 @@ import { subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
 import type { AppContext } from "../../context";
-import { billingTurn, renoticeRaisedCharge } from "../../jobs/renewal-notices";
 import { dayMs } from "../../platform/calendar";
 import { AppError, type LocalizedText } from "../../platform/errors";
 import { logger } from "../../platform/logger";
-import { devicesOf } from "../access/devices-part";
-import { accountIdOf } from "./orders";
-import { buildReceipt } from "./receipt";
-import { chargeSavedCard, settleCharge } from "./saved-card";
+import { accountIdOf } from "../payments/orders";
+import { buildReceipt } from "../payments/receipt";
+import { chargeSavedCard, settleCharge } from "../payments/saved-card";
+import { billingTurn, renoticeRaisedCharge } from "../subscriptions/renewal-notices";
+import { devicesOf } from "./devices-part";
 
 const refusals = {
   notActive: {

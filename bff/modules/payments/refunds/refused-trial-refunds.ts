@@ -1,12 +1,12 @@
-import { statement } from "../../../db/database";
-import type { PaymentRow } from "../../../db/queries/payments";
-import { refunds } from "../../../db/queries/refunds";
-import type { AppContext } from "../../context";
-import { logger } from "../../platform/logger";
-import { randomToken } from "../../platform/random";
-import { queueRefundMade } from "../mail/events";
-import { staleClaimMs } from "../panel/refund-plan";
-import { receiptOf } from "./receipt";
+import { statement } from "../../../../db/database";
+import type { PaymentRow } from "../../../../db/queries/payments";
+import { refunds } from "../../../../db/queries/refunds";
+import type { AppContext } from "../../../context";
+import { logger } from "../../../platform/logger";
+import { randomToken } from "../../../platform/random";
+import { queueRefundMade } from "../../mail/events";
+import { receiptOf } from "../receipt";
+import { staleClaimMs } from "./refund-plan";
 
 /** At most this many per call: a backlog is worked off over the following passes. */
 const batchSize = 50;

@@ -1,9 +1,9 @@
-import type { Currency } from "../../../core/money";
-import type { Database } from "../../../db/database";
-import type { PaymentKind } from "../../../db/queries/payments";
-import { type ClaimablePaymentRow, refunds } from "../../../db/queries/refunds";
-import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
-import type { UserRow } from "../../../db/queries/users";
+import type { Currency } from "../../../../core/money";
+import type { Database } from "../../../../db/database";
+import type { PaymentKind } from "../../../../db/queries/payments";
+import { type ClaimablePaymentRow, refunds } from "../../../../db/queries/refunds";
+import { hasAccess, type SubscriptionRow, subscriptions } from "../../../../db/queries/subscriptions";
+import type { UserRow } from "../../../../db/queries/users";
 
 /**
  * A claim older than this belongs to a refund that died (a crash, a gateway that never

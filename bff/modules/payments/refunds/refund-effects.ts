@@ -1,8 +1,8 @@
-import type { Database } from "../../../db/database";
-import { type PaymentRow, payments } from "../../../db/queries/payments";
-import type { ClaimablePaymentRow } from "../../../db/queries/refunds";
-import { subscriptions } from "../../../db/queries/subscriptions";
-import { queueRefundMade } from "../mail/events";
+import type { Database } from "../../../../db/database";
+import { type PaymentRow, payments } from "../../../../db/queries/payments";
+import type { ClaimablePaymentRow } from "../../../../db/queries/refunds";
+import { subscriptions } from "../../../../db/queries/subscriptions";
+import { queueRefundMade } from "../../mail/events";
 
 /**
  * A refunded payment that bought the subscription's current period takes the period

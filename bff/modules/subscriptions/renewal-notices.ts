@@ -1,14 +1,14 @@
-import type { Database } from "../../db/database";
-import { payments } from "../../db/queries/payments";
-import { renewalNotices } from "../../db/queries/renewal-notices";
-import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
-import type { AppContext } from "../context";
-import { queueSubscriptionEnded } from "../modules/mail/events";
-import { publicUrlOf } from "../modules/mail/links";
-import { enqueueMail } from "../modules/mail/outbox";
-import { cancelUrl } from "../modules/subscriptions/cancel-token";
-import { nextChargeAmount } from "../modules/subscriptions/next-charge";
-import { dayMs } from "../platform/calendar";
+import type { Database } from "../../../db/database";
+import { payments } from "../../../db/queries/payments";
+import { renewalNotices } from "../../../db/queries/renewal-notices";
+import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
+import type { AppContext } from "../../context";
+import { dayMs } from "../../platform/calendar";
+import { queueSubscriptionEnded } from "../mail/events";
+import { publicUrlOf } from "../mail/links";
+import { enqueueMail } from "../mail/outbox";
+import { cancelUrl } from "./cancel-token";
+import { nextChargeAmount } from "./next-charge";
 
 /**
  * The pre-charge notice of the 2026 subscription law (DESIGN §13(a)): no renewal charge

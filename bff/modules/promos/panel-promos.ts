@@ -2,7 +2,7 @@ import type { Database } from "../../../db/database";
 import { statement } from "../../../db/database";
 import { audit } from "../../../db/queries/operators";
 import { addMonths, dayMs } from "../../platform/calendar";
-import { paged } from "./paging";
+import { paged } from "../../platform/paging";
 
 /** The kinds of promo code an operator may create; support staff may create none. */
 export const promoTypes = [{ type: "DISCOUNT", name: "Скидка на подписку" }] as const;

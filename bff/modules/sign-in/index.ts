@@ -4,10 +4,15 @@ import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
+import {
+  clearedSessionCookieHeader,
+  isCrossSite,
+  sessionCookieHeader,
+  sessionToken,
+} from "../session/session-cookie";
+import { createSession, deleteSession } from "../session/sessions";
 import { providerSettings, registerBody, registerResponse } from "./model";
 import { registerCustomer } from "./register";
-import { clearedSessionCookieHeader, isCrossSite, sessionCookieHeader, sessionToken } from "./session-cookie";
-import { createSession, deleteSession } from "./sessions";
 
 /** Sign-up/sign-in of customers and their sessions. */
 export function customersModule(context: AppContext) {

@@ -1,5 +1,5 @@
-import { ControlError, type ControlHandler } from "../../platform/control-socket";
-import { runOperatorCommand } from "./commands";
+import { runOperatorCommand } from "./operator-commands";
+import { ControlError, type ControlHandler } from "./platform/control-socket";
 
 /** `POST /operator {args}` on the control socket: the CLI's command, run by the server that holds the file. */
 export const operatorRequest: ControlHandler = async (body, database) => {

@@ -6,12 +6,12 @@ import { users } from "../../../db/queries/users";
 import type { AppContext } from "../../context";
 import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import { AppError } from "../../platform/errors";
-import { type CustomerProvider, customerProviders } from "../identity/providers";
 import { bindPrepaid, type PrepaidOutcome } from "../payments/prepaid-binding";
-import { refundRefusedTrialsNow } from "../payments/refused-trial-refunds";
-import { assertPeriod, assertTariff, planFor } from "../shop/pricing";
-import { promoLimitKeys, tooManyPromoCodes } from "./promo-limits";
-import { applyReferralCode } from "./referral";
+import { refundRefusedTrialsNow } from "../payments/refunds/refused-trial-refunds";
+import { promoLimitKeys, tooManyPromoCodes } from "../promos/promo-limits";
+import { applyReferralCode } from "../referrals/referral-codes";
+import { assertPeriod, assertTariff, planFor } from "../subscriptions/pricing";
+import { type CustomerProvider, customerProviders } from "./providers";
 
 export type RegisterInput = {
   uid: string;

@@ -1,0 +1,75 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context";
+import { pageOf, pageQuery } from "../../platform/paging";
+import { errorResponse } from "../../platform/schemas";
+import { operatorAuth } from "../operators/operator-auth";
+import { availablePromos, createPromo, promoMessages, promoProblem, promoTypes } from "./panel-promos";
+
+const panelErrors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+} as const;
+
+/** The panel's promo code calls under /api/panel/promos (the panel module mounts them behind its sign-in). */
+export function panelPromoRoutes(context: AppContext) {
+  const { database, clock } = context;
+  return new Elysia({ prefix: "/promos" })
+    .use(operatorAuth(context))
+    .get("/promoTypes", ({ operator }) => (operator.role === "admin" ? [...promoTypes] : []), {
+      operator: "support",
+      response: panelErrors,
+      detail: { summary: "Promo kinds this operator may create (none for support staff)" },
+    })
+    .get(
+      "/availablePromos",
+      ({ query }) => {
+        const { number, size } = pageOf(query, 5);
+        return availablePromos(database, number, size, clock.now(), query.code);
+      },
+      {
+        operator: "support",
+        query: t.Object({
+          ...pageQuery,
+          sortBy: t.Optional(t.Literal("id")),
+          sortDirection: t.Optional(t.Literal("DESC")),
+          code: t.Optional(t.String({ maxLength: 64 })),
+        }),
+        response: panelErrors,
+        detail: {
+          summary:
+            "Available, unexpired promo codes, newest first, 5 per page; code filters by part of the code (any case)",
+        },
+      },
+    )
+    .post(
+      "/generatePromo",
+      async ({ body, operator, request, set }) => {
+        const problem = promoProblem(body, clock.now());
+        if (problem) {
+          set.status = 400;
+          const message = promoMessages[problem];
+          // `reason` names the rule, so the panel can say it in the operator's language.
+          return { success: false, message, reason: problem, error: { code: "VALIDATION", message } };
+        }
+        if (!(await createPromo(database, body, operator.id, context.clientAddress(request), clock.now()))) {
+          set.status = 409;
+          const message = "a promo code with this name already exists";
+          return { success: false, message, error: { code: "CONFLICT", message } };
+        }
+        return { success: true, message: `Promo code ${body.promoCode.trim().toUpperCase()} created.` };
+      },
+      {
+        operator: "admin",
+        body: t.Object({
+          promoCode: t.String({ maxLength: 64 }),
+          promoType: t.String({ maxLength: 32 }),
+          isAvailable: t.Boolean(),
+          discount: t.Number(),
+          expirationDate: t.String({ maxLength: 32 }),
+        }),
+        detail: { summary: "Create a promo code (administrators); the spec's rules are enforced here too" },
+      },
+    );
+}
