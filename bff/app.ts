@@ -26,7 +26,7 @@ import { profileModule } from "./modules/profile";
 import { promosModule } from "./modules/promos";
 import { referralsModule } from "./modules/referrals/index";
 import { shopModule } from "./modules/shop";
-import { customersModule } from "./modules/sign-in";
+import { signInModule } from "./modules/sign-in";
 import { createIdentityProviders } from "./modules/sign-in/providers";
 import { subscriptionsModule } from "./modules/subscriptions";
 import { createAddressResolver } from "./platform/client-address";
@@ -108,7 +108,7 @@ export function createApp(context: AppContext) {
     .use(apiDocsModule(context))
     .use(healthModule(context))
     .use(documentsModule())
-    .use(customersModule(context))
+    .use(signInModule(context))
     .use(profileModule(context))
     .use(referralsModule(context))
     .use(shopModule(context))

@@ -15,7 +15,7 @@ import { providerSettings, registerBody, registerResponse } from "./model";
 import { registerCustomer } from "./register";
 
 /** Sign-up/sign-in of customers and their sessions. */
-export function customersModule(context: AppContext) {
+export function signInModule(context: AppContext) {
   return new Elysia({ tags: ["customers"] })
     .post(
       "/register",

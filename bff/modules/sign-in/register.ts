@@ -9,9 +9,9 @@ import { AppError } from "../../platform/errors";
 import { bindPrepaid, type PrepaidOutcome } from "../payments/prepaid-binding";
 import { refundRefusedTrialsNow } from "../payments/refunds/refused-trial-refunds";
 import { promoLimitKeys, tooManyPromoCodes } from "../promos/promo-limits";
-import { applyReferralCode } from "../referrals/referral-codes";
 import { assertPeriod, assertTariff, planFor } from "../subscriptions/pricing";
 import { type CustomerProvider, customerProviders } from "./providers";
+import { applyReferralCode } from "./sign-up-code";
 
 export type RegisterInput = {
   uid: string;
