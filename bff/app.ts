@@ -43,13 +43,16 @@ import { baseSecurityHeaders } from "./security-headers";
 
 /** The composition root: builds the feature services every module is handed. */
 export async function createContext(
-  config: Config,
+  loaded: Config,
   database: AppContext["database"],
   clock: Clock,
   overrides: ContextOverrides = {},
 ): Promise<AppContext> {
   const http = createHttpClient();
-  if (database.isShared) await adoptSharedSecrets(config, database);
+  const config = database.isShared ? await adoptSharedSecrets(loaded, database) : loaded;
+  // Nothing may sign with an empty key: unconfigured secrets are made by prepareDataFolder.
+  if (config.jwtSecret === "" || config.cloudPaymentsApiSecret === "")
+    throw new Error("The generated secrets are missing: run prepareDataFolder(config) before createContext.");
   const keys = database.isShared
     ? await loadSharedDemoKeys(database)
     : await loadDemoKeys(config.databasePath === ":memory:" ? undefined : config.dataDirectory);

@@ -2,6 +2,7 @@ import { unlinkSync } from "node:fs";
 import { runOperatorCommand } from "./operator-commands";
 import { type Config, loadConfig } from "./platform/config";
 import { askControlSocket, controlSocketPath, probeControlSocket } from "./platform/control-socket";
+import { prepareDataFolder } from "./platform/data-folder";
 import { openDatabase } from "./platform/database";
 
 /**
@@ -27,7 +28,7 @@ async function viaRunningServer(config: Config): Promise<{ exitCode: number; out
 }
 
 async function main(): Promise<number> {
-  const config = loadConfig();
+  const config = prepareDataFolder(loadConfig());
   const result =
     (await viaRunningServer(config)) ??
     (await (async () => {

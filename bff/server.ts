@@ -7,11 +7,13 @@ import { operatorRequest } from "./operator-control";
 import { withPeerSource } from "./platform/client-address";
 import { OffsetClock } from "./platform/clock";
 import { followClockOffset, loadClockOffset } from "./platform/clock-offset";
-import { loadConfig } from "./platform/config";
+import { type Config, configWith, loadConfig } from "./platform/config";
+import type { Environment } from "./platform/config-values";
 import { controlSocketPath, startControlSocket } from "./platform/control-socket";
+import { prepareDataFolder } from "./platform/data-folder";
 import { openDatabase } from "./platform/database";
 import { maxBodyBytes } from "./platform/input-guard";
-import { logger } from "./platform/logger";
+import { logger, setLogLevel } from "./platform/logger";
 import { metricsResponse } from "./platform/metrics-endpoint";
 import { createRouteNamer } from "./platform/route-patterns";
 import { backupRequest } from "./platform/sqlite-backup";
@@ -20,8 +22,14 @@ import { baseSecurityHeaders } from "./security-headers";
 import { createStaticSite } from "./static-site";
 
 /** One process: the static site and /api/* on one port (DESIGN §2). */
-export async function startServer(environment: Record<string, string | undefined> = process.env) {
-  const config = loadConfig(environment);
+export async function startServer(environment: Environment = process.env) {
+  return startConfiguredServer(loadConfig(environment));
+}
+
+/** The start of a configuration already loaded (`npm start` reads it before building the site). */
+export async function startConfiguredServer(loaded: Config) {
+  setLogLevel(loaded.logLevel);
+  const config = prepareDataFolder(loaded);
   const database = await openDatabase(config);
   const clock = new OffsetClock(config.mode === "demo" ? await loadClockOffset(database) : 0);
   // Several instances on one database share one test clock (DESIGN §15).
@@ -93,9 +101,11 @@ export async function startServer(environment: Record<string, string | undefined
       return new Response("Internal error", { status: 500, headers: securityHeaders });
     },
   });
-  // PORT=0 (tests): the demo's default public origin is only known now. Links in mails use it.
-  if (config.isPublicUrlDefault && config.port === 0) config.publicUrl = `http://localhost:${server.port}`;
-  const billingInterval = Number(environment.BILLING_INTERVAL_SECONDS ?? 60);
+  // PORT=0 (tests): the demo's default public origin is only known now. Links in mails use it;
+  // the modules read it through the context, which gets a copy with it (none changes in place).
+  if (config.isPublicUrlDefault && config.port === 0)
+    context.config = configWith(context.config, { publicUrl: `http://localhost:${server.port}` });
+  const billingInterval = config.billingIntervalSeconds;
   const stopScheduler =
     billingInterval > 0 ? startRenewalScheduler(context, billingInterval * 1000) : () => {};
   const mailWorker = startMailWorker(context);
@@ -142,7 +152,16 @@ export async function startServer(environment: Record<string, string | undefined
     })();
     return stopped;
   };
-  return { server, database, config, context, stopScheduler, stopMail, stopControl, shutdown };
+  return {
+    server,
+    database,
+    config: context.config,
+    context,
+    stopScheduler,
+    stopMail,
+    stopControl,
+    shutdown,
+  };
 }
 
 /** Past this, a stop that has not finished ends the process anyway (DESIGN §16: 15 s). */

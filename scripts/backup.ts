@@ -8,6 +8,7 @@ import {
   controlSocketPath,
   probeControlSocket,
 } from "../bff/platform/control-socket";
+import { prepareDataFolder } from "../bff/platform/data-folder";
 import { openSqlite } from "../bff/platform/database";
 import { assertPrivateFolder } from "../bff/platform/private-path";
 import { backupSqliteInto } from "../bff/platform/sqlite-backup";
@@ -95,7 +96,7 @@ async function backupPostgres(databaseUrl: string, target: string): Promise<stri
 }
 
 export async function backup(argument: string | undefined, environment = process.env): Promise<string> {
-  const config = loadConfig(environment);
+  const config = prepareDataFolder(loadConfig(environment));
   const target = targetOf(argument, config);
   return config.databaseUrl ? backupPostgres(config.databaseUrl, target) : backupSqlite(config, target);
 }

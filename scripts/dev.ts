@@ -1,12 +1,17 @@
-export {};
+import { textOf, wholeNumber } from "../bff/platform/config-values";
 
 /**
  * `npm run dev`: the API with reload on :3001 and Astro's dev server on :4321, which
  * proxies /api there. Open http://localhost:4321/en/ (the unprefixed URLs are chosen
  * by the production server, which `npm start` runs).
  */
+const apiPort = wholeNumber("DEV_API_PORT", textOf(process.env, "DEV_API_PORT"), {
+  min: 1,
+  max: 65535,
+  fallback: 3001,
+});
 const api = Bun.spawn(["bun", "--watch", "bff/server.ts"], {
-  env: { ...process.env, PORT: process.env.DEV_API_PORT ?? "3001" },
+  env: { ...process.env, PORT: String(apiPort) },
   stdout: "inherit",
   stderr: "inherit",
 });

@@ -14,6 +14,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Config, loadConfig } from "../bff/platform/config";
 import { canonicalDatabasePath, controlSocketPath, probeControlSocket } from "../bff/platform/control-socket";
+import { prepareDataFolder } from "../bff/platform/data-folder";
 import { openDatabase, openSqlite } from "../bff/platform/database";
 import type { Database } from "../db/database";
 import { PostgresDatabase } from "../db/postgres";
@@ -172,7 +173,7 @@ async function counts(database: Database) {
 export async function restore(argument: string, environment = process.env): Promise<string> {
   const file = resolve(argument);
   if (!existsSync(file)) throw new Error(`${file} does not exist.`);
-  const config = loadConfig(environment);
+  const config = prepareDataFolder(loadConfig(environment));
   const kind = kindOf(file);
   const engine = config.databaseUrl ? "pgdump" : "sqlite";
   if (kind !== engine) {

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer, stopOnSignals } from "../bff/server";
+import { loadConfig } from "../bff/platform/config";
+import { startConfiguredServer, stopOnSignals } from "../bff/server";
 
 /**
  * `npm start`: build the site when dist/ is missing or older than its sources, then
@@ -21,8 +22,10 @@ function newestChange(path: string): number {
   );
 }
 
+// Read first: a mistyped variable stops the start now, not after a minute of building.
+const config = loadConfig();
 const isStale = !existsSync(marker) || Math.max(...sources.map(newestChange)) > statSync(marker).mtimeMs;
-if (isStale && !process.env.SKIP_BUILD) {
+if (isStale && !config.skipBuild) {
   console.log("Building the site (first start or sources changed)…");
   const build = Bun.spawnSync(["bun", "--bun", "x", "astro", "build"], {
     cwd: root,
@@ -35,4 +38,4 @@ if (isStale && !process.env.SKIP_BUILD) {
   }
 }
 
-stopOnSignals(await startServer());
+stopOnSignals(await startConfiguredServer(config));

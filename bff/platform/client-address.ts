@@ -112,7 +112,7 @@ export function parseTrustedProxies(raw: string | undefined): string[] {
   return entries;
 }
 
-export function createAddressResolver(trustedProxies: string[]) {
+export function createAddressResolver(trustedProxies: readonly string[]) {
   const networks = trustedProxies.map((entry) => parseNetwork(entry)).filter((n) => n !== undefined);
   const isTrusted = (address: string) => {
     const parsed = parseAddress(address);

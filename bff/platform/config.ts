@@ -1,13 +1,17 @@
 import { isIPv4, isIPv6 } from "node:net";
-import { basename } from "node:path";
 import { parseTrustedProxies } from "./client-address";
-import { secureDataFolder } from "./data-folder";
+import { days, type Environment, flag, oneOf, textOf, wholeNumber } from "./config-values";
 import { parseTaxationSystem, parseVat, type ReceiptSettings } from "./fiscal-settings";
-import { readOrCreateSecret } from "./secrets";
+import { type LogLevel, logLevels } from "./logger";
 
-export type AppMode = "demo" | "production";
+const appModes = ["demo", "production"] as const;
+export type AppMode = (typeof appModes)[number];
 
-export type Config = {
+/**
+ * Every setting the server reads, parsed and checked once at start (loadConfig) and never
+ * changed after: a start step that adds a value makes a new frozen copy (configWith).
+ */
+export type Config = Readonly<{
   port: number;
   /**
    * HOST: the address to listen on, e.g. 127.0.0.1 when the proxy runs on the same machine;
@@ -33,6 +37,8 @@ export type Config = {
   smtpUrl: string | undefined;
   /** Renewal attempts claimed per transaction (RENEWAL_BATCH_SIZE, 1–5000, default 500). */
   renewalBatchSize: number;
+  /** Seconds between the scheduler's passes (BILLING_INTERVAL_SECONDS, 0–86400, default 60); 0: none. */
+  billingIntervalSeconds: number;
   /** Connection logs are deleted after LOG_RETENTION_DAYS (90). */
   logRetentionDays: number;
   /** Addresses of connections and payments are cut to their network after IP_RETENTION_DAYS (30). */
@@ -44,6 +50,11 @@ export type Config = {
   mode: AppMode;
   adminUsername: string | undefined;
   adminPassword: string | undefined;
+  /**
+   * JWT_SECRET, and CLOUDPAYMENTS_API_SECRET below: empty when not configured, until the
+   * start generates it (prepareDataFolder into the data folder, or with DATABASE_URL
+   * adoptSharedSecrets into the database).
+   */
   jwtSecret: string;
   googleClientId: string | undefined;
   yandexClientId: string | undefined;
@@ -53,35 +64,26 @@ export type Config = {
   recaptchaSiteKey: string | undefined;
   recaptchaSecret: string | undefined;
   /** Proxies whose X-Forwarded-For hops are believed (DESIGN §12); empty: only the socket's peer counts. */
-  trustedProxies: string[];
+  trustedProxies: readonly string[];
   /** The staff captcha's proof of work: the largest number the browser may have to try. */
   altchaMaxNumber: number;
   /** What every 54-FZ receipt states: TAXATION_SYSTEM and RECEIPT_VAT. */
-  receipts: ReceiptSettings;
+  receipts: Readonly<ReceiptSettings>;
+  /** The built site (STATIC_DIR, default `dist`). */
   staticDirectory: string;
-};
+  /** LOG_LEVEL; unset keeps the logger's default (info, and nothing under the test runner). */
+  logLevel: LogLevel | undefined;
+  /** SKIP_BUILD: `npm start` serves the site as it was built, however old. */
+  skipBuild: boolean;
+}>;
 
-type Environment = Record<string, string | undefined>;
-
-function optional(environment: Environment, name: string): string | undefined {
-  const value = environment[name]?.trim();
-  return value ? value : undefined;
-}
+const optional = textOf;
 
 /**
  * About a second of work in Chromium on a 2-core machine (README, "Staff login"): each
  * guess costs something, staff hardly wait. Tunable for slower or faster staff machines.
  */
 export const defaultAltchaMaxNumber = 400_000;
-
-function parseAltchaMaxNumber(raw: string | undefined): number {
-  if (raw === undefined) return defaultAltchaMaxNumber;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1000 || value > 100_000_000) {
-    throw new Error(`ALTCHA_MAX_NUMBER must be a whole number from 1000 to 100000000, got "${raw}".`);
-  }
-  return value;
-}
 
 /**
  * SMTP_URL must name an SMTP server. The value holds the password, so no message ever
@@ -118,14 +120,6 @@ function parseDatabaseUrl(raw: string | undefined): string | undefined {
   );
 }
 
-function parseBatchSize(raw: string | undefined): number {
-  if (raw === undefined) return 500;
-  const size = Number(raw);
-  if (!Number.isInteger(size) || size < 1 || size > 5000)
-    throw new Error(`RENEWAL_BATCH_SIZE must be a whole number from 1 to 5000, got "${raw}".`);
-  return size;
-}
-
 /** METRICS_TOKEN: a bearer that may read /metrics from anywhere; short ones are guessable. */
 function parseMetricsToken(raw: string | undefined): string | undefined {
   if (raw !== undefined && raw.length < 24)
@@ -133,23 +127,6 @@ function parseMetricsToken(raw: string | undefined): string | undefined {
       `METRICS_TOKEN must be at least 24 characters (e.g. \`openssl rand -hex 24\`), got ${raw.length}.`,
     );
   return raw;
-}
-
-function parseDays(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const days = Number(raw);
-  if (!Number.isInteger(days) || days < 1 || days > 3650)
-    throw new Error(`${name} must be a whole number of days from 1 to 3650, got "${raw}".`);
-  return days;
-}
-
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined) return 3000;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be a whole number from 0 to 65535, got "${raw}".`);
-  }
-  return port;
 }
 
 /** One DNS name: dot-separated labels of letters, digits and inner hyphens. */
@@ -191,8 +168,8 @@ const realSettings = [
  */
 function parseMode(environment: Environment): AppMode {
   const raw = optional(environment, "APP_MODE");
-  if (raw === "demo" || raw === "production") return raw;
-  if (raw !== undefined) throw new Error(`APP_MODE must be "demo" or "production", got "${raw}".`);
+  if (raw !== undefined)
+    return oneOf("APP_MODE", raw, appModes, { fallback: "demo", accepts: '"demo" or "production"' });
   const real = realSettings.filter((name) => optional(environment, name) !== undefined);
   if (real.length > 0) {
     throw new Error(
@@ -203,60 +180,83 @@ function parseMode(environment: Environment): AppMode {
 }
 
 /**
- * Reads the whole configuration once, at start. Everything is optional: with no
- * environment at all the product runs in demo mode with generated secrets kept in
- * the data folder, so `npm start` needs no setup.
+ * Reads the whole configuration once, at start, and writes nothing: the data folder and
+ * the secrets generated into it are made by the start's own step (prepareDataFolder).
+ * Everything is optional: with no environment at all the product runs in demo mode, so
+ * `npm start` needs no setup. A value a variable does not take stops here, naming it.
  */
 export function loadConfig(environment: Environment = process.env): Config {
   const databasePath = optional(environment, "DATABASE_PATH") ?? "data/app.db";
   const dataDirectory =
     databasePath === ":memory:" ? "data" : databasePath.replace(/[/\\][^/\\]*$/, "") || ".";
   const mode = parseMode(environment);
-  // Before any secret is generated into it.
-  if (databasePath !== ":memory:") secureDataFolder(dataDirectory, basename(databasePath));
-  const port = parsePort(optional(environment, "PORT"));
+  const port = wholeNumber("PORT", optional(environment, "PORT"), { min: 0, max: 65535, fallback: 3000 });
   const configuredPublicUrl = optional(environment, "PUBLIC_URL")?.replace(/\/+$/, "");
   const publicUrl = configuredPublicUrl ?? `http://localhost:${port}`;
-  const databaseUrl = parseDatabaseUrl(optional(environment, "DATABASE_URL"));
-  // With a shared database, a generated secret lives in it (shared-secrets.ts), not in
-  // one machine's folder: empty here means "generate or read it there".
-  const generatedSecret = (name: string) => (databaseUrl ? "" : readOrCreateSecret(dataDirectory, name));
-  const config: Config = {
+  const config = freeze({
     port,
     host: parseHost(optional(environment, "HOST")),
     databasePath,
-    databaseUrl,
+    databaseUrl: parseDatabaseUrl(optional(environment, "DATABASE_URL")),
     dataDirectory,
     publicUrl,
     isPublicUrlDefault: configuredPublicUrl === undefined,
     smtpUrl: parseSmtpUrl(optional(environment, "SMTP_URL")),
-    renewalBatchSize: parseBatchSize(optional(environment, "RENEWAL_BATCH_SIZE")),
+    renewalBatchSize: wholeNumber("RENEWAL_BATCH_SIZE", optional(environment, "RENEWAL_BATCH_SIZE"), {
+      min: 1,
+      max: 5000,
+      fallback: 500,
+    }),
+    billingIntervalSeconds: wholeNumber(
+      "BILLING_INTERVAL_SECONDS",
+      optional(environment, "BILLING_INTERVAL_SECONDS"),
+      { min: 0, max: 86_400, fallback: 60, unit: "seconds", note: "0 turns the renewal scheduler off" },
+    ),
     metricsToken: parseMetricsToken(optional(environment, "METRICS_TOKEN")),
-    logRetentionDays: parseDays("LOG_RETENTION_DAYS", optional(environment, "LOG_RETENTION_DAYS"), 90),
-    ipRetentionDays: parseDays("IP_RETENTION_DAYS", optional(environment, "IP_RETENTION_DAYS"), 30),
+    logRetentionDays: days("LOG_RETENTION_DAYS", optional(environment, "LOG_RETENTION_DAYS"), 90),
+    ipRetentionDays: days("IP_RETENTION_DAYS", optional(environment, "IP_RETENTION_DAYS"), 30),
     mailFrom: optional(environment, "MAIL_FROM") ?? defaultMailFrom(publicUrl),
     mode,
     adminUsername: optional(environment, "ADMIN_USERNAME"),
     adminPassword: optional(environment, "ADMIN_PASSWORD"),
-    jwtSecret: optional(environment, "JWT_SECRET") ?? generatedSecret("jwt-secret"),
+    jwtSecret: optional(environment, "JWT_SECRET") ?? "",
     googleClientId: optional(environment, "GOOGLE_CLIENT_ID"),
     yandexClientId: optional(environment, "YANDEX_CLIENT_ID"),
     cloudPaymentsPublicId: optional(environment, "CLOUDPAYMENTS_PUBLIC_ID"),
-    cloudPaymentsApiSecret:
-      optional(environment, "CLOUDPAYMENTS_API_SECRET") ?? generatedSecret("cloudpayments-api-secret"),
+    cloudPaymentsApiSecret: optional(environment, "CLOUDPAYMENTS_API_SECRET") ?? "",
     cloudPaymentsApiUrl: optional(environment, "CLOUDPAYMENTS_API_URL"),
     recaptchaSiteKey: optional(environment, "RECAPTCHA_SITE_KEY"),
     recaptchaSecret: optional(environment, "RECAPTCHA_SECRET"),
     trustedProxies: parseTrustedProxies(optional(environment, "TRUSTED_PROXIES")),
-    altchaMaxNumber: parseAltchaMaxNumber(optional(environment, "ALTCHA_MAX_NUMBER")),
+    altchaMaxNumber: wholeNumber("ALTCHA_MAX_NUMBER", optional(environment, "ALTCHA_MAX_NUMBER"), {
+      min: 1000,
+      max: 100_000_000,
+      fallback: defaultAltchaMaxNumber,
+    }),
     receipts: {
       taxationSystem: parseTaxationSystem(optional(environment, "TAXATION_SYSTEM")),
       vat: parseVat(optional(environment, "RECEIPT_VAT")),
     },
     staticDirectory: optional(environment, "STATIC_DIR") ?? "dist",
-  };
+    logLevel: oneOf("LOG_LEVEL", optional(environment, "LOG_LEVEL"), logLevels, {
+      fallback: undefined,
+      accepts: '"debug", "info", "warn" or "error"',
+    }),
+    skipBuild: flag("SKIP_BUILD", optional(environment, "SKIP_BUILD"), false),
+  });
   assertProductionIsReal(config, environment);
   return config;
+}
+
+/** A frozen copy with some values replaced: how a start step adds what it made or learned. */
+export function configWith(config: Config, changes: Partial<Config>): Config {
+  return freeze({ ...config, ...changes });
+}
+
+function freeze(config: Config): Config {
+  Object.freeze(config.trustedProxies);
+  Object.freeze(config.receipts);
+  return Object.freeze(config);
 }
 
 /** Production must not silently fall back to the demo identity provider or the sandbox bank. */

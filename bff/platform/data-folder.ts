@@ -1,12 +1,14 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { isMainThread } from "node:worker_threads";
+import { type Config, configWith } from "./config";
 import { controlSocketName } from "./control-socket";
+import { readOrCreateSecret } from "./secrets";
 
 /**
  * What the server keeps beside its database, by exact name: another program's `x.db` or
  * `y.secret` in a shared folder is not ours to change. Named where they are made:
- * platform/config.ts (secrets), adapters/demo-idp/keys.ts, modules/payments/gateway.ts,
+ * prepareDataFolder below (secrets), adapters/demo-idp/keys.ts, modules/payments/gateway.ts,
  * platform/control-socket.ts (the socket `npm run backup` asks while the server runs).
  */
 const companionFiles = [
@@ -54,4 +56,25 @@ export function secureDataFolder(directory: string, databaseFile: string): void 
 export function restrictDatabaseFiles(path: string): void {
   if (path === ":memory:") return;
   for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+}
+
+/**
+ * The start's step that writes (loadConfig writes nothing): the data folder, private, and
+ * in it each secret the configuration leaves to be generated, made once and read back on
+ * every later start so signed tokens outlive a restart. Run by every start that opens the
+ * database (server, operator CLI, backup, restore) before anything signs or verifies. With
+ * DATABASE_URL the secrets live in the database instead (shared-secrets.ts), so they stay
+ * empty here; an in-memory database (tests) keeps them in `data/` as it always did.
+ */
+export function prepareDataFolder(config: Config): Config {
+  // Before any secret is generated into it.
+  if (config.databasePath !== ":memory:")
+    secureDataFolder(config.dataDirectory, basename(config.databasePath));
+  if (config.databaseUrl !== undefined) return config;
+  const generated = (value: string, name: string) =>
+    value === "" ? readOrCreateSecret(config.dataDirectory, name) : value;
+  return configWith(config, {
+    jwtSecret: generated(config.jwtSecret, "jwt-secret"),
+    cloudPaymentsApiSecret: generated(config.cloudPaymentsApiSecret, "cloudpayments-api-secret"),
+  });
 }

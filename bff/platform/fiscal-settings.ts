@@ -1,3 +1,5 @@
+import { oneOf } from "./config-values";
+
 /**
  * The merchant's fiscal settings for 54-FZ receipts (DESIGN §13): which tax regime the
  * receipts state and which VAT rate every item carries. The values are CloudKassir's
@@ -22,23 +24,17 @@ export type ReceiptSettings = { taxationSystem: TaxationSystem; vat: VatRate };
 export const defaultReceiptSettings: ReceiptSettings = { taxationSystem: 1, vat: null };
 
 export function parseTaxationSystem(raw: string | undefined): TaxationSystem {
-  if (raw === undefined) return defaultReceiptSettings.taxationSystem;
-  const value = taxationSystems.find((code) => String(code) === raw);
-  if (value === undefined) {
-    throw new Error(
-      `TAXATION_SYSTEM must be one of 0 (ОСН), 1 (УСН доходы), 2 (УСН доходы минус расходы), 3 (ЕНВД), 4 (ЕСХН), 5 (патент), got "${raw}".`,
-    );
-  }
-  return value;
+  return oneOf("TAXATION_SYSTEM", raw, taxationSystems, {
+    fallback: defaultReceiptSettings.taxationSystem,
+    accepts: "one of 0 (ОСН), 1 (УСН доходы), 2 (УСН доходы минус расходы), 3 (ЕНВД), 4 (ЕСХН), 5 (патент)",
+  });
 }
 
 export function parseVat(raw: string | undefined): VatRate {
-  if (raw === undefined || raw.toLowerCase() === "none") return defaultReceiptSettings.vat;
-  const value = vatRates.find((rate) => String(rate) === raw);
-  if (value === undefined) {
-    throw new Error(
-      `RECEIPT_VAT must be "none" (без НДС) or one of ${vatRates.join(", ")} (105…122 are the calculated rates 5/105…22/122), got "${raw}".`,
-    );
-  }
-  return value;
+  // "без НДС" is written as a word, in any letter case; the rates as their numbers.
+  if (raw?.toLowerCase() === "none") return null;
+  return oneOf("RECEIPT_VAT", raw, vatRates, {
+    fallback: defaultReceiptSettings.vat,
+    accepts: `"none" (без НДС) or one of ${vatRates.join(", ")} (105…122 are the calculated rates 5/105…22/122)`,
+  });
 }

@@ -1,11 +1,26 @@
 /** Structured one-line logs; quiet under tests unless LOG_LEVEL asks otherwise. */
-type Level = "debug" | "info" | "warn" | "error";
+export const logLevels = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof logLevels)[number];
+type Level = LogLevel;
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** The configuration's LOG_LEVEL, set by the start (server.ts) once it is loaded. */
+let configured: Level | undefined;
+
+export function setLogLevel(level: Level | undefined): void {
+  configured = level;
+}
+
+/**
+ * Without a configured level: info. Under the test runner, whose tests build parts of the
+ * server without starting it, nothing unless a test asks for a level in its own
+ * environment: the one place a variable is read outside the configuration, and only there.
+ */
 function threshold(): number {
-  const configured = process.env.LOG_LEVEL as Level | undefined;
-  if (configured && configured in order) return order[configured];
-  return process.env.VITEST ? order.error + 1 : order.info;
+  if (configured) return order[configured];
+  if (!process.env.VITEST) return order.info;
+  const asked = process.env.LOG_LEVEL;
+  return asked !== undefined && asked in order ? order[asked as Level] : order.error + 1;
 }
 
 /**

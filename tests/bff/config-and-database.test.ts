@@ -1,22 +1,50 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../bff/platform/config";
+import { prepareDataFolder } from "../../bff/platform/data-folder";
 import { migrate, openDatabase } from "../../bff/platform/database";
+import { startServer } from "../../bff/server";
 
 describe("configuration", () => {
   test("needs nothing: demo mode, port 3000, data/app.db, generated secrets kept", () => {
     const directory = mkdtempSync(join(tmpdir(), "kannt-config-"));
-    const first = loadConfig({ DATABASE_PATH: join(directory, "app.db") });
+    const first = prepareDataFolder(loadConfig({ DATABASE_PATH: join(directory, "app.db") }));
     expect(first).toMatchObject({ mode: "demo", port: 3000 });
     expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
-    const second = loadConfig({ DATABASE_PATH: join(directory, "app.db") });
+    const second = prepareDataFolder(loadConfig({ DATABASE_PATH: join(directory, "app.db") }));
     expect(second.jwtSecret).toBe(first.jwtSecret);
     expect(second.cloudPaymentsApiSecret).toBe(first.cloudPaymentsApiSecret);
     expect(
       loadConfig({ JWT_SECRET: "x".repeat(40), CLOUDPAYMENTS_API_SECRET: "y".repeat(40) }).databasePath,
     ).toBe("data/app.db");
+  });
+
+  test("a server's start makes its data folder and secrets, and its configuration stays frozen", async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), "kannt-config-start-")), "data");
+    const started = await startServer({
+      PORT: "0",
+      DATABASE_PATH: join(folder, "app.db"),
+      STATIC_DIR: join(folder, "..", "no-site"),
+      BILLING_INTERVAL_SECONDS: "0",
+      // Named, so no generated password is printed into the test output.
+      ADMIN_USERNAME: "admin",
+      ADMIN_PASSWORD: "config-start-test-password-0123",
+    });
+    try {
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+      expect(readdirSync(folder)).toEqual(
+        expect.arrayContaining(["app.db", "jwt-secret.secret", "cloudpayments-api-secret.secret"]),
+      );
+      expect(started.context.config.jwtSecret.length).toBeGreaterThanOrEqual(32);
+      // PORT=0: the demo's default origin is the port it got, in a new frozen configuration.
+      expect(started.context.config.publicUrl).toBe(`http://localhost:${started.server.port}`);
+      expect(Object.isFrozen(started.context.config)).toBe(true);
+      expect(existsSync(join(folder, "..", "no-site"))).toBe(false);
+    } finally {
+      await started.shutdown();
+    }
   });
 
   test("production refuses to start with demo parts", () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../bff/platform/config";
+import { prepareDataFolder } from "../../bff/platform/data-folder";
 import { type RunningServer, startCapturedServer } from "../helpers/captured-process";
 import { signIn } from "../helpers/customers";
 import { cards, order, payWithCard } from "../helpers/payments";
@@ -107,13 +108,13 @@ describe("data folder permissions", () => {
   });
 
   test("a folder holding only other programs' databases and secrets is neither closed nor changed", () => {
-    // Without a process: the folder is secured when the configuration is loaded.
+    // Without a process: the folder is secured by the start's step that writes (not by loading).
     const shared = join(root, "databases");
     mkdirSync(shared);
     const others = ["billing.db", "billing.db-wal", "mail.secret"];
     for (const name of others) writeFileSync(join(shared, name), "not the server's\n", { mode: 0o644 });
     chmodSync(shared, 0o755);
-    loadConfig({ DATABASE_PATH: join(shared, "kannt.db"), JWT_SECRET: "j".repeat(40) });
+    prepareDataFolder(loadConfig({ DATABASE_PATH: join(shared, "kannt.db"), JWT_SECRET: "j".repeat(40) }));
     expect(octal(modeOf(shared))).toBe("0755");
     expect(fileModes(shared)).toMatchObject({
       "billing.db": "0644",

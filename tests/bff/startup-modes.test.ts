@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -191,6 +191,7 @@ let demo: RunningServer;
 let productionServer: RunningServer;
 let devRoutes: Route[];
 let refused: CapturedProcess;
+let badInterval: CapturedProcess;
 
 beforeAll(async () => {
   // Started first and left to exit on its own while the two servers start.
@@ -199,6 +200,11 @@ beforeAll(async () => {
     DATABASE_PATH: join(root, "refused", "app.db"),
     BILLING_INTERVAL_SECONDS: "0",
     GOOGLE_CLIENT_ID: realSettings.GOOGLE_CLIENT_ID,
+  });
+  badInterval = spawnCaptured("bff/server.ts", {
+    PORT: "0",
+    DATABASE_PATH: join(root, "bad-interval", "data", "app.db"),
+    BILLING_INTERVAL_SECONDS: "1m",
   });
   const staticDirectory = fakeBuiltSite();
   const common = { BILLING_INTERVAL_SECONDS: "0", STATIC_DIR: staticDirectory };
@@ -220,6 +226,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // A no-op for a process that exited, as it should have.
   refused?.child.kill(9);
+  badInterval?.child.kill(9);
   await Promise.all([demo?.stop(), productionServer?.stop()]);
   rmSync(root, { recursive: true, force: true });
 });
@@ -326,6 +333,16 @@ describe("start-up of real server processes", () => {
     expect(await exitCodeOf(refused, 15_000)).not.toBe(0);
     expect(refused.stderr()).toMatch(/APP_MODE is not set but GOOGLE_CLIENT_ID is configured/);
     expect(refused.stdout()).not.toMatch(/listening/);
+  });
+
+  test("BILLING_INTERVAL_SECONDS=1m: the server exits non-zero, naming it and what it takes, and writes nothing", async () => {
+    expect(await exitCodeOf(badInterval, 15_000)).not.toBe(0);
+    expect(badInterval.stderr()).toMatch(
+      /BILLING_INTERVAL_SECONDS must be a whole number of seconds from 0 to 86400 .*got "1m"/,
+    );
+    expect(badInterval.stdout()).not.toMatch(/listening/);
+    // Loading the configuration failed before the start's step that makes the data folder.
+    expect(existsSync(join(root, "bad-interval"))).toBe(false);
   });
 
   test("the documented demo routes are all found: the list below is not empty and demo answers them", async () => {

@@ -30,6 +30,12 @@ const serverVariables = [
   "SMTP_URL",
   "MAIL_FROM",
   "METRICS_TOKEN",
+  "RENEWAL_BATCH_SIZE",
+  "LOG_RETENTION_DAYS",
+  "IP_RETENTION_DAYS",
+  "TAXATION_SYSTEM",
+  "RECEIPT_VAT",
+  "SKIP_BUILD",
 ];
 
 export type CapturedProcess = {
