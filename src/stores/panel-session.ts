@@ -101,6 +101,9 @@ export function selectedPersonId(): number | undefined {
   return toCustomerId(readStorage(storageKeys.selectedPerson));
 }
 
+/** The e-mail of the customer last opened in this browser, if any. */
+export const selectedPersonEmail = () => readStorage(storageKeys.selectedPersonEmail) ?? undefined;
+
 function toCustomerId(value: string | null | undefined): number | undefined {
   if (!value || !/^\d{1,15}$/.test(value)) return undefined;
   const id = Number(value);
@@ -126,6 +129,13 @@ export function customerFromUrl(): CustomerChoice {
   url.searchParams.set("id", String(stored));
   history.replaceState(history.state, "", url);
   return { id: stored };
+}
+
+let choice: CustomerChoice | undefined;
+/** Read once per page view: the URL's id (or the stored last choice, written into the URL). */
+export function currentCustomer(): CustomerChoice {
+  choice ??= customerFromUrl();
+  return choice;
 }
 
 /** The address of a per-customer page. */

@@ -5,7 +5,7 @@ import {
   defaultRange,
   rangeFromSearch,
   searchOf,
-} from "../../src/islands/panel/dashboard-range";
+} from "../../src/lib/dashboard-range";
 
 const noon = Date.UTC(2026, 10, 22, 12);
 

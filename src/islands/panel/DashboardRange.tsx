@@ -1,6 +1,8 @@
+import { useStore } from "@nanostores/react";
 import { type FormEvent, useId, useState } from "react";
+import { maxDays, presets } from "../../lib/dashboard-range";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { customProblem, maxDays, presets, type Range } from "./dashboard-range";
+import { $dashboardRange, $rangeProblem, chooseDays, choosePreset } from "../../stores/panel-dashboard";
 
 const problemKeys = {
   dates: "panel.dashboardRangeDates",
@@ -9,18 +11,17 @@ const problemKeys = {
 } as const;
 
 /** The dashboard's range: the last 7, 30, 90 or 365 days, or two chosen days. */
-export function DashboardRange({ range, onChange }: { range: Range; onChange: (range: Range) => void }) {
+export function DashboardRange() {
   const { t } = useTranslation();
   const errorId = useId();
+  const range = useStore($dashboardRange);
+  const problem = useStore($rangeProblem);
   const [from, setFrom] = useState(range.kind === "custom" ? range.from : "");
   const [to, setTo] = useState(range.kind === "custom" ? range.to : "");
-  const [problem, setProblem] = useState<keyof typeof problemKeys>();
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    const found = customProblem(from, to);
-    setProblem(found);
-    if (!found) onChange({ kind: "custom", from, to });
+    void chooseDays(from, to);
   };
 
   return (
@@ -33,10 +34,7 @@ export function DashboardRange({ range, onChange }: { range: Range; onChange: (r
             type="button"
             className="panel-range__preset"
             aria-pressed={range.kind === "preset" && range.days === days}
-            onClick={() => {
-              setProblem(undefined);
-              onChange({ kind: "preset", days });
-            }}
+            onClick={() => void choosePreset(days)}
           >
             {t("panel.dashboardLastDays", { count: days })}
           </button>

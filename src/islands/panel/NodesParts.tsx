@@ -1,9 +1,9 @@
+import { useStore } from "@nanostores/react";
 import { useEffect, useRef, useState } from "react";
-import { api } from "../../lib/api-client";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { showToast } from "../../lib/toast/toast-store";
-import { nodeRefusalKey, type RevealedKey, type VpnNode } from "./nodes-calls";
-import { attempt, type Refusal } from "./staff-calls";
+import type { Refusal } from "../../stores/panel-change";
+import { $nodeCreation, createNode, type RevealedKey } from "../../stores/panel-nodes";
+import { nodeRefusalKey } from "./nodes-calls";
 
 /** The translated reason, with the server's own (English) message under it when it sent one. */
 export function NodeRefusal({ refusal }: { refusal: Refusal }) {
@@ -68,25 +68,15 @@ export function OnceKey({ revealed, onDismiss }: { revealed: RevealedKey; onDism
   );
 }
 
-export function NodeCreateForm({ onCreated }: { onCreated: (node: VpnNode, key: string) => void }) {
+/** The new node's form; the typed name stays here until the node exists. */
+export function NodeCreateForm() {
   const { t } = useTranslation();
+  const { isBusy, refusal } = useStore($nodeCreation);
   const [name, setName] = useState("");
-  const [refusal, setRefusal] = useState<Refusal | undefined>();
-  const [isBusy, setIsBusy] = useState(false);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    setRefusal(undefined);
-    setIsBusy(true);
-    const outcome = await attempt((headers) => api.panel.nodes.post({ name: name.trim() }, { headers }));
-    setIsBusy(false);
-    if ("refusal" in outcome) {
-      setRefusal(outcome.refusal);
-      return;
-    }
-    showToast(t("panel.nodesCreated", { name: outcome.data.node.name }), "success");
-    setName("");
-    onCreated(outcome.data.node, outcome.data.key);
+    if (await createNode(name)) setName("");
   };
 
   return (

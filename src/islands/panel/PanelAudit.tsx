@@ -1,15 +1,20 @@
-import { useState } from "react";
+import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
-import { api } from "../../lib/api-client";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { customerHref, panelCall } from "../../stores/panel-session";
+import {
+  $auditLog,
+  $auditQuery,
+  type AuditEntry,
+  openAudit,
+  retryAudit,
+  showAuditPage,
+} from "../../stores/panel-audit";
+import { customerHref } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading } from "./PanelStates";
-import { usePanelData } from "./use-panel-data";
 
-type Audit = NonNullable<Awaited<ReturnType<typeof api.panel.audit.get>>["data"]>;
-type Entry = Audit["content"][number];
 type T = ReturnType<typeof useTranslation>["t"];
 type Details = {
   username?: unknown;
@@ -31,7 +36,7 @@ const roleName = (role: unknown, t: T) =>
   role === "admin" ? t("panel.roleAdmin") : role === "support" ? t("panel.roleSupport") : text(role);
 
 /** One audit entry as a sentence in the operator's language; unknown actions keep their code. */
-function describeEntry(entry: Entry, t: T): { what: string; amount?: string; who?: string } {
+function describeEntry(entry: AuditEntry, t: T): { what: string; amount?: string; who?: string } {
   const details = (entry.details ?? {}) as Details;
   switch (entry.action) {
     case "operator.login":
@@ -103,12 +108,13 @@ function describeEntry(entry: Entry, t: T): { what: string; amount?: string; who
 
 function Log() {
   const { t, language } = useTranslation();
-  const [page, setPage] = useState(0);
-  const { loaded, retry } = usePanelData(String(page), () =>
-    panelCall((headers) => api.panel.audit.get({ headers, query: { page, size: 20 } })),
-  );
+  const { page } = useStore($auditQuery);
+  const loaded = useStore($auditLog);
+  useEffect(() => {
+    void openAudit();
+  }, []);
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "failed") return <Failed status={loaded.status} onRetry={retry} />;
+  if (loaded.state === "failed") return <Failed status={loaded.status} onRetry={() => void retryAudit()} />;
   if (loaded.data.content.length === 0) return <Empty>{t("panel.auditEmpty")}</Empty>;
   return (
     <>
@@ -150,7 +156,11 @@ function Log() {
           );
         })}
       </ol>
-      <Pager page={page} totalPages={loaded.data.page.totalPages} onChange={setPage} />
+      <Pager
+        page={page}
+        totalPages={loaded.data.page.totalPages}
+        onChange={(next) => void showAuditPage(next)}
+      />
     </>
   );
 }

@@ -1,18 +1,20 @@
-import { useMemo, useState } from "react";
+import { useStore } from "@nanostores/react";
+import { useEffect, useMemo } from "react";
 import { formatDate, formatDayMonth, formatMonthYear } from "../../../core/date-time";
-import { api } from "../../lib/api-client";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { panelCall } from "../../stores/panel-session";
-import { serverNow, syncServerClock } from "../../stores/server-clock";
+import {
+  $dashboardFigures,
+  $isDashboardStale,
+  type Dashboard,
+  openDashboard,
+  retryDashboard,
+} from "../../stores/panel-dashboard";
 import { DashboardChart } from "./DashboardChart";
 import { DashboardRange } from "./DashboardRange";
-import { daysOf, type Range, rangeFromSearch, searchOf } from "./dashboard-range";
 import { PanelLayout } from "./PanelLayout";
 import { Failed, Loading } from "./PanelStates";
-import { usePanelData } from "./use-panel-data";
 
-export type Dashboard = NonNullable<Awaited<ReturnType<typeof api.panel.dashboard.get>>["data"]>;
 type T = ReturnType<typeof useTranslation>["t"];
 const utc = { timeZone: "UTC" };
 const dayTime = (day: string) => Date.parse(`${day}T00:00:00Z`);
@@ -192,19 +194,17 @@ function Charts({ data, t, language }: { data: Dashboard; t: T; language: string
 }
 
 /** The range's figures and charts; a new range keeps the old figures, marked busy, until it arrives. */
-function Figures({ range }: { range: Range }) {
+function Figures() {
   const { t, language } = useTranslation();
-  const key = searchOf(range);
-  const { loaded, retry } = usePanelData(key, async () => {
-    await syncServerClock();
-    const query = daysOf(range, serverNow());
-    const answer = await panelCall((headers) => api.panel.dashboard.get({ headers, query }));
-    return { ...answer, data: answer.data ? { ...answer.data, key } : null };
-  });
+  const loaded = useStore($dashboardFigures);
+  const isStale = useStore($isDashboardStale);
+  useEffect(() => {
+    void openDashboard();
+  }, []);
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "failed") return <Failed status={loaded.status} onRetry={retry} />;
+  if (loaded.state === "failed")
+    return <Failed status={loaded.status} onRetry={() => void retryDashboard()} />;
   const { data } = loaded;
-  const isStale = data.key !== key;
   return (
     <section className="panel-dashboard" aria-busy={isStale} aria-labelledby="dashboard-range">
       <h2 id="dashboard-range" className="panel-dashboard__range" data-testid="dashboard-range">
@@ -221,15 +221,10 @@ function Figures({ range }: { range: Range }) {
 }
 
 function Screen() {
-  const [range, setRange] = useState(() => rangeFromSearch(location.search));
-  const choose = (next: Range) => {
-    history.replaceState(null, "", `${location.pathname}${searchOf(next)}`);
-    setRange(next);
-  };
   return (
     <>
-      <DashboardRange range={range} onChange={choose} />
-      <Figures range={range} />
+      <DashboardRange />
+      <Figures />
     </>
   );
 }

@@ -1,51 +1,55 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { useStore } from "@nanostores/react";
+import { type ReactNode, useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
-import { api } from "../../lib/api-client";
 import { formatDate, formatUnits, percent } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { readStorage, storageKeys } from "../../lib/storage-keys";
 import { browserTimeZone, timeZoneName } from "../../lib/time-zone-name";
-import { customerHref, panelCall } from "../../stores/panel-session";
+import {
+  type ConnectionLogs,
+  type CustomerList,
+  connectionLogs,
+  type InviteesPage,
+  invitees,
+  type ReceiptSize,
+  type ReceiptsPage,
+  receiptSizes,
+  receipts,
+} from "../../stores/panel-lists";
+import { customerHref, selectedPersonEmail } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
-import { usePanelData } from "./use-panel-data";
 
 type Table = { head: string[]; rows: { key: string | number; cells: ReactNode[] }[]; totalPages: number };
-type Answer = { data: Table | null; error: { status: unknown; value: unknown } | null };
 
-/** Receipts: the spec's 3 a page by default, more on request. */
-const receiptSizes = [3, 10, 25, 50] as const;
-type ReceiptSize = (typeof receiptSizes)[number];
-
-/** A paged table of one customer's records; `load` fetches one page. */
-function CustomerTable({
+/** A paged table of one customer's records; `table` words one page of them. */
+function CustomerTable<T>({
   userId,
   label,
-  load,
+  list,
+  table,
   emptyKey,
-  size,
   sizeChoice,
 }: {
   userId: number;
   label: string;
-  load: (userId: number, page: number) => Promise<Answer>;
+  list: CustomerList<T>;
+  table: (data: T) => Table;
   emptyKey: "panel.noReceipts" | "panel.noInvitees" | "panel.noConnections";
-  size?: number;
   sizeChoice?: ReactNode;
 }) {
-  const { t, language } = useTranslation();
-  const [page, setPage] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the page size restarts the list at its first page.
-  useEffect(() => setPage(0), [size]);
-  const { loaded, retry } = usePanelData(`${userId}|${page}|${size}|${language}`, () => load(userId, page));
+  const { t } = useTranslation();
+  const { page } = useStore(list.$query);
+  const loaded = useStore(list.$loaded);
+  useEffect(() => {
+    void list.open(userId);
+  }, [list, userId]);
+  const shown = loaded.state === "ready" ? table(loaded.data) : undefined;
   return (
     <>
       <p className="panel-crumbs">
         <a href={customerHref("panel-user", userId)}>{t("panel.back")}</a>
-        <span className="panel-crumbs__who">
-          {readStorage(storageKeys.selectedPersonEmail) ?? `#${userId}`}
-        </span>
+        <span className="panel-crumbs__who">{selectedPersonEmail() ?? `#${userId}`}</span>
       </p>
       {sizeChoice}
       {loaded.state === "loading" && <Loading />}
@@ -53,15 +57,15 @@ function CustomerTable({
         (loaded.status === 404 ? (
           <NoCustomer reason="unknown" />
         ) : (
-          <Failed status={loaded.status} onRetry={retry} />
+          <Failed status={loaded.status} onRetry={() => void list.retry()} />
         ))}
-      {loaded.state === "ready" && loaded.data.rows.length === 0 && <Empty>{t(emptyKey)}</Empty>}
-      {loaded.state === "ready" && loaded.data.rows.length > 0 && (
+      {shown && shown.rows.length === 0 && <Empty>{t(emptyKey)}</Empty>}
+      {shown && shown.rows.length > 0 && (
         <ScrollRegion label={label}>
           <table className="panel-table">
             <thead>
               <tr>
-                {loaded.data.head.map((heading) => (
+                {shown.head.map((heading) => (
                   <th key={heading} scope="col">
                     {heading}
                   </th>
@@ -69,7 +73,7 @@ function CustomerTable({
               </tr>
             </thead>
             <tbody>
-              {loaded.data.rows.map((row) => (
+              {shown.rows.map((row) => (
                 <tr key={row.key}>
                   {row.cells.map((cell, index) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: cells of a row are positional.
@@ -81,8 +85,8 @@ function CustomerTable({
           </table>
         </ScrollRegion>
       )}
-      {loaded.state === "ready" && (
-        <Pager page={page} totalPages={loaded.data.totalPages} onChange={setPage} />
+      {shown && (
+        <Pager page={page} totalPages={shown.totalPages} onChange={(next) => void list.showPage(next)} />
       )}
     </>
   );
@@ -109,53 +113,47 @@ function PaymentStatus({ status }: { status: string }) {
 
 function Receipts({ userId }: { userId: number }) {
   const { t, language } = useTranslation();
-  const [size, setSize] = useState<ReceiptSize>(3);
-  const load = async (id: number, page: number): Promise<Answer> => {
-    const { data, error } = await panelCall((headers) =>
-      api.panel.checks.post({}, { headers, query: { userId: id, page, size } }),
-    );
-    if (!data) return { data: null, error };
-    return {
-      error: null,
-      data: {
-        head: [
-          // Times are in the browser's zone, named in the operator's language.
-          t("panel.dateTime", { zone: timeZoneName(browserTimeZone(), language, t) }),
-          t("panel.account"),
-          t("panel.amount"),
-          t("panel.paymentStatus"),
-          t("panel.refundKind"),
-          t("panel.ipAddress"),
-          t("panel.transactionId"),
-          t("panel.subscriptionId"),
-          t("panel.warranty"),
-        ],
-        rows: data.content.map((receipt, index) => ({
-          key: `${receipt.transactionId ?? index}-${receipt.dateTime}`,
-          cells: [
-            <span key="when" className="panel-nowrap">
-              {formatDateTime(receipt.dateTime, language)}
-            </span>,
-            receipt.accountId,
-            <span key="amount" className="panel-nowrap">
-              {formatUnits(receipt.amount, receipt.currency === "KZT" ? "KZT" : "RUB")}
-            </span>,
-            <PaymentStatus key="status" status={receipt.status} />,
-            <span key="what">{t(receiptKindKeys[receipt.kind])}</span>,
-            receipt.ipAddress ?? "—",
-            receipt.transactionId ?? "—",
-            receipt.subscriptionId ?? "—",
-            receipt.isWarrantyOver ? t("panel.warrantyExpired") : t("panel.warrantyValid"),
-          ],
-        })),
-        totalPages: data.page.totalPages,
-      },
-    };
-  };
+  const { size } = useStore(receipts.$query);
+  const table = (data: ReceiptsPage): Table => ({
+    head: [
+      // Times are in the browser's zone, named in the operator's language.
+      t("panel.dateTime", { zone: timeZoneName(browserTimeZone(), language, t) }),
+      t("panel.account"),
+      t("panel.amount"),
+      t("panel.paymentStatus"),
+      t("panel.refundKind"),
+      t("panel.ipAddress"),
+      t("panel.transactionId"),
+      t("panel.subscriptionId"),
+      t("panel.warranty"),
+    ],
+    rows: data.content.map((receipt, index) => ({
+      key: `${receipt.transactionId ?? index}-${receipt.dateTime}`,
+      cells: [
+        <span key="when" className="panel-nowrap">
+          {formatDateTime(receipt.dateTime, language)}
+        </span>,
+        receipt.accountId,
+        <span key="amount" className="panel-nowrap">
+          {formatUnits(receipt.amount, receipt.currency === "KZT" ? "KZT" : "RUB")}
+        </span>,
+        <PaymentStatus key="status" status={receipt.status} />,
+        <span key="what">{t(receiptKindKeys[receipt.kind])}</span>,
+        receipt.ipAddress ?? "—",
+        receipt.transactionId ?? "—",
+        receipt.subscriptionId ?? "—",
+        receipt.isWarrantyOver ? t("panel.warrantyExpired") : t("panel.warrantyValid"),
+      ],
+    })),
+    totalPages: data.page.totalPages,
+  });
   const sizeChoice = (
     <label className="field panel-size">
       <span>{t("panel.pageSize")}</span>
-      <select value={size} onChange={(event) => setSize(Number(event.target.value) as ReceiptSize)}>
+      <select
+        value={size}
+        onChange={(event) => void receipts.resize(Number(event.target.value) as ReceiptSize)}
+      >
         {receiptSizes.map((option) => (
           <option key={option} value={option}>
             {option}
@@ -168,17 +166,14 @@ function Receipts({ userId }: { userId: number }) {
     <CustomerTable
       userId={userId}
       label={t("panel.receiptsTitle")}
-      load={load}
+      list={receipts}
+      table={table}
       emptyKey="panel.noReceipts"
-      size={size}
       sizeChoice={sizeChoice}
     />
   );
 }
 
-type InviteesPage = NonNullable<
-  Awaited<ReturnType<typeof api.panel.invitations.getInviteesByInviterId.post>>["data"]
->;
 type DiscountReason = InviteesPage["invitations"]["content"][number]["discountReason"];
 
 /** The operator's wording of DESIGN §13's reasons: what a support answer can quote. */
@@ -192,93 +187,84 @@ const discountReasonKeys: Record<DiscountReason, TranslationKey> = {
 
 function Invited({ userId }: { userId: number }) {
   const { t, language } = useTranslation();
-  const load = async (id: number, page: number): Promise<Answer> => {
-    const { data, error } = await panelCall((headers) =>
-      api.panel.invitations.getInviteesByInviterId.post(
-        {},
-        { headers, query: { userId: id, size: 10, page, sortBy: "created", sortDirection: "DESC" } },
-      ),
-    );
-    if (!data) return { data: null, error };
-    return {
-      error: null,
-      data: {
-        head: [
-          t("panel.id"),
-          t("panel.email"),
-          t("panel.created"),
-          t("panel.startDate"),
-          t("panel.endDate"),
-          t("panel.subscriptionStatus"),
-          t("panel.countsForDiscount"),
-        ],
-        rows: data.invitations.content.map((invitee) => ({
-          key: invitee.inviteeId,
-          cells: [
-            invitee.inviteeId,
-            invitee.inviteeEmail,
-            formatDate(invitee.created, language),
-            formatDate(invitee.discountStartDate, language) || "—",
-            formatDate(invitee.subscriptionEndDate, language) || "—",
-            invitee.hasSubscription ? t("panel.active") : t("panel.absent"),
-            <span key="counts" data-counts={invitee.countsForDiscount}>
-              <strong>{invitee.countsForDiscount ? t("panel.yes") : t("panel.no")}</strong>
-              {": "}
-              {t(discountReasonKeys[invitee.discountReason])}
-              {/* What this friend takes off the inviter's own period (prorated per month). */}
-              {invitee.countsForDiscount && ` (${percent(invitee.discountPercent / 100, language)})`}
-            </span>,
-          ],
-        })),
-        totalPages: data.invitations.page.totalPages,
-      },
-    };
-  };
+  const table = (data: InviteesPage): Table => ({
+    head: [
+      t("panel.id"),
+      t("panel.email"),
+      t("panel.created"),
+      t("panel.startDate"),
+      t("panel.endDate"),
+      t("panel.subscriptionStatus"),
+      t("panel.countsForDiscount"),
+    ],
+    rows: data.invitations.content.map((invitee) => ({
+      key: invitee.inviteeId,
+      cells: [
+        invitee.inviteeId,
+        invitee.inviteeEmail,
+        formatDate(invitee.created, language),
+        formatDate(invitee.discountStartDate, language) || "—",
+        formatDate(invitee.subscriptionEndDate, language) || "—",
+        invitee.hasSubscription ? t("panel.active") : t("panel.absent"),
+        <span key="counts" data-counts={invitee.countsForDiscount}>
+          <strong>{invitee.countsForDiscount ? t("panel.yes") : t("panel.no")}</strong>
+          {": "}
+          {t(discountReasonKeys[invitee.discountReason])}
+          {/* What this friend takes off the inviter's own period (prorated per month). */}
+          {invitee.countsForDiscount && ` (${percent(invitee.discountPercent / 100, language)})`}
+        </span>,
+      ],
+    })),
+    totalPages: data.invitations.page.totalPages,
+  });
   return (
-    <CustomerTable userId={userId} label={t("panel.invitedTitle")} load={load} emptyKey="panel.noInvitees" />
+    <CustomerTable
+      userId={userId}
+      label={t("panel.invitedTitle")}
+      list={invitees}
+      table={table}
+      emptyKey="panel.noInvitees"
+    />
   );
 }
 
 function Logs({ userId }: { userId: number }) {
   const { t, language } = useTranslation();
-  const load = async (id: number): Promise<Answer> => {
-    const { data, error } = await panelCall((headers) =>
-      api.panel.logs.post({}, { headers, query: { userId: id } }),
-    );
-    if (!data) return { data: null, error };
-    return {
-      error: null,
-      data: {
-        head: [
-          t("panel.id"),
-          t("panel.email"),
-          t("panel.deviceName"),
-          t("panel.platform"),
-          t("panel.server"),
-          // Times are in the browser's zone, named in the operator's language.
-          t("panel.dateTime", { zone: timeZoneName(browserTimeZone(), language, t) }),
-          t("panel.ipAddress"),
-          t("panel.connectionSucceeded"),
-        ],
-        rows: data.map((log) => ({
-          key: log.id,
-          cells: [
-            log.id,
-            log.email,
-            log.deviceName === null ? "—" : log.deviceName || t("panel.deviceNotNamed"),
-            log.platform ?? "—",
-            log.serverName ?? t("panel.notSpecified"),
-            formatDateTime(log.connectionDate, language),
-            log.userIp ?? "—",
-            log.success ? t("panel.yes") : t("panel.no"),
-          ],
-        })),
-        totalPages: 1,
-      },
-    };
-  };
+  const table = (data: ConnectionLogs): Table => ({
+    head: [
+      t("panel.id"),
+      t("panel.email"),
+      t("panel.deviceName"),
+      t("panel.platform"),
+      t("panel.server"),
+      // Times are in the browser's zone, named in the operator's language.
+      t("panel.dateTime", { zone: timeZoneName(browserTimeZone(), language, t) }),
+      t("panel.ipAddress"),
+      t("panel.connectionSucceeded"),
+    ],
+    rows: data.map((log) => ({
+      key: log.id,
+      cells: [
+        log.id,
+        log.email,
+        log.deviceName === null ? "—" : log.deviceName || t("panel.deviceNotNamed"),
+        log.platform ?? "—",
+        log.serverName ?? t("panel.notSpecified"),
+        formatDateTime(log.connectionDate, language),
+        log.userIp ?? "—",
+        log.success ? t("panel.yes") : t("panel.no"),
+      ],
+    })),
+    totalPages: 1,
+  });
   return (
-    <CustomerTable userId={userId} label={t("panel.logsTitle")} load={load} emptyKey="panel.noConnections" />
+    <CustomerTable
+      userId={userId}
+      label={t("panel.logsTitle")}
+      list={connectionLogs}
+      table={table}
+      emptyKey="panel.noConnections"
+    />
   );
 }
 

@@ -1,99 +1,47 @@
+import { useStore } from "@nanostores/react";
 import { useEffect, useId, useRef, useState } from "react";
-import { type AltchaChallenge, solveAltcha } from "../../lib/captcha-solver";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { renderRecaptcha } from "../../lib/recaptcha";
-import { refreshTokens, storeTokens } from "../../stores/panel-session";
+import {
+  $captcha,
+  $isSigningIn,
+  $isSolvingCaptcha,
+  $loginError,
+  $loginStage,
+  $recaptchaSiteKey,
+  openLogin,
+  showRecaptcha,
+  signIn,
+  solveCaptcha,
+} from "../../stores/panel-login";
 import { PanelLayout } from "./PanelLayout";
-
-type Stage = "refreshing" | "refreshed" | "form";
 
 /** /panel-login (spec §2, §4 "Operator session"). */
 function PanelLoginContent() {
   const { t } = useTranslation();
   const passwordId = useId();
-  const [stage, setStage] = useState<Stage>("refreshing");
+  const stage = useStore($loginStage);
+  const captcha = useStore($captcha);
+  const isSolving = useStore($isSolvingCaptcha);
+  const isSubmitting = useStore($isSigningIn);
+  const error = useStore($loginError);
+  const recaptchaSiteKey = useStore($recaptchaSiteKey);
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [isPasswordShown, setIsPasswordShown] = useState(false);
-  const [captcha, setCaptcha] = useState<string | undefined>();
-  const [isSolving, setIsSolving] = useState(false);
-  const [isSubmitting, setIsSubmitting] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-  const [recaptchaSiteKey, setRecaptchaSiteKey] = useState<string | undefined>();
   const recaptchaSlot = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    // reCAPTCHA v2 replaces the built-in proof of work when the server has its keys.
-    fetch("/api/auth/captcha")
-      .then((response) => response.json() as Promise<{ provider?: string; siteKey?: string }>)
-      .then((settings) => {
-        if (settings.provider === "recaptcha" && settings.siteKey) setRecaptchaSiteKey(settings.siteKey);
-      })
-      .catch(() => undefined);
+    void openLogin();
   }, []);
 
   useEffect(() => {
     if (stage !== "form" || !recaptchaSiteKey || !recaptchaSlot.current) return;
-    renderRecaptcha(recaptchaSlot.current, recaptchaSiteKey, setCaptcha).catch(() =>
-      setError(t("panel.loginFailed")),
-    );
-  }, [stage, recaptchaSiteKey, t]);
+    void showRecaptcha(recaptchaSlot.current, recaptchaSiteKey);
+  }, [stage, recaptchaSiteKey]);
 
-  useEffect(() => {
-    // With a stored refresh token, try it first: 'Ожидание', then 'Успешно' and on to the search.
-    void refreshTokens().then((isRefreshed) => {
-      if (!isRefreshed) {
-        setStage("form");
-        return;
-      }
-      setStage("refreshed");
-      location.assign("/panel-search");
-    });
-  }, []);
-
-  const solveCaptcha = async (isChecked: boolean) => {
-    if (!isChecked) {
-      setCaptcha(undefined);
-      return;
-    }
-    setIsSolving(true);
-    try {
-      const response = await fetch("/api/auth/captcha");
-      setCaptcha(await solveAltcha((await response.json()) as AltchaChallenge));
-    } catch {
-      setError(t("panel.captchaFailed"));
-    } finally {
-      setIsSolving(false);
-    }
-  };
-
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (!captcha) {
-      setError(t("panel.captchaNotSolved"));
-      return;
-    }
-    setIsSubmitting(true);
-    setError(undefined);
-    try {
-      const response = await fetch("/api/auth/login", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ username, password, captcha }),
-      });
-      if (!response.ok) {
-        // The server's reason in the operator's language; the captcha is spent either way.
-        setError(refusalText(response, t));
-        setCaptcha(undefined);
-        return;
-      }
-      storeTokens((await response.json()) as { accessToken: string; refreshToken: string });
-      location.assign("/panel-search");
-    } catch {
-      setError(t("panel.loginFailed"));
-    } finally {
-      setIsSubmitting(false);
-    }
+    void signIn(username, password);
   };
 
   if (stage !== "form") {
@@ -170,25 +118,6 @@ function PanelLoginContent() {
       </section>
     </div>
   );
-}
-
-/** Why the server refused the sign-in (its x-login-refusal header), in the operator's language. */
-function refusalText(response: Response, t: ReturnType<typeof useTranslation>["t"]): string {
-  const minutes = Math.max(1, Math.ceil(Number(response.headers.get("retry-after") ?? 60) / 60));
-  switch (response.headers.get("x-login-refusal")) {
-    case "captcha":
-      return t("panel.captchaNotSolved");
-    case "credentials":
-      return t("panel.wrongCredentials");
-    case "disabled":
-      return t("panel.accountDisabled");
-    case "cooldown":
-      return t("panel.tooManySignIns", { minutes });
-    case "busy":
-      return t("panel.signInBusy");
-    default:
-      return t("panel.loginFailed");
-  }
 }
 
 export function PanelLogin() {

@@ -1,13 +1,20 @@
-import { useEffect, useState } from "react";
+import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
-import { api } from "../../lib/api-client";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { panelCall } from "../../stores/panel-session";
+import {
+  $messages,
+  $messagesFailed,
+  $messagesQuery,
+  loadMessages,
+  type MessagesPage,
+  retryMessages,
+  showMessagesPage,
+} from "../../stores/panel-messages";
 import { Pager } from "./PanelLayout";
 import { ScrollRegion } from "./PanelStates";
 
-type Page = NonNullable<Awaited<ReturnType<typeof api.panel.users.messages.post>>["data"]>;
-type Message = Page["content"][number];
+type Message = MessagesPage["content"][number];
 
 /** Where a message stands: sent when, waiting for which try, or refused. */
 function DeliveryState({ message }: { message: Message }) {
@@ -33,26 +40,19 @@ function DeliveryState({ message }: { message: Message }) {
 /** The messages sent to the customer the operator opened, newest first, with their delivery. */
 export function PanelMessages({ userId }: { userId: number }) {
   const { t, language } = useTranslation();
-  const [page, setPage] = useState(0);
-  const [result, setResult] = useState<Page | undefined>();
-  const [isFailed, setIsFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` asks again after a failure.
+  const { page } = useStore($messagesQuery);
+  const result = useStore($messages);
+  const isFailed = useStore($messagesFailed);
   useEffect(() => {
-    panelCall((headers) => api.panel.users.messages.post({}, { headers, query: { userId, page, size: 10 } }))
-      .then(({ data }) => {
-        setIsFailed(!data);
-        if (data) setResult(data);
-      })
-      .catch(() => setIsFailed(true));
-  }, [userId, page, attempt]);
+    void loadMessages(userId);
+  }, [userId]);
   return (
     <section className="card" aria-labelledby="panel-messages">
       <h2 id="panel-messages">{t("panelMessages.title")}</h2>
       {isFailed && (
         <div className="panel-failed" role="alert">
           <p className="form__error">{t("panelMessages.loadFailed")}</p>
-          <button type="button" className="button button--ghost" onClick={() => setAttempt(attempt + 1)}>
+          <button type="button" className="button button--ghost" onClick={() => void retryMessages()}>
             {t("panel.retry")}
           </button>
         </div>
@@ -91,7 +91,13 @@ export function PanelMessages({ userId }: { userId: number }) {
           </table>
         </ScrollRegion>
       )}
-      {result && <Pager page={page} totalPages={result.page.totalPages} onChange={setPage} />}
+      {result && (
+        <Pager
+          page={page}
+          totalPages={result.page.totalPages}
+          onChange={(next) => void showMessagesPage(next)}
+        />
+      )}
     </section>
   );
 }

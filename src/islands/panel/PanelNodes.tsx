@@ -1,17 +1,26 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { useStore } from "@nanostores/react";
+import { type ReactNode, useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
 import { HoldButton } from "../../components/react/HoldButton";
-import { api } from "../../lib/api-client";
 import { formatBytes } from "../../lib/byte-size";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { showToast } from "../../lib/toast/toast-store";
-import { panelCall } from "../../stores/panel-session";
+import { idle } from "../../stores/panel-change";
+import {
+  $nodeChanges,
+  $nodes,
+  $nodesRead,
+  $revealedKey,
+  dismissKey,
+  openNodes,
+  refreshNodes,
+  rotateNodeKey,
+  setNodeDisabled,
+  type VpnNode,
+} from "../../stores/panel-nodes";
 import { NodeCreateForm, NodeRefusal, OnceKey } from "./NodesParts";
-import { byNodeName, inboundText, isInSync, lagText, type RevealedKey, type VpnNode } from "./nodes-calls";
+import { inboundText, isInSync, lagText } from "./nodes-calls";
 import { PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, ScrollRegion } from "./PanelStates";
-import { type Answer, attempt, type Refusal } from "./staff-calls";
-import { usePanelData } from "./use-panel-data";
 
 /**
  * One fact of a node. On a phone the table turns into one card per node, and each cell
@@ -62,52 +71,9 @@ function State({ node }: { node: VpnNode }) {
 }
 
 /** One node: its facts, and the key rotation and disabling an administrator may do. */
-function NodeRow({
-  node,
-  onChanged,
-  onKey,
-}: {
-  node: VpnNode;
-  onChanged: (node: VpnNode) => void;
-  onKey: (revealed: RevealedKey) => void;
-}) {
+function NodeRow({ node }: { node: VpnNode }) {
   const { t, language } = useTranslation();
-  const [refusal, setRefusal] = useState<Refusal | undefined>();
-  const [isBusy, setIsBusy] = useState(false);
-  const path = api.panel.nodes({ id: node.id });
-
-  const change = async <D extends { node: VpnNode }>(
-    call: (headers: { authorization: string }) => Promise<Answer<D>>,
-    done: (data: D) => void,
-  ) => {
-    setRefusal(undefined);
-    setIsBusy(true);
-    const outcome = await attempt(call);
-    setIsBusy(false);
-    if ("refusal" in outcome) {
-      setRefusal(outcome.refusal);
-      return;
-    }
-    onChanged(outcome.data.node);
-    done(outcome.data);
-  };
-  const rotate = () =>
-    change(
-      (headers) => path.rotateKey.post({}, { headers }),
-      ({ node: changed, key }) => {
-        showToast(t("panel.nodesRotated", { name: changed.name }), "success");
-        onKey({ name: changed.name, key });
-      },
-    );
-  const setDisabled = (disabled: boolean) =>
-    change(
-      (headers) => (disabled ? path.disable.post({}, { headers }) : path.enable.post({}, { headers })),
-      ({ node: changed }) =>
-        showToast(
-          t(disabled ? "panel.nodesDisabledDone" : "panel.nodesEnabledDone", { name: changed.name }),
-          "success",
-        ),
-    );
+  const { isBusy, refusal } = useStore($nodeChanges, { keys: [String(node.id)] })[node.id] ?? idle;
 
   const none = <span className="muted">{t("panel.nodesNotReported")}</span>;
   return (
@@ -162,14 +128,14 @@ function NodeRow({
             hint={t("panel.nodesHoldToRotate")}
             variant="ghost"
             disabled={isBusy}
-            onConfirm={rotate}
+            onConfirm={() => rotateNodeKey(node)}
           />
           {node.disabled ? (
             <button
               type="button"
               className="button button--ghost"
               disabled={isBusy}
-              onClick={() => void setDisabled(false)}
+              onClick={() => void setNodeDisabled(node, false)}
             >
               {t("panel.nodesEnable")}
             </button>
@@ -179,7 +145,7 @@ function NodeRow({
               hint={t("panel.nodesHoldToDisable")}
               variant="danger"
               disabled={isBusy}
-              onConfirm={() => setDisabled(true)}
+              onConfirm={() => setNodeDisabled(node, true)}
             />
           )}
         </div>
@@ -189,15 +155,7 @@ function NodeRow({
   );
 }
 
-function NodesTable({
-  nodes,
-  onChanged,
-  onKey,
-}: {
-  nodes: VpnNode[];
-  onChanged: (node: VpnNode) => void;
-  onKey: (revealed: RevealedKey) => void;
-}) {
+function NodesTable({ nodes }: { nodes: VpnNode[] }) {
   const { t } = useTranslation();
   const columns = [
     "panel.nodesColHost",
@@ -224,7 +182,7 @@ function NodesTable({
         </thead>
         <tbody>
           {nodes.map((node) => (
-            <NodeRow key={node.id} node={node} onChanged={onChanged} onKey={onKey} />
+            <NodeRow key={node.id} node={node} />
           ))}
         </tbody>
       </table>
@@ -234,34 +192,24 @@ function NodesTable({
 
 function Nodes() {
   const { t } = useTranslation();
-  const { loaded, retry } = usePanelData("nodes", () =>
-    panelCall((headers) => api.panel.nodes.get({ headers })),
-  );
-  const [nodes, setNodes] = useState<VpnNode[] | undefined>();
-  const [revealed, setRevealed] = useState<RevealedKey | undefined>();
+  const loaded = useStore($nodesRead);
+  const nodes = useStore($nodes);
+  const revealed = useStore($revealedKey);
   useEffect(() => {
-    if (loaded.state === "ready") setNodes([...loaded.data.nodes].sort(byNodeName));
-  }, [loaded]);
+    void openNodes();
+  }, []);
+  const retry = () => void refreshNodes();
 
   // A refresh keeps the list (and a key not yet copied) on screen while it asks.
   if (!nodes)
     return loaded.state === "failed" ? <Failed status={loaded.status} onRetry={retry} /> : <Loading />;
   const isRefreshing = loaded.state === "loading";
-  const replace = (changed: VpnNode) =>
-    setNodes((list) => list?.map((node) => (node.id === changed.id ? changed : node)));
   const online = nodes.filter((node) => node.online).length;
 
   return (
     <>
-      {revealed && (
-        <OnceKey key={revealed.key} revealed={revealed} onDismiss={() => setRevealed(undefined)} />
-      )}
-      <NodeCreateForm
-        onCreated={(node, key) => {
-          setNodes((list) => [...(list ?? []).filter((item) => item.id !== node.id), node].sort(byNodeName));
-          setRevealed({ name: node.name, key });
-        }}
-      />
+      {revealed && <OnceKey key={revealed.key} revealed={revealed} onDismiss={dismissKey} />}
+      <NodeCreateForm />
       <section className="card" aria-labelledby="nodes-list" aria-busy={isRefreshing}>
         <div className="panel-nodes__heading">
           <h2 id="nodes-list">{t("panel.nodesListTitle")}</h2>
@@ -281,7 +229,7 @@ function Nodes() {
                 expected: nodes[0]?.credentials.expected ?? 0,
               })}
             </p>
-            <NodesTable nodes={nodes} onChanged={replace} onKey={setRevealed} />
+            <NodesTable nodes={nodes} />
           </>
         )}
       </section>

@@ -1,12 +1,19 @@
-import { useState } from "react";
+import { useStore } from "@nanostores/react";
+import { useEffect, useState } from "react";
 import { formatDateTime } from "../../../core/date-time";
-import { api } from "../../lib/api-client";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
+import {
+  $searchQuery,
+  $searchResult,
+  openSearch,
+  retrySearch,
+  searchCustomers,
+  showSearchPage,
+} from "../../stores/panel-search";
+import { customerHref, selectPerson } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading } from "./PanelStates";
-import { usePanelData } from "./use-panel-data";
 
 export function StatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
@@ -54,15 +61,11 @@ function UnboundPurchases({ purchases }: { purchases: UnboundPurchase[] }) {
 function Search() {
   const { t } = useTranslation();
   const [emailPart, setEmailPart] = useState("");
-  const [query, setQuery] = useState({ part: "", page: 0 });
-  const { loaded, retry } = usePanelData(`${query.part}|${query.page}`, () =>
-    panelCall((headers) =>
-      api.panel.users.search.post(
-        {},
-        { headers, query: { page: query.page, size: 10, sortBy: "id", emailPart: query.part } },
-      ),
-    ),
-  );
+  const query = useStore($searchQuery);
+  const loaded = useStore($searchResult);
+  useEffect(() => {
+    void openSearch();
+  }, []);
 
   return (
     <>
@@ -70,7 +73,7 @@ function Search() {
         className="panel-search"
         onSubmit={(event) => {
           event.preventDefault();
-          setQuery({ part: emailPart.trim(), page: 0 });
+          void searchCustomers(emailPart);
         }}
       >
         <label className="field">
@@ -82,7 +85,7 @@ function Search() {
         </button>
       </form>
       {loaded.state === "loading" && <Loading />}
-      {loaded.state === "failed" && <Failed status={loaded.status} onRetry={retry} />}
+      {loaded.state === "failed" && <Failed status={loaded.status} onRetry={() => void retrySearch()} />}
       {loaded.state === "ready" && loaded.data.content.length === 0 && (
         <Empty>{t("panel.nothingFound")}</Empty>
       )}
@@ -110,7 +113,7 @@ function Search() {
         <Pager
           page={query.page}
           totalPages={loaded.data.page.totalPages}
-          onChange={(page) => setQuery({ ...query, page })}
+          onChange={(page) => void showSearchPage(page)}
         />
       )}
     </>

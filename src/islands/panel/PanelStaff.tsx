@@ -1,84 +1,32 @@
-import { useEffect, useState } from "react";
+import { useStore } from "@nanostores/react";
+import { useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
 import { HoldButton } from "../../components/react/HoldButton";
-import { api } from "../../lib/api-client";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { showToast } from "../../lib/toast/toast-store";
-import { panelCall, signedInOperatorId } from "../../stores/panel-session";
+import { idle } from "../../stores/panel-change";
+import { signedInOperatorId } from "../../stores/panel-session";
+import {
+  $memberChanges,
+  $members,
+  $revealedPassword,
+  $staffRead,
+  changeRole,
+  dismissPassword,
+  type Member,
+  openStaff,
+  resetOperatorPassword,
+  retryStaff,
+  setOperatorDisabled,
+} from "../../stores/panel-staff";
 import { PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading } from "./PanelStates";
 import { CreateForm, OncePassword, RefusalMessage, RoleSelect } from "./StaffParts";
-import {
-  type Answer,
-  attempt,
-  byName,
-  type Member,
-  type Refusal,
-  type Revealed,
-  type Role,
-  roleKeys,
-  roleWord,
-} from "./staff-calls";
-import { usePanelData } from "./use-panel-data";
+import { roleKeys } from "./staff-words";
 
 /** One operator: name, state, date, and what an administrator may change about them. */
-function MemberRow({
-  member,
-  isSelf,
-  onChanged,
-  onPassword,
-}: {
-  member: Member;
-  isSelf: boolean;
-  onChanged: (member: Member) => void;
-  onPassword: (revealed: Revealed) => void;
-}) {
+function MemberRow({ member, isSelf }: { member: Member; isSelf: boolean }) {
   const { t, language } = useTranslation();
-  const [refusal, setRefusal] = useState<Refusal | undefined>();
-  const [isBusy, setIsBusy] = useState(false);
-  const path = api.panel.operators({ id: member.id });
-
-  const change = async <D extends { operator: Member }>(
-    call: (headers: { authorization: string }) => Promise<Answer<D>>,
-    done: (data: D) => void,
-  ) => {
-    setRefusal(undefined);
-    setIsBusy(true);
-    const outcome = await attempt(call);
-    setIsBusy(false);
-    if ("refusal" in outcome) {
-      setRefusal(outcome.refusal);
-      return;
-    }
-    onChanged(outcome.data.operator);
-    done(outcome.data);
-  };
-
-  const changeRole = (role: Role) =>
-    change(
-      (headers) => path.role.post({ role }, { headers }),
-      ({ operator }) =>
-        showToast(
-          t("panel.staffRoleChanged", { username: operator.username, role: roleWord(operator.role, t) }),
-          "success",
-        ),
-    );
-  const setDisabled = (isDisabled: boolean) =>
-    change(
-      (headers) => (isDisabled ? path.disable.post({}, { headers }) : path.enable.post({}, { headers })),
-      ({ operator }) =>
-        showToast(
-          t(isDisabled ? "panel.staffDisabledDone" : "panel.staffEnabledDone", {
-            username: operator.username,
-          }),
-          "success",
-        ),
-    );
-  const resetPassword = () =>
-    change(
-      (headers) => path.resetPassword.post({}, { headers }),
-      ({ operator, password }) => onPassword({ username: operator.username, password }),
-    );
+  const { isBusy, refusal } = useStore($memberChanges, { keys: [String(member.id)] })[member.id] ?? idle;
 
   const state = member.isDisabled ? t("panel.staffDisabled") : t("panel.staffActive");
   return (
@@ -115,7 +63,7 @@ function MemberRow({
             className="panel-staff__role"
             value={member.role}
             disabled={isBusy}
-            onChange={(role) => void changeRole(role)}
+            onChange={(role) => void changeRole(member, role)}
           />
         )}
         {!isSelf &&
@@ -124,7 +72,7 @@ function MemberRow({
               type="button"
               className="button button--ghost"
               disabled={isBusy}
-              onClick={() => void setDisabled(false)}
+              onClick={() => void setOperatorDisabled(member, false)}
             >
               {t("panel.staffEnable")}
             </button>
@@ -134,7 +82,7 @@ function MemberRow({
               hint={t("panel.staffHoldToDisable")}
               variant="danger"
               disabled={isBusy}
-              onConfirm={() => setDisabled(true)}
+              onConfirm={() => setOperatorDisabled(member, true)}
             />
           ))}
         <HoldButton
@@ -142,7 +90,7 @@ function MemberRow({
           hint={t(isSelf ? "panel.staffHoldToResetOwn" : "panel.staffHoldToReset")}
           variant="ghost"
           disabled={isBusy}
-          onConfirm={resetPassword}
+          onConfirm={() => resetOperatorPassword(member)}
         />
       </div>
       {refusal && <RefusalMessage refusal={refusal} />}
@@ -152,35 +100,22 @@ function MemberRow({
 
 function Staff() {
   const { t } = useTranslation();
-  const { loaded, retry } = usePanelData("staff", () =>
-    panelCall((headers) => api.panel.operators.get({ headers })),
-  );
-  const [members, setMembers] = useState<Member[] | undefined>();
-  const [revealed, setRevealed] = useState<Revealed | undefined>();
+  const loaded = useStore($staffRead);
+  const members = useStore($members);
+  const revealed = useStore($revealedPassword);
   useEffect(() => {
-    if (loaded.state === "ready") setMembers([...loaded.data.operators].sort(byName));
-  }, [loaded]);
+    void openStaff();
+  }, []);
 
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "failed") return <Failed status={loaded.status} onRetry={retry} />;
+  if (loaded.state === "failed") return <Failed status={loaded.status} onRetry={() => void retryStaff()} />;
   if (!members) return null;
   const selfId = signedInOperatorId();
-  const replace = (changed: Member) =>
-    setMembers((list) => list?.map((member) => (member.id === changed.id ? changed : member)));
 
   return (
     <>
-      {revealed && (
-        <OncePassword key={revealed.password} revealed={revealed} onDismiss={() => setRevealed(undefined)} />
-      )}
-      <CreateForm
-        onCreated={(member, password) => {
-          setMembers((list) =>
-            [...(list ?? []).filter((item) => item.id !== member.id), member].sort(byName),
-          );
-          if (password) setRevealed({ username: member.username, password });
-        }}
-      />
+      {revealed && <OncePassword key={revealed.password} revealed={revealed} onDismiss={dismissPassword} />}
+      <CreateForm />
       <section className="card" aria-labelledby="staff-list">
         <h2 id="staff-list">{t("panel.staffListTitle")}</h2>
         {members.length === 0 ? (
@@ -188,13 +123,7 @@ function Staff() {
         ) : (
           <ul className="panel-staff__list">
             {members.map((member) => (
-              <MemberRow
-                key={member.id}
-                member={member}
-                isSelf={member.id === selfId}
-                onChanged={replace}
-                onPassword={setRevealed}
-              />
+              <MemberRow key={member.id} member={member} isSelf={member.id === selfId} />
             ))}
           </ul>
         )}

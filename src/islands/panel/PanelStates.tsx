@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { type CustomerChoice, customerFromUrl } from "../../stores/panel-session";
+import { currentCustomer } from "../../stores/panel-session";
 
 export function Loading() {
   const { t } = useTranslation();
@@ -54,13 +54,6 @@ export function NoCustomer({ reason }: { reason: "missing" | "invalid" | "unknow
     </div>
   );
 }
-
-let choice: CustomerChoice | undefined;
-/** Read once per page view: the URL's id (or the stored last choice, written into the URL). */
-export const currentCustomer = (): CustomerChoice => {
-  choice ??= customerFromUrl();
-  return choice;
-};
 
 /** Renders its children with the customer's id, or the way back to the search. */
 export function WithCustomer({ children }: { children: (id: number) => ReactNode }) {

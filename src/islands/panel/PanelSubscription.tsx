@@ -3,7 +3,6 @@ import { useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
 import type { Currency } from "../../../core/money";
 import { HoldButton } from "../../components/react/HoldButton";
-import { api } from "../../lib/api-client";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import {
@@ -12,13 +11,12 @@ import {
   loadRefundPreview,
   makeRefund,
   type RefundAnswer,
-  selectedCustomer,
 } from "../../stores/panel-refund";
-import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
+import { customerHref } from "../../stores/panel-session";
+import { $customer, loadCustomer, retryCustomer } from "../../stores/panel-user";
 import { PanelLayout } from "./PanelLayout";
 import { Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
 import { RefundOutcome, RefusalText } from "./refund-words";
-import { usePanelData } from "./use-panel-data";
 
 const kindKeys = {
   first: "panel.refundKindFirst",
@@ -111,25 +109,22 @@ function Refund() {
 /** The refund picks the account by uid: the customer is loaded first, from the URL's id. */
 function Management({ id }: { id: number }) {
   const { t } = useTranslation();
-  const { loaded, retry } = usePanelData(String(id), () =>
-    panelCall((headers) => api.panel.users.getUserById.post({}, { headers, query: { id } })),
-  );
-  const user = loaded.state === "ready" ? loaded.data : undefined;
+  const loaded = useStore($customer);
   useEffect(() => {
-    if (user) selectPerson({ id: user.id, email: user.email, uid: user.uid });
-  }, [user]);
+    void loadCustomer(id);
+  }, [id]);
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "failed")
     return loaded.status === 404 ? (
       <NoCustomer reason="unknown" />
     ) : (
-      <Failed status={loaded.status} onRetry={retry} />
+      <Failed status={loaded.status} onRetry={() => void retryCustomer()} />
     );
   return (
     <>
       <p className="panel-crumbs">
         <a href={customerHref("panel-user", id)}>{t("panel.back")}</a>
-        <span className="panel-crumbs__who">{selectedCustomer().email}</span>
+        <span className="panel-crumbs__who">{loaded.data.email}</span>
       </p>
       <section className="card" aria-labelledby="reduce-title">
         <h2 id="reduce-title">{t("panel.reduceTitle")}</h2>
@@ -141,7 +136,7 @@ function Management({ id }: { id: number }) {
       <section className="card card--warning" aria-labelledby="cancel-user-title">
         <h2 id="cancel-user-title">{t("panel.cancelTitle")}</h2>
         <p>{t("panel.cancelWarning")}</p>
-        {user && <Refund />}
+        <Refund />
       </section>
     </>
   );

@@ -1,41 +1,42 @@
+import { useStore } from "@nanostores/react";
 import { type ReactNode, useEffect } from "react";
 import type { Currency } from "../../../core/money";
-import { api } from "../../lib/api-client";
 import { shortDeviceName } from "../../lib/cabinet-view";
 import { formatDate, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { customerHref, panelCall, selectPerson } from "../../stores/panel-session";
+import { customerHref } from "../../stores/panel-session";
+import {
+  $customer,
+  type Customer,
+  hasRunningSubscription,
+  loadCustomer,
+  retryCustomer,
+} from "../../stores/panel-user";
 import { PanelLayout } from "./PanelLayout";
 import { PanelMessages } from "./PanelMessages";
 import { StatusBadge } from "./PanelSearch";
 import { Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
-import { usePanelData } from "./use-panel-data";
-
-type User = NonNullable<Awaited<ReturnType<typeof api.panel.users.getUserById.post>>["data"]>;
 
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 
 function Details({ id }: { id: number }) {
   const { t, language } = useTranslation();
-  const { loaded, retry } = usePanelData(String(id), () =>
-    panelCall((headers) => api.panel.users.getUserById.post({}, { headers, query: { id } })),
-  );
+  const loaded = useStore($customer);
   useEffect(() => {
-    if (loaded.state === "ready")
-      selectPerson({ id: loaded.data.id, email: loaded.data.email, uid: loaded.data.uid });
-  }, [loaded]);
+    void loadCustomer(id);
+  }, [id]);
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "failed")
     return loaded.status === 404 ? (
       <NoCustomer reason="unknown" />
     ) : (
-      <Failed status={loaded.status} onRetry={retry} />
+      <Failed status={loaded.status} onRetry={() => void retryCustomer()} />
     );
   const user = loaded.data;
   const currency: Currency = user.currency === "KZT" ? "KZT" : "RUB";
   const money = (units: number) => formatUnits(units, currency);
   const status = user.subscription.status;
-  const isManageable = status === "ACTIVE" || status === "CANCELED";
+  const isManageable = hasRunningSubscription(user);
   const yesNo = (value: boolean) => (value ? t("panel.yes") : t("panel.no"));
   const rows: [string, ReactNode][] = [
     [t("panel.id"), user.id],
@@ -142,7 +143,7 @@ function Details({ id }: { id: number }) {
 }
 
 /** What the customer is billed each period and what that sum is made of. */
-function PermanentCost({ user }: { user: User }) {
+function PermanentCost({ user }: { user: Customer }) {
   const { t } = useTranslation();
   const cost = user.subscription.cost;
   const currency: Currency = user.currency === "KZT" ? "KZT" : "RUB";

@@ -1,19 +1,10 @@
+import { useStore } from "@nanostores/react";
 import { useEffect, useRef, useState } from "react";
-import { api } from "../../lib/api-client";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { showToast } from "../../lib/toast/toast-store";
-import {
-  attempt,
-  type Member,
-  type Refusal,
-  type Revealed,
-  type Role,
-  refusalKey,
-  roleKeys,
-  roles,
-} from "./staff-calls";
+import type { Refusal } from "../../stores/panel-change";
+import { $staffCreation, createOperator, type Revealed, type Role } from "../../stores/panel-staff";
+import { refusalKey, roleKeys, roles } from "./staff-words";
 
-/** The translated reason, with the server's own (English) message under it when it sent one. */
 /** The role chooser of the create form and of each operator's row. */
 export function RoleSelect({
   value,
@@ -41,6 +32,7 @@ export function RoleSelect({
   );
 }
 
+/** The translated reason, with the server's own (English) message under it when it sent one. */
 export function RefusalMessage({ refusal, isCreation = false }: { refusal: Refusal; isCreation?: boolean }) {
   const { t } = useTranslation();
   return (
@@ -102,34 +94,20 @@ export function OncePassword({ revealed, onDismiss }: { revealed: Revealed; onDi
   );
 }
 
-export function CreateForm({ onCreated }: { onCreated: (member: Member, password: string | null) => void }) {
+/** The new operator's form; what is typed stays here until the operator exists. */
+export function CreateForm() {
   const { t } = useTranslation();
+  const { isBusy, refusal } = useStore($staffCreation);
   const [username, setUsername] = useState("");
   const [role, setRole] = useState<Role>("support");
   const [password, setPassword] = useState("");
-  const [refusal, setRefusal] = useState<Refusal | undefined>();
-  const [isBusy, setIsBusy] = useState(false);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    setRefusal(undefined);
-    setIsBusy(true);
-    const outcome = await attempt((headers) =>
-      api.panel.operators.post(
-        { username: username.trim(), role, ...(password ? { password } : {}) },
-        { headers },
-      ),
-    );
-    setIsBusy(false);
-    if ("refusal" in outcome) {
-      setRefusal(outcome.refusal);
-      return;
-    }
-    showToast(t("panel.staffCreated", { username: outcome.data.operator.username }), "success");
+    if (!(await createOperator({ username, role, password }))) return;
     setUsername("");
     setPassword("");
     setRole("support");
-    onCreated(outcome.data.operator, outcome.data.password);
   };
 
   return (

@@ -1,19 +1,12 @@
-import type { api } from "../../lib/api-client";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import type { useTranslation } from "../../lib/i18n/use-translation";
-import type { Refusal } from "./staff-calls";
+import type { Refusal } from "../../stores/panel-change";
+import type { VpnNode } from "../../stores/panel-nodes";
 
-/** The Nodes screen's data, the words for its refusals, and how its figures read. */
-export type VpnNode = NonNullable<Awaited<ReturnType<typeof api.panel.nodes.get>>["data"]>["nodes"][number];
-/** A node key the server made, shown once: never stored, gone when dismissed or the page is left. */
-export type RevealedKey = { name: string; key: string };
+/** The Nodes screen's words: its refusals, and how its figures read; of a node as the Nodes store holds it. */
+export type { VpnNode };
+
 type T = ReturnType<typeof useTranslation>["t"];
-
-/** The server's order: names compared in lower case, then by id. */
-export function byNodeName(a: VpnNode, b: VpnNode): number {
-  const [left, right] = [a.name.toLowerCase(), b.name.toLowerCase()];
-  return left < right ? -1 : left > right ? 1 : a.id - b.id;
-}
 
 /** A refusal in the operator's words; a 409 can only be a taken name. */
 export function nodeRefusalKey(refusal: Refusal): TranslationKey {

@@ -1,0 +1,111 @@
+import { atom } from "nanostores";
+import { api } from "../lib/api-client";
+import { type AltchaChallenge, solveAltcha } from "../lib/captcha-solver";
+import { translate } from "../lib/i18n/runtime";
+import { renderRecaptcha } from "../lib/recaptcha";
+import { refreshTokens, storeTokens } from "./panel-session";
+
+/**
+ * /panel-login (spec §2, §4 "Operator session"): with a stored refresh token it is tried
+ * first ('Ожидание', then 'Успешно' and on to the search); without one, the form.
+ */
+export const $loginStage = atom<"refreshing" | "refreshed" | "form">("refreshing");
+/** reCAPTCHA v2 replaces the built-in proof of work when the server has its keys. */
+export const $recaptchaSiteKey = atom<string | undefined>();
+/** The solved captcha the next sign-in spends. */
+export const $captcha = atom<string | undefined>();
+export const $isSolvingCaptcha = atom(false);
+export const $isSigningIn = atom(false);
+export const $loginError = atom<string | undefined>();
+
+async function loadCaptchaProvider(): Promise<void> {
+  try {
+    const { data } = await api.auth.captcha.get();
+    if (data?.provider === "recaptcha" && data.siteKey) $recaptchaSiteKey.set(data.siteKey);
+  } catch {
+    // The proof of work stays.
+  }
+}
+
+async function resumeSession(): Promise<void> {
+  if (!(await refreshTokens())) {
+    $loginStage.set("form");
+    return;
+  }
+  $loginStage.set("refreshed");
+  location.assign("/panel-search");
+}
+
+export const openLogin = async () => {
+  await Promise.all([loadCaptchaProvider(), resumeSession()]);
+};
+
+/** Google's checkbox in `slot`; its answer (or its expiry) replaces the captcha to spend. */
+export function showRecaptcha(slot: HTMLElement, siteKey: string): Promise<void> {
+  return renderRecaptcha(slot, siteKey, (token) => $captcha.set(token)).catch(() =>
+    $loginError.set(translate("panel.loginFailed")),
+  );
+}
+
+/** The built-in captcha's checkbox: ticking it solves a fresh challenge, unticking drops it. */
+export async function solveCaptcha(isChecked: boolean): Promise<void> {
+  if (!isChecked) {
+    $captcha.set(undefined);
+    return;
+  }
+  $isSolvingCaptcha.set(true);
+  try {
+    const { data } = await api.auth.captcha.get();
+    if (!data) throw new Error("no captcha challenge");
+    $captcha.set(await solveAltcha(data as AltchaChallenge));
+  } catch {
+    $loginError.set(translate("panel.captchaFailed"));
+  } finally {
+    $isSolvingCaptcha.set(false);
+  }
+}
+
+/** Why the server refused the sign-in (its x-login-refusal header), in the operator's language. */
+function refusalText(headers: Headers): string {
+  const minutes = Math.max(1, Math.ceil(Number(headers.get("retry-after") ?? 60) / 60));
+  switch (headers.get("x-login-refusal")) {
+    case "captcha":
+      return translate("panel.captchaNotSolved");
+    case "credentials":
+      return translate("panel.wrongCredentials");
+    case "disabled":
+      return translate("panel.accountDisabled");
+    case "cooldown":
+      return translate("panel.tooManySignIns", { minutes });
+    case "busy":
+      return translate("panel.signInBusy");
+    default:
+      return translate("panel.loginFailed");
+  }
+}
+
+export async function signIn(username: string, password: string): Promise<void> {
+  const captcha = $captcha.get();
+  if (!captcha) {
+    $loginError.set(translate("panel.captchaNotSolved"));
+    return;
+  }
+  $isSigningIn.set(true);
+  $loginError.set(undefined);
+  try {
+    const { data, response } = await api.auth.login.post({ username, password, captcha });
+    if (!response) throw new Error("the server was not reached");
+    if (!response.ok || !data) {
+      // The server's reason in the operator's language; the captcha is spent either way.
+      $loginError.set(refusalText(response.headers));
+      $captcha.set(undefined);
+      return;
+    }
+    storeTokens(data);
+    location.assign("/panel-search");
+  } catch {
+    $loginError.set(translate("panel.loginFailed"));
+  } finally {
+    $isSigningIn.set(false);
+  }
+}

@@ -1,0 +1,171 @@
+import { atom, map } from "nanostores";
+import { api, errorMessage } from "../lib/api-client";
+import { translate } from "../lib/i18n/runtime";
+import { expirationAfter, normalizePromoCode, type PromoField, promoFieldErrors } from "../lib/promo-rules";
+import { showToast } from "../lib/toast/toast-store";
+import { panelQuery } from "./panel-query";
+import { panelCall } from "./panel-session";
+
+type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
+export type PromoType = Data<typeof api.panel.promos.promoTypes.get>[number];
+export type PromoPage = Data<typeof api.panel.promos.availablePromos.get>;
+
+/** Spec §5: field errors clear after 7 seconds. */
+export const fieldErrorLifetimeMs = 7000;
+
+/** The server's refusal reasons (the rule a code broke) in the operator's words. */
+const refusalMessages = {
+  code: "panel.promoCodeShort",
+  characters: "panel.promoCodeCharacters",
+  type: "panel.promoNoTypes",
+  discount: "panel.promoDiscountRange",
+  validity: "panel.promoValidityRange",
+} as const;
+
+export type PromoDraft = {
+  code: string;
+  type: string;
+  discount: number;
+  months: number;
+  isAvailable: boolean;
+};
+
+/** The generator's form: a code is always written as the server keeps it (upper case, no spaces). */
+export const $promoDraft = map<PromoDraft>({
+  code: "",
+  type: "",
+  discount: 20,
+  months: 1,
+  isAvailable: true,
+});
+/** The kinds a code may be; none means nothing can be created. */
+export const $promoTypes = atom<PromoType[] | undefined>();
+/** The form's rules a creation broke, shown under their fields for 7 seconds. */
+export const $promoFieldErrors = atom<Partial<Record<PromoField, true>>>({});
+/** Why the server did not create the code, in the operator's words. */
+export const $promoRefusal = atom<string | undefined>();
+/** The list's search box: emptied whenever the list shows its first page of every code. */
+export const $promoSearch = atom("");
+
+export function editPromo<K extends keyof PromoDraft>(field: K, value: PromoDraft[K]): void {
+  $promoDraft.set({
+    ...$promoDraft.get(),
+    [field]: field === "code" ? normalizePromoCode(String(value)) : value,
+  });
+}
+
+export const editPromoSearch = (value: string) => $promoSearch.set(normalizePromoCode(value));
+
+/** `version` asks the list again after a creation, even for the question already on screen. */
+type ListQuery = { code: string; page: number; version: number };
+
+const list = panelQuery<ListQuery, PromoPage>({ code: "", page: 0, version: 0 }, (query) =>
+  panelCall((headers) =>
+    api.panel.promos.availablePromos.get({
+      headers,
+      query: {
+        page: query.page,
+        size: 5,
+        sortBy: "id",
+        sortDirection: "DESC",
+        ...(query.code ? { code: query.code } : {}),
+      },
+    }),
+  ),
+);
+
+export const $promoListQuery = list.$query;
+export const $promoList = list.$loaded;
+export const retryPromoList = list.retry;
+
+function askList(query: ListQuery): Promise<void> {
+  if (query.code === "" && query.page === 0) $promoSearch.set("");
+  return list.ask(query);
+}
+
+export const searchPromos = () => askList({ ...list.$query.get(), code: $promoSearch.get().trim(), page: 0 });
+
+export const showPromoPage = (page: number) => askList({ ...list.$query.get(), page });
+
+const reloadPromoList = () => askList({ code: "", page: 0, version: list.$query.get().version + 1 });
+
+export async function loadPromoTypes(): Promise<void> {
+  try {
+    const { data } = await panelCall((headers) => api.panel.promos.promoTypes.get({ headers }));
+    $promoTypes.set(data ?? []);
+    if (data?.[0]) $promoDraft.setKey("type", data[0].type);
+  } catch {
+    $promoTypes.set([]);
+  }
+}
+
+/** The kinds and the list are asked at once, as the screen opens. */
+export const openPromos = async () => {
+  await Promise.all([askList(list.$query.get()), loadPromoTypes()]);
+};
+
+/**
+ * Validity counts from the server's today (in the demo, its test clock), which the server
+ * checks the expiry against, not from this browser's; asked at creation, so it is current.
+ */
+async function serverToday(): Promise<number> {
+  const { data } = await panelCall((headers) => api.panel.clock.get({ headers }));
+  const now = data ? Date.parse(data.now) : Number.NaN;
+  return Number.isNaN(now) ? Date.now() : now;
+}
+
+type Refusal = { reason?: unknown; message?: unknown };
+
+/** Why the server refused: its rule in the operator's words, else its own message. */
+function refusalText(refusal: Refusal | undefined): string {
+  const reason = refusal?.reason;
+  if (typeof reason === "string" && reason in refusalMessages)
+    return translate(refusalMessages[reason as keyof typeof refusalMessages]);
+  return typeof refusal?.message === "string" ? refusal.message : translate("panel.promoRefused");
+}
+
+let fieldErrorTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Checks the form by the spec's rules, then asks the server to create the code. */
+export async function createPromo(): Promise<void> {
+  $promoRefusal.set(undefined);
+  const { code, type, discount, months, isAvailable } = $promoDraft.get();
+  const found = promoFieldErrors(code, discount, months);
+  $promoFieldErrors.set(found);
+  clearTimeout(fieldErrorTimer);
+  fieldErrorTimer = setTimeout(() => $promoFieldErrors.set({}), fieldErrorLifetimeMs);
+  if (Object.keys(found).length > 0) return;
+  try {
+    const today = await serverToday();
+    const { data, error } = await panelCall((headers) =>
+      api.panel.promos.generatePromo.post(
+        {
+          promoCode: code,
+          promoType: type,
+          isAvailable,
+          discount: discount / 100,
+          expirationDate: expirationAfter(months, today),
+        },
+        { headers },
+      ),
+    );
+    // The server's outcome in the operator's words: created, taken, refused by its rules.
+    if (data?.success) {
+      showToast(translate("panel.promoCreated", { code: code.trim().toUpperCase() }), "success");
+      $promoDraft.setKey("code", "");
+      await reloadPromoList();
+      return;
+    }
+    $promoRefusal.set(
+      error?.status === 409
+        ? translate("panel.promoExists")
+        : error?.status === 400
+          ? refusalText(error.value as Refusal)
+          : error?.status === 403
+            ? translate("panel.forbidden")
+            : (errorMessage(error) ?? translate("panel.promoFailed")),
+    );
+  } catch {
+    $promoRefusal.set(translate("panel.promoFailed"));
+  }
+}
