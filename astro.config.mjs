@@ -22,6 +22,24 @@ export default defineConfig({
           if (name === "client") return { build: { modulePreload: { resolveDependencies: () => [] } } };
         },
       },
+      {
+        // The server's own words in core/i18n: the mails (`mail.*`), refusals (`errors.*`,
+        // the server words every one in the caller's language) and what it answers in words
+        // (`order.*`, `binding.*`, `appSubscription.*`). No island shows them, so the
+        // browser's language chunks leave them out rather than carry them in every page's
+        // JavaScript, which DESIGN §10 counts.
+        name: "kannt:no-server-words-in-browser",
+        enforce: "pre",
+        applyToEnvironment: (environment) => environment.name === "client",
+        transform(code, id) {
+          if (!/\/core\/i18n\/[a-z]+\.json$/.test(id)) return undefined;
+          const serverOnly = ["mail.", "errors.", "order.", "binding.", "appSubscription."];
+          const texts = Object.entries(JSON.parse(code)).filter(
+            ([key]) => !serverOnly.some((prefix) => key.startsWith(prefix)),
+          );
+          return { code: JSON.stringify(Object.fromEntries(texts)), map: null };
+        },
+      },
     ],
   },
 });

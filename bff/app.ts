@@ -33,7 +33,7 @@ import { createAddressResolver } from "./platform/client-address";
 import type { Clock } from "./platform/clock";
 import type { Config } from "./platform/config";
 import { errorHandler } from "./platform/error-handler";
-import { errorBody } from "./platform/errors";
+import { AppError } from "./platform/errors";
 import { createHttpClient } from "./platform/http-client";
 import { inputGuard } from "./platform/input-guard";
 import { createMetrics } from "./platform/metrics";
@@ -87,8 +87,7 @@ export function createApp(context: AppContext) {
     // First of all, before any parsing or validation: in production a demo path answers
     // exactly like a path that does not exist, whatever its body.
     .onRequest(({ request }) => {
-      if (!isDemo && isDemoPath(pathOf(request.url)))
-        return Response.json(errorBody("NOT_FOUND", "There is no such API endpoint."), { status: 404 });
+      if (!isDemo && isDemoPath(pathOf(request.url))) throw new AppError("not_found");
     })
     .use(inputGuard)
     .use(

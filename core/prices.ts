@@ -1,4 +1,5 @@
-import type { Currency } from "./money";
+import { dayMs } from "./calendar";
+import { asPercent, type Currency, partOfAmount, roundToWholeUnits, toMinorUnits } from "./money";
 
 export type TariffMonths = 1 | 3 | 6 | 12;
 export const tariffMonths: readonly TariffMonths[] = [1, 3, 6, 12];
@@ -28,7 +29,52 @@ export const defaultPrices: Record<Currency, PriceTable> = {
 /** How much a longer period saves against paying monthly, in whole percent. */
 export function savingPercent(table: PriceTable, months: TariffMonths): number {
   const monthly = table.periods[1] * months;
-  return Math.round(((monthly - table.periods[months]) / monthly) * 100);
+  return Math.round(asPercent(monthly - table.periods[months], monthly));
+}
+
+/** What a customer signs up for: the tariff, the trial days and the list prices (minor units). */
+export type Plan = {
+  tariffMonths: TariffMonths;
+  trialDays: number;
+  currency: Currency;
+  firstPayment: number;
+  periodPrice: number;
+};
+
+/** The plan of a tariff in a currency: the first payment and the tariff's list price. */
+export function planFor(currency: Currency, tariffMonths: TariffMonths, trialDays: number): Plan {
+  const table = defaultPrices[currency];
+  return {
+    tariffMonths,
+    trialDays,
+    currency,
+    firstPayment: table.firstPayment,
+    periodPrice: table.periods[tariffMonths],
+  };
+}
+
+/** List price of one period with the bought extra device slots, each at its monthly price. */
+export function listPriceOfPeriod(period: {
+  periodPrice: number;
+  tariffMonths: number;
+  extraDevices: number;
+  currency: Currency;
+}): number {
+  const devicePrice = defaultPrices[period.currency].extraDevicePerMonth;
+  return period.periodPrice + period.extraDevices * devicePrice * period.tariffMonths;
+}
+
+/** A slot's month for the pro rata: the monthly price is spread over 30 days whatever the month. */
+const slotMonthDays = 30;
+
+/**
+ * What one more device slot costs for the rest of the paid period: the monthly slot
+ * price per day (÷ 30) for the days left, in whole currency units, at least one.
+ * Renewals then include the slot at its full monthly price.
+ */
+export function proRataDevicePrice(monthlyPrice: number, periodEnd: number, now: number): number {
+  const daysLeft = Math.max(0, (periodEnd - now) / dayMs);
+  return Math.max(toMinorUnits(1), roundToWholeUnits((monthlyPrice * daysLeft) / slotMonthDays));
 }
 
 /** What each invitee that counts takes off the inviter's price, in percent (DESIGN §5). */
@@ -61,11 +107,69 @@ export function discountShare(promoPercent: number, referral: Share): Share {
  * A list price (minor units) after a discount, rounded half up to whole currency units
  * (112.5 → 113), in integers so that a half is decided exactly whatever the fraction.
  */
-export function priceAfterDiscount(listPrice: number, discount: Share): number {
-  const kept = listPrice * (discount.denominator - discount.numerator); // minor units × denominator
-  const unit = 100 * discount.denominator; // one currency unit × denominator
-  return Math.floor((kept + unit / 2) / unit) * 100;
-}
+export const priceAfterDiscount = (listPrice: number, discount: Share): number =>
+  partOfAmount(listPrice, discount.denominator - discount.numerator, discount.denominator);
 
 /** A share in percent, for display and the API's fractions (never for computing an amount). */
-export const percentOf = (share: Share): number => (share.numerator * 100) / share.denominator;
+export const percentOf = (share: Share): number => asPercent(share.numerator, share.denominator);
+
+/** What a customer's discount is made of: it depends on the period it is applied to. */
+export type DiscountBasis = { promoPercent: number; inviteeMonths: number[] };
+
+export type Discount = {
+  /** The months of the period this discount is for. */
+  periodMonths: number;
+  referralPercent: number;
+  promoPercent: number;
+  totalPercent: number;
+  /** The exact total, which amounts are computed from (priceAfterDiscount). */
+  total: Share;
+};
+
+/**
+ * The discount on a period of `periodMonths`: promo plus referral, capped at 100% (then the
+ * period is free). Referral: 25% per counting invitee, prorated per month when the invitee
+ * pays for fewer months than the period (referralShare), capped at 100%.
+ */
+export function discountFor(basis: DiscountBasis, periodMonths: number): Discount {
+  const referral = referralShare(basis.inviteeMonths, periodMonths);
+  const total = discountShare(basis.promoPercent, referral);
+  return {
+    periodMonths,
+    referralPercent: percentOf(referral),
+    promoPercent: basis.promoPercent,
+    totalPercent: percentOf(total),
+    total,
+  };
+}
+
+/** What a first order takes now and charges first; amounts in the caller's one unit. */
+export type FirstOrderCharges = {
+  amountNow: number;
+  /** The first full charge: its moment and amount. Without a trial that is now. */
+  firstCharge: { at: number; amount: number };
+};
+
+/**
+ * A first order's charges (DESIGN §13): with the trial, the 1-unit payment now and the
+ * period's price (after discounts) `trialDays` days later; without, the period's price now.
+ * A card must be saved for the renewals, so a first payment without a trial never goes
+ * below the 1-unit payment, even at 100% off.
+ */
+export function firstOrderCharges(order: {
+  isTrial: boolean;
+  firstPayment: number;
+  periodPrice: number;
+  trialDays: number;
+  now: number;
+}): FirstOrderCharges {
+  const { isTrial, firstPayment, periodPrice, now } = order;
+  const amountNow = isTrial ? firstPayment : Math.max(periodPrice, firstPayment);
+  return {
+    amountNow,
+    firstCharge: {
+      at: isTrial ? now + order.trialDays * dayMs : now,
+      amount: isTrial ? periodPrice : amountNow,
+    },
+  };
+}

@@ -18,6 +18,8 @@ import { prepareDataFolder } from "../bff/platform/data-folder";
 import { openDatabase, openSqlite } from "../bff/platform/database";
 import type { Database } from "../db/database";
 import { PostgresDatabase } from "../db/postgres";
+import { restoreTarget, sqliteBackupCopy } from "../db/queries/restore-checks";
+import { schemaMigrations } from "../db/queries/schema-migrations";
 import { runPostgresClient } from "./postgres-bin";
 
 /**
@@ -50,17 +52,10 @@ function checkSqliteBackup(copy: string, file: string): string[] {
   const notOurs = `${file} is a SQLite database but not a backup of this server's (it has no schema_migrations table).`;
   const database = new BunDatabase(copy, { readwrite: true, create: false });
   try {
-    const check = database.query<{ quick_check: string }, []>("PRAGMA quick_check").get();
-    if (check?.quick_check !== "ok")
-      throw new Error(`${file} is damaged: ${check?.quick_check ?? "no answer"}.`);
-    const table = database
-      .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
-      .get();
-    if (!table) throw new Error(notOurs);
-    return database
-      .query<{ name: string }, []>("SELECT name FROM schema_migrations ORDER BY name")
-      .all()
-      .map((row) => row.name);
+    const check = sqliteBackupCopy.quickCheck(database);
+    if (check !== "ok") throw new Error(`${file} is damaged: ${check ?? "no answer"}.`);
+    if (!sqliteBackupCopy.hasMigrationsTable(database)) throw new Error(notOurs);
+    return sqliteBackupCopy.migrationNames(database);
   } finally {
     database.close();
   }
@@ -130,16 +125,11 @@ async function restoreSqlite(config: Config, file: string): Promise<string[]> {
 async function postgresState(databaseUrl: string): Promise<{ connections: number; migrations: string[] }> {
   const database = new PostgresDatabase(databaseUrl, { max: 1 });
   try {
-    const others = await database.get<{ count: number }>(
-      "SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = 'postgres.js'",
-    );
-    const table = await database.get<{ name: string | null }>(
-      "SELECT to_regclass('schema_migrations') AS name",
-    );
-    const migrations = table?.name
-      ? (await database.all<{ name: string }>("SELECT name FROM schema_migrations")).map((row) => row.name)
+    const connections = await restoreTarget.otherClientConnections(database);
+    const migrations = (await schemaMigrations.hasTable(database))
+      ? await schemaMigrations.names(database)
       : [];
-    return { connections: others?.count ?? 0, migrations };
+    return { connections, migrations };
   } finally {
     await database.close();
   }
@@ -165,9 +155,10 @@ async function restorePostgres(databaseUrl: string, file: string): Promise<strin
 }
 
 async function counts(database: Database) {
-  const count = async (table: string) =>
-    Number((await database.get<{ count: number }>(`SELECT count(*) AS count FROM ${table}`))?.count ?? 0);
-  return { users: await count("users"), payments: await count("payments") };
+  return {
+    users: await restoreTarget.rowCount(database, "users"),
+    payments: await restoreTarget.rowCount(database, "payments"),
+  };
 }
 
 export async function restore(argument: string, environment = process.env): Promise<string> {
@@ -191,9 +182,7 @@ export async function restore(argument: string, environment = process.env): Prom
   const database = await openDatabase(config);
   try {
     const { users, payments } = await counts(database);
-    const now = (await database.all<{ name: string }>("SELECT name FROM schema_migrations")).map(
-      (row) => row.name,
-    );
+    const now = await schemaMigrations.names(database);
     const applied = now.filter((name) => !before.includes(name)).sort();
     const into = config.databaseUrl
       ? "the PostgreSQL database of DATABASE_URL"

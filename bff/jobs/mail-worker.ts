@@ -25,7 +25,12 @@ export type MailPassCounts = { sent: number; failed: number; retried: number };
 
 type Outcome = "sent" | "failed" | "retried" | "server-down";
 
-async function deliverOne(context: AppContext, mail: ClaimedMail): Promise<Outcome> {
+type MailPassContext = Pick<AppContext, "database" | "clock" | "config" | "mail" | "metrics">;
+
+async function deliverOne(
+  context: Pick<AppContext, "database" | "clock" | "config" | "mail">,
+  mail: ClaimedMail,
+): Promise<Outcome> {
   const { database, clock, config } = context;
   let failure: MailDeliveryError | undefined;
   try {
@@ -81,7 +86,7 @@ async function deliverOne(context: AppContext, mail: ClaimedMail): Promise<Outco
  * Never throws for a mail failure. `signal` stops it between messages (shutdown).
  */
 export async function deliverDueMail(
-  context: AppContext,
+  context: MailPassContext,
   options: { signal?: AbortSignal } = {},
 ): Promise<MailPassCounts> {
   const counts: MailPassCounts = { sent: 0, failed: 0, retried: 0 };
@@ -112,7 +117,7 @@ export async function deliverDueMail(
  * Runs a pass every `intervalMs` (its passes never overlap). `stop` lets the message in
  * flight finish and be recorded, and starts no other.
  */
-export function startMailWorker(context: AppContext, intervalMs = 1000): { stop(): Promise<void> } {
+export function startMailWorker(context: MailPassContext, intervalMs = 1000): { stop(): Promise<void> } {
   const controller = new AbortController();
   let running: Promise<void> | undefined;
   const pass = async () => {

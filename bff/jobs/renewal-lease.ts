@@ -1,5 +1,6 @@
 import type { Database } from "../../db/database";
 import { renewalLeases } from "../../db/queries/renewal-leases";
+import { sqliteFile } from "../../db/queries/sqlite-file";
 import type { Clock } from "../platform/clock";
 import { logger } from "../platform/logger";
 import { randomToken } from "../platform/random";
@@ -34,8 +35,7 @@ async function holdsDatabaseAlone(database: Database): Promise<boolean> {
   if (database.engine !== "sqlite") return false;
   let isExclusive = exclusiveDatabases.get(database);
   if (isExclusive === undefined) {
-    const mode = await database.get<{ locking_mode: string }>("PRAGMA locking_mode");
-    isExclusive = mode?.locking_mode === "exclusive";
+    isExclusive = (await sqliteFile.lockingMode(database)) === "exclusive";
     exclusiveDatabases.set(database, isExclusive);
   }
   return isExclusive;

@@ -10,7 +10,7 @@ const claimBatch = 500;
 
 /** Applies what the gateway knows of a left-over attempt; nothing found means it never reached the bank. */
 async function settleFound(
-  context: AppContext,
+  context: Pick<AppContext, "database" | "clock">,
   payment: PaymentRow,
   found: GatewayAnswer<GatewayTransaction>,
 ): Promise<void> {
@@ -37,7 +37,10 @@ async function settleFound(
  * claimed under this pass's lease in one transaction, so two passes never settle the
  * same attempt, and live passes' attempts are never touched. Returns how many it settled.
  */
-export async function settleLeftovers(context: AppContext, lease: RenewalLease): Promise<number> {
+export async function settleLeftovers(
+  context: Pick<AppContext, "database" | "clock" | "payments" | "metrics">,
+  lease: RenewalLease,
+): Promise<number> {
   const { database } = context;
   let settled = 0;
   for (;;) {

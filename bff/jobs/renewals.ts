@@ -1,4 +1,3 @@
-import { statement } from "../../db/database";
 import { type PaymentRow, payments } from "../../db/queries/payments";
 import { renewalLeases } from "../../db/queries/renewal-leases";
 import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
@@ -50,14 +49,6 @@ const yieldEvery = 25;
 
 type Attempt = { payment: PaymentRow; subscription: SubscriptionRow };
 
-const attemptsOf = async (context: AppContext, subscriptionId: number, periodIndex: number) =>
-  (
-    await statement<{ count: number }, [number, number]>(
-      context.database,
-      "SELECT COUNT(*) AS count FROM payments WHERE subscription_id = ? AND period_index = ? AND kind = 'renewal'",
-    ).get(subscriptionId, periodIndex)
-  )?.count ?? 0;
-
 /**
  * Claims up to `limit` due subscriptions for this pass: finding them and committing their
  * attempts under the lease happen in one transaction, and a subscription with a pending
@@ -67,7 +58,11 @@ const attemptsOf = async (context: AppContext, subscriptionId: number, periodInd
  * so a cancellation either comes before the claim or waits for it. Free and card-less
  * renewals are settled at once; the rest are returned to be charged.
  */
-async function claimDue(context: AppContext, owner: string, limit: number) {
+async function claimDue(
+  context: Pick<AppContext, "database" | "clock" | "config">,
+  owner: string,
+  limit: number,
+) {
   const { database, clock } = context;
   // Counts are returned rather than added up in the body, which PostgreSQL may run twice.
   // Claims take turns across instances (inTurn), each seeing what the last one committed.
@@ -94,12 +89,12 @@ async function claimDue(context: AppContext, owner: string, limit: number) {
       if (amount > 0) {
         // DESIGN §13(a): only after a notice that went out 24 h to 7 days ago, and never
         // more than it stated; otherwise the charge moves (noticeGate).
-        const gate = await noticeGate(context, database, subscription, amount, now);
+        const gate = await noticeGate(context, subscription, amount, now);
         if (!gate.chargeable) continue;
         amount = Math.min(amount, gate.cap);
       }
       const periodIndex = subscription.next_period_index;
-      const attempt = (await attemptsOf(context, subscription.id, periodIndex)) + 1;
+      const attempt = (await payments.renewalAttempts(database, subscription.id, periodIndex)) + 1;
       const payment = await payments.insert(
         database,
         {
@@ -143,7 +138,7 @@ async function claimDue(context: AppContext, owner: string, limit: number) {
  * never sent (no money moved), so it is due again at once for the next pass, here after a
  * restart or on another instance, instead of waiting for this lease to run out.
  */
-async function settleUnsent(context: AppContext, unsent: Attempt[]) {
+async function settleUnsent(context: Pick<AppContext, "database" | "clock">, unsent: Attempt[]) {
   const { database, clock } = context;
   await database.transaction(async () => {
     for (const { payment } of unsent) await settleNotSent(database, payment, clock.now());
@@ -156,7 +151,7 @@ async function settleUnsent(context: AppContext, unsent: Attempt[]) {
  * the server has been stopping for `stopGraceMs`.
  */
 async function chargeClaimed(
-  context: AppContext,
+  context: Pick<AppContext, "database" | "clock" | "config" | "payments" | "metrics" | "stopping">,
   lease: RenewalLease,
   attempts: Attempt[],
   counts: RenewalCounts,
@@ -196,13 +191,22 @@ async function chargeClaimed(
   return results;
 }
 
+/** What a renewal pass reads: it charges, settles, mails notices and counts. */
+export type RenewalContext = Pick<
+  AppContext,
+  "database" | "clock" | "config" | "payments" | "mail" | "metrics" | "stopping"
+>;
+
 /**
  * One renewal pass: settle what dead passes left, then charge every due subscription with
  * its saved card. Each attempt is committed before the gateway call, with InvoiceId =
  * (subscription, period, attempt), under this pass's lease (see renewal-lease.ts), so any
  * number of passes may run at once, in one process or several, and none charges twice.
  */
-export async function runRenewals(context: AppContext, options: RenewalOptions = {}): Promise<RenewalCounts> {
+export async function runRenewals(
+  context: RenewalContext,
+  options: RenewalOptions = {},
+): Promise<RenewalCounts> {
   const { database, clock } = context;
   const batchSize = options.batchSize ?? context.config.renewalBatchSize;
   const runStartedAt = clock.now();
@@ -262,12 +266,6 @@ export async function runRenewals(context: AppContext, options: RenewalOptions =
   // keep the two from sending a message twice).
   counts.noticed = await queueRenewalNotices(context, clock.now());
   await deliverDueMail(context);
-  counts.expired =
-    (
-      await statement<{ count: number }, [number]>(
-        database,
-        "SELECT COUNT(*) AS count FROM subscriptions WHERE status = 'EXPIRED' AND updated_at >= ?",
-      ).get(runStartedAt)
-    )?.count ?? 0;
+  counts.expired = await subscriptions.expiredSince(database, runStartedAt);
   return counts;
 }

@@ -71,7 +71,7 @@ function cutAddresses(
  * the demo's test clock moves them.
  */
 export async function runRetention(
-  context: AppContext,
+  context: Pick<AppContext, "database" | "clock" | "config" | "stopping">,
   limits: RetentionLimits = defaultLimits,
 ): Promise<RetentionCounts> {
   const { database, clock, config, stopping } = context;

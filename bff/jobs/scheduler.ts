@@ -10,7 +10,10 @@ import { runRetention } from "./retention";
  * instance's pass is safe because every pass works under a lease (renewal-lease.ts), and
  * retention's batches are safe to repeat. Stopping waits for the pass under way.
  */
-export function startRenewalScheduler(context: AppContext, intervalMs: number): () => Promise<void> {
+export function startRenewalScheduler(
+  context: Pick<AppContext, "database" | "clock" | "config" | "payments" | "mail" | "metrics" | "stopping">,
+  intervalMs: number,
+): () => Promise<void> {
   let running: Promise<void> | undefined;
   // Each job fails on its own: a renewal pass that throws must not keep retention from
   // running (nor the other way round), and the log says which one failed.

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database";
-import { statement } from "../../db/database";
+import { settings } from "../../db/queries/settings";
 import type { OffsetClock } from "./clock";
 
 /**
@@ -8,10 +8,7 @@ import type { OffsetClock } from "./clock";
  * (DESIGN §15), which every instance follows.
  */
 export async function loadClockOffset(database: Database): Promise<number> {
-  const row = await statement<{ value: string }, []>(
-    database,
-    "SELECT value FROM settings WHERE key = 'clock_offset_ms'",
-  ).get();
+  const row = await settings.clockOffset(database);
   return row ? Number(row.value) || 0 : 0;
 }
 
@@ -22,10 +19,7 @@ export async function loadClockOffset(database: Database): Promise<number> {
 export function advanceClockOffset(database: Database, milliseconds: number): Promise<number> {
   return database.transaction(async () => {
     const offset = (await loadClockOffset(database)) + milliseconds;
-    await statement(
-      database,
-      "INSERT INTO settings (key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-    ).run(String(offset));
+    await settings.setClockOffset(database, String(offset));
     return offset;
   });
 }

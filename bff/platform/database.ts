@@ -4,6 +4,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database, Engine } from "../../db/database";
 import { PostgresDatabase } from "../../db/postgres";
+import { schemaMigrations } from "../../db/queries/schema-migrations";
+import { sqliteFile } from "../../db/queries/sqlite-file";
 import { SqliteDatabase } from "../../db/sqlite";
 import { restrictDatabaseFiles } from "./data-folder";
 
@@ -41,10 +43,9 @@ export async function openDatabase(location: DatabaseLocation | string): Promise
 export function openSqlite(path: string): SqliteDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const connection = new BunDatabase(path, { create: true, strict: true });
-  connection.run("PRAGMA busy_timeout = 5000");
+  sqliteFile.waitWhenBusy(connection);
   try {
-    connection.run("PRAGMA locking_mode = EXCLUSIVE");
-    connection.run("PRAGMA journal_mode = WAL");
+    sqliteFile.holdAlone(connection);
   } catch (error) {
     connection.close();
     if (String(error).includes("locked")) {
@@ -55,8 +56,7 @@ export function openSqlite(path: string): SqliteDatabase {
     throw error;
   }
   restrictDatabaseFiles(path);
-  connection.run("PRAGMA synchronous = FULL");
-  connection.run("PRAGMA foreign_keys = ON");
+  sqliteFile.keepEveryCommit(connection);
   return new SqliteDatabase(connection, true);
 }
 
@@ -68,13 +68,6 @@ function migrationFiles(engine: Engine): string[] {
     .sort();
 }
 
-const migrationsTable: Record<Engine, string> = {
-  sqlite:
-    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT",
-  postgres:
-    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-};
-
 /**
  * Applies every migration of the engine not yet recorded, each in its own transaction.
  * On PostgreSQL an advisory lock makes instances that start together take turns: the
@@ -83,20 +76,18 @@ const migrationsTable: Record<Engine, string> = {
 export async function migrate(database: Database): Promise<string[]> {
   const applied: string[] = [];
   const pendingOf = async () => {
-    await database.exec(migrationsTable[database.engine]);
-    const done = new Set(
-      (await database.all<{ name: string }>("SELECT name FROM schema_migrations")).map((row) => row.name),
-    );
+    await schemaMigrations.ensureTable(database);
+    const done = new Set(await schemaMigrations.names(database));
     return migrationFiles(database.engine).filter((name) => !done.has(name));
   };
   const apply = async (name: string) => {
     await database.exec(readFileSync(join(migrationsRoot, database.engine, name), "utf8"));
-    await database.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", [name, Date.now()]);
+    await schemaMigrations.record(database, name, Date.now());
     applied.push(name);
   };
   if (database instanceof PostgresDatabase) {
     await database.readCommitted(async () => {
-      await database.get("SELECT pg_advisory_xact_lock(7261001)");
+      await schemaMigrations.takeTurn(database);
       for (const name of await pendingOf()) await apply(name);
     });
   } else {

@@ -1,60 +1,74 @@
 import { Elysia } from "elysia";
-import { AppError, type ErrorCode, errorBody, errorStatus } from "./errors";
+import { AppError, type ErrorCode, type ErrorValues } from "./errors";
 import { logger } from "./logger";
-import { customerLanguage } from "./request-language";
-
-function json(status: number, code: ErrorCode, message: string, retryAfterSeconds?: number): Response {
-  return Response.json(errorBody(code, message), {
-    status,
-    headers: retryAfterSeconds === undefined ? undefined : { "retry-after": String(retryAfterSeconds) },
-  });
-}
-
-/** First validation failure, told in words a person understands. */
-function validationMessage(error: { all?: unknown; message: string }): string {
-  const all = Array.isArray(error.all) ? error.all : [];
-  const first = all[0] as { path?: string; summary?: string; message?: string } | undefined;
-  if (!first) return "The request has an invalid field.";
-  const field = first.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "";
-  const reason = first.summary ?? first.message ?? "is invalid";
-  return field ? `Field "${field}": ${reason}.` : `${reason}.`;
-}
+import { callerLanguage } from "./request-language";
 
 /**
- * The single place errors become responses (DESIGN §9): bad input is a 4xx with a
- * clear message, anything unexpected is a logged 500 without internals.
+ * How a route answers its refusals when the spec or DESIGN names another form than
+ * DESIGN §9's body: `text`, the staff login's plain text message (DESIGN §7), its code in
+ * the `x-error-code` header; `with-message`, the body with the spec's `message` beside
+ * `error` too (generatePromo answers `message, success`, spec §7).
+ */
+type ErrorForm = "text" | "with-message";
+const errorForms = new WeakMap<Request, ErrorForm>();
+
+/** Called by the route before anything it does can be refused. */
+export function answerErrorsAs(request: Request, form: ErrorForm): void {
+  errorForms.set(request, form);
+}
+
+function answer(request: Request, error: AppError): Response {
+  const { code, message } = error.bodyIn(callerLanguage(request)).error;
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
+  const form = errorForms.get(request);
+  if (form === "text") {
+    headers["content-type"] = "text/plain; charset=utf-8";
+    headers["x-error-code"] = code;
+    return new Response(message, { status: error.status, headers });
+  }
+  const body = { success: false, ...(form === "with-message" ? { message } : {}), error: { code, message } };
+  return Response.json(body, { status: error.status, headers });
+}
+
+/** The first validation failure, told in words a person understands. */
+function validationError(error: { all?: unknown }): AppError {
+  const all = Array.isArray(error.all) ? error.all : [];
+  const first = all[0] as { path?: string; summary?: string; message?: string } | undefined;
+  if (!first) return new AppError("invalid_request", { reason: "The request has an invalid field" });
+  const field = first.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "";
+  const reason = first.summary ?? first.message ?? "is invalid";
+  return field
+    ? new AppError("invalid_input", { field, reason })
+    : new AppError("invalid_request", { reason });
+}
+
+const refusal = (code: ErrorCode, values?: ErrorValues) => new AppError(code, values);
+
+/**
+ * The single place errors become responses (DESIGN §9): every refusal by its code, worded in
+ * the caller's language; bad input is a 4xx with a clear message, anything unexpected is a
+ * logged 500 without internals.
  */
 export const errorHandler = new Elysia({ name: "error-handler" })
   .error({ AppError })
   .onError({ as: "global" }, ({ code, error, request }) => {
-    // Checked before `code`: Elysia reports an error's own `code` field as the code,
-    // and AppError codes such as VALIDATION would be mistaken for Elysia's.
-    if (error instanceof AppError) {
-      const message = error.localized ? error.messageIn(customerLanguage(request)) : error.message;
-      return json(error.status, error.code, message, error.retryAfterSeconds);
-    }
+    // Checked before `code`: Elysia reports an error's own `code` field as the code.
+    if (error instanceof AppError) return answer(request, error);
     switch (code) {
       case "VALIDATION":
-        return json(errorStatus.VALIDATION, "VALIDATION", validationMessage(error));
+        return answer(request, validationError(error));
       case "PARSE":
-        return json(
-          errorStatus.BAD_REQUEST,
-          "BAD_REQUEST",
-          "The request body could not be read: send valid JSON.",
-        );
+        return answer(request, refusal("unreadable_body"));
       case "NOT_FOUND":
-        return json(errorStatus.NOT_FOUND, "NOT_FOUND", "There is no such API endpoint.");
+        return answer(request, refusal("not_found"));
       default: {
         logger.error("unhandled error", {
           method: request.method,
           url: request.url,
           error: error instanceof Error ? (error.stack ?? error.message) : String(error),
         });
-        return json(
-          errorStatus.INTERNAL,
-          "INTERNAL",
-          "Something went wrong on our side. Please try again in a minute.",
-        );
+        return answer(request, refusal("internal"));
       }
     }
   });

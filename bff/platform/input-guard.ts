@@ -33,20 +33,15 @@ export function findForbiddenText(value: unknown, path = "", depth = 0): string 
 export const inputGuard = new Elysia({ name: "input-guard" })
   .onRequest(({ request }) => {
     const length = Number(request.headers.get("content-length") ?? 0);
-    if (length > maxBodyBytes)
-      throw new AppError("PAYLOAD_TOO_LARGE", `The request body is over ${maxBodyBytes / 1024} KB.`);
+    if (length > maxBodyBytes) throw new AppError("body_too_large", { kilobytes: maxBodyBytes / 1024 });
   })
   .onTransform({ as: "global" }, ({ body, query, params }) => {
-    for (const [where, value] of [
+    for (const [part, value] of [
       ["body", body],
       ["query", query],
       ["path", params],
     ] as const) {
       const field = findForbiddenText(value);
-      if (field)
-        throw new AppError(
-          "VALIDATION",
-          `The ${where} field "${field}" contains a control character or an invisible direction mark; remove it and try again.`,
-        );
+      if (field) throw new AppError("invisible_character", { part, field });
     }
   });

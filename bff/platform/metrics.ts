@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "../../db/database";
+import { mailDelivery } from "../../db/queries/mail-outbox";
 
 /** Methods named as such; anything else is one label value, so labels stay few. */
 const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -56,10 +57,7 @@ export function createMetrics(database: Database) {
     help: "Messages waiting in the outbox to be sent.",
     registers,
     async collect() {
-      const row = await database.get<{ count: number }>(
-        "SELECT COUNT(*) AS count FROM mail_outbox WHERE status = 'pending'",
-      );
-      this.set(row?.count ?? 0);
+      this.set(await mailDelivery.pendingCount(database));
     },
   });
   new Gauge({

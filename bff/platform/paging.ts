@@ -25,7 +25,6 @@ export function pageOf(
   const number = Math.floor(query.page ?? 0);
   const size = Math.floor(query.size ?? defaultSize);
   const sizes = [defaultSize, ...otherSizes];
-  if (!sizes.includes(size))
-    throw new AppError("VALIDATION", `size must be ${sizes.join(", ")} for this list.`);
+  if (!sizes.includes(size)) throw new AppError("invalid_page_size", { sizes: sizes.join(", ") });
   return { number, size, offset: number * size };
 }

@@ -14,18 +14,28 @@ export function requestLanguage(request: Request): Language {
   });
 }
 
-/** The stored language of the customer a request was authenticated as. */
-const customerLanguages = new WeakMap<Request, Language>();
+/** The language a request's caller is known to read, when the request alone does not say it. */
+const callerLanguages = new WeakMap<Request, Language>();
 
 /** Customer authentication notes whose request this is, so refusals speak their language. */
 export function rememberCustomerLanguage(request: Request, language: Language): void {
-  customerLanguages.set(request, language);
+  callerLanguages.set(request, language);
 }
 
 /**
- * The language to answer a customer in (DESIGN §9): the signed-in customer's own, as
- * stored at registration; for an anonymous call, the visitor's from the request.
+ * A caller that is a program (the payment gateway, a node agent, a client of the sandbox's
+ * gateway API) reads English whatever its headers say: its refusals go to logs and to the
+ * people who read those.
  */
-export function customerLanguage(request: Request): Language {
-  return customerLanguages.get(request) ?? requestLanguage(request);
+export function answerInEnglish(request: Request): void {
+  callerLanguages.set(request, "en");
+}
+
+/**
+ * The language to answer a caller in (DESIGN §9): a signed-in customer's own, as stored at
+ * registration; a program's English; anyone else's (an anonymous visitor, an operator) from
+ * the request.
+ */
+export function callerLanguage(request: Request): Language {
+  return callerLanguages.get(request) ?? requestLanguage(request);
 }

@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { settings } from "../../db/queries/settings";
 
 /**
  * A value made once per database, by whichever instance asks first, and read by every
@@ -11,13 +12,10 @@ export async function sharedSetting(
   key: string,
   generate: () => string | Promise<string>,
 ): Promise<string> {
-  const read = () => database.get<{ value: string }>("SELECT value FROM settings WHERE key = ?", [key]);
+  const read = () => settings.value(database, key);
   const existing = await read();
   if (existing) return existing.value;
-  await database.run("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", [
-    key,
-    await generate(),
-  ]);
+  await settings.insertIfAbsent(database, key, await generate());
   const stored = await read();
   if (!stored) throw new Error(`setting ${key} was not stored`);
   return stored.value;

@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
 import type { Database } from "../../db/database";
+import { sqliteFile } from "../../db/queries/sqlite-file";
 import { writeNewBackup } from "./backup-file";
 import { ControlError, type ControlHandler } from "./control-socket";
 
@@ -19,8 +20,7 @@ export async function backupSqliteInto(database: Database, target: string): Prom
     throw new ControlError(400, `The backup path must be an absolute file path, got "${target}".`);
   }
   await writeNewBackup(target, async (temporary) => {
-    // A string literal, its single quotes doubled: VACUUM INTO takes no bound parameter through exec.
-    await database.exec(`VACUUM INTO '${temporary.replaceAll("'", "''")}'`);
+    await sqliteFile.copyInto(database, temporary);
   });
   return target;
 }

@@ -180,4 +180,16 @@ export const mailDelivery = {
       )?.count ?? 0
     );
   },
+
+  /** Messages waiting to be sent: the outbox's depth. */
+  async pendingCount(db: Database): Promise<number> {
+    return (
+      (
+        await statement<{ count: number }, []>(
+          db,
+          "SELECT COUNT(*) AS count FROM mail_outbox WHERE status = 'pending'",
+        ).get()
+      )?.count ?? 0
+    );
+  },
 };

@@ -61,6 +61,18 @@ export const operators = {
     ),
 };
 
+export type AuditEntryRow = {
+  id: number;
+  username: string | null;
+  action: string;
+  target_user_id: number | null;
+  target_email: string | null;
+  /** JSON text. */
+  details: string;
+  ip_address: string | null;
+  created_at: number;
+};
+
 export const audit = {
   record: (
     db: Database,
@@ -84,4 +96,16 @@ export const audit = {
       entry.ipAddress ?? null,
       now,
     ),
+
+  count: async (db: Database) =>
+    (await statement<{ count: number }, []>(db, "SELECT COUNT(*) AS count FROM audit_log").get())?.count ?? 0,
+
+  /** A page of entries, newest first, with who acted and on whom. */
+  page: (db: Database, limit: number, offset: number) =>
+    statement<AuditEntryRow, [number, number]>(
+      db,
+      `SELECT a.id, o.username, a.action, a.target_user_id, u.email AS target_email, a.details, a.ip_address, a.created_at
+         FROM audit_log a LEFT JOIN operators o ON o.id = a.operator_id LEFT JOIN users u ON u.id = a.target_user_id
+         ORDER BY a.created_at DESC, a.id DESC LIMIT ? OFFSET ?`,
+    ).all(limit, offset),
 };

@@ -209,6 +209,15 @@ export const payments = {
          AND created_at > CAST(? AS BIGINT) LIMIT 1`,
     ).get(subscriptionId, after)) !== undefined,
 
+  /** How many renewal attempts the subscription's period has had, whatever their outcome. */
+  renewalAttempts: async (db: Database, subscriptionId: number, periodIndex: number) =>
+    (
+      await statement<{ count: number }, [number, number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM payments WHERE subscription_id = ? AND period_index = ? AND kind = 'renewal'",
+      ).get(subscriptionId, periodIndex)
+    )?.count ?? 0,
+
   byTransaction: (db: Database, transactionId: string) =>
     statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE transaction_id = ?").get(transactionId),
 
@@ -239,6 +248,13 @@ export const payments = {
       db,
       "UPDATE payments SET status = 'refunded', refunded_amount = ?, refunded_at = ?, updated_at = ? WHERE id = ? AND status = 'completed'",
     ).run(amount, now, now, id),
+
+  /** Whether the customer ever paid anything, refunded payments included. */
+  hasPaid: async (db: Database, userId: number) =>
+    (await statement<{ found: number }, [number]>(
+      db,
+      "SELECT 1 AS found FROM payments WHERE user_id = ? AND status IN ('completed', 'refunded') LIMIT 1",
+    ).get(userId)) !== undefined,
 };
 
 export const webhookEvents = {

@@ -202,11 +202,34 @@ export const subscriptions = {
          WHERE id = ? AND status = 'CANCELED' AND end_date <= ?`,
     ).run(now, id, now),
 
+  /** How many subscriptions are EXPIRED and were last changed at `since` or later. */
+  expiredSince: async (db: Database, since: number) =>
+    (
+      await statement<{ count: number }, [number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM subscriptions WHERE status = 'EXPIRED' AND updated_at >= ?",
+      ).get(since)
+    )?.count ?? 0,
+
   addExtraDevice: (db: Database, id: number, now: number) =>
     statement(
       db,
       "UPDATE subscriptions SET extra_devices = extra_devices + 1, updated_at = ? WHERE id = ?",
     ).run(now, id),
+
+  /** The demo fixtures' shortcut to a number of extra devices, with no purchase behind it. */
+  setExtraDevices: (db: Database, id: number, extraDevices: number) =>
+    statement(db, "UPDATE subscriptions SET extra_devices = ? WHERE id = ?").run(extraDevices, id),
+
+  /** When the customer's paid access last ended by `now`, if it ever did. */
+  lastEndedAt: async (db: Database, userId: number, now: number) =>
+    (
+      await statement<{ ended: number | null }, [number, number]>(
+        db,
+        `SELECT MAX(end_date) AS ended FROM subscriptions
+       WHERE user_id = ? AND status IN ('EXPIRED', 'CANCELED', 'ACTIVE') AND end_date IS NOT NULL AND end_date <= ?`,
+      ).get(userId, now)
+    )?.ended ?? null,
 };
 
 /** Access is open while ACTIVE (dunning keeps it), or CANCELED until the paid period ends. */

@@ -1,5 +1,6 @@
 import { treaty } from "@elysiajs/eden";
 import type { App } from "../../bff/app";
+import type { ErrorCode } from "../../bff/platform/errors";
 
 /**
  * The one typed client of the islands, built from the server's `App` type, so a
@@ -16,6 +17,15 @@ export const api = treaty<App>(typeof location === "undefined" ? "http://localho
 export function errorMessage(error: { value?: unknown } | null | undefined): string | undefined {
   const value = error?.value as { error?: { message?: unknown } } | undefined;
   return typeof value?.error?.message === "string" ? value.error.message : undefined;
+}
+
+/**
+ * The refusal's domain code (the code table in bff/platform/errors.ts), if the server sent
+ * one. What a refusal means is decided by its code, never by its HTTP status.
+ */
+export function errorCode(error: { value?: unknown } | null | undefined): ErrorCode | undefined {
+  const value = error?.value as { error?: { code?: unknown } } | undefined;
+  return typeof value?.error?.code === "string" ? (value.error.code as ErrorCode) : undefined;
 }
 
 /** Eden reports a request that never reached the server as an error whose value is the thrown Error. */

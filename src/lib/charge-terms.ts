@@ -1,6 +1,6 @@
-import { addMonths, dayMs } from "../../core/calendar";
-import type { Currency } from "../../core/money";
-import { defaultPrices, type TariffMonths } from "../../core/prices";
+import { addMonths } from "../../core/calendar";
+import { type Currency, toCurrencyUnits } from "../../core/money";
+import { defaultPrices, firstOrderCharges, type TariffMonths } from "../../core/prices";
 
 /**
  * What buying now costs and when the money is taken: the facts the purchase screens and
@@ -63,15 +63,16 @@ export function resolveTrialDays(stored: string | null | undefined, fromServer?:
 /**
  * With a trial: the trial payment now, the full price `trialDays` days later (the server
  * adds whole days to the moment of payment). Without: the full price now and again one
- * period later.
+ * period later. The server's own rule (core/prices.ts firstOrderCharges) fills in what
+ * the server did not say.
  */
 export function chargeTerms(input: TermsInput): ChargeTerms {
   const hasTrial = input.hasTrial ?? true;
+  const rule = firstOrderCharges({ ...input, isTrial: hasTrial });
   const serverCharge = isValidCharge(input.firstCharge) ? input.firstCharge : undefined;
-  const firstChargeTime = serverCharge
-    ? Date.parse(serverCharge.date)
-    : input.now + (hasTrial ? input.trialDays * dayMs : 0);
-  const amount = (hasTrial ? undefined : input.orderAmount) ?? serverCharge?.amount ?? input.periodPrice;
+  const firstChargeTime = serverCharge ? Date.parse(serverCharge.date) : rule.firstCharge.at;
+  const amount =
+    (hasTrial ? undefined : input.orderAmount) ?? serverCharge?.amount ?? rule.firstCharge.amount;
   const firstCharge = { date: new Date(firstChargeTime).toISOString(), amount };
   const nextCharge = hasTrial
     ? firstCharge
@@ -79,7 +80,7 @@ export function chargeTerms(input: TermsInput): ChargeTerms {
   return {
     hasTrial,
     trialDays: input.trialDays,
-    payNow: hasTrial ? (input.orderAmount ?? input.firstPayment) : amount,
+    payNow: hasTrial ? (input.orderAmount ?? rule.amountNow) : amount,
     firstCharge,
     nextCharge,
     periodMonths: input.periodMonths,
@@ -105,8 +106,8 @@ export function instantPayTerms(choice: {
     trialDays: choice.trialDays,
     periodMonths: choice.tariff,
     currency: choice.currency,
-    firstPayment: table.firstPayment / 100,
-    periodPrice: table.periods[choice.tariff] / 100,
+    firstPayment: toCurrencyUnits(table.firstPayment),
+    periodPrice: toCurrencyUnits(table.periods[choice.tariff]),
     hasTrial: choice.order?.hasTrial ?? true,
     noTrialReason: choice.order?.reason,
     orderAmount: choice.order?.amount,

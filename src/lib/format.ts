@@ -1,6 +1,5 @@
 import { formatDate as formatDateOn, formatDateUntil } from "../../core/date-time";
-import type { Currency } from "../../core/money";
-import { formatMoney } from "../../core/money";
+import { type Currency, formatMoney, fractionToPercent, toMinorUnits } from "../../core/money";
 
 export { kazakhDate } from "../../core/date-time";
 
@@ -16,7 +15,7 @@ export function formatUntil(iso: string | null | undefined, language: string): s
 
 /** Amounts from the API are in currency units (the widget's unit); the UI formats minor units. */
 export function formatUnits(units: number, currency: Currency): string {
-  return formatMoney(Math.round(units * 100), currency);
+  return formatMoney(toMinorUnits(units), currency);
 }
 
 /**
@@ -24,4 +23,4 @@ export function formatUnits(units: number, currency: Currency): string {
  * percent, shown to one decimal in the interface language.
  */
 export const percent = (fraction: number, language = "en") =>
-  `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(fraction * 100)}%`;
+  `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(fractionToPercent(fraction))}%`;

@@ -1,4 +1,5 @@
-import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
+import type { ErrorCode } from "../../bff/platform/errors";
+import { api, errorCode, errorMessage, isNetworkFailure } from "../lib/api-client";
 import {
   $expirationDate,
   $period,
@@ -17,9 +18,13 @@ export function goToSignIn(): void {
   location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
 }
 
-/** No session (401) or a session of another account (403): signing in is the way on. */
-export const needsSignIn = (error: { status: unknown } | null | undefined) =>
-  error?.status === 401 || error?.status === 403;
+/** The refusals that signing in answers: no session, an ended one, or one of another account. */
+const signInCodes: readonly ErrorCode[] = ["sign_in_required", "session_ended", "another_account"];
+
+export const needsSignIn = (error: { value?: unknown } | null | undefined) => {
+  const code = errorCode(error);
+  return code !== undefined && signInCodes.includes(code);
+};
 
 export type SignInOutcome = "signed-in" | "refused" | "network-failure";
 /** A provider identity with its credential and, for Google, the nonce its attempt started with. */

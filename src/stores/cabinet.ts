@@ -1,5 +1,5 @@
 import { atom } from "nanostores";
-import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
+import { api, errorCode, errorMessage, isNetworkFailure } from "../lib/api-client";
 import { forgetOfferLinkVisit } from "../lib/consent-skip";
 import { formatDate, formatUnits, formatUntil } from "../lib/format";
 import { $language, type TranslationKey, translate } from "../lib/i18n/runtime";
@@ -59,9 +59,8 @@ function withTimeout<T>(call: Promise<Answer<T>>): Promise<Answer<T>> {
 }
 
 /**
- * Only the server saying so means "sign in": 401 (no session) or 403 (the session is
- * another account than the one this browser holds). A 500, a timeout or a dropped
- * connection does not.
+ * Only the server saying so means "sign in": no session, or a session of another account
+ * than the one this browser holds. A 500, a timeout or a dropped connection does not.
  */
 const isSignedOut = (answer: PromiseSettledResult<Answer<unknown>>) =>
   answer.status === "fulfilled" && needsSignIn(answer.value.error);
@@ -250,8 +249,8 @@ export async function deleteAccount(): Promise<TranslationKey | undefined> {
     signInAgain();
     return undefined;
   }
-  // 409: a payment is under way and its outcome must not land on a deleted account.
-  return error?.status === 409 ? "cabinet.dataDeletePending" : "cabinet.dataDeleteFailed";
+  // A payment is under way and its outcome must not land on a deleted account.
+  return errorCode(error) === "payment_pending" ? "cabinet.dataDeletePending" : "cabinet.dataDeleteFailed";
 }
 
 /** Applies an operator promo code to the purchase; the server validates it. */

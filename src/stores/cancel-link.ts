@@ -1,5 +1,6 @@
 import { atom, computed } from "nanostores";
-import { api, errorMessage } from "../lib/api-client";
+import type { ErrorCode } from "../../bff/platform/errors";
+import { api, errorCode, errorMessage } from "../lib/api-client";
 import { formatUntil } from "../lib/format";
 import { $language, translate } from "../lib/i18n/runtime";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
@@ -20,8 +21,8 @@ export type CancelLinkState =
   | { step: "cancelled"; endDate: string | null }
   | { step: "already-cancelled"; email: string; endDate: string | null }
   | { step: "not-active"; email: string }
-  /** The server's own words: an invalid or expired link (401), too many tries (429), nothing to cancel (409). */
-  | { step: "refused"; status: number; message: string | undefined }
+  /** The server's own words: an invalid or expired link, too many tries, nothing to cancel. */
+  | { step: "refused"; reason: CancelLinkRefusal; message: string | undefined }
   /** The account could not be read (network, server): try again. */
   | { step: "failed" };
 
@@ -57,13 +58,21 @@ function viewOf(account: Account): CancelLinkState {
   return { step: "not-active", email: account.email };
 }
 
-type EdenError = { status: unknown; value?: unknown } | null | undefined;
+/** What a refused link means to its reader, by the refusal's code. */
+export type CancelLinkRefusal = "invalid" | "nothing-to-cancel" | "later";
+const refusals: Partial<Record<ErrorCode, CancelLinkRefusal>> = {
+  cancel_link_invalid: "invalid",
+  already_cancelled: "nothing-to-cancel",
+  account_has_no_subscription: "nothing-to-cancel",
+  too_many_cancel_links: "later",
+};
 
-/** 401, 409 and 429 carry a message for the person; anything else is a failure to retry. */
-const refusalOf = (error: EdenError): CancelLinkState | undefined =>
-  error && (error.status === 401 || error.status === 409 || error.status === 429)
-    ? { step: "refused", status: error.status, message: errorMessage(error) }
-    : undefined;
+/** These refusals carry a message for the person; anything else is a failure to retry. */
+function refusalOf(error: { value?: unknown } | null | undefined): CancelLinkState | undefined {
+  const code = errorCode(error);
+  const reason = code && refusals[code];
+  return reason ? { step: "refused", reason, message: errorMessage(error) } : undefined;
+}
 
 export async function openCancelLink(): Promise<void> {
   if (token === undefined) return;

@@ -1,5 +1,5 @@
 import { atom } from "nanostores";
-import { api, errorMessage } from "../lib/api-client";
+import { api, errorCode, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { needsSignIn } from "./auth";
@@ -11,7 +11,7 @@ export type DeviceLink = { deviceId: string; subscriptionUrl: string; qrSvg: str
 
 /**
  * The Connect panel's state. "no-slot": a new device was asked for with every slot taken
- * (the server's 409, in the customer's words); the panel then offers to buy one.
+ * (the server's `no_free_device_slot`, in the customer's words); the panel then offers to buy one.
  */
 export type ConnectState =
   | { step: "loading" }
@@ -57,7 +57,9 @@ export async function connectDevice(deviceId?: string): Promise<void> {
   }
   const message = errorMessage(error) ?? translate("cabinet.connectFailed");
   $connect.set(
-    error?.status === 409 && !deviceId ? { step: "no-slot", message } : { step: "failed", message },
+    errorCode(error) === "no_free_device_slot" && !deviceId
+      ? { step: "no-slot", message }
+      : { step: "failed", message },
   );
 }
 

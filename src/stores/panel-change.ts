@@ -1,9 +1,9 @@
 import { errorMessage } from "../lib/api-client";
-import { statusOf } from "./panel-query";
+import { type Failure, failureOf } from "./panel-query";
 import { panelCall } from "./panel-session";
 
-/** Why a change did not happen: the HTTP status (none when the server was not reached) and the server's words. */
-export type Refusal = { status: number | undefined; detail?: string };
+/** Why a change did not happen: the refusal's code and status (panel-query.ts) and the server's words. */
+export type Refusal = Failure & { detail?: string };
 
 /** A change on screen: under way, and why the last one was refused. */
 export type ChangeState = { isBusy: boolean; refusal?: Refusal };
@@ -17,7 +17,7 @@ async function attempt<D>(call: ChangeCall<D>): Promise<{ data: D } | { refusal:
   try {
     const { data, error } = await panelCall(call);
     if (data !== null && data !== undefined) return { data };
-    return { refusal: { status: statusOf(error), detail: errorMessage(error) } };
+    return { refusal: { ...failureOf(error), detail: errorMessage(error) } };
   } catch {
     return { refusal: { status: undefined } };
   }
@@ -25,7 +25,7 @@ async function attempt<D>(call: ChangeCall<D>): Promise<{ data: D } | { refusal:
 
 /**
  * One panel change (Staff, Nodes), shown through `show`: busy while it runs, then done or
- * refused with the server's status and words. The answer's data, when it was done.
+ * refused with the server's code and words. The answer's data, when it was done.
  */
 export async function tracked<D>(
   show: (state: ChangeState) => void,

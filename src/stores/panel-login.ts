@@ -1,4 +1,5 @@
 import { atom } from "nanostores";
+import type { ErrorCode } from "../../bff/platform/errors";
 import { api } from "../lib/api-client";
 import { type AltchaChallenge, solveAltcha } from "../lib/captcha-solver";
 import { translate } from "../lib/i18n/runtime";
@@ -65,19 +66,23 @@ export async function solveCaptcha(isChecked: boolean): Promise<void> {
   }
 }
 
-/** Why the server refused the sign-in (its x-login-refusal header), in the operator's language. */
+/**
+ * Why the server refused the sign-in, by its code (the x-error-code header of the login's
+ * plain-text refusal), in the login form's words.
+ */
 function refusalText(headers: Headers): string {
   const minutes = Math.max(1, Math.ceil(Number(headers.get("retry-after") ?? 60) / 60));
-  switch (headers.get("x-login-refusal")) {
-    case "captcha":
+  switch (headers.get("x-error-code") as ErrorCode | null) {
+    case "captcha_not_solved":
+    case "captcha_used":
       return translate("panel.captchaNotSolved");
-    case "credentials":
+    case "wrong_credentials":
       return translate("panel.wrongCredentials");
-    case "disabled":
+    case "operator_disabled":
       return translate("panel.accountDisabled");
-    case "cooldown":
+    case "too_many_sign_ins":
       return translate("panel.tooManySignIns", { minutes });
-    case "busy":
+    case "sign_in_busy":
       return translate("panel.signInBusy");
     default:
       return translate("panel.loginFailed");

@@ -1,5 +1,6 @@
 import { atom, map } from "nanostores";
-import { api, errorMessage } from "../lib/api-client";
+import { percentToFraction } from "../../core/money";
+import { api, errorCode, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { expirationAfter, normalizePromoCode, type PromoField, promoFieldErrors } from "../lib/promo-rules";
 import { showToast } from "../lib/toast/toast-store";
@@ -12,15 +13,6 @@ export type PromoPage = Data<typeof api.panel.promos.availablePromos.get>;
 
 /** Spec §5: field errors clear after 7 seconds. */
 export const fieldErrorLifetimeMs = 7000;
-
-/** The server's refusal reasons (the rule a code broke) in the operator's words. */
-const refusalMessages = {
-  code: "panel.promoCodeShort",
-  characters: "panel.promoCodeCharacters",
-  type: "panel.promoNoTypes",
-  discount: "panel.promoDiscountRange",
-  validity: "panel.promoValidityRange",
-} as const;
 
 export type PromoDraft = {
   code: string;
@@ -114,16 +106,6 @@ async function serverToday(): Promise<number> {
   return Number.isNaN(now) ? Date.now() : now;
 }
 
-type Refusal = { reason?: unknown; message?: unknown };
-
-/** Why the server refused: its rule in the operator's words, else its own message. */
-function refusalText(refusal: Refusal | undefined): string {
-  const reason = refusal?.reason;
-  if (typeof reason === "string" && reason in refusalMessages)
-    return translate(refusalMessages[reason as keyof typeof refusalMessages]);
-  return typeof refusal?.message === "string" ? refusal.message : translate("panel.promoRefused");
-}
-
 let fieldErrorTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Checks the form by the spec's rules, then asks the server to create the code. */
@@ -143,13 +125,14 @@ export async function createPromo(): Promise<void> {
           promoCode: code,
           promoType: type,
           isAvailable,
-          discount: discount / 100,
+          discount: percentToFraction(discount),
           expirationDate: expirationAfter(months, today),
         },
         { headers },
       ),
     );
-    // The server's outcome in the operator's words: created, taken, refused by its rules.
+    // Created, or refused: the server words a refusal (a taken code, a broken rule) in the
+    // operator's language; support staff get the screen's own words for their section.
     if (data?.success) {
       showToast(translate("panel.promoCreated", { code: code.trim().toUpperCase() }), "success");
       $promoDraft.setKey("code", "");
@@ -157,13 +140,9 @@ export async function createPromo(): Promise<void> {
       return;
     }
     $promoRefusal.set(
-      error?.status === 409
-        ? translate("panel.promoExists")
-        : error?.status === 400
-          ? refusalText(error.value as Refusal)
-          : error?.status === 403
-            ? translate("panel.forbidden")
-            : (errorMessage(error) ?? translate("panel.promoFailed")),
+      errorCode(error) === "admin_only"
+        ? translate("panel.forbidden")
+        : (errorMessage(error) ?? translate("panel.promoFailed")),
     );
   } catch {
     $promoRefusal.set(translate("panel.promoFailed"));

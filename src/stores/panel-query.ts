@@ -1,13 +1,15 @@
 import { atom, type ReadableAtom } from "nanostores";
+import type { ErrorCode } from "../../bff/platform/errors";
+import { errorCode } from "../lib/api-client";
 
 /**
- * One panel read as a screen shows it: loading, failed (with the HTTP status, if any, so a
- * 404 or 403 can be worded apart from a dropped connection) or ready.
+ * Why a panel call failed: the refusal's code, which says what it means, and the HTTP
+ * status, only to tell a dropped connection (none) from an answer.
  */
-export type Loaded<T> =
-  | { state: "loading" }
-  | { state: "failed"; status: number | undefined }
-  | { state: "ready"; data: T };
+export type Failure = { status: number | undefined; code?: ErrorCode };
+
+/** One panel read as a screen shows it: loading, failed or ready. */
+export type Loaded<T> = { state: "loading" } | ({ state: "failed" } & Failure) | { state: "ready"; data: T };
 
 /** What `panelCall` answers. */
 export type Answer<T> = { data: T | null | undefined; error: { status: unknown; value?: unknown } | null };
@@ -24,6 +26,11 @@ export type PanelQuery<Q, T> = {
 
 export const statusOf = (error: { status: unknown } | null | undefined) =>
   typeof error?.status === "number" ? error.status : undefined;
+
+export function failureOf(error: { status: unknown; value?: unknown } | null | undefined): Failure {
+  const code = errorCode(error);
+  return { status: statusOf(error), ...(code ? { code } : {}) };
+}
 
 /**
  * A panel read driven by a question. A new question keeps the last answer on screen until
@@ -50,7 +57,7 @@ export function panelQuery<Q, T>(
       next =
         data !== null && data !== undefined
           ? { state: "ready", data }
-          : { state: "failed", status: statusOf(error) };
+          : { state: "failed", ...failureOf(error) };
     } catch {
       next = { state: "failed", status: undefined };
     }

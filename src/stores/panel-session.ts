@@ -1,4 +1,5 @@
-import { api } from "../lib/api-client";
+import type { ErrorCode } from "../../bff/platform/errors";
+import { api, errorCode } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { readStorage, removeStorage, storageKeys, writeStorage } from "../lib/storage-keys";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
@@ -60,11 +61,23 @@ type Call<T> = (headers: {
   authorization: string;
 }) => Promise<{ data: T | null; error: { status: unknown; value: unknown } | null }>;
 
+/** The refusals of the access token itself (operator-auth.ts): a new one may get the call through. */
+const sessionCodes: readonly ErrorCode[] = [
+  "panel_sign_in_required",
+  "panel_session_expired",
+  "panel_session_closed",
+  "operator_inactive",
+];
+const isSessionRefusal = (error: { value?: unknown } | null) => {
+  const code = errorCode(error);
+  return code !== undefined && sessionCodes.includes(code);
+};
+
 /**
- * Every panel call: without an access token go to /panel-login; on a 401 use the
- * refresh token once to get a new one and retry; otherwise back to /panel-login.
- * Parallel calls that meet a 401 wait on one refresh; a call whose 401 arrives after
- * another call already refreshed just retries with the new token.
+ * Every panel call: without an access token go to /panel-login; when the access token is
+ * refused use the refresh token once to get a new one and retry; otherwise back to
+ * /panel-login. Parallel calls refused so wait on one refresh; a call refused after another
+ * call already refreshed just retries with the new token.
  */
 export async function panelCall<T>(
   call: Call<T>,
@@ -72,12 +85,12 @@ export async function panelCall<T>(
   const accessToken = readStorage(storageKeys.accessToken);
   if (!accessToken) backToLogin();
   const first = await call({ authorization: `Bearer ${accessToken}` });
-  if (first.error?.status !== 401) return first;
+  if (!isSessionRefusal(first.error)) return first;
   const current = readStorage(storageKeys.accessToken);
   if (!current) backToLogin();
   if (current === accessToken && !(await refreshTokens())) backToLogin();
   const retried = await call({ authorization: `Bearer ${readStorage(storageKeys.accessToken)}` });
-  if (retried.error?.status === 401) backToLogin();
+  if (isSessionRefusal(retried.error)) backToLogin();
   return retried;
 }
 

@@ -1,4 +1,5 @@
 import { atom } from "nanostores";
+import { toMinorUnits } from "../../core/money";
 import { track } from "../lib/analytics";
 import { api, errorMessage } from "../lib/api-client";
 import type { OrderTrial } from "../lib/charge-terms";
@@ -110,7 +111,7 @@ function contradictsScreen(
   order: { amount: number; trial?: unknown; reason?: unknown },
   expectedAmount: number,
 ): OrderTrial | undefined {
-  if (Math.round(order.amount * 100) === Math.round(expectedAmount * 100)) return undefined;
+  if (toMinorUnits(order.amount) === toMinorUnits(expectedAmount)) return undefined;
   return {
     hasTrial: typeof order.trial === "boolean" ? order.trial : order.amount < expectedAmount,
     amount: order.amount,

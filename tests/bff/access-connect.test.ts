@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
 import { linkChangesPerHour } from "../../bff/modules/access/link-limits";
-import { accessWords } from "../../bff/modules/access/words";
 import type { Language } from "../../core/languages";
 import { makeTestApp, postJson } from "../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../helpers/customers";
@@ -9,6 +8,15 @@ import { cards, order, payWithCard } from "../helpers/payments";
 /** DESIGN §8: the cabinet connects devices, each with its own credential and subscription link. */
 type App = Awaited<ReturnType<typeof makeTestApp>>["app"];
 type Context = Awaited<ReturnType<typeof makeTestApp>>["context"];
+
+/** What the refusals say, as the customer reads them (core/i18n `errors.*`). */
+const noFreeSlot = {
+  en: "Every device slot of your subscription is taken. Add a slot, or unlink a device you no longer use.",
+  ru: "Все места для устройств в вашей подписке заняты. Добавьте место или отвяжите устройство, которым больше не пользуетесь.",
+  kk: "Жазылымыңыздағы барлық құрылғы орындары бос емес. Орын қосыңыз немесе енді пайдаланбайтын құрылғыны ажыратыңыз.",
+};
+const noAccessZh = "没有可连接设备的有效订阅。请先在个人中心续订。";
+const notAttachedEn = "This device is not attached to your account.";
 
 type Link = { success: true; deviceId: string; subscriptionUrl: string; qrSvg: string };
 type Profile = {
@@ -109,7 +117,7 @@ describe("connecting a device in the cabinet", () => {
       expect(refused.status).toBe(409);
       expect(await refused.json()).toEqual({
         success: false,
-        error: { code: "CONFLICT", message: accessWords.noFreeSlot[language] },
+        error: { code: "no_free_device_slot", message: noFreeSlot[language] },
       });
       expect((await call(app, customer, "/api/profile/addDevice")).status).toBe(200);
       const second = await link(app, customer, "/api/profile/devices/connect");
@@ -126,9 +134,10 @@ describe("connecting a device in the cabinet", () => {
     });
     const refused = await call(app, customer, "/api/profile/devices/connect");
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
-      accessWords.noAccess.zh,
-    );
+    expect(((await refused.json()) as { error: unknown }).error).toEqual({
+      code: "device_needs_subscription",
+      message: noAccessZh,
+    });
   });
 
   test("another account's device, or one that does not exist, is not found", async () => {
@@ -139,9 +148,10 @@ describe("connecting a device in the cabinet", () => {
     for (const path of ["/api/profile/devices/connect", "/api/profile/devices/resetLink"]) {
       const foreign = await call(app, other, path, { deviceId });
       expect(foreign.status, path).toBe(404);
-      expect(((await foreign.json()) as { error: { message: string } }).error.message).toBe(
-        accessWords.notAttached.en,
-      );
+      expect(((await foreign.json()) as { error: unknown }).error).toEqual({
+        code: "device_not_attached",
+        message: notAttachedEn,
+      });
       expect((await call(app, other, path, { deviceId: "no-such-device" })).status, path).toBe(404);
     }
     // Without a deviceId there is nothing to rotate.
@@ -198,9 +208,12 @@ describe("link changes", () => {
       deviceId: device.deviceId,
     });
     expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
-      "Слишком много изменений устройств",
-    );
+    expect(((await refused.json()) as { error: unknown }).error).toEqual({
+      code: "too_many_device_changes",
+      message: expect.stringMatching(
+        /^Слишком много изменений устройств за час\. Попробуйте снова через \d+ минут[уы]?\.$/,
+      ),
+    });
     expect(
       (await call(app, customer, "/api/profile/detachDevice", { deviceId: device.deviceId })).status,
     ).toBe(429);
@@ -242,9 +255,10 @@ describe("the app's activation", () => {
     expect((await activate(app, customer, "phone-1")).status).toBe(200);
     const refused = await activate(app, customer, "tablet-2");
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
-      accessWords.noFreeSlot.ru,
-    );
+    expect(((await refused.json()) as { error: unknown }).error).toEqual({
+      code: "no_free_device_slot",
+      message: noFreeSlot.ru,
+    });
     expect((await profileOf(app, customer)).devices.map((device) => device.isActive)).toEqual([true, false]);
     expect((await stored(context, customer.email, "tablet-2"))?.credential).toBeNull();
     // Still no slot: the cabinet cannot connect it either.

@@ -106,7 +106,10 @@ describe("removing the saved card", () => {
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({
       success: false,
-      error: { code: "CONFLICT", message: "There is no saved card to remove; auto-renewal is already off." },
+      error: {
+        code: "no_saved_card",
+        message: "There is no saved card to remove; auto-renewal is already off.",
+      },
     });
     expect(await profileOf(customer)).toEqual(removed);
   });

@@ -23,7 +23,10 @@ describe("customer calls require the customer's own session", () => {
   test.each(customerRoutes)("%s without a session is 401", async (path, extra) => {
     const response = await app.handle(postJson(path, { uid: alice.uid, email: alice.email, ...extra }));
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ success: false, error: { code: "UNAUTHORIZED" } });
+    expect(await response.json()).toEqual({
+      success: false,
+      error: { code: "sign_in_required", message: "Please sign in to continue." },
+    });
   });
 
   test.each(customerRoutes)("%s with a made-up session is 401", async (path, extra) => {
@@ -38,7 +41,13 @@ describe("customer calls require the customer's own session", () => {
       asCustomer(alice, path, { uid: undefined, email: bob.email, ...extra }),
     );
     expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({ error: { code: "FORBIDDEN" } });
+    expect(await response.json()).toEqual({
+      success: false,
+      error: {
+        code: "another_account",
+        message: "This request is for another account. Sign in as that account to continue.",
+      },
+    });
   });
 
   test.each(customerRoutes)("%s for another customer's uid is 403", async (path, extra) => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { proRataDevicePrice } from "../../bff/modules/access/slot-purchase";
 import { dayMs } from "../../bff/platform/calendar";
+import { proRataDevicePrice } from "../../core/prices";
 import { payments } from "../../db/queries/payments";
 import { subscriptions } from "../../db/queries/subscriptions";
 import { makeTestApp } from "../helpers/app";

@@ -76,7 +76,13 @@ describe("health and API documentation", () => {
     for (const path of ["/api/docs", "/api/docs/assets/swagger-ui-bundle.js"]) {
       const response = await production.handle(request(path));
       expect(response.status, path).toBe(404);
-      expect(await response.json()).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
+      expect(await response.json()).toEqual({
+        success: false,
+        error: {
+          code: "docs_not_served",
+          message: "In production only the OpenAPI document is served, at /api/docs/json.",
+        },
+      });
     }
     const document = await production.handle(request("/api/docs/json"));
     expect(document.status).toBe(200);
@@ -90,7 +96,7 @@ describe("health and API documentation", () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       success: false,
-      error: { code: "NOT_FOUND", message: "There is no such API endpoint." },
+      error: { code: "not_found", message: "There is no such API endpoint." },
     });
   });
 });

@@ -4,11 +4,11 @@ import { withPeerAddress } from "../../bff/platform/client-address";
 import type { Language } from "../../core/languages";
 import { makeTestApp, postJson, request } from "../helpers/app";
 import { asCustomer, fixture, type SignedIn, signIn } from "../helpers/customers";
-import { makeOperator } from "../helpers/operators";
+import { bearer, makeOperator, tokensFor } from "../helpers/operators";
 import { cards, order, payWithCard } from "../helpers/payments";
 
 const { app, context } = await makeTestApp();
-await makeOperator(context, "promo.maker", "admin");
+const operator = await makeOperator(context, "promo.maker", "admin");
 await createPromo(
   context.database,
   {
@@ -134,7 +134,7 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
     const customer = await customerIn(language, "no-card");
     expect(await refusalOf(await call(customer, "/api/profile/removeCard"))).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "no_saved_card",
       message: expected.noCardToRemove[language],
     });
   });
@@ -143,12 +143,12 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
     const customer = await customerIn(language, "nothing-running");
     expect(await refusalOf(await call(customer, "/api/subscriptions/cancel"))).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "nothing_to_cancel",
       message: expected.nothingToCancel[language],
     });
     expect(await refusalOf(await call(customer, "/api/subscriptions/resume"))).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "not_resumable",
       message: expected.cannotResume[language],
     });
   });
@@ -158,12 +158,12 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
     expect((await call(customer, "/api/profile/removeCard")).status).toBe(200);
     expect(await refusalOf(await call(customer, "/api/subscriptions/resume"))).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "no_card_to_renew_with",
       message: expected.noCardToRenewWith[language],
     });
     expect(await refusalOf(await call(customer, "/api/shop/order", { tariff: 1, period: 30 }))).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "subscription_already_active",
       message: expected.alreadyActive[language],
     });
   });
@@ -172,7 +172,7 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
     const inactive = await customerIn(language, "slot-inactive");
     expect(await refusalOf(await call(inactive, "/api/profile/addDevice"))).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "slot_needs_active_subscription",
       message: expected.slotNeedsActive[language],
     });
     // A fixture's active subscription has no card on file.
@@ -184,13 +184,13 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
     const signedIn = await signIn(app, withoutCard.email);
     expect(await refusalOf(await call(signedIn, "/api/profile/addDevice"))).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "slot_needs_saved_card",
       message: expected.slotNeedsCard[language],
     });
     const declining = await payingCustomerIn(language, "slot-declined", cards.firstThenDeclined);
     expect(await refusalOf(await call(declining, "/api/profile/addDevice"))).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "card_declined_insufficient_funds",
       message: expected.slotDeclined[language],
     });
   });
@@ -199,24 +199,24 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
     const customer = await customerIn(language, "promo");
     expect(
       await refusalOf(await call(customer, "/api/shop/applyPromo", { promoCode: "NOSUCHCODE" })),
-    ).toEqual({ status: 404, code: "NOT_FOUND", message: expected.unknownPromo[language] });
+    ).toEqual({ status: 404, code: "promo_unknown", message: expected.unknownPromo[language] });
     expect((await call(customer, "/api/shop/applyPromo", { promoCode: "ONCEONLY10" })).status).toBe(200);
     expect(
       await refusalOf(await call(customer, "/api/shop/applyPromo", { promoCode: "ONCEONLY10" })),
-    ).toEqual({ status: 409, code: "CONFLICT", message: expected.usedPromo[language] });
+    ).toEqual({ status: 409, code: "promo_already_used", message: expected.usedPromo[language] });
   });
 
   test("detaching a device that is not attached, and a receipt that is not there: 404", async () => {
     const customer = await customerIn(language, "not-found");
     expect(
       await refusalOf(await call(customer, "/api/profile/detachDevice", { deviceId: "no-such-device" })),
-    ).toEqual({ status: 404, code: "NOT_FOUND", message: expected.deviceNotAttached[language] });
+    ).toEqual({ status: 404, code: "device_not_attached", message: expected.deviceNotAttached[language] });
     const receipt = await app.handle(
       request("/api/profile/payments/999999/receipt", { headers: { cookie: customer.cookie } }),
     );
     expect(await refusalOf(receipt)).toEqual({
       status: 404,
-      code: "NOT_FOUND",
+      code: "receipt_not_found",
       message: expected.noSuchReceipt[language],
     });
   });
@@ -246,18 +246,25 @@ describe("whose language", () => {
     expect((await payWithCard(app, first.invoiceId, cards.success)).success).toBe(true);
     expect(await refusalOf(await anonymousOrder())).toEqual({
       status: 409,
-      code: "CONFLICT",
+      code: "purchase_already_paid",
       message: expected.prepaidAlreadyPaid[language],
     });
   });
 
-  test("the promo limit's 429 is in the customer's language too, with Russian plurals", async () => {
-    const customer = await customerIn("ru", "promo-guesser");
+  const tooManyPromoCodes = {
+    en: "Too many wrong promo codes. Try again in 60 minutes.",
+    ru: "Слишком много неверных промокодов. Попробуйте снова через 60 минут.",
+    zh: "输入错误的优惠码次数过多，请在 60 分钟后重试。",
+    kk: "Қате промокод тым көп рет енгізілді. 60 минуттан кейін қайталап көріңіз.",
+  } satisfies Record<Language, string>;
+
+  test.each(languages)("the promo limit's 429 carries its minutes, worded in %s", async (language) => {
+    const customer = await customerIn(language, "promo-guesser");
     for (let attempt = 0; attempt < 10; attempt++) {
       const wrong = await app.handle(
         withPeerAddress(
           asCustomer(customer, "/api/shop/applyPromo", { promoCode: `WRONG${attempt}` }),
-          `198.51.100.${attempt}`,
+          `198.51.${languages.indexOf(language)}.${attempt}`,
         ),
       );
       expect(wrong.status).toBe(404);
@@ -266,18 +273,33 @@ describe("whose language", () => {
       await app.handle(
         withPeerAddress(
           asCustomer(customer, "/api/shop/applyPromo", { promoCode: "ONCEONLY10" }),
-          "198.51.100.99",
+          `198.51.${languages.indexOf(language)}.99`,
         ),
       ),
     );
     expect(blocked).toEqual({
       status: 429,
-      code: "RATE_LIMITED",
-      message: "Слишком много неверных промокодов. Попробуйте снова через 60 минут.",
+      code: "too_many_promo_codes",
+      message: tooManyPromoCodes[language],
     });
   });
 
-  test("staff and the gateway still read English", async () => {
+  test("an operator is answered in the panel's language, like any visitor", async () => {
+    const { accessToken } = await tokensFor(app, operator.username, operator.password);
+    const refused = await app.handle(
+      request("/api/panel/users/getUserById?id=999999", {
+        method: "POST",
+        headers: { ...bearer(accessToken), cookie: "i18next=kk" },
+      }),
+    );
+    expect(await refusalOf(refused)).toEqual({
+      status: 404,
+      code: "customer_not_found",
+      message: "id 999999 бар клиент жоқ.",
+    });
+  });
+
+  test("the gateway is a program and reads English, whatever its headers say", async () => {
     const unsigned = await app.handle(
       request("/api/payments/cloudpayments/pay", {
         method: "POST",
@@ -285,6 +307,23 @@ describe("whose language", () => {
         body: "TransactionId=1&Amount=1",
       }),
     );
-    expect((await refusalOf(unsigned)).message).toBe("The notification signature is missing or wrong.");
+    expect(await refusalOf(unsigned)).toEqual({
+      status: 401,
+      code: "notification_unsigned",
+      message: "The notification signature is missing or wrong.",
+    });
+  });
+
+  test("a node agent is a program too", async () => {
+    const refused = await app.handle(
+      request("/api/nodes/allowlist", {
+        headers: { authorization: "Bearer no-such-key", "accept-language": "zh" },
+      }),
+    );
+    expect(await refusalOf(refused)).toEqual({
+      status: 401,
+      code: "node_key_unknown",
+      message: "Unknown node key.",
+    });
   });
 });

@@ -116,7 +116,10 @@ describe("GET /api/dev/mail", () => {
     for (const path of ["/api/dev/mail", "/api/dev/mail?to=prod@example.com"]) {
       const response = await app.handle(request(path));
       expect(response.status).toBe(404);
-      expect(await response.json()).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
+      expect(await response.json()).toEqual({
+        success: false,
+        error: { code: "not_found", message: "There is no such API endpoint." },
+      });
     }
     const document = (await (await app.handle(request("/api/docs/json"))).json()) as {
       paths: Record<string, unknown>;

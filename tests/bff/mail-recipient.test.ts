@@ -79,7 +79,11 @@ describe("sign-in takes the provider's e-mail only as one plain address", () => 
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({
         success: false,
-        error: { code: "VALIDATION", message: expect.stringMatching(/single plain address/) },
+        error: {
+          code: "email_not_plain",
+          message:
+            "The e-mail address of this account is not a single plain address (like name@example.com), so it cannot be used here.",
+        },
       });
       const users = await context.database.get<{ count: number }>("SELECT COUNT(*) AS count FROM users", []);
       expect(Number(users?.count)).toBe(0);

@@ -14,15 +14,26 @@ describe("malformed or invalid JSON is a 400 JSON error, never a 500", () => {
   test.each(badBodies)("body %j", async (body) => {
     const response = await probe.handle(postJson("/api/probe", body));
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, error: { code: "BAD_REQUEST" } });
+    expect(await response.json()).toEqual({
+      success: false,
+      error: { code: "unreadable_body", message: "The request body could not be read: send valid JSON." },
+    });
   });
 
   test("a wrong type names the field", async () => {
     const response = await probe.handle(postJson("/api/probe", { uid: "u1", period: "five" }));
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: { code: string; message: string } };
-    expect(body.error.code).toBe("VALIDATION");
-    expect(body.error.message).toContain("period");
+    const reason = "Property 'period' should be one of: 'integer', 'integer'";
+    expect(body.error).toEqual({ code: "invalid_input", message: `Field "period": ${reason}.` });
+    // The words around the validator's reason are in the caller's language.
+    const russian = await probe.handle(
+      postJson("/api/probe", { uid: "u1", period: "five" }, { "accept-language": "ru" }),
+    );
+    expect(((await russian.json()) as typeof body).error).toEqual({
+      code: "invalid_input",
+      message: `Поле «period»: ${reason}.`,
+    });
   });
 
   test("every JSON route of the product answers a broken body with 400", async () => {

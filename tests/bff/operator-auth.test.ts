@@ -14,8 +14,21 @@ describe("staff login", () => {
     );
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toContain("text/plain");
-    expect(response.headers.get("x-login-refusal")).toBe("captcha");
+    expect(response.headers.get("x-error-code")).toBe("captcha_not_solved");
     expect(await response.text()).toBe("reCAPTCHA not solved!");
+  });
+
+  test("the text is in the operator's language, the code the same in every one", async () => {
+    const response = await app.handle(
+      postJson(
+        "/api/auth/login",
+        { username: admin.username, password: admin.password },
+        { "accept-language": "ru" },
+      ),
+    );
+    expect(response.status).toBe(400);
+    expect(response.headers.get("x-error-code")).toBe("captcha_not_solved");
+    expect(await response.text()).toBe("reCAPTCHA не пройдена!");
   });
 
   test("with a forged captcha is refused", async () => {
@@ -32,13 +45,14 @@ describe("staff login", () => {
     expect((await app.handle(postJson("/api/auth/login", { ...admin, captcha }))).status).toBe(200);
     const replay = await app.handle(postJson("/api/auth/login", { ...admin, captcha }));
     expect(replay.status).toBe(400);
-    expect(await replay.text()).toMatch(/already used/);
+    expect(replay.headers.get("x-error-code")).toBe("captcha_used");
+    expect(await replay.text()).toBe("This captcha was already used; solve a new one.");
   });
 
   test("a wrong password is a 401 whose plain text the form shows", async () => {
     const response = await login(app, admin.username, "not the password at all");
     expect(response.status).toBe(401);
-    expect(response.headers.get("x-login-refusal")).toBe("credentials");
+    expect(response.headers.get("x-error-code")).toBe("wrong_credentials");
     expect(await response.text()).toBe("Wrong username or password.");
   });
 
@@ -49,7 +63,8 @@ describe("staff login", () => {
     }
     const locked = await login(app, "target", "correct horse battery staple", {}, "10.0.0.1");
     expect(locked.status).toBe(429);
-    expect(await locked.text()).toMatch(/Too many failed sign-ins/);
+    expect(locked.headers.get("x-error-code")).toBe("too_many_sign_ins");
+    expect(await locked.text()).toMatch(/^Too many failed sign-ins\. Try again in \d+ minutes?\.$/);
   });
 
   test("repeated failures from one address slow down to 429 across accounts", async () => {
@@ -154,7 +169,13 @@ describe("refresh tokens", () => {
     expect((await panel(tokens.accessToken)).status).toBe(401);
     const late = await refresh(tokens.refreshToken);
     expect(late.status).toBe(401);
-    expect(await late.json()).toMatchObject({ error: { message: expect.stringMatching(/expired/) } });
+    expect(await late.json()).toEqual({
+      success: false,
+      error: {
+        code: "panel_session_expired",
+        message: "Your panel session has expired. Please sign in again.",
+      },
+    });
     // A new password entry starts a new 30 days.
     const again = await tokensFor(world.app, username, password);
     expect((await refresh(again.refreshToken)).status).toBe(200);

@@ -131,7 +131,7 @@ describe("the panel's Nodes screen", () => {
     ]) {
       expect(response.status).toBe(403);
       expect(((await response.json()) as Failure).error).toEqual({
-        code: "FORBIDDEN",
+        code: "admin_only",
         message: "Only an administrator can do this.",
       });
     }
@@ -170,7 +170,10 @@ describe("the panel's Nodes screen", () => {
     for (const name of ["", "   ", "a b", "x".repeat(65), "узел-1", "a/b", "node#1", "a+b"]) {
       const response = await post("/api/panel/nodes", { name });
       expect(response.status, JSON.stringify(name)).toBe(400);
-      expect(((await response.json()) as Failure).error.message, name).toContain("1 to 64");
+      expect(((await response.json()) as Failure).error, name).toEqual({
+        code: "invalid_node_name",
+        message: "A node name is 1 to 64 Latin letters, digits, dots, dashes or underscores.",
+      });
     }
     expect((await post("/api/panel/nodes", {})).status).toBe(400);
     expect((await post("/api/panel/nodes", { name: 7 })).status).toBe(400);
@@ -179,9 +182,10 @@ describe("the panel's Nodes screen", () => {
     for (const taken of ["de-fra_1.a", "DE-FRA_1.A", " de-fra_1.a "]) {
       const response = await post("/api/panel/nodes", { name: taken });
       expect(response.status).toBe(409);
-      expect(((await response.json()) as Failure).error.message).toBe(
-        'A node named "de-fra_1.a" already exists; choose another name.',
-      );
+      expect(((await response.json()) as Failure).error).toEqual({
+        code: "node_name_taken",
+        message: 'A node named "de-fra_1.a" already exists; choose another name.',
+      });
     }
     // Surrounding spaces are not part of the name.
     expect((await add("  nl-ams-2  ")).node.name).toBe("nl-ams-2");
@@ -271,7 +275,8 @@ describe("the panel's Nodes screen", () => {
     expect(fresh).not.toBe(key);
     expect(after.name).toBe("pl-waw-1");
     await expect(nodeByAuthorization(database, `Bearer ${key}`)).rejects.toMatchObject({
-      code: "UNAUTHORIZED",
+      code: "node_key_unknown",
+      message: "Unknown node key.",
     });
     expect((await sendReport(key, {})).status).toBe(401);
     expect(await nodeByAuthorization(database, `Bearer ${fresh}`)).toEqual({ id: node.id, name: "pl-waw-1" });
@@ -280,7 +285,8 @@ describe("the panel's Nodes screen", () => {
     expect(disabled.status).toBe(200);
     expect(((await disabled.json()) as Added).node).toMatchObject({ disabled: true, online: false });
     await expect(nodeByAuthorization(database, `Bearer ${fresh}`)).rejects.toMatchObject({
-      code: "FORBIDDEN",
+      code: "node_disabled",
+      message: "This node is disabled in the panel.",
     });
     expect((await sendReport(fresh, {})).status).toBe(403);
     expect(await listed("pl-waw-1")).toMatchObject({ disabled: true, online: false });

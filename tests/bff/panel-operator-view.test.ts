@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { withPeerAddress } from "../../bff/platform/client-address";
+import { type TranslationKey, translator } from "../../core/i18n";
 import { expirationAfter } from "../../src/lib/promo-rules";
 import { makeTestApp, request } from "../helpers/app";
 import { asCustomer, fixture, signIn } from "../helpers/customers";
@@ -12,6 +13,9 @@ import { advanceDays, cards, order, payWithCard } from "../helpers/payments";
 const { app, context } = await makeTestApp();
 const admin = await makeOperator(context, "view.admin", "admin");
 let auth = bearer((await tokensFor(app, admin.username, admin.password)).accessToken);
+
+/** What an operator whose browser asks for no language reads. */
+const english = (key: string) => translator("en")(key as TranslationKey);
 
 const call = async (method: "GET" | "POST", path: string, body?: unknown) => {
   const response = await app.handle(
@@ -79,16 +83,21 @@ describe("creating a promo code", () => {
   });
 
   test("a refusal names the rule it broke, for the panel to say in the operator's language", async () => {
-    for (const [change, reason] of [
-      [{ promoCode: "ABCD" }, "code"],
-      [{ promoCode: "BAD CODE" }, "characters"],
-      [{ promoType: "FREE_YEAR" }, "type"],
-      [{ discount: 0.15 }, "discount"],
-      [{ expirationDate: "2020-01-01" }, "validity"],
+    for (const [change, code] of [
+      [{ promoCode: "ABCD" }, "promo_code_too_short"],
+      [{ promoCode: "BAD CODE" }, "promo_code_invalid_characters"],
+      [{ promoType: "FREE_YEAR" }, "promo_type_unknown"],
+      [{ discount: 0.15 }, "promo_discount_out_of_range"],
+      [{ expirationDate: "2020-01-01" }, "promo_validity_out_of_range"],
     ] as const) {
       const answer = await call("POST", "/api/panel/promos/generatePromo", promo(change));
-      expect(answer.status, reason).toBe(400);
-      expect(answer.body, reason).toMatchObject({ success: false, reason });
+      expect(answer.status, code).toBe(400);
+      // The code names the rule; the message is that rule's words, the spec's top-level one too.
+      expect(answer.body, code).toMatchObject({
+        success: false,
+        error: { code, message: english(`errors.${code}`) },
+      });
+      expect(answer.body.message, code).toBe(english(`errors.${code}`));
     }
   });
 
@@ -108,7 +117,10 @@ describe("creating a promo code", () => {
       ...promo({}),
       expirationDate: expirationAfter(1, Date.now()),
     });
-    expect(fromBrowser.body).toMatchObject({ success: false, reason: "validity" });
+    expect(fromBrowser.body).toMatchObject({
+      success: false,
+      error: { code: "promo_validity_out_of_range" },
+    });
     const fromServer = await call("POST", "/api/panel/promos/generatePromo", {
       ...promo({}),
       expirationDate: expirationAfter(1, serverNow),

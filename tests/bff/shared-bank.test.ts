@@ -140,6 +140,9 @@ test("an order whose sandbox bank cannot be reached is refused with 503, not ope
   expect(ordered.status).toBe(503);
   expect(await ordered.json()).toMatchObject({
     success: false,
-    error: { code: "UNAVAILABLE", message: expect.stringContaining("payment service is unreachable") },
+    error: {
+      code: "payment_service_unreachable",
+      message: "The payment service is unreachable right now. Please try again in a minute.",
+    },
   });
 }, 300_000);

@@ -398,7 +398,7 @@ describe("start-up of real server processes", () => {
         if (probe.init.method === "HEAD") return false;
         if (!type.includes("application/json")) return true;
         const parsed = JSON.parse(body) as { success?: boolean; error?: { code?: string } };
-        return parsed.success !== false || parsed.error?.code !== "NOT_FOUND";
+        return parsed.success !== false || parsed.error?.code !== "not_found";
       })
       .map(({ probe, status, body }) => `${probe.label}: ${status} ${body.slice(0, 120)}`);
     expect(wrong).toEqual([]);

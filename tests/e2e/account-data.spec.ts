@@ -86,7 +86,7 @@ test("a failed download and a deletion refused during a payment are said in plac
     await route.fulfill({
       status: 500,
       contentType: "application/json",
-      body: '{"success":false,"error":{"code":"INTERNAL","message":"Something went wrong on our side."}}',
+      body: '{"success":false,"error":{"code":"internal","message":"Something went wrong on our side."}}',
     });
   });
   await block.getByRole("button", { name: "Скачать мои данные" }).click();
@@ -106,7 +106,7 @@ test("a failed download and a deletion refused during a payment are said in plac
     route.fulfill({
       status: 409,
       contentType: "application/json",
-      body: '{"success":false,"error":{"code":"CONFLICT","message":"A payment of yours is being processed."}}',
+      body: '{"success":false,"error":{"code":"payment_pending","message":"A payment of yours is being processed."}}',
     }),
   );
   await hold(page, "Удалить аккаунт", 2_300);

@@ -83,7 +83,7 @@ export class FakeNodeApi {
     if (request.headers.get("authorization") !== `Bearer ${this.nodeKey}`) {
       this.refusedCalls.push(`${request.method} ${url.pathname}`);
       return Response.json(
-        { success: false, error: { code: "UNAUTHORIZED", message: "Unknown node key." } },
+        { success: false, error: { code: "node_key_unknown", message: "Unknown node key." } },
         { status: 401 },
       );
     }
@@ -106,7 +106,7 @@ export class FakeNodeApi {
       return Response.json({ success: true });
     }
     return Response.json(
-      { success: false, error: { code: "NOT_FOUND", message: "No such call." } },
+      { success: false, error: { code: "not_found", message: "There is no such API endpoint." } },
       { status: 404 },
     );
   }

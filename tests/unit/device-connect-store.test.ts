@@ -30,8 +30,12 @@ const link = (deviceId: string, token: string) => ({
   qrSvg: `<svg>${token}</svg>`,
 });
 const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number, message?: string) =>
-  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
+/** A refusal as the server answers it: its status, and its code and words when it sent them. */
+const refusal = (status: number, code?: string, message = "") =>
+  Promise.resolve({
+    data: null,
+    error: { status, value: code ? { success: false, error: { code, message } } : undefined },
+  });
 const lastToast = () => $toasts.get().at(-1);
 
 beforeEach(() => {
@@ -63,9 +67,26 @@ describe("the Connect panel's store", () => {
   });
 
   test("no free slot for a new device shows the server's words and offers a slot", async () => {
-    calls.connect.mockReturnValueOnce(refusal(409, "Все места для устройств заняты."));
+    calls.connect.mockReturnValueOnce(refusal(409, "no_free_device_slot", "Все места для устройств заняты."));
     await store.connectDevice();
     expect(store.$connect.get()).toEqual({ step: "no-slot", message: "Все места для устройств заняты." });
+  });
+
+  test("the screen follows the refusal's code, not its status", async () => {
+    // Also a 409, but no slot would help: its words, and no offer to buy one.
+    const noAccess = "Нет активной подписки, к которой можно подключить устройство.";
+    calls.connect.mockReturnValueOnce(refusal(409, "device_needs_subscription", noAccess));
+    await store.connectDevice();
+    expect(store.$connect.get()).toEqual({ step: "failed", message: noAccess });
+    // The slot's code under any status still offers the slot.
+    calls.connect.mockReturnValueOnce(refusal(400, "no_free_device_slot", "Все места заняты."));
+    await store.connectDevice();
+    expect(store.$connect.get()).toEqual({ step: "no-slot", message: "Все места заняты." });
+    // A 401 without the session's code is no reason to sign in again.
+    calls.connect.mockReturnValueOnce(refusal(401, "sign_in_expired", "The sign-in has expired."));
+    await store.connectDevice();
+    expect(cabinet.loadCabinet).not.toHaveBeenCalled();
+    expect(store.$connect.get()).toEqual({ step: "failed", message: "The sign-in has expired." });
   });
 
   test("any other failure says so in the customer's language and can be retried", async () => {
@@ -77,12 +98,15 @@ describe("the Connect panel's store", () => {
     expect(store.$connect.get()).toEqual({ step: "failed", message: "cabinet.connectFailed" });
   });
 
-  test("without a session the cabinet's reload takes the customer to sign in", async () => {
-    calls.connect.mockReturnValueOnce(refusal(401));
-    await store.connectDevice();
-    expect(cabinet.loadCabinet).toHaveBeenCalledOnce();
-    expect(store.$connect.get()).toEqual({ step: "loading" });
-  });
+  test.each(["sign_in_required", "session_ended", "another_account"])(
+    "without a session (%s) the cabinet's reload takes the customer to sign in",
+    async (code) => {
+      calls.connect.mockReturnValueOnce(refusal(code === "another_account" ? 403 : 401, code));
+      await store.connectDevice();
+      expect(cabinet.loadCabinet).toHaveBeenCalledOnce();
+      expect(store.$connect.get()).toEqual({ step: "loading" });
+    },
+  );
 
   test("an answer that arrives after the panel closed is dropped", async () => {
     let finish: (value: unknown) => void = () => undefined;
@@ -116,7 +140,7 @@ describe("the Connect panel's store", () => {
     await store.resetDeviceLink("dev-7");
     expect(store.$connect.get()).toMatchObject({ subscriptionUrl: "https://kannt.example/sub/old" });
     expect(lastToast()).toMatchObject({ type: "error", content: "cabinet.resetLinkFailed" });
-    calls.resetLink.mockReturnValueOnce(refusal(404, "Это устройство уже отвязано."));
+    calls.resetLink.mockReturnValueOnce(refusal(404, "device_not_attached", "Это устройство уже отвязано."));
     await store.resetDeviceLink("dev-7");
     expect(lastToast()).toMatchObject({ type: "error", content: "Это устройство уже отвязано." });
   });

@@ -25,7 +25,8 @@ type Import = { from: string; to: string; isTypeOnly: boolean };
 function importsOf(file: string): Import[] {
   const text = readFileSync(path.join(root, file), "utf8");
   const found: Import[] = [];
-  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g;
+  const pattern =
+    /(?:^|\n)\s*(import|export)\s+(type\s+)?[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g;
   for (const match of text.matchAll(pattern)) {
     const specifier = match[3] ?? match[4];
     if (!specifier) continue;

@@ -121,13 +121,14 @@ describe("the sign-in screen's store", () => {
     expect(calls.login).not.toHaveBeenCalled();
   });
 
-  test("a refusal is worded from the server's reason, and the spent captcha is dropped", async () => {
+  test("a refusal is worded from the server's code, and the spent captcha is dropped", async () => {
     const reasons: [Record<string, string>, string][] = [
-      [{ "x-login-refusal": "credentials" }, "panel.wrongCredentials"],
-      [{ "x-login-refusal": "captcha" }, "panel.captchaNotSolved"],
-      [{ "x-login-refusal": "disabled" }, "panel.accountDisabled"],
-      [{ "x-login-refusal": "cooldown", "retry-after": "600" }, "panel.tooManySignIns"],
-      [{ "x-login-refusal": "busy" }, "panel.signInBusy"],
+      [{ "x-error-code": "wrong_credentials" }, "panel.wrongCredentials"],
+      [{ "x-error-code": "captcha_not_solved" }, "panel.captchaNotSolved"],
+      [{ "x-error-code": "captcha_used" }, "panel.captchaNotSolved"],
+      [{ "x-error-code": "operator_disabled" }, "panel.accountDisabled"],
+      [{ "x-error-code": "too_many_sign_ins", "retry-after": "600" }, "panel.tooManySignIns"],
+      [{ "x-error-code": "sign_in_busy" }, "panel.signInBusy"],
       [{}, "panel.loginFailed"],
     ];
     for (const [headers, words] of reasons) {
@@ -156,7 +157,7 @@ describe("the sign-in screen's store", () => {
     ]) {
       await solved();
       calls.login.mockReturnValueOnce(
-        loginAnswer(429, { "x-login-refusal": "cooldown", "retry-after": retryAfter ?? "" }),
+        loginAnswer(429, { "x-error-code": "too_many_sign_ins", "retry-after": retryAfter ?? "" }),
       );
       await store.signIn("admin", "wrong");
       expect(store.$loginError.get()).toBe(words);

@@ -44,13 +44,16 @@ describe("the Nodes screen's words", () => {
     expect(isInSync(node({ syncLagSeconds: 4 }))).toBe(false);
   });
 
-  test("an inbound in the terms client apps use; a refusal by what its status means here", () => {
+  test("an inbound in the terms client apps use; a refusal by what its code means here", () => {
     expect(
       inboundText({ tag: "kannt", protocol: "vless", port: 443, network: "tcp", security: "reality" }),
     ).toBe("VLESS 443 tcp reality");
-    expect(nodeRefusalKey({ status: 409 })).toBe("panel.nodesNameTaken");
-    expect(nodeRefusalKey({ status: 400 })).toBe("panel.nodesInvalid");
-    expect(nodeRefusalKey({ status: 404 })).toBe("panel.nodesGone");
+    expect(nodeRefusalKey({ status: 409, code: "node_name_taken" })).toBe("panel.nodesNameTaken");
+    expect(nodeRefusalKey({ status: 400, code: "invalid_node_name" })).toBe("panel.nodesInvalid");
+    expect(nodeRefusalKey({ status: 404, code: "node_not_found" })).toBe("panel.nodesGone");
+    expect(nodeRefusalKey({ status: 403, code: "admin_only" })).toBe("panel.forbidden");
     expect(nodeRefusalKey({ status: undefined })).toBe("panel.connectionFailed");
+    // The code decides: a status alone says nothing of what went wrong.
+    expect(nodeRefusalKey({ status: 409 })).toBe("panel.requestFailed");
   });
 });

@@ -129,18 +129,31 @@ describe("the promo screen's store", () => {
     expect(store.$promoRefusal.get()).toBeUndefined();
   });
 
-  test("the server's refusals are worded for the operator, and the typed code stays", async () => {
+  test("the server's refusals are in the operator's words already, and the typed code stays", async () => {
     validForm();
+    /** The server's refusal: its code and its words, in the operator's language (and as the spec's `message`). */
+    const worded = (status: number, code: string, message: string) =>
+      refusal(status, { success: false, message, error: { code, message } });
     const refusals: [Promise<unknown>, string][] = [
-      [refusal(409), "panel.promoExists"],
-      [refusal(400, { reason: "characters", message: "bad characters" }), "panel.promoCodeCharacters"],
       [
-        refusal(400, { reason: "unknown-rule", message: "The server's own words." }),
-        "The server's own words.",
+        worded(409, "promo_code_taken", "Промокод с таким названием уже существует."),
+        "Промокод с таким названием уже существует.",
       ],
-      [refusal(400, {}), "panel.promoRefused"],
-      [refusal(403), "panel.forbidden"],
-      [refusal(500, { error: { message: "Something broke on our side." } }), "Something broke on our side."],
+      [
+        worded(
+          400,
+          "promo_code_invalid_characters",
+          "promo code may contain only A-Z, 0-9, underscore and hyphen",
+        ),
+        "promo code may contain only A-Z, 0-9, underscore and hyphen",
+      ],
+      // Support staff are told in the screen's words that the section is not theirs: by the code.
+      [worded(403, "admin_only", "Only an administrator can do this."), "panel.forbidden"],
+      [
+        worded(403, "invalid_input", 'Field "discount": Expected number.'),
+        'Field "discount": Expected number.',
+      ],
+      [worded(500, "internal", "Something broke on our side."), "Something broke on our side."],
       [refusal(502), "panel.promoFailed"],
       [Promise.reject(new TypeError("Failed to fetch")), "panel.promoFailed"],
     ];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { interpolate, resources, translator } from "../../core/i18n";
+import { interpolate, resources, translator, withPluralForms } from "../../core/i18n";
 import { languages } from "../../core/languages";
 
 const englishKeys = Object.keys(resources.en).sort();
@@ -61,5 +61,30 @@ describe("translation files", () => {
     expect(interpolate("Until {{date}}.", { date: "22 November 2026" })).toBe("Until 22 November 2026.");
     expect(interpolate("{{a}}.{{b}}", { a: "x.", b: "y" })).toBe("x.y");
     expect(translator("ru")("footer.offer")).toBe("Публичная оферта");
+  });
+
+  test("{{count|form|…}} is the word for the number, in the language's plural forms", () => {
+    const ru = (count: number) =>
+      interpolate(withPluralForms("{{n}} {{n|минуту|минуты|минут}}", { n: count }, "ru"), { n: count });
+    expect([1, 2, 5, 11, 12, 21, 22, 25, 101, 111].map(ru)).toEqual([
+      "1 минуту",
+      "2 минуты",
+      "5 минут",
+      "11 минут",
+      "12 минут",
+      "21 минуту",
+      "22 минуты",
+      "25 минут",
+      "101 минуту",
+      "111 минут",
+    ]);
+    const en = (count: number) =>
+      interpolate(withPluralForms("{{n}} {{n|minute|minutes}}", { n: count }, "en"), { n: count });
+    expect([0, 1, 2].map(en)).toEqual(["0 minutes", "1 minute", "2 minutes"]);
+    // Without the number the placeholder stays visible, like any other.
+    expect(withPluralForms("{{n|minute|minutes}}", {}, "en")).toBe("{{n|minute|minutes}}");
+    expect(translator("ru")("errors.too_many_promo_codes", { minutes: 3 })).toBe(
+      "Слишком много неверных промокодов. Попробуйте снова через 3 минуты.",
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { toCurrencyUnits, toMinorUnits } from "../../../core/money";
 import { isJsonBody } from "./signature";
 
 /** The fields of a gateway notification (check, pay, fail, refund) that we act on. */
@@ -68,14 +69,17 @@ export function parseNotification(raw: Uint8Array, contentType: string | null): 
   };
 }
 
-/** "150.00" → 15000: money is integer minor units everywhere inside. */
-export function toMinorUnits(amount: string): number | undefined {
+/**
+ * The gateway's "150.00" → 15000: money is integer minor units everywhere inside. Only
+ * plain decimals of at most two places are money; the rest (1e3, "0x10", "1.005") is not.
+ */
+export function parseAmount(amount: string): number | undefined {
   if (!/^\d{1,12}(\.\d{1,2})?$/.test(amount.trim())) return undefined;
-  const [whole = "0", fraction = ""] = amount.trim().split(".");
-  return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  return toMinorUnits(Number(amount.trim()));
 }
 
-export const fromMinorUnits = (minor: number) => (minor / 100).toFixed(2);
+/** 15000 → the gateway's "150.00". */
+export const formatAmount = (minor: number) => toCurrencyUnits(minor).toFixed(2);
 
 /** Lost, stolen and expired cards: never retried (DESIGN §6). */
 export const hardDeclineCodes = new Set([5041, 5043, 5054]);

@@ -35,13 +35,10 @@ export async function verifyIdToken(
       clockTolerance: 60,
     });
     if (typeof payload.sub !== "string" || typeof payload.email !== "string") {
-      throw new AppError("UNAUTHORIZED", "The sign-in token has no account or e-mail. Please sign in again.");
+      throw new AppError("sign_in_token_incomplete");
     }
     if (payload.email_verified !== true) {
-      throw new AppError(
-        "UNAUTHORIZED",
-        "Your e-mail is not verified with the provider. Verify it and sign in again.",
-      );
+      throw new AppError("email_not_verified");
     }
     return {
       uid: payload.sub,
@@ -53,8 +50,8 @@ export async function verifyIdToken(
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (error instanceof errors.JWTExpired) {
-      throw new AppError("UNAUTHORIZED", "The sign-in has expired. Please sign in again.");
+      throw new AppError("sign_in_expired");
     }
-    throw new AppError("UNAUTHORIZED", "The sign-in could not be verified. Please sign in again.");
+    throw new AppError("sign_in_unverifiable");
   }
 }

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { ledgerCards } from "../../../db/queries/sandbox-ledger";
 import type { Clock } from "../../platform/clock";
 import { randomToken } from "../../platform/random";
 
@@ -39,19 +40,7 @@ const expiryAt = (index: number) => {
  * without an expiry, expiries repeat (the tokens never do).
  */
 export function createCardBook(ledger: Database, clock: Clock) {
-  const namedToken = ledger.prepare<{ token: string }, [string, string]>(
-    "SELECT token FROM cards WHERE card_number = ? AND exp_date = ? ORDER BY rowid LIMIT 1",
-  );
-  const nextIndex = ledger.prepare<{ next_index: number }, [string]>(
-    "SELECT next_index FROM card_expiry_counters WHERE card_number = ?",
-  );
-  const saveIndex = ledger.prepare<never, [string, number]>(
-    `INSERT INTO card_expiry_counters (card_number, next_index) VALUES (?, ?)
-     ON CONFLICT (card_number) DO UPDATE SET next_index = excluded.next_index`,
-  );
-  const insertCard = ledger.prepare<never, [string, string, string, string, number]>(
-    "INSERT INTO cards (token, card_number, exp_date, account_id, created_at) VALUES (?, ?, ?, ?, ?)",
-  );
+  const { namedToken, nextIndex, saveIndex, insert: insertCard } = ledgerCards.prepare(ledger);
 
   /** An expiry no card of this number has had yet (while there are any left). */
   function freshExpiry(number: string): string {
@@ -79,13 +68,7 @@ export function createCardBook(ledger: Database, clock: Clock) {
     },
 
     byToken(token: string) {
-      return (
-        ledger
-          .query<{ card_number: string; exp_date: string | null }, [string]>(
-            "SELECT card_number, exp_date FROM cards WHERE token = ?",
-          )
-          .get(token) ?? undefined
-      );
+      return ledgerCards.byToken(ledger, token) ?? undefined;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { ledgerDeliveries } from "../../../db/queries/sandbox-ledger";
 import type { Clock } from "../../platform/clock";
 import type { NotificationKind } from "./notifier";
 
@@ -16,35 +17,13 @@ export type DeliveryAttempt = {
   error: string | null;
 };
 
-type DeliveryRow = {
-  kind: NotificationKind;
-  attempt: number;
-  status: number | null;
-  code: number | null;
-  error: string | null;
-  created_at: number;
-};
-
 /**
  * Every notification the sandbox sent and what came back, attempt by attempt, in the
  * bank's own ledger: a redelivery after a 5xx or no answer shows there as a second line,
  * and each line of GET /api/dev/sandbox/ledger lists those about its transaction.
  */
 export function createDeliveryLog(ledger: Database, clock: Clock) {
-  const insert = ledger.prepare<
-    never,
-    [string, number | null, string, number, number | null, number | null, string | null, number]
-  >(
-    `INSERT INTO deliveries (kind, transaction_id, invoice_id, attempt, status, code, error, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const link = ledger.prepare<never, [number, string]>(
-    "UPDATE deliveries SET transaction_id = ? WHERE invoice_id = ? AND kind = 'check' AND transaction_id IS NULL",
-  );
-  const ofTransaction = ledger.prepare<DeliveryRow, [number]>(
-    `SELECT kind, attempt, status, code, error, created_at FROM deliveries
-     WHERE transaction_id = ? ORDER BY id`,
-  );
+  const { insert, linkCheck, ofTransaction } = ledgerDeliveries.prepare(ledger);
   return {
     record(attempt: DeliveryAttempt): void {
       insert.run(
@@ -60,7 +39,7 @@ export function createDeliveryLog(ledger: Database, clock: Clock) {
     },
     /** The Check sent for an invoice before its payment was booked belongs to that payment. */
     linkCheck(invoiceId: string, transactionId: number): void {
-      link.run(transactionId, invoiceId);
+      linkCheck.run(transactionId, invoiceId);
     },
     /** What GET /api/dev/sandbox/ledger shows of a transaction's notifications, in the order sent. */
     of(transactionId: number) {

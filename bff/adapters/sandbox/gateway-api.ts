@@ -1,11 +1,13 @@
 import type { Database } from "bun:sqlite";
+import { toMinorUnits } from "../../../core/money";
+import { ledgerTransactions } from "../../../db/queries/sandbox-ledger";
 import { type CardBook, describeCard } from "./card-book";
 import { cardOutcome } from "./cards";
 import type { DeliveryLog } from "./delivery-log";
 import type { Notify } from "./notifier";
 import { readReceipt } from "./receipt-check";
 import { invalidAmountMessage, isStorableAmount, type RecordTransaction } from "./transaction-book";
-import { ledgerEntry, model, notificationFields, type TransactionRow } from "./transaction-view";
+import { ledgerEntry, model, notificationFields } from "./transaction-view";
 import type { SandboxOrder } from "./widget-payments";
 
 /** The merchant's side of the sandbox: the gateway's server API (token charges, refunds, look-ups). */
@@ -34,7 +36,7 @@ export function createGatewayApi(
       Email?: string;
       JsonData?: unknown;
     }) {
-      const amount = Math.round(request.Amount * 100);
+      const amount = toMinorUnits(request.Amount);
       if (!isStorableAmount(amount)) return { Success: false, Message: invalidAmountMessage };
       bank.registerOrder({
         invoice_id: request.InvoiceId,
@@ -63,7 +65,7 @@ export function createGatewayApi(
       const booking = {
         invoice_id: request.InvoiceId,
         account_id: request.AccountId,
-        amount: Math.round(request.Amount * 100),
+        amount: toMinorUnits(request.Amount),
         currency: request.Currency,
       };
       if (!isStorableAmount(booking.amount))
@@ -93,18 +95,11 @@ export function createGatewayApi(
 
     /** POST /payments/refund, with the refund's receipt in JsonData. */
     async refund(request: { TransactionId: number; Amount: number; JsonData?: unknown }) {
-      const original = ledger
-        .query<TransactionRow, [number]>("SELECT * FROM transactions WHERE id = ? AND kind = 'payment'")
-        .get(request.TransactionId);
+      const original = ledgerTransactions.payment(ledger, request.TransactionId);
       if (original?.status !== "Completed")
         return { Success: false, Message: "Transaction not found or not completed", Model: undefined };
-      const refunded =
-        ledger
-          .query<{ total: number }, [number]>(
-            "SELECT COALESCE(SUM(amount), 0) AS total FROM transactions WHERE refund_of = ?",
-          )
-          .get(original.id)?.total ?? 0;
-      const amount = Math.round(request.Amount * 100);
+      const refunded = ledgerTransactions.refundedOf(ledger, original.id);
+      const amount = toMinorUnits(request.Amount);
       if (!isStorableAmount(amount))
         return { Success: false, Message: invalidAmountMessage, Model: undefined };
       if (amount <= 0 || refunded + amount > original.amount)
@@ -130,11 +125,7 @@ export function createGatewayApi(
 
     /** POST /v2/payments/find (and the older /payments/find): the latest transaction for an invoice. */
     find(invoiceId: string) {
-      const row = ledger
-        .query<TransactionRow, [string]>(
-          "SELECT * FROM transactions WHERE invoice_id = ? AND kind = 'payment' ORDER BY id DESC LIMIT 1",
-        )
-        .get(invoiceId);
+      const row = ledgerTransactions.latestPaymentOf(ledger, invoiceId);
       return row
         ? { Success: true, Message: null, Model: model(row) }
         : { Success: false, Message: "Not found", Model: undefined };
@@ -143,11 +134,7 @@ export function createGatewayApi(
     /** POST /payments/list: transactions of one day (UTC). */
     list(date: string) {
       const start = Date.parse(`${date}T00:00:00Z`);
-      const rows = ledger
-        .query<TransactionRow, [number, number]>(
-          "SELECT * FROM transactions WHERE created_at >= ? AND created_at < ? ORDER BY id",
-        )
-        .all(start, start + 86_400_000);
+      const rows = ledgerTransactions.between(ledger, start, start + 86_400_000);
       return { Success: true, Message: null, Model: rows.map(model) };
     },
 
@@ -157,10 +144,8 @@ export function createGatewayApi(
      */
     entries(accountId?: string) {
       const rows = accountId
-        ? ledger
-            .query<TransactionRow, [string]>("SELECT * FROM transactions WHERE account_id = ? ORDER BY id")
-            .all(accountId)
-        : ledger.query<TransactionRow, []>("SELECT * FROM transactions ORDER BY id").all();
+        ? ledgerTransactions.ofAccount(ledger, accountId)
+        : ledgerTransactions.all(ledger);
       return rows.map((row) => ({ ...ledgerEntry(row), notifications: deliveries.of(row.id) }));
     },
   };

@@ -1,7 +1,7 @@
+import { toCurrencyUnits } from "../../../core/money";
 import type { Config } from "../../platform/config";
 import type { HttpClient } from "../../platform/http-client";
 import { type GatewaySettings, gatewayCaller } from "../cloudpayments/client";
-import { fromMinorUnits } from "../cloudpayments/notification";
 import type { SandboxOrder } from "./widget-payments";
 
 /** Where a demo instance's sandbox answers the gateway's server API. */
@@ -31,7 +31,7 @@ export function createSandboxOrderClient(settings: GatewaySettings, http: HttpCl
     async register(order: SandboxOrder): Promise<void> {
       const answer = await call<undefined>("/orders/register", {
         InvoiceId: order.invoice_id,
-        Amount: Number(fromMinorUnits(order.amount)),
+        Amount: toCurrencyUnits(order.amount),
         Currency: order.currency,
         AccountId: order.account_id,
         Description: order.description,

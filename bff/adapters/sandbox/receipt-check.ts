@@ -1,5 +1,6 @@
+import { exactMinorUnits } from "../../../core/money";
 import { taxationSystems as taxationCodes, vatRates as vatCodes } from "../../platform/fiscal-settings";
-import { fromMinorUnits } from "../cloudpayments/notification";
+import { formatAmount } from "../cloudpayments/notification";
 import type { CustomerReceipt } from "../cloudpayments/receipt";
 
 export type ReceiptReading =
@@ -15,12 +16,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** Currency units (two decimals at most) to minor units; undefined for anything else. */
 function minorUnits(value: unknown): number | undefined {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return undefined;
-  const minor = Math.round(value * 100);
-  return Math.abs(minor - value * 100) < 1e-6 && Number.isSafeInteger(minor) ? minor : undefined;
+  return exactMinorUnits(value);
 }
 
 const refused = (message: string): ReceiptReading => ({ isAccepted: false, message });
-const money = (minor: number) => fromMinorUnits(minor);
+const money = (minor: number) => formatAmount(minor);
 
 function itemProblem(item: unknown, position: number): string | number {
   const name = `CustomerReceipt.Items[${position}]`;

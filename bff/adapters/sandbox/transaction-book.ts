@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { ledgerTransactions } from "../../../db/queries/sandbox-ledger";
 import type { Clock } from "../../platform/clock";
 import type { CustomerReceipt } from "../cloudpayments/receipt";
 import type { CardData } from "./card-book";
@@ -26,11 +27,7 @@ export const invalidAmountMessage = "Amount must be a sum of money of 0 or more.
 
 /** Writes the bank's transactions, each dated on the (test) clock and with the receipt it carried. */
 export function createTransactionBook(ledger: Database, clock: Clock) {
-  const insert = ledger.prepare<TransactionRow, (string | number | null)[]>(
-    `INSERT INTO transactions (kind, invoice_id, account_id, amount, currency, status, token, card_first_six,
-       card_last_four, card_exp_date, reason_code, reason, refund_of, receipt, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-  );
+  const insert = ledgerTransactions.prepareInsert(ledger);
   return (
     kind: "payment" | "refund",
     booking: Booking,

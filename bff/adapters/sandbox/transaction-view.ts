@@ -1,25 +1,9 @@
-import { fromMinorUnits } from "../cloudpayments/notification";
+import { toCurrencyUnits } from "../../../core/money";
+import type { LedgerTransactionRow } from "../../../db/queries/sandbox-ledger";
+import { formatAmount } from "../cloudpayments/notification";
 import type { CustomerReceipt } from "../cloudpayments/receipt";
 
-export type TransactionRow = {
-  id: number;
-  kind: "payment" | "refund";
-  invoice_id: string;
-  account_id: string;
-  amount: number;
-  currency: string;
-  status: "Completed" | "Declined";
-  token: string | null;
-  card_first_six: string | null;
-  card_last_four: string | null;
-  card_exp_date: string | null;
-  reason_code: number | null;
-  reason: string | null;
-  refund_of: number | null;
-  /** JSON text of the CustomerReceipt the request carried. */
-  receipt: string | null;
-  created_at: number;
-};
+export type TransactionRow = LedgerTransactionRow;
 
 const cardOf = (row: TransactionRow) => ({
   CardFirstSix: row.card_first_six ?? undefined,
@@ -31,7 +15,7 @@ const cardOf = (row: TransactionRow) => ({
 export function model(row: TransactionRow) {
   return {
     TransactionId: row.id,
-    Amount: row.amount / 100,
+    Amount: toCurrencyUnits(row.amount),
     Currency: row.currency,
     InvoiceId: row.invoice_id,
     AccountId: row.account_id,
@@ -49,7 +33,7 @@ export function model(row: TransactionRow) {
 /** The fields of a Pay, Fail or Refund notification about a transaction. */
 export const notificationFields = (row: TransactionRow, email: string | null | undefined) => ({
   TransactionId: row.id,
-  Amount: fromMinorUnits(row.amount),
+  Amount: formatAmount(row.amount),
   Currency: row.currency,
   DateTime: new Date(row.created_at).toISOString(),
   ...cardOf(row),
@@ -69,7 +53,7 @@ export const ledgerEntry = (row: TransactionRow) => ({
   transactionId: String(row.id),
   invoiceId: row.invoice_id,
   accountId: row.account_id,
-  amount: row.amount / 100,
+  amount: toCurrencyUnits(row.amount),
   currency: row.currency,
   status: row.status,
   kind: row.kind,

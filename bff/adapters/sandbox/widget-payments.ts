@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
+import { type LedgerOrderRow, ledgerOrders } from "../../../db/queries/sandbox-ledger";
 import type { Clock } from "../../platform/clock";
-import { fromMinorUnits } from "../cloudpayments/notification";
+import { formatAmount } from "../cloudpayments/notification";
 import { type CardBook, describeCard } from "./card-book";
 import { cardOutcome, normalizeCard } from "./cards";
 import type { DeliveryLog } from "./delivery-log";
@@ -9,19 +10,8 @@ import { readReceipt } from "./receipt-check";
 import { invalidAmountMessage, isStorableAmount, type RecordTransaction } from "./transaction-book";
 import { notificationFields } from "./transaction-view";
 
-type OrderRow = {
-  invoice_id: string;
-  amount: number;
-  currency: string;
-  account_id: string;
-  description: string;
-  email: string | null;
-  /** The widget's `data` as JSON text. */
-  data: string | null;
-};
-
 /** An order as the shop tells the sandbox of it: amount in minor units, `data` as the widget gets it. */
-export type SandboxOrder = Omit<OrderRow, "data"> & { data?: unknown };
+export type SandboxOrder = Omit<LedgerOrderRow, "data"> & { data?: unknown };
 
 const parseStored = (json: string | null): unknown => (json === null ? undefined : JSON.parse(json));
 
@@ -41,23 +31,12 @@ export function createWidgetPayments(
   return {
     /** The order the widget is opened for (what the widget would send the gateway, `data` included). */
     registerOrder(order: SandboxOrder): void {
-      ledger
-        .query(
-          `INSERT INTO orders (invoice_id, amount, currency, account_id, description, email, data, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (invoice_id) DO UPDATE SET amount = excluded.amount,
-           currency = excluded.currency, account_id = excluded.account_id, description = excluded.description,
-           data = excluded.data`,
-        )
-        .run(
-          order.invoice_id,
-          order.amount,
-          order.currency,
-          order.account_id,
-          order.description,
-          order.email,
-          order.data === undefined ? null : JSON.stringify(order.data),
-          clock.now(),
-        );
+      ledgerOrders.register(
+        ledger,
+        order,
+        order.data === undefined ? null : JSON.stringify(order.data),
+        clock.now(),
+      );
     },
 
     /**
@@ -72,9 +51,7 @@ export function createWidgetPayments(
       amount?: number;
       data?: unknown;
     }) {
-      const order = ledger
-        .query<OrderRow, [string]>("SELECT * FROM orders WHERE invoice_id = ?")
-        .get(request.invoiceId);
+      const order = ledgerOrders.byInvoice(ledger, request.invoiceId);
       if (!order) return { success: false, message: "The sandbox has no order with this invoice id." };
       if (request.amount !== undefined && !isStorableAmount(request.amount))
         return { success: false, message: invalidAmountMessage };
@@ -85,7 +62,7 @@ export function createWidgetPayments(
       const receipt = reading.isAccepted ? reading.receipt : null;
       const checkCode = await notify("check", {
         TransactionId: 0,
-        Amount: fromMinorUnits(attempt.amount),
+        Amount: formatAmount(attempt.amount),
         Currency: attempt.currency,
         InvoiceId: attempt.invoice_id,
         AccountId: attempt.account_id,

@@ -28,22 +28,18 @@ export async function verifyYandexToken(
       new Request(`${verifier.infoUrl}?format=json`, { headers: { authorization: `OAuth ${token}` } }),
     );
   } catch {
-    throw new AppError("UNAVAILABLE", "Yandex did not answer. Please try signing in again in a minute.");
+    throw new AppError("yandex_unreachable");
   }
   if (response.status === 401 || response.status === 403) {
-    throw new AppError("UNAUTHORIZED", "The Yandex sign-in is not valid any more. Please sign in again.");
+    throw new AppError("yandex_sign_in_invalid");
   }
-  if (!response.ok)
-    throw new AppError("UNAVAILABLE", "Yandex could not confirm the sign-in. Please try again.");
+  if (!response.ok) throw new AppError("yandex_unconfirmed");
   const info = (await response.json()) as YandexInfo;
   if (info.client_id !== verifier.clientId) {
-    throw new AppError("UNAUTHORIZED", "This Yandex sign-in was issued to another application.");
+    throw new AppError("yandex_other_application");
   }
   if (typeof info.id !== "string" || typeof info.default_email !== "string" || !info.default_email) {
-    throw new AppError(
-      "UNAUTHORIZED",
-      "Yandex did not share an e-mail for this account; allow e-mail access.",
-    );
+    throw new AppError("yandex_no_email");
   }
   const hasAvatar = typeof info.default_avatar_id === "string" && info.is_avatar_empty !== true;
   return {

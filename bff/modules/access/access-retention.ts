@@ -1,7 +1,7 @@
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
+import { accessChanges } from "../../../db/queries/access-changes";
+import { vpnNodes } from "../../../db/queries/nodes";
 import { dayMs } from "../../platform/calendar";
-import { changeLog } from "./change-log";
 
 export const accessRetention = {
   /**
@@ -9,12 +9,9 @@ export const accessRetention = {
    * as the connection logs: `before` is a time, the rows hold UTC days.
    */
   deleteTraffic: (database: Database, before: number, limit: number) =>
-    statement<never, [number, number]>(
-      database,
-      `DELETE FROM device_traffic WHERE (device_id, day, node_id) IN (
-         SELECT device_id, day, node_id FROM device_traffic WHERE day < ? ORDER BY day LIMIT ?)`,
-    ).run(Math.floor(before / dayMs), limit),
+    vpnNodes.deleteTrafficBefore(database, Math.floor(before / dayMs), limit),
 
   /** The allow-list's change log keeps a day (wall clock); an agent further behind gets a full list. */
-  pruneChanges: (database: Database, limit: number) => changeLog.prune(database, Date.now(), limit),
+  pruneChanges: (database: Database, limit: number) =>
+    accessChanges.prune(database, Date.now() - dayMs, limit),
 };

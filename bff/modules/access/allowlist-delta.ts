@@ -1,8 +1,8 @@
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
-import { type CredentialRow, devicesBySlot, entryOf, fullAllowList } from "./allowlist";
-import { advanceCursor, type LoggedChange } from "./change-cursor";
-import { changeLog } from "./change-log";
+import { accessChanges, type LoggedChange } from "../../../db/queries/access-changes";
+import { allowList, type DeviceState } from "../../../db/queries/allowlist";
+import { entryOf, fullAllowList } from "./allowlist";
+import { advanceCursor, gapSettleMs } from "./change-cursor";
 import type { AllowEntry, AllowListResponse } from "./node-wire";
 
 /**
@@ -10,34 +10,6 @@ import type { AllowEntry, AllowListResponse } from "./node-wire";
  * than the delta (an agent that was away for hours).
  */
 const maxDeltaRows = 5000;
-
-type DeviceState = Omit<CredentialRow, "credential" | "status"> & {
-  credential: string | null;
-  is_active: number;
-  detached_at: number | null;
-  status: CredentialRow["status"] | null;
-  /** Its place by age among the customer's devices in use; null when not in use. */
-  slot: number | string | null;
-  extra_devices: number | string | null;
-};
-
-/**
- * Every device that ever had a tag, of every customer with a change logged in (from, to],
- * with its slot number (devicesBySlot) and the customer's newest subscription: one query,
- * whatever the number of customers.
- */
-const devicesOfChangedUsers = (database: Database, from: number, to: number) =>
-  statement<DeviceState, [number, number, number, number]>(
-    database,
-    `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, slots.slot,
-       s.status, s.end_date, s.next_charge_at, s.extra_devices
-     FROM devices d
-     LEFT JOIN (${devicesBySlot} AND user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?))
-       slots ON slots.id = d.id
-     LEFT JOIN subscriptions s ON s.id = (SELECT MAX(id) FROM subscriptions WHERE user_id = d.user_id)
-     WHERE d.node_tag IS NOT NULL
-       AND d.user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?)`,
-  ).all(from, to, from, to);
 
 const withinSlots = (device: DeviceState) =>
   device.slot !== null && Number(device.slot) <= 1 + Number(device.extra_devices ?? 0);
@@ -52,6 +24,13 @@ async function fullAnswer(database: Database, version: number, now: number): Pro
   return { version, full: true, entries: await fullAllowList(database, now), removed: [] };
 }
 
+/**
+ * The newest version written at least `gapSettleMs` ago: every gap below it is settled,
+ * so a full answer's cursor walks only the last few seconds of the log.
+ */
+const settledVersion = (database: Database, wallNow: number) =>
+  accessChanges.newestBefore(database, wallNow - gapSettleMs);
+
 /** An answer, and whether the log holds rows past its version (a gap that may still fill). */
 export type AllowListRead = { answer: AllowListResponse; isPending: boolean };
 
@@ -65,7 +44,7 @@ const pendingAfter = (version: number, changes: readonly LoggedChange[]) =>
 async function cursorAfter(database: Database, from: number, wallNow: number, openSince: number | null) {
   let cursor = from;
   for (;;) {
-    const page = await changeLog.versionsAfter(database, cursor, maxDeltaRows);
+    const page = await accessChanges.versionsAfter(database, cursor, maxDeltaRows);
     const next = advanceCursor(cursor, page, wallNow, openSince);
     if (page.length < maxDeltaRows || next !== page.at(-1)?.version)
       return { version: next, isPending: pendingAfter(next, page) };
@@ -90,20 +69,20 @@ export async function readAllowList(
   wallNow: number,
 ): Promise<AllowListRead> {
   // First: a transaction found ended here has its row in every read below.
-  const openSince = await changeLog.oldestOpenSince(database);
-  const bounds = await changeLog.bounds(database);
+  const openSince = await accessChanges.oldestOpenSince(database);
+  const bounds = await accessChanges.bounds(database);
   const oldest = bounds?.oldest ?? null;
   const newest = bounds?.newest ?? 0;
   if (since <= 0 || oldest === null || since < oldest - 1 || since > newest) {
     const { version, isPending } = await cursorAfter(
       database,
-      await changeLog.settledVersion(database, wallNow),
+      await settledVersion(database, wallNow),
       wallNow,
       openSince,
     );
     return { answer: await fullAnswer(database, version, now), isPending };
   }
-  const changes = await changeLog.after(database, since, maxDeltaRows + 1);
+  const changes = await accessChanges.after(database, since, maxDeltaRows + 1);
   if (changes.length > maxDeltaRows) {
     const { version, isPending } = await cursorAfter(database, since, wallNow, openSince);
     return { answer: await fullAnswer(database, version, now), isPending };
@@ -117,7 +96,7 @@ export async function readAllowList(
   const entries: AllowEntry[] = [];
   const dropped = new Set<string>();
   for (const change of changes) if (change.node_tag !== null) dropped.add(change.node_tag);
-  for (const device of await devicesOfChangedUsers(database, since, last)) {
+  for (const device of await allowList.devicesOfChangedUsers(database, since, last)) {
     const entry = entryOfState(device, now);
     if (entry) entries.push(entry);
     else dropped.add(device.node_tag);

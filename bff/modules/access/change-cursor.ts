@@ -1,5 +1,4 @@
-/** One row of the allow-list's change log, as the cursor rule needs it. */
-export type LoggedChange = { version: number; changed_at: number };
+import type { LoggedChange } from "../../../db/queries/access-changes";
 
 /**
  * How long a missing version may stay missing before it counts as a rolled-back

@@ -1,5 +1,5 @@
 import type { Database } from "../../../db/database";
-import { changeLog } from "./change-log";
+import { accessChanges } from "../../../db/queries/access-changes";
 
 /** How often the log's newest version is read while an agent waits. */
 const pollMs = 250;
@@ -47,7 +47,7 @@ export function createChangeWatcher(database: Database, stopping: AbortSignal): 
     lastWrites = database.changeVersion();
     let newest: number | undefined;
     try {
-      newest = await changeLog.newest(database);
+      newest = await accessChanges.newest(database);
     } catch {
       // A database briefly unreachable only delays the answer; the waiters' deadlines still hold.
     }

@@ -1,12 +1,10 @@
 import type { Database } from "../../../db/database";
+import { type CredentialedDevice, type DevicePlatform, devices } from "../../../db/queries/devices";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { AppError } from "../../platform/errors";
 import { newCredential } from "./device-credentials";
-import { accessDevices, type CredentialedDevice } from "./device-queries";
-import type { DevicePlatform } from "./device-rows";
 import { freeSlots, givesAccess } from "./device-slots";
 import { deviceView } from "./device-view";
-import { accessWords } from "./words";
 
 export type AppDevice = { deviceId: string; deviceName: string; platform: DevicePlatform };
 
@@ -19,19 +17,12 @@ export type AppDevice = { deviceId: string; deviceName: string; platform: Device
 export function activateDevice(database: Database, userId: number, app: AppDevice, now: number) {
   return database.transaction(async () => {
     const subscription = await subscriptions.current(database, userId);
-    if (!givesAccess(subscription, now)) throw new AppError("CONFLICT", accessWords.noAccess);
-    let device: CredentialedDevice | undefined = await accessDevices.byDeviceId(
-      database,
-      userId,
-      app.deviceId,
-    );
+    if (!givesAccess(subscription, now)) throw new AppError("device_needs_subscription");
+    let device: CredentialedDevice | undefined = await devices.byDeviceId(database, userId, app.deviceId);
     if (!device) {
-      device = await accessDevices.byId(
-        database,
-        await accessDevices.insertFromApp(database, userId, app, now),
-      );
+      device = await devices.byId(database, await devices.insertFromApp(database, userId, app, now));
     } else if (device.detached_at !== null) {
-      await accessDevices.reattach(database, device.id, app.deviceName);
+      await devices.reattach(database, device.id, app.deviceName);
       device = { ...device, detached_at: null, is_active: 0, device_name: app.deviceName };
     }
     if (!device) throw new Error("device insert returned nothing");
@@ -43,9 +34,9 @@ export function activateDevice(database: Database, userId: number, app: AppDevic
         device.credential && device.node_tag && device.sub_token
           ? { credential: device.credential, nodeTag: device.node_tag, subToken: device.sub_token }
           : newCredential();
-      await accessDevices.putInUse(database, device.id, kept, now);
+      await devices.putInUse(database, device.id, kept, now);
     }
-    const saved = await accessDevices.byId(database, device.id);
+    const saved = await devices.byId(database, device.id);
     if (!saved?.credential || !saved.sub_token) throw new Error("device vanished");
     return {
       isActivated: true as const,

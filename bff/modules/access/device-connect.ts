@@ -1,11 +1,10 @@
 import type { Database } from "../../../db/database";
+import { devices } from "../../../db/queries/devices";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { newCredential } from "./device-credentials";
-import { accessDevices } from "./device-queries";
 import { freeSlots, givesAccess } from "./device-slots";
-import { accessWords } from "./words";
 
 export type ConnectedDevice = { deviceId: string; subToken: string };
 
@@ -26,24 +25,24 @@ export function connectDevice(
 ): Promise<ConnectedDevice> {
   return database.transaction(async () => {
     const subscription = await subscriptions.current(database, userId);
-    if (!givesAccess(subscription, now)) throw new AppError("CONFLICT", accessWords.noAccess);
+    if (!givesAccess(subscription, now)) throw new AppError("device_needs_subscription");
     if (deviceId === undefined) {
       if ((await freeSlots(database, userId, subscription, now)) <= 0)
-        throw new AppError("CONFLICT", accessWords.noFreeSlot);
+        throw new AppError("no_free_device_slot");
       const credential = newCredential();
       const newDeviceId = `cabinet-${randomToken(12)}`;
-      await accessDevices.insertConnected(database, userId, newDeviceId, credential, now);
+      await devices.insertConnected(database, userId, newDeviceId, credential, now);
       return { deviceId: newDeviceId, subToken: credential.subToken };
     }
-    const device = await accessDevices.byDeviceId(database, userId, deviceId);
-    if (!device || device.detached_at !== null) throw new AppError("NOT_FOUND", accessWords.notAttached);
+    const device = await devices.byDeviceId(database, userId, deviceId);
+    if (!device || device.detached_at !== null) throw new AppError("device_not_attached");
     const isInUse = device.is_active === 1;
     if (!isInUse && (await freeSlots(database, userId, subscription, now)) <= 0)
-      throw new AppError("CONFLICT", accessWords.noFreeSlot);
+      throw new AppError("no_free_device_slot");
     if (isInUse && device.credential && device.sub_token && !rotate)
       return { deviceId, subToken: device.sub_token };
     const credential = newCredential();
-    await accessDevices.putInUse(database, device.id, credential, null);
+    await devices.putInUse(database, device.id, credential, null);
     return { deviceId, subToken: credential.subToken };
   });
 }

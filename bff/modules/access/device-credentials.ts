@@ -1,5 +1,5 @@
+import type { Credential } from "../../../db/queries/devices";
 import { randomBytes, randomToken, randomUuid } from "../../platform/random";
-import type { Credential } from "./device-queries";
 
 /**
  * A fresh credential (DESIGN §8): the UUID the core knows the device by, an opaque node

@@ -1,7 +1,7 @@
 import type { Database } from "../../../db/database";
+import { devices } from "../../../db/queries/devices";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
 import { accessEndsAt } from "./access-rule";
-import { accessDevices } from "./device-queries";
 
 /** The subscription gives access now, by the nodes' own rule. */
 export const givesAccess = (subscription: SubscriptionRow | undefined, now: number) =>
@@ -21,5 +21,5 @@ export async function freeSlots(
 ): Promise<number> {
   const slots = slotsOf(subscription, now);
   if (slots === 0) return 0;
-  return Math.max(0, slots - (await accessDevices.countInUse(database, userId)));
+  return Math.max(0, slots - (await devices.countInUse(database, userId)));
 }

@@ -1,4 +1,4 @@
-import type { DeviceRow } from "./device-rows";
+import type { DeviceRow } from "../../../db/queries/devices";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 

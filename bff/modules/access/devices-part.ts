@@ -1,7 +1,7 @@
 import type { Database } from "../../../db/database";
+import { devices } from "../../../db/queries/devices";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { dayMs } from "../../platform/calendar";
-import { accessDevices } from "./device-queries";
 import { slotsOf } from "./device-slots";
 import { deviceView } from "./device-view";
 
@@ -23,7 +23,7 @@ export async function devicesOf(
   subscription?: SubscriptionRow,
 ) {
   const current = subscription ?? (await subscriptions.current(database, userId));
-  const attached = await accessDevices.attachedWithTraffic(database, userId, monthStartDay(now));
+  const attached = await devices.attachedWithTraffic(database, userId, monthStartDay(now));
   const inUse = attached.filter((device) => device.is_active === 1).length;
   return {
     devices: attached.map((device) => ({

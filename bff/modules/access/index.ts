@@ -9,9 +9,8 @@ import { activateDevice } from "./device-activation";
 import { connectDevice } from "./device-connect";
 import { detachDevice } from "./device-detach";
 import { deviceLinkAnswer, subscriptionUrl } from "./device-links";
-import { linkChangeLimit, tooManyLinkChanges } from "./link-limits";
+import { linkChangeLimit } from "./link-limits";
 import { activation, deviceIdField, deviceLink, devicesPart } from "./model";
-import { accessWords } from "./words";
 
 const platform = t.Union(["ios", "android", "windows", "desktop", "other"].map((name) => t.Literal(name)));
 
@@ -26,7 +25,7 @@ const secretAnswer = { "cache-control": "no-store" };
 export function accessModule(context: AppContext) {
   const { database, clock, config } = context;
   const countLinkChange = (userId: number) =>
-    reserveAttempt(database, linkChangeLimit(userId), clock.now(), tooManyLinkChanges);
+    reserveAttempt(database, linkChangeLimit(userId), clock.now(), "too_many_device_changes");
   return new Elysia({ tags: ["cabinet"] })
     .use(customerAuth(context))
     .post(
@@ -101,7 +100,7 @@ export function accessModule(context: AppContext) {
       async ({ customer, body, request, set }) => {
         Object.assign(set.headers, secretAnswer);
         const result = await activateDevice(database, customer.id, body, clock.now());
-        if (!result.isActivated) throw new AppError("CONFLICT", accessWords.noFreeSlot);
+        if (!result.isActivated) throw new AppError("no_free_device_slot");
         return {
           success: true as const,
           accessKey: result.credential,

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
+import { answerInEnglish } from "../../platform/request-language";
 import { errorResponse } from "../../platform/schemas";
 import { pollAllowList } from "./allowlist-poll";
 import { createChangeWatcher } from "./change-watcher";
@@ -23,62 +24,66 @@ const nodeErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse 
  * connection events. The long poll outlives Bun's 10 s idle limit because server.ts lifts
  * it for this path.
  */
-export function nodeApiModule(context: AppContext) {
+export function nodeApiModule(context: Pick<AppContext, "database" | "clock" | "stopping">) {
   const { database, clock, stopping } = context;
   const watcher = createChangeWatcher(database, stopping);
-  return new Elysia({ prefix: "/nodes", tags: ["nodes"] })
-    .macro({
-      node: {
-        resolve: async ({ request }) => ({
-          node: await nodeByAuthorization(database, request.headers.get("authorization")),
+  return (
+    new Elysia({ prefix: "/nodes", tags: ["nodes"] })
+      // Before validation: a node agent's refusals go to its log, in English.
+      .onTransform(({ request }) => answerInEnglish(request))
+      .macro({
+        node: {
+          resolve: async ({ request }) => ({
+            node: await nodeByAuthorization(database, request.headers.get("authorization")),
+          }),
+        },
+      })
+      .get(
+        "/allowlist",
+        ({ query, set }) => {
+          // Credentials in clear: no cache on the way may keep a copy.
+          set.headers["cache-control"] = "no-store";
+          return pollAllowList(database, watcher, clock, stopping, query.since ?? 0, query.wait ?? 0);
+        },
+        {
+          node: true,
+          query: allowListQuery,
+          response: { 200: allowListResponse, ...nodeErrors },
+          detail: {
+            summary:
+              "A node's allow-list: whole (no since, or the log no longer reaches it) or the changes since a version; wait (s) long-polls for one",
+          },
+        },
+      )
+      .post(
+        "/report",
+        async ({ node, body }) => {
+          await storeNodeReport(database, node, body);
+          return { success: true as const };
+        },
+        {
+          node: true,
+          body: nodeReport,
+          response: { 200: nodeAck, ...nodeErrors },
+          detail: {
+            summary: "A node reports its core, inbounds, public host and the allow-list version it holds",
+          },
+        },
+      )
+      .post(
+        "/events",
+        async ({ node, body }) => ({
+          success: true as const,
+          ...(await storeNodeEvents(database, node, body, clock.now())),
         }),
-      },
-    })
-    .get(
-      "/allowlist",
-      ({ query, set }) => {
-        // Credentials in clear: no cache on the way may keep a copy.
-        set.headers["cache-control"] = "no-store";
-        return pollAllowList(database, watcher, clock, stopping, query.since ?? 0, query.wait ?? 0);
-      },
-      {
-        node: true,
-        query: allowListQuery,
-        response: { 200: allowListResponse, ...nodeErrors },
-        detail: {
-          summary:
-            "A node's allow-list: whole (no since, or the log no longer reaches it) or the changes since a version; wait (s) long-polls for one",
+        {
+          node: true,
+          body: nodeEvents,
+          response: { 200: nodeEventsAck, ...nodeErrors },
+          detail: {
+            summary: "A node's batch of traffic per credential and connection events (the panel's logs)",
+          },
         },
-      },
-    )
-    .post(
-      "/report",
-      async ({ node, body }) => {
-        await storeNodeReport(database, node, body);
-        return { success: true as const };
-      },
-      {
-        node: true,
-        body: nodeReport,
-        response: { 200: nodeAck, ...nodeErrors },
-        detail: {
-          summary: "A node reports its core, inbounds, public host and the allow-list version it holds",
-        },
-      },
-    )
-    .post(
-      "/events",
-      async ({ node, body }) => ({
-        success: true as const,
-        ...(await storeNodeEvents(database, node, body, clock.now())),
-      }),
-      {
-        node: true,
-        body: nodeEvents,
-        response: { 200: nodeEventsAck, ...nodeErrors },
-        detail: {
-          summary: "A node's batch of traffic per credential and connection events (the panel's logs)",
-        },
-      },
-    );
+      )
+  );
 }

@@ -1,8 +1,8 @@
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
+import { vpnNodes } from "../../../db/queries/nodes";
 import { dayMs } from "../../platform/calendar";
 import type { NodeIdentity } from "./node-keys";
-import type { ConnectionEvent, NodeEvents, TrafficSample } from "./node-wire";
+import type { NodeEvents } from "./node-wire";
 
 /** A node clock further than this from ours is not believed: the event is dated now. */
 const believableSkewMs = dayMs;
@@ -15,22 +15,6 @@ const believableSkewMs = dayMs;
 export function productTimeOf(at: number, productNow: number, wallNow: number): number {
   return Math.abs(at - wallNow) > believableSkewMs ? productNow : at + (productNow - wallNow);
 }
-
-const addTraffic = (database: Database, node: NodeIdentity, day: number, sample: TrafficSample) =>
-  statement<never, [number, number, number, number, string]>(
-    database,
-    `INSERT INTO device_traffic (device_id, day, node_id, upload, download)
-       SELECT id, ?, ?, ?, ? FROM devices WHERE node_tag = ?
-     ON CONFLICT (device_id, day, node_id) DO UPDATE
-       SET upload = device_traffic.upload + excluded.upload, download = device_traffic.download + excluded.download`,
-  ).run(day, node.id, sample.upload, sample.download, sample.tag);
-
-const logConnection = (database: Database, node: NodeIdentity, at: number, event: ConnectionEvent) =>
-  statement<never, [string, number, string, number, string]>(
-    database,
-    `INSERT INTO connection_logs (user_id, device_id, server_name, connected_at, user_ip, success)
-       SELECT user_id, id, ?, ?, ?, ? FROM devices WHERE node_tag = ?`,
-  ).run(node.name, at, event.clientIp, event.success ? 1 : 0, event.tag);
 
 /**
  * A node's batch (DESIGN §8): bytes per device and UTC day of the product's clock, added
@@ -52,11 +36,11 @@ export function storeNodeEvents(
     let ignored = 0;
     for (const sample of events.traffic) {
       if (sample.upload === 0 && sample.download === 0) continue;
-      if ((await addTraffic(database, node, day, sample)).changes === 0) ignored++;
+      if ((await vpnNodes.addTraffic(database, node.id, day, sample)).changes === 0) ignored++;
     }
     for (const event of events.connections) {
       const at = productTimeOf(event.at, productNow, wallNow);
-      if ((await logConnection(database, node, at, event)).changes === 0) ignored++;
+      if ((await vpnNodes.logConnection(database, node.name, at, event)).changes === 0) ignored++;
     }
     return { ignored };
   });

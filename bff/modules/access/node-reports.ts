@@ -1,5 +1,5 @@
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
+import { vpnNodes } from "../../../db/queries/nodes";
 import type { NodeIdentity } from "./node-keys";
 import type { NodeReport } from "./node-wire";
 
@@ -9,18 +9,17 @@ import type { NodeReport } from "./node-wire";
  * test clock.
  */
 export async function storeNodeReport(database: Database, node: NodeIdentity, report: NodeReport) {
-  await statement<never, [string, string, string, string, number, number, number, number]>(
+  await vpnNodes.storeReport(
     database,
-    `UPDATE vpn_nodes SET host = ?, core = ?, core_version = ?, inbounds = ?, applied_version = ?,
-       credentials_count = ?, last_seen_at = ? WHERE id = ?`,
-  ).run(
-    report.host,
-    report.core,
-    report.coreVersion,
-    JSON.stringify(report.inbounds),
-    report.appliedVersion,
-    report.credentials,
-    Date.now(),
     node.id,
+    {
+      host: report.host,
+      core: report.core,
+      coreVersion: report.coreVersion,
+      inbounds: JSON.stringify(report.inbounds),
+      appliedVersion: report.appliedVersion,
+      credentials: report.credentials,
+    },
+    Date.now(),
   );
 }

@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from "prom-client";
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
+import { type EnabledNode, vpnNodes } from "../../../db/queries/nodes";
 import type { Clock } from "../../platform/clock";
 import { allowListSize } from "./allowlist";
 import { isOnline, lagSeconds } from "./panel-nodes";
@@ -12,8 +12,6 @@ import { isOnline, lagSeconds } from "./panel-nodes";
  */
 const allowListSizeTtlMs = 5_000;
 
-type EnabledNode = { name: string; last_seen_at: number | null; pending_since: number | null };
-
 /**
  * DESIGN §8's access metrics, computed when scraped: `kannt_nodes_online`,
  * `kannt_node_sync_lag_seconds{node}` (enabled nodes), `kannt_allowlist_credentials`.
@@ -23,17 +21,9 @@ export function registerNodeMetrics(registry: Registry, database: Database, cloc
   let enabledNodes: Promise<EnabledNode[]> | undefined;
   // Both node gauges read one query per scrape: whichever collects first starts it.
   const readEnabledNodes = () => {
-    enabledNodes ??= statement<EnabledNode, []>(
-      database,
-      `SELECT n.name, n.last_seen_at,
-         (SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
-           ORDER BY c.version LIMIT 1) AS pending_since
-       FROM vpn_nodes n WHERE n.disabled_at IS NULL`,
-    )
-      .all()
-      .finally(() => {
-        enabledNodes = undefined;
-      });
+    enabledNodes ??= vpnNodes.enabled(database).finally(() => {
+      enabledNodes = undefined;
+    });
     return enabledNodes;
   };
   let size: { value: Promise<number>; at: number } | undefined;

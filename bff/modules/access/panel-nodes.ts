@@ -1,6 +1,6 @@
 import { dayMs } from "../../../core/calendar";
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
+import { type NodeRow, vpnNodes } from "../../../db/queries/nodes";
 import { audit } from "../../../db/queries/operators";
 import { AppError } from "../../platform/errors";
 import type { Actor } from "../operators/accounts";
@@ -19,12 +19,11 @@ export const onlineWithinMs = 30_000;
  * link lists, so it is kept to characters every one of them carries as they are.
  */
 const namePattern = /^[A-Za-z0-9._-]{1,64}$/;
-export const nodeNameRule = "A node name is 1 to 64 Latin letters, digits, dots, dashes or underscores.";
 
 /** The name as it will be stored, or a 400 saying the rule. */
 export function validNodeName(name: string): string {
   const trimmed = name.trim();
-  if (!namePattern.test(trimmed)) throw new AppError("VALIDATION", nodeNameRule);
+  if (!namePattern.test(trimmed)) throw new AppError("invalid_node_name");
   return trimmed;
 }
 
@@ -52,39 +51,6 @@ export type NodeView = {
   disabled: boolean;
   createdAt: string;
 };
-
-type NodeRow = {
-  id: number;
-  name: string;
-  host: string | null;
-  core: string | null;
-  core_version: string | null;
-  inbounds: string;
-  last_seen_at: number | null;
-  applied_version: number;
-  credentials_count: number;
-  disabled_at: number | null;
-  created_at: number;
-  /** Wall-clock time of the first change after the node's applied version; null: none. */
-  pending_since: number | null;
-  upload_today: number;
-  download_today: number;
-};
-
-/**
- * The first change after the node's version, by the log's primary key: one index seek
- * per node however far behind it is (a MIN over the range would read all of it).
- */
-const pendingSince = `(SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
-  ORDER BY c.version LIMIT 1)`;
-
-const nodesSelect = `SELECT n.id, n.name, n.host, n.core, n.core_version, n.inbounds, n.last_seen_at,
-    n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
-    ${pendingSince} AS pending_since,
-    COALESCE(t.upload, 0) AS upload_today, COALESCE(t.download, 0) AS download_today
-  FROM vpn_nodes n
-  LEFT JOIN (SELECT node_id, SUM(upload) AS upload, SUM(download) AS download
-    FROM device_traffic WHERE day = ? GROUP BY node_id) t ON t.node_id = n.id`;
 
 /** Seconds the node's oldest unapplied change has waited, by the wall clock it was stamped with. */
 export const lagSeconds = (pendingSinceAt: number | null, wallNow: number) =>
@@ -150,28 +116,19 @@ const dayOf = (now: number) => Math.floor(now / dayMs);
 /** Every node, by name. `now` is the billing clock (traffic's day, the allow-list); online and lag use the wall clock. */
 export async function listNodes(database: Database, now: number, wallNow = Date.now()): Promise<NodeView[]> {
   const expected = await allowListSize(database, now);
-  const rows = await statement<NodeRow, [number]>(
-    database,
-    `${nodesSelect} ORDER BY LOWER(n.name), n.id`,
-  ).all(dayOf(now));
+  const rows = await vpnNodes.list(database, dayOf(now));
   return rows.map((row) => viewOf(row, expected, wallNow));
 }
 
 async function nodeView(database: Database, id: number, now: number): Promise<NodeView> {
-  const row = await statement<NodeRow, [number, number]>(database, `${nodesSelect} WHERE n.id = ?`).get(
-    dayOf(now),
-    id,
-  );
-  if (!row) throw new AppError("NOT_FOUND", "There is no node with this id.");
+  const row = await vpnNodes.withTraffic(database, id, dayOf(now));
+  if (!row) throw new AppError("node_not_found");
   return viewOf(row, await allowListSize(database, now), Date.now());
 }
 
 async function nodeName(database: Database, id: number): Promise<string> {
-  const row = await statement<{ name: string }, [number]>(
-    database,
-    "SELECT name FROM vpn_nodes WHERE id = ?",
-  ).get(id);
-  if (!row) throw new AppError("NOT_FOUND", "There is no node with this id.");
+  const row = await vpnNodes.nameOf(database, id);
+  if (!row) throw new AppError("node_not_found");
   return row.name;
 }
 
@@ -197,17 +154,10 @@ export async function addNode(
   // The look-up and the insert in one transaction: of two creations of one name at once
   // (the CLI and the panel), one makes it and the other is refused.
   return database.transaction(async () => {
-    const taken = await statement<{ name: string }, [string]>(
-      database,
-      "SELECT name FROM vpn_nodes WHERE LOWER(name) = LOWER(?)",
-    ).get(name);
-    if (taken)
-      throw new AppError("CONFLICT", `A node named "${taken.name}" already exists; choose another name.`);
+    const taken = await vpnNodes.byNameAnyCase(database, name);
+    if (taken) throw new AppError("node_name_taken", { name: taken.name });
     const key = await createNode(database, name, now);
-    const created = await statement<{ id: number }, [string]>(
-      database,
-      "SELECT id FROM vpn_nodes WHERE name = ?",
-    ).get(name);
+    const created = await vpnNodes.idByName(database, name);
     if (!created) throw new Error("the new node vanished");
     await record(database, "node.create", name, now, actor);
     return { id: created.id, name, key };
@@ -225,7 +175,7 @@ export async function rotateKeyOf(database: Database, id: number, now: number, a
   const key = await database.transaction(async () => {
     const name = await nodeName(database, id);
     const fresh = await rotateNodeKey(database, id);
-    if (!fresh) throw new AppError("NOT_FOUND", "There is no node with this id.");
+    if (!fresh) throw new AppError("node_not_found");
     await record(database, "node.rotate-key", name, now, actor);
     return fresh;
   });
@@ -244,11 +194,8 @@ export async function setDisabledOf(
   actor: Actor,
 ) {
   await database.transaction(async () => {
-    const row = await statement<{ name: string; disabled_at: number | null }, [number]>(
-      database,
-      "SELECT name, disabled_at FROM vpn_nodes WHERE id = ?",
-    ).get(id);
-    if (!row) throw new AppError("NOT_FOUND", "There is no node with this id.");
+    const row = await vpnNodes.nameAndState(database, id);
+    if (!row) throw new AppError("node_not_found");
     if ((row.disabled_at !== null) === disabled) return;
     await setNodeDisabled(database, id, disabled ? now : null);
     await record(database, disabled ? "node.disable" : "node.enable", row.name, now, actor);

@@ -10,7 +10,7 @@ const isoDay = t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "UTC d
  * DEMO: the daily counts as the later dashboard will read them, so a browser check can see
  * that an event sent from a page really landed. Without dates: today (billing clock) only.
  */
-export function devEventCountsModule(context: AppContext) {
+export function devEventCountsModule(context: Pick<AppContext, "database" | "clock" | "config">) {
   return demoOnly(context, "/dev").get(
     "/events",
     ({ query }) => {

@@ -1,12 +1,9 @@
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
 import { analytics } from "../../../db/queries/analytics";
+import { loginThrottle } from "../../../db/queries/login-throttle";
 import { reserveAttempt } from "../../platform/attempt-limit";
 import { AppError } from "../../platform/errors";
 import { eventLimit, eventNames, isEventName } from "./model";
-
-const tooMany = (minutes: number) =>
-  `Too many events from this address; try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 
 /**
  * Counts one event on the UTC day of `now` (the billing clock, so a test clock moves the day).
@@ -24,13 +21,10 @@ export async function countEvent(
     database,
     [{ key: `events:address:${address}`, limit: eventLimit.perAddress, windowMs: eventLimit.windowMs }],
     now,
-    tooMany,
+    "too_many_events",
   );
   if (!isEventName(name))
-    throw new AppError(
-      "BAD_REQUEST",
-      `Unknown event name "${name.slice(0, 64)}"; send one of ${eventNames.join(", ")}.`,
-    );
+    throw new AppError("unknown_event", { name: name.slice(0, 64), names: eventNames.join(", ") });
   await analytics.count(database, name, now);
 }
 
@@ -46,8 +40,5 @@ async function pruneSometimes(database: Database, now: number): Promise<void> {
   const count = (sinceSweep.get(database) ?? 0) + 1;
   sinceSweep.set(database, count % pruneEvery);
   if (count < pruneEvery) return;
-  await statement(
-    database,
-    "DELETE FROM login_throttle WHERE throttle_key LIKE 'events:%' AND window_started_at <= ?",
-  ).run(now - eventLimit.windowMs);
+  await loginThrottle.deleteEventWindowsBefore(database, now - eventLimit.windowMs);
 }

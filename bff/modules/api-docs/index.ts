@@ -13,8 +13,7 @@ const hidden = { detail: { hide: true } };
  * served, so no viewer code runs on the product's origin at all.
  */
 export function apiDocsModule({ config }: AppContext) {
-  const notServed = () =>
-    new AppError("NOT_FOUND", "In production only the OpenAPI document is served, at /api/docs/json.");
+  const notServed = () => new AppError("docs_not_served");
   return new Elysia({ prefix: "/docs" })
     .get(
       "",
@@ -31,8 +30,7 @@ export function apiDocsModule({ config }: AppContext) {
       "/assets/:name",
       ({ params, set }) => {
         if (config.mode !== "demo") throw notServed();
-        if (!isAssetName(params.name))
-          throw new AppError("NOT_FOUND", "There is no such file of the API docs.");
+        if (!isAssetName(params.name)) throw new AppError("docs_file_not_found");
         const asset = docsAssets()[params.name];
         set.headers["content-type"] = asset.contentType;
         set.headers["content-security-policy"] = docsPolicy;

@@ -1,26 +1,24 @@
 import { t } from "elysia";
-import type { AppContext } from "../../context";
-import { runRenewals } from "../../jobs/renewals";
+import { accessChanges } from "../../../db/queries/access-changes";
+import { type RenewalContext, runRenewals } from "../../jobs/renewals";
 import { dayMs } from "../../platform/calendar";
 import { OffsetClock } from "../../platform/clock";
 import { advanceClockOffset } from "../../platform/clock-offset";
 import { AppError } from "../../platform/errors";
-import { changeLog } from "../access/change-log";
 import { demoOnly } from "./demo-only";
 
 /** The test clock and a manual scheduler pass (DESIGN §11). */
-export function billingControlModule(context: AppContext) {
+export function billingControlModule(context: RenewalContext) {
   return demoOnly(context, "/dev")
     .post(
       "/clock",
       async ({ body }) => {
-        if (!(context.clock instanceof OffsetClock))
-          throw new AppError("CONFLICT", "This server's clock cannot be moved.");
+        if (!(context.clock instanceof OffsetClock)) throw new AppError("clock_fixed");
         const clock = context.clock;
         // With the log row that sends every node a full list: each remaining time is new.
         const offset = await context.database.transaction(async () => {
           const moved = await advanceClockOffset(context.database, Math.round(body.advanceDays * dayMs));
-          await changeLog.everythingChanged(context.database);
+          await accessChanges.everythingChanged(context.database);
           return moved;
         });
         clock.catchUp(offset);

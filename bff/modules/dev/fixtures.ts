@@ -1,11 +1,10 @@
 import { t } from "elysia";
 import type { Database } from "../../../db/database";
+import { devices } from "../../../db/queries/devices";
 import { payments } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../context";
 import { newCredential } from "../access/device-credentials";
-import { accessDevices } from "../access/device-queries";
-import { devices } from "../access/device-rows";
 import { accountIdOf } from "../payments/orders";
 import { registerCustomer } from "../sign-in/register";
 import { demoAvatarUrl, demoUid } from "./demo-identity";
@@ -48,7 +47,9 @@ const states = ["NOT_ACTIVE", "ACTIVE", "CANCELED", "CANCELED_OVER", "EXPIRED"] 
  * Demo-only fixtures for tests and demonstrations: a customer in a given
  * subscription state, made through the same services the product uses.
  */
-export function fixturesModule(context: AppContext) {
+export function fixturesModule(
+  context: Pick<AppContext, "database" | "clock" | "config" | "identity" | "payments">,
+) {
   const { database, clock } = context;
   return demoOnly(context, "/dev/fixtures").post(
     "/subscription",
@@ -76,12 +77,8 @@ export function fixturesModule(context: AppContext) {
       await database.transaction(async () => {
         const subscription = await subscriptions.current(database, userId);
         if (!subscription) return;
-        if (body.extraDevices) {
-          await database.run("UPDATE subscriptions SET extra_devices = ? WHERE id = ?", [
-            body.extraDevices,
-            subscription.id,
-          ]);
-        }
+        if (body.extraDevices)
+          await subscriptions.setExtraDevices(database, subscription.id, body.extraDevices);
         const isOver = body.status === "CANCELED_OVER" || body.status === "EXPIRED";
         if (body.status !== "NOT_ACTIVE") {
           const start = now - (isOver ? 40 : 5) * day;
@@ -116,7 +113,7 @@ export function fixturesModule(context: AppContext) {
             now - index * day,
           );
           // A device in use has its credential, as one the cabinet or the app connected.
-          if (isActive) await accessDevices.putInUse(database, id, newCredential(), null);
+          if (isActive) await devices.putInUse(database, id, newCredential(), null);
         }
       });
       return { uid, email: body.email, providerId, userId };

@@ -11,7 +11,7 @@ const escapeXml = (text: string) => text.replace(/[<>&"']/g, (character) => `&#$
  * The demo identity provider (demo mode only): issues tokens that /api/register
  * verifies like Google's ID tokens (JWKS) or Yandex's (the info endpoint).
  */
-export function demoIdentityModule(context: AppContext) {
+export function demoIdentityModule(context: Pick<AppContext, "config" | "identity">) {
   return demoOnly(context, "/dev/idp")
     .post(
       "/token",
@@ -20,7 +20,7 @@ export function demoIdentityModule(context: AppContext) {
         const providerId = body.provider ?? "google.com";
         const email = body.email.trim();
         if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-          throw new AppError("VALIDATION", "Enter an e-mail address like name@example.com.");
+          throw new AppError("invalid_demo_email");
         }
         const uid = demoUid(providerId, email);
         const photoURL = demoAvatarUrl(email);

@@ -13,7 +13,7 @@ const perAddressCount = 1000;
  * The outbox as the demo shows it (DESIGN §11, §14): every queued message, rendered as
  * its reader sees it, with its delivery state; also when SMTP_URL sends them for real.
  */
-export function devMailModule(context: AppContext) {
+export function devMailModule(context: Pick<AppContext, "database" | "config">) {
   return demoOnly(context, "/dev").get(
     "/mail",
     async ({ query }) => {

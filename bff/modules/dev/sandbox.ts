@@ -1,27 +1,29 @@
 import { timingSafeEqual } from "node:crypto";
 import { t } from "elysia";
+import { toMinorUnits } from "../../../core/money";
 import { parseExpiry } from "../../adapters/sandbox/card-book";
 import type { SandboxGateway } from "../../adapters/sandbox/gateway";
 import type { AppContext } from "../../context";
-import { AppError, errorBody } from "../../platform/errors";
+import { AppError } from "../../platform/errors";
+import { answerInEnglish } from "../../platform/request-language";
 import { pathOf } from "../../platform/url-path";
 import { demoOnly } from "./demo-only";
 import { sandboxWidgetScript } from "./sandbox-widget";
 
-function requireSandbox(context: AppContext): SandboxGateway {
+function requireSandbox(context: Pick<AppContext, "payments">): SandboxGateway {
   const sandbox = context.payments.sandbox;
-  if (!sandbox) throw new AppError("NOT_FOUND", "There is no such API endpoint.");
+  if (!sandbox) throw new AppError("not_found");
   return sandbox;
 }
 
 /** The gateway API checks HTTP Basic (Public ID : API secret) like the real one. */
-function requireBasicAuth(context: AppContext, request: Request): void {
+function requireBasicAuth(context: Pick<AppContext, "config" | "payments">, request: Request): void {
   const expected = Buffer.from(
     `Basic ${Buffer.from(`${context.payments.gateway.publicId}:${context.config.cloudPaymentsApiSecret}`).toString("base64")}`,
   );
   const given = Buffer.from(request.headers.get("authorization") ?? "");
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new AppError("UNAUTHORIZED", "Wrong Public ID or API secret.");
+    throw new AppError("gateway_credentials_wrong");
   }
 }
 
@@ -32,11 +34,13 @@ function requireBasicAuth(context: AppContext, request: Request): void {
 const jsonData = t.Optional(t.Union([t.String(), t.Object({}, { additionalProperties: true })]));
 
 /** The sandbox gateway's HTTP API at /api/dev/sandbox/cloudpayments, the same shapes as the real one. */
-export function sandboxGatewayModule(context: AppContext) {
+export function sandboxGatewayModule(context: Pick<AppContext, "config" | "payments">) {
   const api = demoOnly(context, "/dev/sandbox/cloudpayments");
   const guarded =
     <Body>(handler: (sandbox: SandboxGateway, body: Body) => unknown) =>
     ({ request, body }: { request: Request; body: Body }) => {
+      // The gateway's client is a program, as the real gateway's is: it reads English.
+      answerInEnglish(request);
       const sandbox = requireSandbox(context);
       requireBasicAuth(context, request);
       return handler(sandbox, body);
@@ -146,7 +150,7 @@ const widgetCors = {
 };
 
 /** Drives the sandbox without a browser, and shows its ledger (DESIGN §11). */
-export function sandboxControlModule(context: AppContext) {
+export function sandboxControlModule(context: Pick<AppContext, "config" | "payments">) {
   return (
     demoOnly(context, "/dev/sandbox")
       // The browser's preflight of that call: answered before routing, as it is no API call
@@ -158,22 +162,17 @@ export function sandboxControlModule(context: AppContext) {
       .post(
         "/pay",
         async ({ body, set }) => {
-          const sandbox = requireSandbox(context);
+          // Set first: the refusals below keep them, so the widget can read those too.
           Object.assign(set.headers, widgetCors);
+          const sandbox = requireSandbox(context);
           const expiry = body.expiry === undefined ? undefined : parseExpiry(body.expiry);
-          if (body.expiry !== undefined && expiry === undefined) {
-            // Answered here rather than thrown, so it keeps the headers the widget needs to read it.
-            set.status = 400;
-            return errorBody(
-              "BAD_REQUEST",
-              `The card's expiry must be MM/YY (month 01 to 12, then the year's last two digits), e.g. "04/29"; got "${body.expiry}".`,
-            );
-          }
+          if (body.expiry !== undefined && expiry === undefined)
+            throw new AppError("invalid_card_expiry", { expiry: body.expiry });
           return sandbox.payWithCard({
             invoiceId: body.invoiceId,
             cardNumber: body.cardNumber,
             expiry,
-            amount: body.amount === undefined ? undefined : Math.round(body.amount * 100),
+            amount: body.amount === undefined ? undefined : toMinorUnits(body.amount),
             data: body.data,
           });
         },

@@ -1,12 +1,12 @@
 import { Elysia, t } from "elysia";
-import { statement } from "../../../db/database";
+import { liveness } from "../../../db/queries/liveness";
 import type { AppContext } from "../../context";
 
 export function healthModule({ database, config, clock }: AppContext) {
   return new Elysia({ prefix: "/health", tags: ["health"] }).get(
     "",
     async () => {
-      await statement(database, "SELECT 1").get();
+      await liveness.ping(database);
       return { status: "ok" as const, mode: config.mode, time: new Date(clock.now()).toISOString() };
     },
     {

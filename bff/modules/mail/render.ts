@@ -1,8 +1,8 @@
 import { render, toPlainText } from "@react-email/render";
 import type { Language } from "../../../core/languages";
 import type { MailContent, MailData, MailKind, MailLinks } from "./kinds";
+import { mailWords } from "./mail-words";
 import { mailDocument } from "./templates";
-import { mailTexts } from "./texts";
 
 /**
  * Renders a message in the customer's language: subject, plain text and HTML.
@@ -18,7 +18,7 @@ export async function renderMail<K extends MailKind>(
 ): Promise<MailContent> {
   const { subject, document } = mailDocument(kind, language, data, links);
   const html = await render(document);
-  return { subject, text: plainText(html, mailTexts[language].colon), html };
+  return { subject, text: plainText(html, mailWords(language).colon), html };
 }
 
 /** The parts of html-to-text's formatter API used here (the package ships no types of its own). */

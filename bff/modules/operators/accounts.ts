@@ -16,19 +16,13 @@ export const hashPassword = (password: string) => Bun.password.hash(password, { 
 
 function assertPassword(password: string): void {
   if (password.length < minimumPasswordLength) {
-    throw new AppError(
-      "VALIDATION",
-      `An operator password needs at least ${minimumPasswordLength} characters.`,
-    );
+    throw new AppError("operator_password_too_short", { length: minimumPasswordLength });
   }
 }
 
 function assertUsername(name: string): void {
   if (!/^[A-Za-z0-9._@-]{3,64}$/.test(name)) {
-    throw new AppError(
-      "VALIDATION",
-      "A username is 3 to 64 letters, digits, dots, dashes, underscores or @.",
-    );
+    throw new AppError("invalid_username");
   }
 }
 
@@ -66,15 +60,13 @@ export async function createOperator(
   const name = username.trim();
   assertUsername(name);
   assertPassword(password);
-  if (await operators.byUsername(database, name))
-    throw new AppError("CONFLICT", `The operator "${name}" already exists.`);
+  if (await operators.byUsername(database, name)) throw new AppError("operator_exists", { name });
   // Hashed before the transaction: it takes tens of milliseconds and is no database work.
   const hash = await hashPassword(password);
   // Looked up again with the insert, in one transaction: of two creations of one name at
   // once (the CLI and the panel, two instances), one makes it and the other is refused.
   return database.transaction(async () => {
-    if (await operators.byUsername(database, name))
-      throw new AppError("CONFLICT", `The operator "${name}" already exists.`);
+    if (await operators.byUsername(database, name)) throw new AppError("operator_exists", { name });
     return insertOperator(database, name, hash, role, now, actor);
   });
 }
@@ -82,7 +74,7 @@ export async function createOperator(
 /** The operator of that name (any letter case), or 404. */
 async function namedOperator(database: Database, username: string) {
   const operator = await operators.byUsername(database, username.trim());
-  if (!operator) throw new AppError("NOT_FOUND", `There is no operator "${username}".`);
+  if (!operator) throw new AppError("operator_name_unknown", { name: username });
   return operator;
 }
 
@@ -152,16 +144,15 @@ export async function assertKeepsAnAdmin(
   what: "disable" | "change the role of",
 ) {
   if (target.id === actor.id)
-    throw new AppError("CONFLICT", `You cannot ${what} your own account; ask another administrator.`);
+    throw new AppError(what === "disable" ? "cannot_disable_self" : "cannot_change_own_role");
   if (
     target.role === "admin" &&
     !target.is_disabled &&
     (await operators.otherActiveAdmins(database, target.id)) === 0
   )
-    throw new AppError(
-      "CONFLICT",
-      `${target.username} is the last active administrator and cannot be ${what === "disable" ? "disabled" : "made support staff"}.`,
-    );
+    throw new AppError(what === "disable" ? "last_admin_disable" : "last_admin_demote", {
+      name: target.username,
+    });
 }
 
 /** The CLI's disable: the panel's guard, checked in the transaction that disables. */

@@ -1,13 +1,11 @@
 import { createChallenge, verifySolution } from "altcha-lib/v1";
-import { statement } from "../../../db/database";
+import { captchaSolutions } from "../../../db/queries/captcha-solutions";
 import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 
-/** The text the spec shows when the captcha is not solved, on the client and the server alike. */
-export const captchaNotSolved = "reCAPTCHA not solved!";
 const challengeLifetimeMs = 10 * 60 * 1000;
 /** An ALTCHA proof-of-work challenge, signed with a key only the server knows. */
-export function newChallenge(context: AppContext) {
+export function newChallenge(context: Pick<AppContext, "config" | "clock">) {
   return createChallenge({
     hmacKey: context.config.jwtSecret,
     // The browser tries on average half of this many SHA-256 hashes.
@@ -16,7 +14,10 @@ export function newChallenge(context: AppContext) {
   });
 }
 
-async function verifyRecaptcha(context: AppContext, token: string): Promise<boolean> {
+async function verifyRecaptcha(
+  context: Pick<AppContext, "config" | "http">,
+  token: string,
+): Promise<boolean> {
   try {
     const response = await context.http.fetch(
       new Request("https://www.google.com/recaptcha/api/siteverify", {
@@ -56,15 +57,19 @@ function expiryOf(payload: AltchaPayload, fallback: number): number {
  * text the client sent: the same solution re-encoded (other base64 padding, key order,
  * extra fields, the number as a string) is still the same challenge and is refused.
  */
-async function spendChallenge(context: AppContext, payload: AltchaPayload): Promise<boolean> {
+async function spendChallenge(
+  context: Pick<AppContext, "database" | "clock">,
+  payload: AltchaPayload,
+): Promise<boolean> {
   const { database, clock } = context;
   const now = clock.now();
-  await statement(database, "DELETE FROM captcha_solutions WHERE expires_at < ?").run(now);
+  await captchaSolutions.deleteExpired(database, now);
   // One statement decides: of two instances spending one solution at once, one inserts it.
-  const inserted = await statement(
+  const inserted = await captchaSolutions.spend(
     database,
-    "INSERT INTO captcha_solutions (signature, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-  ).run(payload.signature.toLowerCase(), expiryOf(payload, now + challengeLifetimeMs));
+    payload.signature.toLowerCase(),
+    expiryOf(payload, now + challengeLifetimeMs),
+  );
   return inserted.changes > 0;
 }
 
@@ -72,10 +77,13 @@ async function spendChallenge(context: AppContext, payload: AltchaPayload): Prom
  * Checks a captcha solution and accepts it once: ALTCHA by default (signature, expiry,
  * proof of work), reCAPTCHA v2 when its keys are configured.
  */
-export async function assertCaptcha(context: AppContext, solution: string | undefined): Promise<void> {
-  if (!solution) throw new AppError("BAD_REQUEST", captchaNotSolved);
+export async function assertCaptcha(
+  context: Pick<AppContext, "database" | "clock" | "config" | "http">,
+  solution: string | undefined,
+): Promise<void> {
+  if (!solution) throw new AppError("captcha_not_solved");
   if (context.config.recaptchaSecret) {
-    if (!(await verifyRecaptcha(context, solution))) throw new AppError("BAD_REQUEST", captchaNotSolved);
+    if (!(await verifyRecaptcha(context, solution))) throw new AppError("captcha_not_solved");
     return;
   }
   const payload = decodePayload(solution);
@@ -85,7 +93,6 @@ export async function assertCaptcha(context: AppContext, solution: string | unde
   } catch {
     isValid = false;
   }
-  if (!payload || !isValid) throw new AppError("BAD_REQUEST", captchaNotSolved);
-  if (!(await spendChallenge(context, payload)))
-    throw new AppError("BAD_REQUEST", "This captcha was already used; solve a new one.");
+  if (!payload || !isValid) throw new AppError("captcha_not_solved");
+  if (!(await spendChallenge(context, payload))) throw new AppError("captcha_used");
 }

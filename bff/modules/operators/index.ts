@@ -2,11 +2,12 @@ import { Elysia, t } from "elysia";
 import { audit, operators } from "../../../db/queries/operators";
 import type { AppContext } from "../../context";
 import { coolDown, releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
+import { answerErrorsAs } from "../../platform/error-handler";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { errorResponse } from "../../platform/schemas";
 import { assertCaptcha, newChallenge } from "./captcha";
-import { loginLimitKeys, tooManySignIns } from "./login-limits";
+import { loginLimitKeys } from "./login-limits";
 import { authenticateOperator } from "./operator-auth";
 import { hasFreePasswordCheckSlot, withPasswordCheckSlot } from "./password-gate";
 import {
@@ -16,19 +17,6 @@ import {
   rotateRefreshToken,
   signAccessToken,
 } from "./tokens";
-
-const accountDisabled = "This account is disabled.";
-
-/** Why a sign-in was refused, in a word the panel maps to its own language keys. */
-function loginRefusal(
-  error: AppError,
-): "captcha" | "credentials" | "disabled" | "cooldown" | "busy" | "other" {
-  if (error.code === "BAD_REQUEST") return "captcha";
-  if (error.message === accountDisabled) return "disabled";
-  if (error.code === "UNAUTHORIZED") return "credentials";
-  if (error.code === "RATE_LIMITED") return error.message.startsWith("Too many") ? "cooldown" : "busy";
-  return "other";
-}
 
 const tokenPair = t.Object({ accessToken: t.String(), refreshToken: t.String() });
 // Spends comparable time on unknown usernames, so timing does not reveal which exist.
@@ -47,10 +35,9 @@ export function operatorAuthModule(context: AppContext) {
    */
   async function login(body: { username: string; password: string; captcha?: string }, address: string) {
     await assertCaptcha(context, body.captcha);
-    if (!hasFreePasswordCheckSlot())
-      throw new AppError("RATE_LIMITED", "The sign-in service is busy. Try again in a few seconds.", 2);
+    if (!hasFreePasswordCheckSlot()) throw new AppError("sign_in_busy", {}, { retryAfterSeconds: 2 });
     const keys = loginLimitKeys(body.username, address);
-    const { waivedUntil } = await reserveAttempt(database, keys, clock.now(), tooManySignIns);
+    const { waivedUntil } = await reserveAttempt(database, keys, clock.now(), "too_many_sign_ins");
     let isChecked = false;
     try {
       const account = await operators.byUsername(database, body.username.trim());
@@ -60,10 +47,10 @@ export function operatorAuthModule(context: AppContext) {
       });
       if (!account || !isValid)
         throw waivedUntil > 0
-          ? coolDown(waivedUntil, clock.now(), tooManySignIns)
-          : new AppError("UNAUTHORIZED", "Wrong username or password.");
+          ? coolDown(waivedUntil, clock.now(), "too_many_sign_ins")
+          : new AppError("wrong_credentials");
       await releaseAttempt(database, keys);
-      if (account.is_disabled) throw new AppError("UNAUTHORIZED", accountDisabled);
+      if (account.is_disabled) throw new AppError("operator_disabled");
       const now = clock.now();
       await audit.record(
         database,
@@ -95,8 +82,7 @@ export function operatorAuthModule(context: AppContext) {
     now: number,
   ) {
     const account = await operators.byId(database, rotated.operatorId);
-    if (!account || account.is_disabled)
-      throw new AppError("UNAUTHORIZED", "This operator account is not active.");
+    if (!account || account.is_disabled) throw new AppError("operator_inactive");
     return {
       accessToken: await signAccessToken(
         config.jwtSecret,
@@ -125,21 +111,10 @@ export function operatorAuthModule(context: AppContext) {
     )
     .post(
       "/login",
-      async ({ body, request }) => {
-        try {
-          return await login(body, context.clientAddress(request));
-        } catch (error) {
-          // The login form shows the server's text as is (spec §8), so errors here are plain text.
-          if (error instanceof AppError) {
-            const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
-            if (error.retryAfterSeconds !== undefined)
-              headers["retry-after"] = String(error.retryAfterSeconds);
-            // The text stays the spec's English; the panel words it in the operator's language by this.
-            headers["x-login-refusal"] = loginRefusal(error);
-            return new Response(error.message, { status: error.status, headers });
-          }
-          throw error;
-        }
+      ({ body, request }) => {
+        // The login form shows the server's text as is (spec §8): a refusal here is plain text.
+        answerErrorsAs(request, "text");
+        return login(body, context.clientAddress(request));
       },
       {
         body: t.Object({
@@ -150,7 +125,7 @@ export function operatorAuthModule(context: AppContext) {
         response: { 200: tokenPair },
         detail: {
           summary:
-            "Staff login; errors are plain text (400 captcha, 401 credentials, 429 cool-down) with an x-login-refusal header: captcha, credentials, disabled, cooldown, busy or other",
+            "Staff login; a refusal is its message as plain text (400 captcha, 401 credentials, 429 cool-down or busy) in the operator's language, its code in the x-error-code header",
         },
       },
     )

@@ -32,6 +32,3 @@ export function clearLoginLocks(database: Database, username: string): Promise<v
   const account = accountOf(username);
   return clearAttempts(database, [accountKey(account)], [accountAndAddressPrefix(account)]);
 }
-
-export const tooManySignIns = (minutes: number) =>
-  `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;

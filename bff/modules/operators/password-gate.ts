@@ -10,7 +10,7 @@ let running = 0;
 
 export async function withPasswordCheckSlot<T>(work: () => Promise<T>): Promise<T> {
   if (running >= maxConcurrentPasswordChecks)
-    throw new AppError("RATE_LIMITED", "The sign-in service is busy. Try again in a few seconds.", 2);
+    throw new AppError("sign_in_busy", {}, { retryAfterSeconds: 2 });
   running++;
   try {
     return await work();

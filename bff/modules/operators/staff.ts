@@ -38,7 +38,7 @@ export async function listStaff(database: Database): Promise<StaffMember[]> {
 
 async function memberById(database: Database, id: number): Promise<OperatorRow> {
   const row = await operators.byId(database, id);
-  if (!row) throw new AppError("NOT_FOUND", "There is no operator with this id.");
+  if (!row) throw new AppError("operator_not_found");
   return row;
 }
 

@@ -1,7 +1,7 @@
 import { jwtVerify, SignJWT } from "jose";
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
 import type { OperatorRole } from "../../../db/queries/operators";
+import { refreshReplays, refreshTokens } from "../../../db/queries/refresh-tokens";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { openPair, sealPair, type TokenPair } from "./replay-seal";
@@ -58,7 +58,7 @@ export async function verifyAccessToken(secret: string, token: string, now: numb
       throw new Error("bad claims");
     return { operatorId: Number(payload.sub), role, username: payload.username, familyId: payload.sid };
   } catch {
-    throw new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
+    throw new AppError("panel_session_expired");
   }
 }
 
@@ -75,21 +75,9 @@ export async function issueRefreshToken(
   expiresAt = now + refreshTokenLifetimeMs,
 ): Promise<string> {
   const token = randomToken(32);
-  await statement(
-    database,
-    "INSERT INTO refresh_tokens (operator_id, family_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(operatorId, familyId, hash(token), now, expiresAt);
+  await refreshTokens.insert(database, { operatorId, familyId, tokenHash: hash(token) }, now, expiresAt);
   return token;
 }
-
-type RefreshRow = {
-  id: number;
-  operator_id: number;
-  family_id: string;
-  expires_at: number;
-  rotated_at: number | null;
-  revoked_at: number | null;
-};
 
 /**
  * How long a spent refresh token may be presented again and get the pair its first
@@ -128,37 +116,24 @@ export async function rotateRefreshToken(
   // The outcome is decided inside the transaction and thrown after it commits: a
   // revocation must not be rolled back by the error that reports it.
   const outcome = await database.transaction(async (): Promise<TokenPair | AppError> => {
-    const row = await statement<RefreshRow, [string]>(
-      database,
-      "SELECT * FROM refresh_tokens WHERE token_hash = ?",
-    ).get(tokenHash);
-    if (!row) return new AppError("UNAUTHORIZED", "This refresh token is not valid. Please sign in again.");
+    const row = await refreshTokens.byHash(database, tokenHash);
+    if (!row) return new AppError("refresh_token_invalid");
     if (
       row.rotated_at !== null &&
       row.revoked_at === null &&
       now - row.rotated_at <= refreshReplayWindowMs &&
       row.expires_at > now
     ) {
-      const replay = await statement<{ sealed: string }, [string]>(
-        database,
-        "SELECT sealed FROM refresh_replays WHERE token_hash = ?",
-      ).get(tokenHash);
+      const replay = await refreshReplays.sealedFor(database, tokenHash);
       const pair = replay && (await openPair(token, replay.sealed));
       if (pair) return pair;
     }
     if (row.rotated_at !== null || row.revoked_at !== null) {
-      await statement(
-        database,
-        "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
-      ).run(now, row.family_id);
-      return new AppError(
-        "UNAUTHORIZED",
-        "This refresh token was already used; all sessions from that sign-in are closed. Please sign in again.",
-      );
+      await refreshTokens.revokeFamily(database, row.family_id, now);
+      return new AppError("refresh_token_reused");
     }
-    if (row.expires_at <= now)
-      return new AppError("UNAUTHORIZED", "Your panel session has expired. Please sign in again.");
-    await statement(database, "UPDATE refresh_tokens SET rotated_at = ? WHERE id = ?").run(now, row.id);
+    if (row.expires_at <= now) return new AppError("panel_session_expired");
+    await refreshTokens.markRotated(database, row.id, now);
     const pair = await sign({
       operatorId: row.operator_id,
       familyId: row.family_id,
@@ -166,13 +141,8 @@ export async function rotateRefreshToken(
       signInEndsAt: row.expires_at,
     });
     // Answers past their window are of no use to anyone: dropped as new ones come.
-    await statement(database, "DELETE FROM refresh_replays WHERE created_at < ?").run(
-      now - refreshReplayWindowMs,
-    );
-    await statement(
-      database,
-      "INSERT INTO refresh_replays (token_hash, sealed, created_at) VALUES (?, ?, ?)",
-    ).run(tokenHash, await sealPair(token, pair), now);
+    await refreshReplays.deleteBefore(database, now - refreshReplayWindowMs);
+    await refreshReplays.insert(database, tokenHash, await sealPair(token, pair), now);
     return pair;
   });
   if (outcome instanceof AppError) throw outcome;
@@ -181,19 +151,11 @@ export async function rotateRefreshToken(
 
 /** The family a refresh token belongs to, if it is one of ours. */
 export async function familyOfRefreshToken(database: Database, token: string): Promise<string | undefined> {
-  return (
-    await statement<{ family_id: string }, [string]>(
-      database,
-      "SELECT family_id FROM refresh_tokens WHERE token_hash = ?",
-    ).get(hash(token))
-  )?.family_id;
+  return refreshTokens.familyOf(database, hash(token));
 }
 
 export async function revokeFamily(database: Database, familyId: string, now: number): Promise<void> {
-  await statement(
-    database,
-    "UPDATE refresh_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
-  ).run(now, familyId);
+  await refreshTokens.revokeFamily(database, familyId, now);
 }
 
 /** Ends every sign-in of an operator: a new password or a disabled account leaves none standing. */
@@ -202,17 +164,11 @@ export async function revokeOperatorSignIns(
   operatorId: number,
   now: number,
 ): Promise<void> {
-  await statement(
-    database,
-    "UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL",
-  ).run(now, operatorId);
+  await refreshTokens.revokeOperator(database, operatorId, now);
 }
 
 /** Whether a sign-in still stands: its family exists and none of it was revoked. */
 export async function isFamilyActive(database: Database, familyId: string): Promise<boolean> {
-  const row = await statement<{ total: number; revoked: number }, [string]>(
-    database,
-    "SELECT COUNT(*) AS total, COUNT(revoked_at) AS revoked FROM refresh_tokens WHERE family_id = ?",
-  ).get(familyId);
+  const row = await refreshTokens.familyState(database, familyId);
   return row !== undefined && row.total > 0 && row.revoked === 0;
 }

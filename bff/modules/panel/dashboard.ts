@@ -1,3 +1,4 @@
+import { toCurrencyUnits } from "../../../core/money";
 import { analytics, utcDay } from "../../../db/queries/analytics";
 import { dashboardData } from "../../../db/queries/dashboard";
 import type { AppContext } from "../../context";
@@ -17,12 +18,11 @@ function rangeOf(query: { from?: string; to?: string }, now: number) {
   const to = query.to ?? utcDay(now);
   const isDate = (text: string | undefined) => text === undefined || isDay(text);
   // Checked before the default start is worked out from the end.
-  if (!isDate(to) || !isDate(query.from))
-    throw new AppError("VALIDATION", "from and to must be dates, YYYY-MM-DD.");
+  if (!isDate(to) || !isDate(query.from)) throw new AppError("invalid_date_range");
   const from = query.from ?? utcDay(dayStart(to) - 29 * dayMs);
   const days = (dayStart(to) - dayStart(from)) / dayMs + 1;
-  if (days < 1) throw new AppError("VALIDATION", "from must not be after to.");
-  if (days > maxDays) throw new AppError("VALIDATION", `The range may be at most ${maxDays} days.`);
+  if (days < 1) throw new AppError("date_range_reversed");
+  if (days > maxDays) throw new AppError("date_range_too_long", { days: maxDays });
   return { from, to, days };
 }
 
@@ -35,7 +35,10 @@ function rangeOf(query: { from?: string; to?: string }, now: number) {
  * churn: of the subscriptions with access when the range began, the share whose access
  * ended for good within it.
  */
-export async function dashboardOf(context: AppContext, query: { from?: string; to?: string }) {
+export async function dashboardOf(
+  context: Pick<AppContext, "database" | "clock">,
+  query: { from?: string; to?: string },
+) {
   const { database, clock } = context;
   const { from, to, days } = rangeOf(query, clock.now());
   const start = dayStart(from);
@@ -65,7 +68,7 @@ export async function dashboardOf(context: AppContext, query: { from?: string; t
     add(refund.refunded_at, refund.currency, -refund.refunded_amount);
   const months = [...new Set(dayList.map((day) => day.slice(0, 7)))].map((month) => {
     const sums = revenue.get(month) ?? { RUB: 0, KZT: 0 };
-    return { month, revenue: { RUB: sums.RUB / 100, KZT: sums.KZT / 100 } };
+    return { month, revenue: { RUB: toCurrencyUnits(sums.RUB), KZT: toCurrencyUnits(sums.KZT) } };
   });
 
   const trials = await dashboardData.trials(database, start, end);

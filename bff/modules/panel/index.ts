@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { statement } from "../../../db/database";
+import { audit } from "../../../db/queries/operators";
 import type { AppContext } from "../../context";
 import { paged, pageOf, pageQuery } from "../../platform/paging";
 import { errorResponse, rowId } from "../../platform/schemas";
@@ -31,6 +31,7 @@ export function panelModule(context: AppContext) {
   return (
     new Elysia({ prefix: "/panel", tags: ["panel"] })
       // Who is calling is checked before the body is validated: no token means 401 whatever the body.
+      // The operator macro takes this same look-up (authenticateOperator keeps it for the request).
       .onTransform(async ({ request }) => {
         await authenticateOperator(context, request);
       })
@@ -181,31 +182,8 @@ export function panelModule(context: AppContext) {
         "/audit",
         async ({ query }) => {
           const { number, size } = pageOf(query, 20);
-          const total =
-            (
-              await statement<{ count: number }, []>(
-                database,
-                "SELECT COUNT(*) AS count FROM audit_log",
-              ).get()
-            )?.count ?? 0;
-          const rows = await statement<
-            {
-              id: number;
-              username: string | null;
-              action: string;
-              target_user_id: number | null;
-              target_email: string | null;
-              details: string;
-              ip_address: string | null;
-              created_at: number;
-            },
-            [number, number]
-          >(
-            database,
-            `SELECT a.id, o.username, a.action, a.target_user_id, u.email AS target_email, a.details, a.ip_address, a.created_at
-         FROM audit_log a LEFT JOIN operators o ON o.id = a.operator_id LEFT JOIN users u ON u.id = a.target_user_id
-         ORDER BY a.created_at DESC, a.id DESC LIMIT ? OFFSET ?`,
-          ).all(size, number * size);
+          const total = await audit.count(database);
+          const rows = await audit.page(database, size, number * size);
           return paged(
             rows.map((row) => ({
               id: row.id,

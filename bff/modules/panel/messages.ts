@@ -4,7 +4,12 @@ import { paged } from "../../platform/paging";
 import { deliveryRecordOf } from "../mail/view";
 
 /** The messages sent to one customer, newest first, with how their delivery went. */
-export async function messagesOf(context: AppContext, userId: number, number: number, size: number) {
+export async function messagesOf(
+  context: Pick<AppContext, "database" | "config">,
+  userId: number,
+  number: number,
+  size: number,
+) {
   const { database, config } = context;
   const rows = await mailDelivery.ofUser(database, userId, size, number * size);
   const content = await Promise.all(rows.map((row) => deliveryRecordOf(config, row)));

@@ -1,17 +1,6 @@
+import { toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
-
-type UnboundRow = {
-  transaction_id: string;
-  amount: number;
-  currency: string;
-  is_trial: number;
-  tariff_months: number | null;
-  trial_days: number | null;
-  payer_email: string | null;
-  created_at: number;
-  updated_at: number;
-};
+import { unboundPurchases as purchases } from "../../../db/queries/unbound-purchases";
 
 /** At most this many beside a search's customers: a search that finds more is too vague to act on. */
 const shown = 10;
@@ -27,17 +16,10 @@ export async function unboundPurchases(database: Database, searchPart: string) {
   const part = searchPart.trim();
   if (!part) return [];
   const like = `%${part.replace(/[%_\\]/g, (character) => `\\${character}`)}%`;
-  const rows = await statement<UnboundRow, [string, string]>(
-    database,
-    `SELECT transaction_id, amount, currency, is_trial, tariff_months, trial_days, payer_email, created_at, updated_at
-       FROM payments
-      WHERE prepaid_token IS NOT NULL AND user_id IS NULL AND status = 'completed'
-        AND (transaction_id = ? OR lower(payer_email) LIKE lower(?) ESCAPE '\\')
-      ORDER BY created_at DESC LIMIT ${shown}`,
-  ).all(part, like);
+  const rows = await purchases.find(database, part, like, shown);
   return rows.map((row) => ({
     transactionId: row.transaction_id,
-    amount: row.amount / 100,
+    amount: toCurrencyUnits(row.amount),
     currency: row.currency,
     isTrial: row.is_trial === 1,
     tariffMonths: row.tariff_months,

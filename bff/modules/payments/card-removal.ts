@@ -1,27 +1,12 @@
 import type { Database } from "../../../db/database";
 import { savedCards } from "../../../db/queries/saved-cards";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
-import { AppError, type LocalizedText } from "../../platform/errors";
+import { AppError } from "../../platform/errors";
 import { logger } from "../../platform/logger";
 import { queueCardRemoved } from "../mail/events";
 import { billingTurn } from "../subscriptions/renewal-notices";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
-
-const refusals = {
-  noCard: {
-    en: "There is no saved card to remove; auto-renewal is already off.",
-    ru: "Сохранённой карты нет, удалять нечего: автопродление уже отключено.",
-    zh: "没有已保存的卡可以删除，自动续订已经关闭。",
-    kk: "Сақталған карта жоқ, жоятын ештеңе жоқ: автоұзарту әлдеқашан өшірілген.",
-  },
-  chargeInFlight: {
-    en: "A payment with this card is being processed right now. Try again in a minute.",
-    ru: "Прямо сейчас по этой карте проходит платёж. Попробуйте ещё раз через минуту.",
-    zh: "这张卡正有一笔付款在处理中，请一分钟后再试。",
-    kk: "Дәл қазір осы картамен төлем өңделіп жатыр. Бір минуттан кейін қайталап көріңіз.",
-  },
-} satisfies Record<string, LocalizedText>;
 
 /** The saved card as the cabinet and the panel show it. */
 export async function cardView(database: Database, userId: number) {
@@ -41,12 +26,12 @@ export async function removeSavedCard(database: Database, userId: number, now: n
   // a plain transaction on PostgreSQL could miss it and remove the card under a charge.
   await database.inTurn(billingTurn, async () => {
     if (!(await savedCards.hasAnyToken(database, userId))) {
-      throw new AppError("CONFLICT", refusals.noCard);
+      throw new AppError("no_saved_card");
     }
     // A renewal or device charge already sent with this card would land after the
     // removal and look like a charge the customer had forbidden; let it settle first.
     if (await savedCards.hasChargeInFlight(database, userId)) {
-      throw new AppError("CONFLICT", refusals.chargeInFlight);
+      throw new AppError("card_payment_pending");
     }
     const { lastFour } = await savedCards.stateOf(database, userId);
     const current = await subscriptions.current(database, userId);

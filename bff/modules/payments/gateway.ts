@@ -6,7 +6,7 @@ import { createSandboxOrderClient, sharedSandboxUrl } from "../../adapters/sandb
 import type { SandboxOrder } from "../../adapters/sandbox/widget-payments";
 import type { Clock } from "../../platform/clock";
 import type { Config } from "../../platform/config";
-import { AppError, type LocalizedText } from "../../platform/errors";
+import { AppError } from "../../platform/errors";
 import { type HttpClient, loopbackOrigin } from "../../platform/http-client";
 import { logger } from "../../platform/logger";
 
@@ -22,13 +22,6 @@ export type Payments = {
    */
   registerOrder(order: SandboxOrder): Promise<void>;
 };
-
-const bankUnreachable = {
-  en: "The payment service is unreachable right now. Please try again in a minute.",
-  ru: "Платёжный сервис сейчас недоступен. Попробуйте ещё раз через минуту.",
-  zh: "支付服务暂时无法访问。请一分钟后再试。",
-  kk: "Төлем қызметі қазір қолжетімсіз. Бір минуттан кейін қайталап көріңіз.",
-} satisfies LocalizedText;
 
 /**
  * The real CloudPayments API when CLOUDPAYMENTS_API_URL is set; otherwise the embedded
@@ -58,7 +51,7 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
             bank: sharedSandbox,
             error: error instanceof Error ? error.message : String(error),
           });
-          throw new AppError("UNAVAILABLE", bankUnreachable, 30);
+          throw new AppError("payment_service_unreachable", {}, { retryAfterSeconds: 30 });
         }
       },
     };

@@ -6,7 +6,7 @@ import { isSignedByGateway } from "../../adapters/cloudpayments/signature";
 import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 import { findForbiddenText } from "../../platform/input-guard";
-import { requestLanguage } from "../../platform/request-language";
+import { answerInEnglish, requestLanguage } from "../../platform/request-language";
 import { customerErrors, errorResponse } from "../../platform/schemas";
 import { customerAuthenticator } from "../session/customer-auth";
 import { receiptData } from "./model";
@@ -71,27 +71,26 @@ export function paymentsModule(context: AppContext) {
   const notificationRoute =
     (kind: "check" | "pay" | "fail" | "refund") =>
     async ({ request }: { request: Request }) => {
+      // The gateway is a program: its refusals go to its logs, in English.
+      answerInEnglish(request);
       const counted = (result: string) => context.metrics.notifications.inc({ kind, result });
       // The signature is checked over the raw bytes before anything is parsed.
       const raw = new Uint8Array(await request.arrayBuffer());
       if (!isSignedByGateway(context.config.cloudPaymentsApiSecret, raw, request.headers)) {
         counted("refused");
-        throw new AppError("UNAUTHORIZED", "The notification signature is missing or wrong.");
+        throw new AppError("notification_unsigned");
       }
       const notification = parseNotification(raw, request.headers.get("content-type"));
       if (!notification) {
         counted("refused");
-        throw new AppError(
-          "BAD_REQUEST",
-          "The notification is not a set of fields with a TransactionId and an Amount.",
-        );
+        throw new AppError("notification_unreadable");
       }
       // Parsed here, not by the framework, so the global input rule is applied here (a NUL
       // cannot even be stored on PostgreSQL).
       const field = findForbiddenText(notification);
       if (field) {
         counted("refused");
-        throw new AppError("BAD_REQUEST", `The notification field "${field}" contains a control character.`);
+        throw new AppError("notification_invisible_character", { field });
       }
       const now = context.clock.now();
       const code =

@@ -1,11 +1,11 @@
+import { translator } from "../../../core/i18n";
 import type { Language } from "../../../core/languages";
-import type { Currency } from "../../../core/money";
+import { type Currency, toCurrencyUnits } from "../../../core/money";
+import { planFor } from "../../../core/prices";
 import { payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
-import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
 import type { AppContext } from "../../context";
-import { AppError, type LocalizedText } from "../../platform/errors";
-import { planFor } from "../subscriptions/pricing";
+import { AppError } from "../../platform/errors";
 import { firstOrderTerms } from "./first-order";
 import { firstInvoicePrefix } from "./orders";
 
@@ -18,33 +18,12 @@ export type OrderStatus = {
   fullPrice?: { amount: number; currency: Currency; tariff: number; period: number };
 };
 
-const reasons = {
-  cardAtCheck: {
-    en: "This card has already had a trial, so the 1-unit start is not available with it, and nothing was charged. You can pay the plan's price now, or use a card that has not had a trial.",
-    ru: "Эта карта уже использовалась для пробного периода, поэтому старт за 1 рубль с ней недоступен; деньги не списаны. Можно оплатить тариф по его цене сейчас или взять карту, которой пробный период ещё не оплачивали.",
-    zh: "此银行卡已使用过试用期，因此无法用它以 1 卢布开始，未扣任何款项。您可以现在按套餐价格付款，或使用未用过试用期的银行卡。",
-    kk: "Бұл карта сынақ кезеңіне бұрын пайдаланылған, сондықтан онымен 1 рубльдік бастау қолжетімсіз; ақша алынбады. Тарифті қазір өз бағасымен төлеуге немесе сынақ кезеңі төленбеген картаны пайдалануға болады.",
-  },
-  cardAtPay: {
-    en: "This card had already had a trial, so the 1-unit payment bought nothing and goes back to the card. You can pay the plan's price now, or use a card that has not had a trial.",
-    ru: "Эта карта уже использовалась для пробного периода, поэтому платёж 1 рубль ничего не дал и возвращается на карту. Можно оплатить тариф по его цене сейчас или взять карту, которой пробный период ещё не оплачивали.",
-    zh: "此银行卡已使用过试用期，因此这笔 1 卢布的付款无效，将退回该卡。您可以现在按套餐价格付款，或使用未用过试用期的银行卡。",
-    kk: "Бұл карта сынақ кезеңіне бұрын пайдаланылған, сондықтан 1 рубльдік төлем ештеңе бермеді және картаға қайтарылады. Тарифті қазір өз бағасымен төлеуге немесе сынақ кезеңі төленбеген картаны пайдалануға болады.",
-  },
-  customer: {
-    en: "You have already had your trial, so this 1-unit payment bought nothing and goes back to the card. You can pay the plan's price now.",
-    ru: "Вы уже воспользовались пробным периодом, поэтому этот платёж 1 рубль ничего не дал и возвращается на карту. Тариф можно оплатить по его цене сейчас.",
-    zh: "您已使用过试用期，因此这笔 1 卢布的付款无效，将退回银行卡。您可以现在按套餐价格付款。",
-    kk: "Сіз сынақ кезеңін пайдаланып қойдыңыз, сондықтан бұл 1 рубльдік төлем ештеңе бермеді және картаға қайтарылады. Тарифті қазір өз бағасымен төлеуге болады.",
-  },
-} satisfies Record<string, LocalizedText>;
-
-const notFound: LocalizedText = {
-  en: "No order with this invoice id.",
-  ru: "Заказа с таким номером нет.",
-  zh: "没有此编号的订单。",
-  kk: "Мұндай нөмірлі тапсырыс жоқ.",
-};
+/** Why the trial was not given, by how it was refused and whether the card was charged. */
+const reasonKeys = {
+  cardAtCheck: "order.trialRefusedCardAtCheck",
+  cardAtPay: "order.trialRefusedCardAtPay",
+  customer: "order.trialRefusedCustomer",
+} as const;
 
 /**
  * What became of a first payment's order, for the purchase screen after the widget
@@ -54,7 +33,7 @@ const notFound: LocalizedText = {
  * purchases can ask too; the answer names no one.
  */
 export async function orderStatusOf(
-  context: AppContext,
+  context: Pick<AppContext, "database" | "clock">,
   invoiceId: string,
   language: Language,
 ): Promise<OrderStatus> {
@@ -62,11 +41,12 @@ export async function orderStatusOf(
   const payment = invoiceId.startsWith(firstInvoicePrefix)
     ? await payments.byInvoice(database, invoiceId)
     : undefined;
-  if (!payment) throw new AppError("NOT_FOUND", notFound);
+  if (!payment) throw new AppError("order_not_found");
   const refusal = payment.is_trial ? payment.trial_refusal : null;
   if (!refusal) return { status: payment.status };
   const wasCharged = payment.status === "completed" || payment.status === "refunded";
-  const text = refusal === "card" ? (wasCharged ? reasons.cardAtPay : reasons.cardAtCheck) : reasons.customer;
+  const reasonKey =
+    refusal === "card" ? (wasCharged ? reasonKeys.cardAtPay : reasonKeys.cardAtCheck) : reasonKeys.customer;
   const tariff = payment.tariff_months ?? 1;
   const period = payment.trial_days ?? 1;
   const plan = planFor(payment.currency, tariff, period);
@@ -88,7 +68,7 @@ export async function orderStatusOf(
   return {
     status: payment.status,
     trialRefused: refusal,
-    reason: text[language],
-    fullPrice: { amount: Number(fromMinorUnits(amount)), currency: payment.currency, tariff, period },
+    reason: translator(language)(reasonKey),
+    fullPrice: { amount: toCurrencyUnits(amount), currency: payment.currency, tariff, period },
   };
 }

@@ -1,14 +1,15 @@
+import { translator } from "../../../core/i18n";
 import type { Language } from "../../../core/languages";
-import type { Currency } from "../../../core/money";
+import { type Currency, toCurrencyUnits } from "../../../core/money";
+import { planFor } from "../../../core/prices";
 import { type PaymentRow, payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
-import { fromMinorUnits } from "../../adapters/cloudpayments/notification";
 import { type ReceiptJsonData, receiptJsonData } from "../../adapters/cloudpayments/receipt";
 import type { AppContext } from "../../context";
-import { AppError, type LocalizedText } from "../../platform/errors";
+import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
-import { assertPeriod, assertTariff, planFor } from "../subscriptions/pricing";
+import { assertPeriod, assertTariff } from "../subscriptions/pricing";
 import { type FirstOrderTerms, firstOrderTerms } from "./first-order";
 import { buildReceipt, type ReceiptSubject } from "./receipt";
 
@@ -27,52 +28,25 @@ export type WidgetOptions = {
   data: ReceiptJsonData;
 };
 
-const refusals = {
-  alreadyActive: {
-    en: "You already have an active subscription.",
-    ru: "У вас уже есть активная подписка.",
-    zh: "您已有一个有效的订阅。",
-    kk: "Сізде белсенді жазылым бар.",
-  },
-  prepaidAlreadyPaid: {
-    en: "This purchase is already paid. Sign in to link it to your account.",
-    ru: "Эта покупка уже оплачена. Войдите, чтобы привязать её к своему аккаунту.",
-    zh: "此购买已付款。请登录，将其绑定到您的账户。",
-    kk: "Бұл сатып алу төленіп қойған. Оны аккаунтыңызға тіркеу үшін кіріңіз.",
-  },
-} satisfies Record<string, LocalizedText>;
-
 /** How every first payment's invoice id starts. */
 export const firstInvoicePrefix = "first-";
 
 /** The gateway account of a customer: stable across e-mail changes. */
 export const accountIdOf = (userId: number) => `customer-${userId}`;
 
-const orderDescription = (months: number, trialDays: number) =>
-  `Kannt: first payment, ${trialDays}-day start, then a ${months}-month subscription`;
-const fullPriceDescription = (months: number) => `Kannt: ${months}-month subscription`;
-
 /**
- * What the widget shows the buyer, in their language. The stored description stays in
- * English for the records and the gateway's statement; the fiscal line is Russian by law.
+ * What a first payment buys, in `language`: the widget shows the buyer's; the stored
+ * description is the English one, for the records and the gateway's statement (the fiscal
+ * line is Russian by law).
  */
-const widgetDescriptions: Record<Language, (months: number, days: number, isTrial: boolean) => string> = {
-  en: (months, days, isTrial) => (isTrial ? orderDescription(months, days) : fullPriceDescription(months)),
-  ru: (months, days, isTrial) =>
-    isTrial
-      ? `Kannt: первый платёж, пробный период ${days} дн., затем подписка на ${months} мес.`
-      : `Kannt: подписка на ${months} мес.`,
-  zh: (months, days, isTrial) =>
-    isTrial ? `Kannt：首次付款，试用 ${days} 天，之后订阅 ${months} 个月` : `Kannt：订阅 ${months} 个月`,
-  kk: (months, days, isTrial) =>
-    isTrial
-      ? `Kannt: бірінші төлем, ${days} күндік сынақ, содан кейін ${months} айлық жазылым`
-      : `Kannt: ${months} айлық жазылым`,
-};
+const describeOrder = (language: Language, months: number, days: number, isTrial: boolean) =>
+  translator(language)(isTrial ? "order.widgetTrial" : "order.widgetFullPrice", { months, days });
+
+type OrderContext = Pick<AppContext, "database" | "clock" | "config" | "payments">;
 
 /** Outside the order's transaction: registering it may be a call to another instance's sandbox. */
 async function widgetOptions(
-  context: AppContext,
+  context: Pick<AppContext, "config" | "payments">,
   order: ReceiptSubject & Pick<PaymentRow, "currency" | "invoice_id" | "account_id" | "description">,
   terms: { trial: boolean; reason?: string },
   language: Language,
@@ -82,11 +56,11 @@ async function widgetOptions(
   await context.payments.registerOrder({ ...order, email: email ?? null, data });
   return {
     publicId: context.payments.gateway.publicId,
-    amount: Number(fromMinorUnits(order.amount)),
+    amount: toCurrencyUnits(order.amount),
     currency: order.currency,
     invoiceId: order.invoice_id,
     accountId: order.account_id,
-    description: widgetDescriptions[language](order.tariff_months ?? 1, order.trial_days ?? 1, terms.trial),
+    description: describeOrder(language, order.tariff_months ?? 1, order.trial_days ?? 1, terms.trial),
     ...(email ? { email } : {}),
     trial: terms.trial,
     ...(terms.reason ? { reason: terms.reason } : {}),
@@ -96,7 +70,7 @@ async function widgetOptions(
 
 /** The first payment of a signed-in customer; the server, never the browser, decides the amount. */
 export async function createCustomerOrder(
-  context: AppContext,
+  context: OrderContext,
   user: UserRow,
   tariffInput: number,
   periodInput: number,
@@ -111,7 +85,7 @@ export async function createCustomerOrder(
   let terms: FirstOrderTerms | undefined;
   const order = await database.transaction(async () => {
     let current = await subscriptions.current(database, user.id);
-    if (hasAccess(current, now)) throw new AppError("CONFLICT", refusals.alreadyActive);
+    if (hasAccess(current, now)) throw new AppError("subscription_already_active");
     const plan = planFor(current?.currency ?? user.currency, tariff, trialDays);
     if (current?.status !== "NOT_ACTIVE") {
       await subscriptions.insertNotActive(database, user.id, plan, now);
@@ -131,7 +105,7 @@ export async function createCustomerOrder(
         accountId: accountIdOf(user.id),
         amount: terms.amountNow,
         currency: plan.currency,
-        description: terms.isTrial ? orderDescription(tariff, trialDays) : fullPriceDescription(tariff),
+        description: describeOrder("en", tariff, trialDays, terms.isTrial),
         ipAddress: ip,
         tariffMonths: tariff,
         trialDays,
@@ -154,7 +128,7 @@ export async function createCustomerOrder(
  * account; the purchase is bound to an account at sign-up, once.
  */
 export async function createPrepaidOrder(
-  context: AppContext,
+  context: OrderContext,
   prepaidToken: string,
   tariffInput: number,
   periodInput: number,
@@ -172,7 +146,7 @@ export async function createPrepaidOrder(
   const isTrial = !isFullPriceAsked;
   const terms = {
     amount: isTrial ? plan.firstPayment : plan.periodPrice,
-    description: isTrial ? orderDescription(tariff, trialDays) : fullPriceDescription(tariff),
+    description: describeOrder("en", tariff, trialDays, isTrial),
   };
   // One transaction from the look-up to the write: two requests with one token at once
   // (a double click, a retry) make one order, the second changing its plan, instead of
@@ -180,7 +154,7 @@ export async function createPrepaidOrder(
   const order = await database.transaction(async () => {
     const existing = await payments.byPrepaidToken(database, prepaidToken);
     if (existing && existing.status !== "pending") {
-      throw new AppError("CONFLICT", refusals.prepaidAlreadyPaid);
+      throw new AppError("purchase_already_paid");
     }
     if (!existing)
       return payments.insert(

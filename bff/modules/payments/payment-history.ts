@@ -1,7 +1,8 @@
+import { toCurrencyUnits } from "../../../core/money";
 import { defaultPrices } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { type HistoryRow, paymentHistory } from "../../../db/queries/payment-history";
-import { AppError, type LocalizedText } from "../../platform/errors";
+import { AppError } from "../../platform/errors";
 import { receiptPath } from "../mail/links";
 
 /** Years of monthly renewals with their retries; older payments are the operator's to look up. */
@@ -39,7 +40,7 @@ function entriesOf(row: HistoryRow) {
     id: `payment-${row.id}`,
     paymentId: row.id,
     date: new Date(row.created_at).toISOString(),
-    amount: row.amount / 100,
+    amount: toCurrencyUnits(row.amount),
     currency: row.currency,
     purpose,
     months,
@@ -53,7 +54,7 @@ function entriesOf(row: HistoryRow) {
     ...payment,
     id: `refund-${row.id}`,
     date: new Date(row.refunded_at).toISOString(),
-    amount: row.refunded_amount / 100,
+    amount: toCurrencyUnits(row.refunded_amount),
     purpose: "refund" as const,
     status: "refunded" as const,
   };
@@ -68,13 +69,6 @@ export async function paymentHistoryOf(database: Database, userId: number, limit
   return { success: true as const, payments: entries, hasMore: rows.length > limit };
 }
 
-const noSuchReceipt: LocalizedText = {
-  en: "There is no such receipt in your account.",
-  ru: "В вашем аккаунте нет такого чека.",
-  zh: "您的账户中没有这张收据。",
-  kk: "Аккаунтыңызда мұндай түбіртек жоқ.",
-};
-
 /** One payment with a receipt, of this customer only; anything else is simply not found. */
 export async function ownPaidPayment(
   database: Database,
@@ -82,6 +76,6 @@ export async function ownPaidPayment(
   paymentId: number,
 ): Promise<HistoryRow> {
   const row = await paymentHistory.ownPayment(database, userId, paymentId);
-  if (!row || !hasReceipt(row)) throw new AppError("NOT_FOUND", noSuchReceipt);
+  if (!row || !hasReceipt(row)) throw new AppError("receipt_not_found");
   return row;
 }

@@ -11,7 +11,7 @@ import { refundRefusedTrialsNow } from "./refunds/refused-trial-refunds";
  * as /api/register's `prepaidToken`, confirmed on screen the same way.
  */
 export async function attachPrepaid(
-  context: AppContext,
+  context: Pick<AppContext, "database" | "clock" | "config" | "payments">,
   user: UserRow,
   prepaidToken: string,
   language: Language,

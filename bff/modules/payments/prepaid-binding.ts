@@ -1,12 +1,12 @@
+import { type TranslationKey, translator } from "../../../core/i18n";
 import type { Language } from "../../../core/languages";
+import { planFor } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { type PaymentRow, payments } from "../../../db/queries/payments";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { addMonths, dayMs } from "../../platform/calendar";
-import type { LocalizedText } from "../../platform/errors";
 import { queuePaymentSucceeded, queueTrialStarted } from "../mail/events";
 import { nextChargeAmount } from "../subscriptions/next-charge";
-import { planFor } from "../subscriptions/pricing";
 import { hasHadTrial, markTrialRefusal, releaseTrialCard } from "./trial";
 
 export type PrepaidRefusal =
@@ -27,55 +27,24 @@ export type PrepaidOutcome =
       isRefundDue?: boolean;
     };
 
-export const prepaidRefusalText: Record<PrepaidRefusal, LocalizedText> = {
-  "not-found": {
-    en: "This purchase was not found. If you paid, write to support with your payment receipt.",
-    ru: "Эта покупка не найдена. Если вы оплатили, напишите в поддержку и приложите чек.",
-    zh: "未找到此购买。如果您已付款，请携带付款收据联系客服。",
-    kk: "Бұл сатып алу табылмады. Төлеген болсаңыз, түбіртекті қоса қолдау қызметіне жазыңыз.",
-  },
-  "not-paid": {
-    en: "This purchase is not paid yet, so there is nothing to attach.",
-    ru: "Эта покупка ещё не оплачена, поэтому привязывать нечего.",
-    zh: "此购买尚未付款，因此无可绑定的内容。",
-    kk: "Бұл сатып алу әлі төленбеген, сондықтан тіркейтін ештеңе жоқ.",
-  },
-  refunded: {
-    en: "This purchase was refunded, so there is nothing to attach.",
-    ru: "За эту покупку уже вернули деньги, поэтому привязывать нечего.",
-    zh: "此购买已退款，因此无可绑定的内容。",
-    kk: "Бұл сатып алу үшін ақша қайтарылған, сондықтан тіркейтін ештеңе жоқ.",
-  },
-  "other-account": {
-    en: "This purchase is already attached to another account. Sign in with that account to use it.",
-    ru: "Эта покупка уже привязана к другому аккаунту. Войдите в него, чтобы ею пользоваться.",
-    zh: "此购买已绑定到另一个账户。请登录该账户使用。",
-    kk: "Бұл сатып алу басқа аккаунтқа тіркелген. Оны пайдалану үшін сол аккаунтқа кіріңіз.",
-  },
-  "account-had-trial": {
-    en: "This account has already had its trial, so a second 1-rouble start cannot be added to it. The payment goes back to your card; you can order the plan at its price in the cabinet.",
-    ru: "На этом аккаунте уже был пробный период, поэтому второй старт за 1 рубль к нему не добавить. Платёж вернётся на вашу карту; тариф по его цене можно оформить в личном кабинете.",
-    zh: "此账户已使用过试用期，因此无法再添加一次 1 卢布的开始。款项将退回您的银行卡；您可以在个人中心按套餐价格订购。",
-    kk: "Бұл аккаунтта сынақ кезеңі болған, сондықтан оған 1 рубльдік екінші бастауды қосу мүмкін емес. Төлем картаңызға қайтарылады; тарифті өз бағасымен жеке кабинетте рәсімдеуге болады.",
-  },
-  "card-had-trial": {
-    en: "The card this purchase was paid with had already had a trial, so it bought nothing and its payment went back to the card. You can order the plan at its price in the cabinet.",
-    ru: "Карта, которой оплачена эта покупка, уже использовалась для пробного периода, поэтому покупка ничего не дала, а платёж вернулся на карту. Тариф по его цене можно оформить в личном кабинете.",
-    zh: "支付此购买的银行卡已使用过试用期，因此此购买无效，款项已退回该卡。您可以在个人中心按套餐价格订购。",
-    kk: "Бұл сатып алу төленген карта сынақ кезеңіне бұрын пайдаланылған, сондықтан сатып алу ештеңе бермеді, ал төлем картаға қайтарылды. Тарифті өз бағасымен жеке кабинетте рәсімдеуге болады.",
-  },
-  "trial-returned": {
-    en: "This purchase was not attached and its payment went back to the card, so there is nothing to attach.",
-    ru: "Эта покупка не была привязана, а платёж за неё вернулся на карту, поэтому привязывать нечего.",
-    zh: "此购买未被绑定，款项已退回银行卡，因此无可绑定的内容。",
-    kk: "Бұл сатып алу тіркелмеді, ал төлемі картаға қайтарылды, сондықтан тіркейтін ештеңе жоқ.",
-  },
-};
+const refusalKeys = {
+  "not-found": "binding.notFound",
+  "not-paid": "binding.notPaid",
+  refunded: "binding.refunded",
+  "other-account": "binding.otherAccount",
+  "account-had-trial": "binding.accountHadTrial",
+  "card-had-trial": "binding.cardHadTrial",
+  "trial-returned": "binding.trialReturned",
+} as const satisfies Record<PrepaidRefusal, TranslationKey>;
+
+/** Why a purchase is not attached, in the customer's language (an answer, not an error). */
+export const prepaidRefusalText = (refusal: PrepaidRefusal, language: Language) =>
+  translator(language)(refusalKeys[refusal]);
 
 const refuse = (refusal: PrepaidRefusal, language: Language, isRefundDue = false): PrepaidOutcome => ({
   bound: false,
   refusal,
-  reason: prepaidRefusalText[refusal][language],
+  reason: prepaidRefusalText(refusal, language),
   ...(isRefundDue ? { isRefundDue } : {}),
 });
 

@@ -1,6 +1,5 @@
 import type { Language } from "../../../core/languages";
 import type { Database } from "../../../db/database";
-import type { LocalizedText } from "../../platform/errors";
 import { planPrepaidBinding, prepaidRefusalText } from "./prepaid-binding";
 
 export type PrepaidPreview = {
@@ -33,7 +32,7 @@ export async function previewPrepaid(
   if (plan.action === "refuse")
     return {
       outcome: "refused",
-      reason: (prepaidRefusalText[plan.refusal] satisfies LocalizedText)[language],
+      reason: prepaidRefusalText(plan.refusal, language),
       ...(plan.refusal === "account-had-trial" ? { isRefundOnConfirm: true } : {}),
     };
   return {

@@ -1,3 +1,5 @@
+import { toCurrencyUnits } from "../../../core/money";
+import type { Database } from "../../../db/database";
 import type { PaymentRow } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
@@ -45,9 +47,6 @@ export function receiptLabel(payment: ReceiptSubject): string {
     : tariff;
 }
 
-/** Integer minor units to the gateway's currency units (two decimals at most). */
-const toUnits = (minorUnits: number) => Math.round(minorUnits) / 100;
-
 /**
  * The 54-FZ receipt of a payment (DESIGN §13): one line for what was bought, paid in
  * full by card. `amount` is what this operation moves: the payment's amount for a
@@ -59,7 +58,8 @@ export function buildReceipt(
   settings: ReceiptSettings,
   amount = payment.amount,
 ): CustomerReceipt {
-  const units = toUnits(amount);
+  // Whole minor units first: the gateway takes two decimals at most.
+  const units = toCurrencyUnits(Math.round(amount));
   return {
     Items: [
       {
@@ -82,10 +82,10 @@ export function buildReceipt(
  * Renewal rows record what their period buys; rows written before they did are named
  * after the subscription they renew.
  */
-async function subjectOf(context: AppContext, payment: PaymentRow): Promise<ReceiptSubject> {
+async function subjectOf(database: Database, payment: PaymentRow): Promise<ReceiptSubject> {
   if (payment.kind !== "renewal" || payment.tariff_months !== null || payment.subscription_id === null)
     return payment;
-  const subscription = await subscriptions.byId(context.database, payment.subscription_id);
+  const subscription = await subscriptions.byId(database, payment.subscription_id);
   return subscription
     ? { ...payment, tariff_months: subscription.tariff_months, extra_devices: subscription.extra_devices }
     : payment;
@@ -93,11 +93,11 @@ async function subjectOf(context: AppContext, payment: PaymentRow): Promise<Rece
 
 /** The receipt of a payment, sent to the e-mail of the account it belongs to. */
 export async function receiptOf(
-  context: AppContext,
+  context: Pick<AppContext, "database" | "config">,
   payment: PaymentRow,
   amount = payment.amount,
 ): Promise<CustomerReceipt> {
   const email =
     payment.user_id === null ? null : ((await users.byId(context.database, payment.user_id))?.email ?? null);
-  return buildReceipt(await subjectOf(context, payment), email, context.config.receipts, amount);
+  return buildReceipt(await subjectOf(context.database, payment), email, context.config.receipts, amount);
 }

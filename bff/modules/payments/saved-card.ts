@@ -1,3 +1,4 @@
+import { toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
 import type { PaymentRow } from "../../../db/queries/payments";
 import type { GatewayClient } from "../../adapters/cloudpayments/client";
@@ -18,7 +19,7 @@ export function chargeSavedCard(
 ): Promise<ChargeAnswer> {
   return gateway.chargeToken(
     {
-      Amount: payment.amount / 100,
+      Amount: toCurrencyUnits(payment.amount),
       Currency: payment.currency,
       AccountId: payment.account_id,
       Token: token,

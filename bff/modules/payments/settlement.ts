@@ -1,3 +1,4 @@
+import { toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
 import { audit } from "../../../db/queries/operators";
 import { type CardOnFile, type PaymentRow, payments } from "../../../db/queries/payments";
@@ -37,7 +38,7 @@ async function keepPaymentForDeletedAccount(
       operatorId: null,
       action: "payment.after-deletion",
       targetUserId: payment.user_id,
-      details: { transactionId, total: payment.amount / 100, currency: payment.currency },
+      details: { transactionId, total: toCurrencyUnits(payment.amount), currency: payment.currency },
     },
     now,
   );

@@ -1,6 +1,6 @@
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
 import type { CardOnFile, PaymentRow } from "../../../db/queries/payments";
+import { trials } from "../../../db/queries/trials";
 import { logger } from "../../platform/logger";
 import { claimTrialCard, hasOtherFirstPayment, markTrialRefusal, type TrialRefusal } from "./trial";
 
@@ -29,10 +29,7 @@ export async function refuseTrialAtPay(
     if (payment.trial_refusal) await markTrialRefusal(database, payment.id, null, now);
     return false;
   }
-  await statement(
-    database,
-    "UPDATE payments SET trial_refusal = ?, subscription_id = NULL, updated_at = ? WHERE id = ?",
-  ).run(refusal, now, payment.id);
+  await trials.refuseAtPay(database, payment.id, refusal, now);
   logger.info("a paid trial was refused at Pay; it buys nothing and is refunded", {
     paymentId: payment.id,
     refusal,

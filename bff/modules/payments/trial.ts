@@ -1,5 +1,7 @@
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
+import { type TrialRefusal, trials } from "../../../db/queries/trials";
+
+export type { TrialRefusal };
 
 /**
  * The 1-unit first payment is given once per customer (DESIGN §13): a customer who has
@@ -9,13 +11,7 @@ import { statement } from "../../../db/database";
  * never theirs, so it does not count.
  */
 export async function hasHadTrial(database: Database, userId: number): Promise<boolean> {
-  return (
-    (await statement<{ found: number }, [number]>(
-      database,
-      `SELECT 1 AS found FROM payments WHERE user_id = ? AND kind = 'first'
-         AND status IN ('completed', 'refunded') AND trial_refusal IS NULL LIMIT 1`,
-    ).get(userId)) !== undefined
-  );
+  return trials.hasFirstPayment(database, userId);
 }
 
 /** Whether the customer has a first payment other than `paymentId` that counts (see hasHadTrial). */
@@ -24,13 +20,7 @@ export async function hasOtherFirstPayment(
   userId: number,
   paymentId: number,
 ): Promise<boolean> {
-  return (
-    (await statement<{ found: number }, [number, number]>(
-      database,
-      `SELECT 1 AS found FROM payments WHERE user_id = ? AND kind = 'first' AND id <> ?
-         AND status IN ('completed', 'refunded') AND trial_refusal IS NULL LIMIT 1`,
-    ).get(userId, paymentId)) !== undefined
-  );
+  return trials.hasOtherFirstPayment(database, userId, paymentId);
 }
 
 /**
@@ -52,12 +42,7 @@ export function cardFingerprint(card: {
 
 /** Whether a card already paid a trial, for anyone (Check's question; Pay claims the card). */
 export async function hasCardHadTrial(database: Database, fingerprint: string): Promise<boolean> {
-  return (
-    (await statement<{ found: number }, [string]>(
-      database,
-      "SELECT 1 AS found FROM trial_cards WHERE card_fingerprint = ?",
-    ).get(fingerprint)) !== undefined
-  );
+  return trials.isCardClaimed(database, fingerprint);
 }
 
 /**
@@ -71,24 +56,14 @@ export async function claimTrialCard(
   paymentId: number,
   now: number,
 ): Promise<boolean> {
-  await statement(
-    database,
-    `INSERT INTO trial_cards (card_fingerprint, payment_id, claimed_at) VALUES (?, ?, ?)
-     ON CONFLICT (card_fingerprint) DO NOTHING`,
-  ).run(fingerprint, paymentId, now);
-  const holder = await statement<{ payment_id: number }, [string]>(
-    database,
-    "SELECT payment_id FROM trial_cards WHERE card_fingerprint = ?",
-  ).get(fingerprint);
-  return holder?.payment_id === paymentId;
+  await trials.claimCard(database, fingerprint, paymentId, now);
+  return (await trials.cardHolder(database, fingerprint)) === paymentId;
 }
 
 /** A paid trial that was refused after it claimed its card (bound to an account that had one) gives the card back. */
 export async function releaseTrialCard(database: Database, paymentId: number): Promise<void> {
-  await statement(database, "DELETE FROM trial_cards WHERE payment_id = ?").run(paymentId);
+  await trials.releaseCard(database, paymentId);
 }
-
-export type TrialRefusal = "card" | "customer" | "account";
 
 /** Records why a 1-unit payment was not given its trial (undefined clears a Check's earlier refusal). */
 export async function markTrialRefusal(
@@ -97,9 +72,5 @@ export async function markTrialRefusal(
   refusal: TrialRefusal | null,
   now: number,
 ): Promise<void> {
-  await statement(database, "UPDATE payments SET trial_refusal = ?, updated_at = ? WHERE id = ?").run(
-    refusal,
-    now,
-    paymentId,
-  );
+  await trials.markRefusal(database, paymentId, refusal, now);
 }

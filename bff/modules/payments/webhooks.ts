@@ -1,7 +1,7 @@
 import type { Database } from "../../../db/database";
 import { type CardOnFile, type PaymentRow, payments, webhookEvents } from "../../../db/queries/payments";
 import { users } from "../../../db/queries/users";
-import { type Notification, toMinorUnits } from "../../adapters/cloudpayments/notification";
+import { type Notification, parseAmount } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
 import { applyGatewayRefund } from "./refunds/refund-effects";
 import { settleDecline, settleSuccess } from "./settlement";
@@ -59,7 +59,7 @@ export async function answerCheck(
   const payment = await payments.byInvoice(database, notification.InvoiceId);
   if (!payment) return checkCodes.wrongInvoice;
   if (notification.AccountId !== payment.account_id) return checkCodes.wrongAccount;
-  if (toMinorUnits(notification.Amount) !== payment.amount || notification.Currency !== payment.currency) {
+  if (parseAmount(notification.Amount) !== payment.amount || notification.Currency !== payment.currency) {
     return checkCodes.wrongAmount;
   }
   if (payment.status === "completed" || payment.status === "refunded") return checkCodes.cannotAccept;
@@ -103,7 +103,7 @@ export async function applyNotification(
       });
       return 0;
     }
-    const amount = toMinorUnits(notification.Amount);
+    const amount = parseAmount(notification.Amount);
     if (
       amount !== payment.amount ||
       notification.Currency !== payment.currency ||
@@ -167,7 +167,7 @@ function applyRefundNotification(
       !(await webhookEvents.record(database, "refund", notification.TransactionId, original.invoice_id, now))
     )
       return 0;
-    const amount = toMinorUnits(notification.Amount) ?? 0;
+    const amount = parseAmount(notification.Amount) ?? 0;
     await applyGatewayRefund(database, original, amount, notification.TransactionId, now);
     return 0;
   });

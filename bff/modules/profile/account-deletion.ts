@@ -2,15 +2,8 @@ import { accountData, accountDeletion } from "../../../db/queries/account-data";
 import { audit } from "../../../db/queries/operators";
 import type { UserRow } from "../../../db/queries/users";
 import type { AppContext } from "../../context";
-import { AppError, type LocalizedText } from "../../platform/errors";
+import { AppError } from "../../platform/errors";
 import { billingTurn } from "../subscriptions/renewal-notices";
-
-const paymentUnderWay: LocalizedText = {
-  en: "A payment of yours is being processed. Try again in a minute, once it has finished.",
-  ru: "Сейчас обрабатывается ваш платёж. Повторите через минуту, когда он завершится.",
-  zh: "您的一笔付款正在处理中。请在一分钟后处理完成时再试。",
-  kk: "Қазір төлеміңіз өңделуде. Ол аяқталған соң, бір минуттан кейін қайталаңыз.",
-};
 
 /**
  * A customer's own deletion of their account (DESIGN §16), all in one transaction:
@@ -24,7 +17,7 @@ const paymentUnderWay: LocalizedText = {
  * late payment for it is refused (webhooks.ts).
  */
 export async function deleteAccount(
-  context: AppContext,
+  context: Pick<AppContext, "database" | "clock">,
   user: UserRow,
   address: string,
 ): Promise<{ success: true; deletedAt: string }> {
@@ -33,8 +26,7 @@ export async function deleteAccount(
   // In the billing turn, as renewal claims: a claim committed just before is seen as a
   // charge in flight, and a claim just after finds nothing left to charge.
   await database.inTurn(billingTurn, async () => {
-    if ((await accountData.chargesInFlight(database, user.id)) > 0)
-      throw new AppError("CONFLICT", paymentUnderWay);
+    if ((await accountData.chargesInFlight(database, user.id)) > 0) throw new AppError("payment_pending");
     await accountDeletion.closeOpenOrders(database, user.id, now);
     await accountDeletion.endSubscriptions(database, user.id, now);
     await accountDeletion.stripPayments(database, user.id);

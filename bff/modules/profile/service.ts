@@ -1,10 +1,9 @@
+import { toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { devicesOf } from "../access/devices-part";
 import { cardView } from "../payments/card-removal";
 import { nextChargeAmount } from "../subscriptions/next-charge";
-import { toUnits } from "../subscriptions/pricing";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
@@ -15,7 +14,7 @@ export async function nextCharge(database: Database, subscription: SubscriptionR
   }
   return {
     nextTransactionDate: iso(subscription.next_charge_at),
-    amount: toUnits(await nextChargeAmount(database, subscription, now)),
+    amount: toCurrencyUnits(await nextChargeAmount(database, subscription, now)),
   };
 }
 
@@ -25,12 +24,7 @@ export async function nextCharge(database: Database, subscription: SubscriptionR
  * unpaid order row after it does not hide it.
  */
 export async function lastEndedAt(database: Database, userId: number, now: number): Promise<string | null> {
-  const row = await statement<{ ended: number | null }, [number, number]>(
-    database,
-    `SELECT MAX(end_date) AS ended FROM subscriptions
-       WHERE user_id = ? AND status IN ('EXPIRED', 'CANCELED', 'ACTIVE') AND end_date IS NOT NULL AND end_date <= ?`,
-  ).get(userId, now);
-  return iso(row?.ended ?? null);
+  return iso(await subscriptions.lastEndedAt(database, userId, now));
 }
 
 export async function profileOf(database: Database, userId: number, now: number) {

@@ -1,9 +1,11 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
+import { answerErrorsAs } from "../../platform/error-handler";
+import { AppError } from "../../platform/errors";
 import { pageOf, pageQuery } from "../../platform/paging";
 import { errorResponse } from "../../platform/schemas";
 import { operatorAuth } from "../operators/operator-auth";
-import { availablePromos, createPromo, promoMessages, promoProblem, promoTypes } from "./panel-promos";
+import { availablePromos, createPromo, promoProblem, promoTypes } from "./panel-promos";
 
 const panelErrors = {
   400: errorResponse,
@@ -45,19 +47,13 @@ export function panelPromoRoutes(context: AppContext) {
     )
     .post(
       "/generatePromo",
-      async ({ body, operator, request, set }) => {
+      async ({ body, operator, request }) => {
+        // The spec's answer is `message, success`: a refusal carries its message there too.
+        answerErrorsAs(request, "with-message");
         const problem = promoProblem(body, clock.now());
-        if (problem) {
-          set.status = 400;
-          const message = promoMessages[problem];
-          // `reason` names the rule, so the panel can say it in the operator's language.
-          return { success: false, message, reason: problem, error: { code: "VALIDATION", message } };
-        }
-        if (!(await createPromo(database, body, operator.id, context.clientAddress(request), clock.now()))) {
-          set.status = 409;
-          const message = "a promo code with this name already exists";
-          return { success: false, message, error: { code: "CONFLICT", message } };
-        }
+        if (problem) throw new AppError(problem);
+        if (!(await createPromo(database, body, operator.id, context.clientAddress(request), clock.now())))
+          throw new AppError("promo_code_taken");
         return { success: true, message: `Promo code ${body.promoCode.trim().toUpperCase()} created.` };
       },
       {

@@ -1,21 +1,13 @@
+import { fractionToPercent, percentToFraction } from "../../../core/money";
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
 import { audit } from "../../../db/queries/operators";
+import { promos } from "../../../db/queries/promos";
 import { addMonths, dayMs } from "../../platform/calendar";
+import type { ErrorCode } from "../../platform/errors";
 import { paged } from "../../platform/paging";
 
 /** The kinds of promo code an operator may create; support staff may create none. */
 export const promoTypes = [{ type: "DISCOUNT", name: "Скидка на подписку" }] as const;
-
-/** Spec §5 messages, the same the form shows. */
-export const promoMessages = {
-  code: "promo code must be 5 or more characters",
-  characters: "promo code may contain only A-Z, 0-9, underscore and hyphen",
-  discount: "discount must be 20 to 50 and multiple of 5",
-  validity: "validity must be 1 to 12 months",
-  type: "such promo codes cannot be created",
-  duplicate: "a promo code with this name already exists",
-} as const;
 
 export type NewPromo = {
   promoCode: string;
@@ -25,26 +17,25 @@ export type NewPromo = {
   expirationDate: string;
 };
 
-/** Which rule a refused promo code broke: the panel words it in the operator's language. */
-export type PromoRule = Exclude<keyof typeof promoMessages, "duplicate">;
-
-/** Checks every rule of spec §5; answers the first rule that applies, or nothing. */
-export function promoProblem(promo: NewPromo, now: number): PromoRule | undefined {
+/** Checks every rule of spec §5 (its messages are the form's); answers the first one broken, or nothing. */
+export function promoProblem(promo: NewPromo, now: number): ErrorCode | undefined {
   const code = promo.promoCode.trim().toUpperCase();
-  if (code.length < 5) return "code";
-  if (!/^[A-Z0-9_-]+$/.test(code)) return "characters";
-  if (!promoTypes.some((type) => type.type === promo.promoType)) return "type";
-  const percent = Math.round(promo.discount * 100);
-  if (Math.abs(promo.discount * 100 - percent) > 1e-9 || percent < 20 || percent > 50 || percent % 5 !== 0)
-    return "discount";
+  if (code.length < 5) return "promo_code_too_short";
+  if (!/^[A-Z0-9_-]+$/.test(code)) return "promo_code_invalid_characters";
+  if (!promoTypes.some((type) => type.type === promo.promoType)) return "promo_type_unknown";
+  const asked = fractionToPercent(promo.discount);
+  const percent = Math.round(asked);
+  if (Math.abs(asked - percent) > 1e-9 || percent < 20 || percent > 50 || percent % 5 !== 0)
+    return "promo_discount_out_of_range";
   const expiration = Date.parse(`${promo.expirationDate}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(promo.expirationDate) || Number.isNaN(expiration)) return "validity";
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(promo.expirationDate) || Number.isNaN(expiration))
+    return "promo_validity_out_of_range";
   const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
   // A whole number of months from today, give or take a day for time zones.
   const isWholeMonths = Array.from({ length: 12 }, (_, index) => addMonths(today, index + 1)).some(
     (candidate) => Math.abs(candidate - expiration) <= dayMs,
   );
-  return isWholeMonths ? undefined : "validity";
+  return isWholeMonths ? undefined : "promo_validity_out_of_range";
 }
 
 /** Creates a promo code and its audit entry together; false when the code exists already. */
@@ -57,16 +48,15 @@ export function createPromo(
 ): Promise<boolean> {
   const code = promo.promoCode.trim().toUpperCase();
   return database.transaction(async () => {
-    const inserted = await statement(
+    const inserted = await promos.insert(
       database,
-      `INSERT INTO promos (promo_code, promo_type, is_available, discount_percent, expiration_date, created_by, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    ).run(
-      code,
-      promo.promoType,
-      promo.isAvailable ? 1 : 0,
-      Math.round(promo.discount * 100),
-      promo.expirationDate,
+      {
+        code,
+        type: promo.promoType,
+        isAvailable: promo.isAvailable,
+        discountPercent: Math.round(fractionToPercent(promo.discount)),
+        expirationDate: promo.expirationDate,
+      },
       operatorId,
       now,
     );
@@ -79,15 +69,6 @@ export function createPromo(
     return true;
   });
 }
-
-type PromoRow = {
-  id: number;
-  promo_code: string;
-  promo_type: string;
-  is_available: number;
-  discount_percent: number;
-  expiration_date: string;
-};
 
 export async function availablePromos(
   database: Database,
@@ -102,25 +83,15 @@ export async function availablePromos(
     .trim()
     .toUpperCase()
     .replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  const where = "is_available = 1 AND expiration_date >= ? AND promo_code LIKE ? ESCAPE '\\'";
-  const total =
-    (
-      await statement<{ count: number }, [string, string]>(
-        database,
-        `SELECT COUNT(*) AS count FROM promos WHERE ${where}`,
-      ).get(today, like)
-    )?.count ?? 0;
-  const rows = await statement<PromoRow, [string, string, number, number]>(
-    database,
-    `SELECT * FROM promos WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
-  ).all(today, like, size, number * size);
+  const total = await promos.availableCount(database, today, like);
+  const rows = await promos.available(database, today, like, size, number * size);
   return paged(
     rows.map((row) => ({
       id: row.id,
       promoCode: row.promo_code,
       promoType: row.promo_type,
       isAvailable: row.is_available === 1,
-      discount: row.discount_percent / 100,
+      discount: percentToFraction(row.discount_percent),
       expirationDate: row.expiration_date,
     })),
     number,

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { percentToFraction } from "../../../core/money";
 import type { AppContext } from "../../context";
 import { customerErrors, customerIdentity } from "../../platform/schemas";
 import { customerAuth } from "../session/customer-auth";
@@ -28,7 +29,7 @@ export function referralsModule(context: AppContext) {
       return {
         success: true as const,
         periodMonths: standing.periodMonths,
-        referralDiscount: standing.referralPercent / 100,
+        referralDiscount: percentToFraction(standing.referralPercent),
         invitees: standing.invitees.map((invitee) => ({
           email: maskEmail(invitee.email),
           invitedAt: new Date(invitee.invitedAt).toISOString(),

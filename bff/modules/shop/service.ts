@@ -1,11 +1,20 @@
 import type { Language } from "../../../core/languages";
-import { defaultPrices, savingPercent, tariffMonths } from "../../../core/prices";
+import { percentToFraction, toCurrencyUnits } from "../../../core/money";
+import {
+  type DiscountBasis,
+  defaultPrices,
+  discountFor,
+  type Plan,
+  planFor,
+  priceAfterDiscount,
+  savingPercent,
+  tariffMonths,
+} from "../../../core/prices";
 import type { Database } from "../../../db/database";
-import { type Plan, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
+import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import { firstOrderTerms } from "../payments/first-order";
-import { type DiscountBasis, discountBasis, discountFor } from "../subscriptions/discount";
-import { applyDiscount, planFor, toUnits } from "../subscriptions/pricing";
+import { discountBasis } from "../subscriptions/discount";
 
 /**
  * Shop data for the purchase block: first payment, the price of the customer's
@@ -30,21 +39,21 @@ export async function shopOf(database: Database, user: UserRow, now: number, lan
   const terms = await firstOrderTerms(database, user.id, plan, subscription, language, now);
   return {
     success: true as const,
-    firstPayment: toUnits(terms.amountNow),
-    monthlyPayment: toUnits(applyDiscount(plan.periodPrice, discount)),
-    strikethroughPrice: toUnits(plan.periodPrice),
-    discount: discount.totalPercent / 100,
-    referralDiscount: discount.referralPercent / 100,
-    promoDiscount: discount.promoPercent / 100,
+    firstPayment: toCurrencyUnits(terms.amountNow),
+    monthlyPayment: toCurrencyUnits(priceAfterDiscount(plan.periodPrice, discount.total)),
+    strikethroughPrice: toCurrencyUnits(plan.periodPrice),
+    discount: percentToFraction(discount.totalPercent),
+    referralDiscount: percentToFraction(discount.referralPercent),
+    promoDiscount: percentToFraction(discount.promoPercent),
     periodMonths: plan.tariffMonths,
     currency: user.currency,
-    devicePrice: toUnits(defaultPrices[user.currency].extraDevicePerMonth),
+    devicePrice: toCurrencyUnits(defaultPrices[user.currency].extraDevicePerMonth),
     trial: terms.isTrial,
     trialDays: plan.trialDays,
     ...(terms.noTrialReason ? { noTrialReason: terms.noTrialReason } : {}),
     firstCharge: {
       date: new Date(terms.firstCharge.at).toISOString(),
-      amount: toUnits(terms.firstCharge.amount),
+      amount: toCurrencyUnits(terms.firstCharge.amount),
     },
     plans: await plansOf(database, user, subscription, now, language, basis),
   };
@@ -73,13 +82,13 @@ async function plansOf(
       const terms = await firstOrderTerms(database, user.id, plan, subscription, language, now);
       return {
         months,
-        price: toUnits(applyDiscount(plan.periodPrice, discountFor(basis, months))),
-        listPrice: toUnits(plan.periodPrice),
+        price: toCurrencyUnits(priceAfterDiscount(plan.periodPrice, discountFor(basis, months).total)),
+        listPrice: toCurrencyUnits(plan.periodPrice),
         savingPercent: savingPercent(table, months),
-        firstPayment: toUnits(terms.amountNow),
+        firstPayment: toCurrencyUnits(terms.amountNow),
         firstCharge: {
           date: new Date(terms.firstCharge.at).toISOString(),
-          amount: toUnits(terms.firstCharge.amount),
+          amount: toCurrencyUnits(terms.firstCharge.amount),
         },
       };
     }),

@@ -20,8 +20,7 @@ export function signInModule(context: AppContext) {
     .post(
       "/register",
       async ({ body, request, set }) => {
-        if (isCrossSite(request))
-          throw new AppError("FORBIDDEN", "Requests from other sites are not accepted.");
+        if (isCrossSite(request)) throw new AppError("cross_site_request");
         const { userId, subscription, prepaid } = await registerCustomer(context, {
           ...body,
           language: requestLanguage(request),

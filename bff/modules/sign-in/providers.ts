@@ -69,7 +69,7 @@ export function createIdentityProviders(
       },
     },
     verify(providerId, credential) {
-      if (!credential) throw new AppError("UNAUTHORIZED", "Sign in with Google or Yandex first.");
+      if (!credential) throw new AppError("provider_credential_missing");
       return providerId === "yandex"
         ? verifyYandexToken(credential, yandex, http)
         : verifyIdToken(credential, google, clock.now());

@@ -1,5 +1,6 @@
 import { isSingleMailbox } from "../../../core/email-address";
 import { currencyOf, type Language } from "../../../core/languages";
+import { planFor } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
@@ -8,8 +9,8 @@ import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import { AppError } from "../../platform/errors";
 import { bindPrepaid, type PrepaidOutcome } from "../payments/prepaid-binding";
 import { refundRefusedTrialsNow } from "../payments/refunds/refused-trial-refunds";
-import { promoLimitKeys, tooManyPromoCodes } from "../promos/promo-limits";
-import { assertPeriod, assertTariff, planFor } from "../subscriptions/pricing";
+import { promoLimitKeys } from "../promos/promo-limits";
+import { assertPeriod, assertTariff } from "../subscriptions/pricing";
 import { type CustomerProvider, customerProviders } from "./providers";
 import { applyReferralCode } from "./sign-up-code";
 
@@ -31,7 +32,7 @@ export type RegisterInput = {
 
 function assertProvider(providerId: string): CustomerProvider {
   if (!(customerProviders as readonly string[]).includes(providerId)) {
-    throw new AppError("VALIDATION", 'providerId must be "google.com" or "yandex".');
+    throw new AppError("invalid_provider");
   }
   return providerId as CustomerProvider;
 }
@@ -51,9 +52,9 @@ async function applyCodeWithinLimits(
   if (!code?.trim()) return;
   const keys = promoLimitKeys(userId, address);
   try {
-    await reserveAttempt(database, keys, now, tooManyPromoCodes);
+    await reserveAttempt(database, keys, now, "too_many_promo_codes");
   } catch (error) {
-    if (error instanceof AppError && error.code === "RATE_LIMITED") return;
+    if (error instanceof AppError && error.code === "too_many_promo_codes") return;
     throw error;
   }
   if ((await applyReferralCode(database, userId, code, now)) !== "unknown")
@@ -70,10 +71,7 @@ function assertNonce(providerId: CustomerProvider, tokenNonce: string | undefine
   if (providerId !== "google.com") return;
   if (tokenNonce === undefined && !bodyNonce) return;
   if (tokenNonce !== bodyNonce) {
-    throw new AppError(
-      "UNAUTHORIZED",
-      "This Google sign-in was not started by this page (its nonce does not match). Please sign in again.",
-    );
+    throw new AppError("google_nonce_mismatch");
   }
 }
 
@@ -81,26 +79,22 @@ function assertNonce(providerId: CustomerProvider, tokenNonce: string | undefine
  * Signs a customer up or in: the provider's credential decides who they are, the
  * body must agree; the plan and any referral or promo code are recorded atomically.
  */
-export async function registerCustomer(context: AppContext, input: RegisterInput) {
+export async function registerCustomer(
+  context: Pick<AppContext, "database" | "clock" | "config" | "identity" | "payments">,
+  input: RegisterInput,
+) {
   const { database, clock, identity } = context;
   const trialDays = assertPeriod(input.period ?? 1);
   const tariff = assertTariff(input.tariff ?? 1);
   const providerId = assertProvider(input.providerId);
   const verified = await identity.verify(providerId, input.credential ?? "");
   if (verified.uid !== input.uid || verified.email.toLowerCase() !== input.email.trim().toLowerCase()) {
-    throw new AppError(
-      "UNAUTHORIZED",
-      "The signed-in account does not match this request. Please sign in again.",
-    );
+    throw new AppError("sign_in_mismatch");
   }
   assertNonce(providerId, verified.nonce, input.nonce);
   // The address is where every notice and receipt goes: a provider's value that mail
   // headers would read as a list or a display name ("a,b@x", "Name<a@x>") is refused.
-  if (!isSingleMailbox(verified.email))
-    throw new AppError(
-      "VALIDATION",
-      "The e-mail address of this account is not a single plain address (like name@example.com), so it cannot be used here.",
-    );
+  if (!isSingleMailbox(verified.email)) throw new AppError("email_not_plain");
   const now = clock.now();
   let prepaid: PrepaidOutcome | undefined;
   // One transaction: look up or create the account, its order and its codes together, so

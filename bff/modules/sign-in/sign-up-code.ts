@@ -1,14 +1,8 @@
 import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
 import { invitations } from "../../../db/queries/invitations";
+import { payments } from "../../../db/queries/payments";
 import { users } from "../../../db/queries/users";
 import { applyPromoCode, type PromoOutcome } from "../promos/apply-promo";
-
-const hasPaidBefore = async (database: Database, userId: number) =>
-  (await statement<{ found: number }, [number]>(
-    database,
-    "SELECT 1 AS found FROM payments WHERE user_id = ? AND status IN ('completed', 'refunded') LIMIT 1",
-  ).get(userId)) !== undefined;
 
 /**
  * A code given at sign-up is either a friend's referral code (an invitation: never
@@ -29,7 +23,7 @@ export async function applyReferralCode(
     const mayBeInvited =
       inviter.id !== userId &&
       (await invitations.inviterOf(database, userId)) === undefined &&
-      !(await hasPaidBefore(database, userId));
+      !(await payments.hasPaid(database, userId));
     if (mayBeInvited) await invitations.insert(database, inviter.id, userId, now);
     return "invitation";
   }

@@ -1,21 +1,8 @@
-import { discountShare, percentOf, referralShare, type Share } from "../../../core/prices";
+import { type Discount, type DiscountBasis, discountFor } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { promos } from "../../../db/queries/promos";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
 import { countingInviteeMonths } from "../referrals/referral-standing";
-
-/** What a customer's discount is made of: it depends on the period it is applied to. */
-export type DiscountBasis = { promoPercent: number; inviteeMonths: number[] };
-
-export type Discount = {
-  /** The months of the period this discount is for. */
-  periodMonths: number;
-  referralPercent: number;
-  promoPercent: number;
-  totalPercent: number;
-  /** The exact total, which amounts are computed from (core/prices.ts priceAfterDiscount). */
-  total: Share;
-};
 
 /**
  * The promo in force and the months each counting invitee's paid period covers
@@ -35,23 +22,6 @@ export async function discountBasis(
   return {
     promoPercent: isPromoValid ? (subscription?.promo_discount_percent ?? 0) : 0,
     inviteeMonths: await countingInviteeMonths(database, userId),
-  };
-}
-
-/**
- * The discount on a period of `periodMonths`: promo plus referral, capped at 100% (then the
- * period is free). Referral: 25% per counting invitee, prorated per month when the invitee
- * pays for fewer months than the period (core/prices.ts referralShare), capped at 100%.
- */
-export function discountFor(basis: DiscountBasis, periodMonths: number): Discount {
-  const referral = referralShare(basis.inviteeMonths, periodMonths);
-  const total = discountShare(basis.promoPercent, referral);
-  return {
-    periodMonths,
-    referralPercent: percentOf(referral),
-    promoPercent: basis.promoPercent,
-    totalPercent: percentOf(total),
-    total,
   };
 }
 

@@ -1,7 +1,7 @@
+import { listPriceOfPeriod, priceAfterDiscount } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
 import { currentDiscount } from "./discount";
-import { applyDiscount, listPriceOfPeriod } from "./pricing";
 
 /**
  * What the next renewal of this subscription charges by the rules now, in minor units:
@@ -14,5 +14,15 @@ export async function nextChargeAmount(
   now: number,
 ): Promise<number> {
   const discount = await currentDiscount(database, subscription.user_id, subscription, now);
-  return applyDiscount(listPriceOfPeriod(subscription), discount);
+  return priceAfterDiscount(listPriceOf(subscription), discount.total);
+}
+
+/** The subscription's period at list price, with its bought extra device slots. */
+export function listPriceOf(subscription: SubscriptionRow): number {
+  return listPriceOfPeriod({
+    periodPrice: subscription.period_price,
+    tariffMonths: subscription.tariff_months,
+    extraDevices: subscription.extra_devices,
+    currency: subscription.currency,
+  });
 }

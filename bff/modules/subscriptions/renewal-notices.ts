@@ -1,4 +1,3 @@
-import type { Database } from "../../../db/database";
 import { payments } from "../../../db/queries/payments";
 import { renewalNotices } from "../../../db/queries/renewal-notices";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
@@ -111,11 +110,11 @@ export type NoticeGate = { chargeable: true; cap: number } | { chargeable: false
  */
 export async function noticeGate(
   context: NoticeContext,
-  database: Database,
   subscription: SubscriptionRow,
   amount: number,
   now: number,
 ): Promise<NoticeGate> {
+  const { database } = context;
   const notice = await renewalNotices.latest(database, subscription.id, subscription.next_period_index);
   const sentAt = notice?.sent_at ?? null;
   if (notice && sentAt !== null && sentAt <= now - noticeMinimumMs && sentAt >= now - noticeMaximumMs) {

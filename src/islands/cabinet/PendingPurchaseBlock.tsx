@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { PrepaidBindingDialog } from "../../components/react/PrepaidBindingDialog";
+import { PrepaidBindingSlot } from "../../components/react/PrepaidBindingSlot";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { loadCabinet } from "../../stores/cabinet";
 import { $email, $uid } from "../../stores/customer";
@@ -33,7 +33,7 @@ export function PendingPurchaseBlock() {
           </button>
         </section>
       )}
-      <PrepaidBindingDialog source="cabinet" />
+      <PrepaidBindingSlot source="cabinet" />
     </>
   );
 }

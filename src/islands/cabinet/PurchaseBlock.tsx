@@ -1,5 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
+import { percentToFraction } from "../../../core/money";
 import { PayButton } from "../../components/react/PayButton";
 import { formatDate, formatUnits, percent } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
@@ -66,7 +67,7 @@ export function PurchaseBlock({ shop, profile }: Props) {
             <span className="plans__price">{formatUnits(option.price, shop.currency)}</span>
             {option.savingPercent > 0 && (
               <span className="plans__saving">
-                {t("purchase.planSaving", { percent: percent(option.savingPercent / 100) })}
+                {t("purchase.planSaving", { percent: percent(percentToFraction(option.savingPercent)) })}
               </span>
             )}
           </label>

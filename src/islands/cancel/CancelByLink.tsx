@@ -10,15 +10,16 @@ import {
   $cabinetLink,
   $cancelLink,
   $cancelLinkError,
+  type CancelLinkRefusal,
   confirmCancelLink,
   openCancelLink,
 } from "../../stores/cancel-link";
 import { CancelQuestion } from "./CancelQuestion";
 
-const refusalTitles: Record<number, TranslationKey> = {
-  401: "cancel.linkInvalidTitle",
-  409: "cancel.linkNothingTitle",
-  429: "cancel.linkLaterTitle",
+const refusalTitles: Record<CancelLinkRefusal, TranslationKey> = {
+  invalid: "cancel.linkInvalidTitle",
+  "nothing-to-cancel": "cancel.linkNothingTitle",
+  later: "cancel.linkLaterTitle",
 };
 
 /** The way on from every outcome: the cabinet, or signing in to it. */
@@ -98,7 +99,7 @@ export function CancelByLink() {
     case "refused":
       content = (
         <Outcome
-          title={t(refusalTitles[state.status] ?? "cancel.linkInvalidTitle")}
+          title={t(refusalTitles[state.reason])}
           text={state.message ?? t("cancel.linkInvalid")}
           alert
         />

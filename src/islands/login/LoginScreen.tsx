@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
-import { PrepaidBindingDialog } from "../../components/react/PrepaidBindingDialog";
+import { PrepaidBindingSlot } from "../../components/react/PrepaidBindingSlot";
 import { SignInButtons } from "../../components/react/SignInButtons";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
@@ -67,7 +67,7 @@ function LoginScreenContent({ variant }: Props) {
             <SignInButtons target={variant === "login" ? next : "/profile"} />
           </section>
         )}
-        <PrepaidBindingDialog />
+        <PrepaidBindingSlot />
       </main>
       <SiteFooter />
     </>

@@ -2,7 +2,7 @@ import { useCallback, useState } from "react";
 import { AccountSwitchPrompt } from "../../components/react/AccountSwitchPrompt";
 import { ContinueAsPrompt } from "../../components/react/ContinueAsPrompt";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
-import { PrepaidBindingDialog } from "../../components/react/PrepaidBindingDialog";
+import { PrepaidBindingSlot } from "../../components/react/PrepaidBindingSlot";
 import {
   declineArrivingAccount,
   entryQuestionFor,
@@ -52,7 +52,7 @@ export function MobileEntry({ variant }: Props) {
   return (
     <>
       <Cabinet prepare={prepare} />
-      <PrepaidBindingDialog />
+      <PrepaidBindingSlot />
     </>
   );
 }

@@ -5,7 +5,7 @@ import type { Refusal } from "../../stores/panel-change";
 import { $nodeCreation, createNode, type RevealedKey } from "../../stores/panel-nodes";
 import { nodeRefusalKey } from "./nodes-calls";
 
-/** The translated reason, with the server's own (English) message under it when it sent one. */
+/** The screen's reason, with the server's own message under it when it sent one. */
 export function NodeRefusal({ refusal }: { refusal: Refusal }) {
   const { t } = useTranslation();
   return (
@@ -13,7 +13,7 @@ export function NodeRefusal({ refusal }: { refusal: Refusal }) {
       <p>{t(nodeRefusalKey(refusal))}</p>
       {refusal.detail && (
         <p className="panel-staff__detail">
-          {t("panel.staffServerSays")} <span lang="en">{refusal.detail}</span>
+          {t("panel.staffServerSays")} {refusal.detail}
         </p>
       )}
     </div>

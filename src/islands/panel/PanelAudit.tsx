@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
+import { fractionToPercent } from "../../../core/money";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import {
@@ -87,7 +88,7 @@ function describeEntry(entry: AuditEntry, t: T): { what: string; amount?: string
       return {
         what: t("panel.auditPromoCreate", {
           code: text(details.promoCode),
-          discount: Math.round(Number(details.discount) * 100),
+          discount: Math.round(fractionToPercent(Number(details.discount))),
         }),
       };
     case "refund": {
@@ -114,7 +115,7 @@ function Log() {
     void openAudit();
   }, []);
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "failed") return <Failed status={loaded.status} onRetry={() => void retryAudit()} />;
+  if (loaded.state === "failed") return <Failed failure={loaded} onRetry={() => void retryAudit()} />;
   if (loaded.data.content.length === 0) return <Empty>{t("panel.auditEmpty")}</Empty>;
   return (
     <>

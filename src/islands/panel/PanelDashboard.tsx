@@ -202,8 +202,7 @@ function Figures() {
     void openDashboard();
   }, []);
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "failed")
-    return <Failed status={loaded.status} onRetry={() => void retryDashboard()} />;
+  if (loaded.state === "failed") return <Failed failure={loaded} onRetry={() => void retryDashboard()} />;
   const { data } = loaded;
   return (
     <section className="panel-dashboard" aria-busy={isStale} aria-labelledby="dashboard-range">

@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { type ReactNode, useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
+import { percentToFraction } from "../../../core/money";
 import { formatDate, formatUnits, percent } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
@@ -54,10 +55,10 @@ function CustomerTable<T>({
       {sizeChoice}
       {loaded.state === "loading" && <Loading />}
       {loaded.state === "failed" &&
-        (loaded.status === 404 ? (
+        (loaded.code === "customer_not_found" ? (
           <NoCustomer reason="unknown" />
         ) : (
-          <Failed status={loaded.status} onRetry={() => void list.retry()} />
+          <Failed failure={loaded} onRetry={() => void list.retry()} />
         ))}
       {shown && shown.rows.length === 0 && <Empty>{t(emptyKey)}</Empty>}
       {shown && shown.rows.length > 0 && (
@@ -211,7 +212,7 @@ function Invited({ userId }: { userId: number }) {
           {": "}
           {t(discountReasonKeys[invitee.discountReason])}
           {/* What this friend takes off the inviter's own period (prorated per month). */}
-          {invitee.countsForDiscount && ` (${percent(invitee.discountPercent / 100, language)})`}
+          {invitee.countsForDiscount && ` (${percent(percentToFraction(invitee.discountPercent), language)})`}
         </span>,
       ],
     })),

@@ -201,8 +201,7 @@ function Nodes() {
   const retry = () => void refreshNodes();
 
   // A refresh keeps the list (and a key not yet copied) on screen while it asks.
-  if (!nodes)
-    return loaded.state === "failed" ? <Failed status={loaded.status} onRetry={retry} /> : <Loading />;
+  if (!nodes) return loaded.state === "failed" ? <Failed failure={loaded} onRetry={retry} /> : <Loading />;
   const isRefreshing = loaded.state === "loading";
   const online = nodes.filter((node) => node.online).length;
 
@@ -217,7 +216,7 @@ function Nodes() {
             {t("panel.nodesRefresh")}
           </button>
         </div>
-        {loaded.state === "failed" && <Failed status={loaded.status} onRetry={retry} />}
+        {loaded.state === "failed" && <Failed failure={loaded} onRetry={retry} />}
         {nodes.length === 0 ? (
           <Empty>{t("panel.nodesEmpty")}</Empty>
         ) : (

@@ -1,5 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import { fractionToPercent } from "../../../core/money";
 import { formatDate } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import {
@@ -151,7 +152,7 @@ function PromoList() {
         </button>
       </form>
       {loaded.state === "loading" && <Loading />}
-      {loaded.state === "failed" && <Failed status={loaded.status} onRetry={() => void retryPromoList()} />}
+      {loaded.state === "failed" && <Failed failure={loaded} onRetry={() => void retryPromoList()} />}
       {promos && promos.content.length === 0 && (
         <Empty>{query.code ? t("panel.promoNoneFound", { code: query.code }) : t("panel.promoNone")}</Empty>
       )}
@@ -173,7 +174,7 @@ function PromoList() {
                   <td>{promo.id}</td>
                   <td>{promo.promoCode}</td>
                   <td>{promo.promoType === "DISCOUNT" ? t("panel.promoTypeDiscount") : promo.promoType}</td>
-                  <td>{Math.round(promo.discount * 100)}%</td>
+                  <td>{Math.round(fractionToPercent(promo.discount))}%</td>
                   <td>{formatDate(`${promo.expirationDate}T00:00:00Z`, language)}</td>
                 </tr>
               ))}

@@ -85,7 +85,7 @@ function Search() {
         </button>
       </form>
       {loaded.state === "loading" && <Loading />}
-      {loaded.state === "failed" && <Failed status={loaded.status} onRetry={() => void retrySearch()} />}
+      {loaded.state === "failed" && <Failed failure={loaded} onRetry={() => void retrySearch()} />}
       {loaded.state === "ready" && loaded.data.content.length === 0 && (
         <Empty>{t("panel.nothingFound")}</Empty>
       )}

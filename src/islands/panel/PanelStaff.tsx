@@ -108,7 +108,7 @@ function Staff() {
   }, []);
 
   if (loaded.state === "loading") return <Loading />;
-  if (loaded.state === "failed") return <Failed status={loaded.status} onRetry={() => void retryStaff()} />;
+  if (loaded.state === "failed") return <Failed failure={loaded} onRetry={() => void retryStaff()} />;
   if (!members) return null;
   const selfId = signedInOperatorId();
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "../../lib/i18n/use-translation";
+import type { Failure } from "../../stores/panel-query";
 import { currentCustomer } from "../../stores/panel-session";
 
 export function Loading() {
@@ -16,18 +17,18 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 /** A failed call: what went wrong in the operator's words and a way to ask again. */
-export function Failed({ status, onRetry }: { status: number | undefined; onRetry: () => void }) {
+export function Failed({ failure, onRetry }: { failure: Failure; onRetry: () => void }) {
   const { t } = useTranslation();
-  const message =
-    status === 403
-      ? t("panel.forbidden")
-      : status === undefined
-        ? t("panel.connectionFailed")
-        : t("panel.requestFailed");
+  const isForbidden = failure.code === "admin_only";
+  const message = isForbidden
+    ? t("panel.forbidden")
+    : failure.status === undefined
+      ? t("panel.connectionFailed")
+      : t("panel.requestFailed");
   return (
     <div className="panel-failed" role="alert">
       <p>{message}</p>
-      {status !== 403 && (
+      {!isForbidden && (
         <button type="button" className="button button--ghost" onClick={onRetry}>
           {t("panel.retry")}
         </button>

@@ -115,10 +115,10 @@ function Management({ id }: { id: number }) {
   }, [id]);
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "failed")
-    return loaded.status === 404 ? (
+    return loaded.code === "customer_not_found" ? (
       <NoCustomer reason="unknown" />
     ) : (
-      <Failed status={loaded.status} onRetry={() => void retryCustomer()} />
+      <Failed failure={loaded} onRetry={() => void retryCustomer()} />
     );
   return (
     <>

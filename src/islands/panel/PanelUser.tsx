@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { type ReactNode, useEffect } from "react";
 import type { Currency } from "../../../core/money";
+import { fractionToPercent } from "../../../core/money";
 import { shortDeviceName } from "../../lib/cabinet-view";
 import { formatDate, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
@@ -17,7 +18,7 @@ import { PanelMessages } from "./PanelMessages";
 import { StatusBadge } from "./PanelSearch";
 import { Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
 
-const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+const percent = (fraction: number) => `${Math.round(fractionToPercent(fraction))}%`;
 
 function Details({ id }: { id: number }) {
   const { t, language } = useTranslation();
@@ -27,10 +28,10 @@ function Details({ id }: { id: number }) {
   }, [id]);
   if (loaded.state === "loading") return <Loading />;
   if (loaded.state === "failed")
-    return loaded.status === 404 ? (
+    return loaded.code === "customer_not_found" ? (
       <NoCustomer reason="unknown" />
     ) : (
-      <Failed status={loaded.status} onRetry={() => void retryCustomer()} />
+      <Failed failure={loaded} onRetry={() => void retryCustomer()} />
     );
   const user = loaded.data;
   const currency: Currency = user.currency === "KZT" ? "KZT" : "RUB";

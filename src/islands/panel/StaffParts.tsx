@@ -32,15 +32,15 @@ export function RoleSelect({
   );
 }
 
-/** The translated reason, with the server's own (English) message under it when it sent one. */
-export function RefusalMessage({ refusal, isCreation = false }: { refusal: Refusal; isCreation?: boolean }) {
+/** The screen's reason, with the server's own message under it when it sent one. */
+export function RefusalMessage({ refusal }: { refusal: Refusal }) {
   const { t } = useTranslation();
   return (
     <div role="alert" className="form__error panel-staff__refusal">
-      <p>{t(refusalKey(refusal, isCreation))}</p>
+      <p>{t(refusalKey(refusal))}</p>
       {refusal.detail && (
         <p className="panel-staff__detail">
-          {t("panel.staffServerSays")} <span lang="en">{refusal.detail}</span>
+          {t("panel.staffServerSays")} {refusal.detail}
         </p>
       )}
     </div>
@@ -145,7 +145,7 @@ export function CreateForm() {
             {t("panel.staffPasswordHint")}
           </span>
         </div>
-        {refusal && <RefusalMessage refusal={refusal} isCreation />}
+        {refusal && <RefusalMessage refusal={refusal} />}
         <button type="submit" className="button button--primary" disabled={isBusy} aria-busy={isBusy}>
           {t("panel.staffCreate")}
         </button>

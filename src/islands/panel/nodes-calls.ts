@@ -8,18 +8,19 @@ export type { VpnNode };
 
 type T = ReturnType<typeof useTranslation>["t"];
 
-/** A refusal in the operator's words; a 409 can only be a taken name. */
+/** A refusal in the Nodes screen's words, by its code; an invalid name is any bad input here. */
 export function nodeRefusalKey(refusal: Refusal): TranslationKey {
-  switch (refusal.status) {
-    case undefined:
-      return "panel.connectionFailed";
-    case 400:
+  if (refusal.status === undefined) return "panel.connectionFailed";
+  switch (refusal.code) {
+    case "invalid_node_name":
+    case "invalid_input":
+    case "invalid_request":
       return "panel.nodesInvalid";
-    case 403:
+    case "admin_only":
       return "panel.forbidden";
-    case 404:
+    case "node_not_found":
       return "panel.nodesGone";
-    case 409:
+    case "node_name_taken":
       return "panel.nodesNameTaken";
     default:
       return "panel.requestFailed";

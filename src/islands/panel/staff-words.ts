@@ -6,19 +6,26 @@ import type { Role } from "../../stores/panel-staff";
 export const roles: Role[] = ["support", "admin"];
 export const roleKeys = { admin: "panel.staffRoleAdmin", support: "panel.staffRoleSupport" } as const;
 
-/** A refusal in the operator's words; a 409 means a taken name on creation, a protected account on a change. */
-export function refusalKey(refusal: Refusal, isCreation: boolean): TranslationKey {
-  switch (refusal.status) {
-    case undefined:
-      return "panel.connectionFailed";
-    case 400:
+/** A refusal in the Staff screen's words, by its code. */
+export function refusalKey(refusal: Refusal): TranslationKey {
+  if (refusal.status === undefined) return "panel.connectionFailed";
+  switch (refusal.code) {
+    case "invalid_username":
+    case "operator_password_too_short":
+    case "invalid_input":
+    case "invalid_request":
       return "panel.staffInvalid";
-    case 403:
+    case "admin_only":
       return "panel.forbidden";
-    case 404:
+    case "operator_not_found":
       return "panel.staffGone";
-    case 409:
-      return isCreation ? "panel.staffNameTaken" : "panel.staffRefused";
+    case "operator_exists":
+      return "panel.staffNameTaken";
+    case "cannot_disable_self":
+    case "cannot_change_own_role":
+    case "last_admin_disable":
+    case "last_admin_demote":
+      return "panel.staffRefused";
     default:
       return "panel.requestFailed";
   }

@@ -1,5 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import { percentToFraction } from "../../../core/money";
 import { formatDate, percent } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
@@ -67,7 +68,7 @@ export function InviteeList() {
               </span>
               <span className={invitee.counts ? "badge badge--active" : "badge"}>
                 {t(inviteeReasonKeys[invitee.reason], {
-                  percent: percent(invitee.discountPercent / 100, language),
+                  percent: percent(percentToFraction(invitee.discountPercent), language),
                 })}
               </span>
             </li>

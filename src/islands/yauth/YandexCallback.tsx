@@ -2,7 +2,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { AccountSwitchPrompt } from "../../components/react/AccountSwitchPrompt";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
-import { PrepaidBindingDialog } from "../../components/react/PrepaidBindingDialog";
+import { PrepaidBindingSlot } from "../../components/react/PrepaidBindingSlot";
 import { Spinner } from "../../components/react/Spinner";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { heldAccount, keepCurrentAccount } from "../../stores/account-switch";
@@ -49,7 +49,7 @@ function YandexCallbackContent({ isMobile }: Props) {
         />
       )}
       {state.step === "success" && <p role="status">{t("yauth.success")}</p>}
-      <PrepaidBindingDialog />
+      <PrepaidBindingSlot />
     </main>
   );
 }

@@ -1,4 +1,4 @@
-import type { DevicePlatform } from "../device-rows";
+import type { DevicePlatform } from "../../../../db/queries/devices";
 
 /** What a client app says of itself when it fetches the subscription. */
 export type DeviceReport = {

@@ -1,6 +1,6 @@
 import type { Database } from "../../../../db/database";
+import { devices, type FirstFetch, type TokenDevice } from "../../../../db/queries/devices";
 import { type DeviceReport, platformOf, reportedName } from "./device-report";
-import { type FirstFetch, subscriptionQueries, type TokenDevice } from "./queries";
 
 /**
  * What an app's fetch adds to the device's record, or undefined when it adds nothing (the
@@ -36,6 +36,6 @@ export async function recordFetch(
 ): Promise<string> {
   const fetch = firstFetchOf(device, report);
   if (!fetch) return device.device_name;
-  await subscriptionQueries.completeDevice(database, device.id, fetch, now);
+  await devices.completeFromFirstFetch(database, device.id, fetch, now);
   return device.device_name === "" ? fetch.deviceName : device.device_name;
 }

@@ -1,12 +1,10 @@
 import { domainToASCII } from "node:url";
 import { company } from "../../../../core/company";
+import type { ReportedNode } from "../../../../db/queries/nodes";
 import type { InboundNetwork, InboundReport, InboundSecurity } from "../node-wire";
 
 /** One server a client app gets: a node's inbound, under the name the app shows. */
 export type ServerEntry = { name: string; host: string; inbound: InboundReport };
-
-/** What a node last reported, as stored in vpn_nodes. */
-export type ReportedNode = { name: string; host: string | null; inbounds: string };
 
 /** The UUID of a note entry: it names no credential. */
 export const noteCredential = "00000000-0000-0000-0000-000000000000";

@@ -1,4 +1,7 @@
 import { dayMs } from "../../../../core/calendar";
+import { translator } from "../../../../core/i18n";
+import { devices, type TokenDevice } from "../../../../db/queries/devices";
+import { vpnNodes } from "../../../../db/queries/nodes";
 import { subscriptions } from "../../../../db/queries/subscriptions";
 import type { AppContext } from "../../../context";
 import { accessEndsAt } from "../access-rule";
@@ -7,11 +10,9 @@ import { formatForUserAgent, type SubscriptionFormat } from "./client-format";
 import type { DeviceReport } from "./device-report";
 import { recordFetch } from "./first-fetch";
 import { paidUntilSeconds, profileHeaders, profileTitle } from "./profile-headers";
-import { subscriptionQueries, type TokenDevice } from "./queries";
 import { noteCredential, noteEntry, type ServerEntry, serverEntries } from "./server-entries";
 import { shareLinksBody } from "./share-links";
 import { isSingBoxSupported, singBoxConfig } from "./singbox-config";
-import { subscriptionWords } from "./words";
 
 export type SubscriptionFetch = {
   token: string;
@@ -30,6 +31,13 @@ export function monthStartDay(now: number): number {
   const date = new Date(now);
   return Math.floor(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / dayMs);
 }
+
+/**
+ * Links name only nodes that reported within a day (wall clock): a node silent that long
+ * is gone or broken, and an app would keep trying it. Agents report every 10 s, so an
+ * outage of the product itself does not empty the list for long.
+ */
+const reportedWithinMs = dayMs;
 
 /** A device whose credential is on the nodes: active, attached, of an account not deleted. */
 const isInUse = (device: TokenDevice) =>
@@ -50,11 +58,11 @@ function bodyOf(format: SubscriptionFormat, uuid: string, entries: ServerEntry[]
  * only a note saying where to renew. Undefined: no device has this token.
  */
 export async function subscriptionAnswer(
-  context: AppContext,
+  context: Pick<AppContext, "database" | "clock" | "config">,
   fetch: SubscriptionFetch,
 ): Promise<SubscriptionAnswer | undefined> {
   const { database, clock, config } = context;
-  const device = await subscriptionQueries.deviceByToken(database, fetch.token);
+  const device = await devices.byToken(database, fetch.token);
   if (!device) return undefined;
   const now = clock.now();
   const subscription = await subscriptions.current(database, device.user_id);
@@ -69,20 +77,21 @@ export async function subscriptionAnswer(
   const format = fetch.format ?? formatForUserAgent(fetch.userAgent);
   let entries: ServerEntry[] = [];
   if (hasAccess) {
-    const all = serverEntries(await subscriptionQueries.reportedNodes(database, Date.now()));
+    const all = serverEntries(await vpnNodes.reportedSince(database, Date.now() - reportedWithinMs));
     entries = format === "singbox" ? all.filter((entry) => isSingBoxSupported(entry.inbound)) : all;
   }
-  const announce = hasAccess ? undefined : subscriptionWords.ended(language, cabinetUrl);
-  const notes = announce ?? subscriptionWords.noServers(language);
+  const words = translator(language);
+  const announce = hasAccess ? undefined : words("appSubscription.ended", { url: cabinetUrl });
+  const notes = announce ?? words("appSubscription.noServers");
   const isNoteOnly = entries.length === 0;
   const body = isNoteOnly
     ? bodyOf(format, noteCredential, [noteEntry(notes)])
     : bodyOf(format, credential ?? noteCredential, entries);
 
-  const traffic = await subscriptionQueries.trafficSince(database, device.id, monthStartDay(now));
+  const traffic = await devices.trafficSince(database, device.id, monthStartDay(now));
   const headers = profileHeaders({
     format,
-    title: profileTitle(deviceName || subscriptionWords.newDevice(language)),
+    title: profileTitle(deviceName || words("appSubscription.newDevice")),
     upload: traffic.upload,
     download: traffic.download,
     expireSeconds: paidUntilSeconds(subscription, hasAccess),

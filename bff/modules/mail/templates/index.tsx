@@ -1,10 +1,8 @@
 import type { ReactElement } from "react";
 import { company } from "../../../../core/company";
-import { translator } from "../../../../core/i18n";
 import type { Language } from "../../../../core/languages";
 import type { MailData, MailKind, MailLinks } from "../kinds";
-import { mailTexts } from "../texts";
-import { mailFormat } from "../texts/format";
+import { mailWords } from "../mail-words";
 import { cardRemoved } from "./card-removed";
 import { MailLayout } from "./layout";
 import { paymentFailed } from "./payment-failed";
@@ -34,19 +32,18 @@ export function mailDocument<K extends MailKind>(
   data: MailData[K],
   links: MailLinks,
 ): { subject: string; document: ReactElement } {
-  const texts = mailTexts[language];
-  const site = translator(language);
+  const words = mailWords(language);
   const template: MailTemplate<K> = templates[kind];
-  const parts = template({ data, texts, format: mailFormat(texts), site, links });
+  const parts = template({ data, words, links });
   const document = (
     <MailLayout
       language={language}
       subject={parts.subject}
       preview={parts.preview}
       heading={parts.heading}
-      texts={texts}
+      words={words}
       links={links}
-      companyLine={site("footer.company", { legalName: company.legalName, taxNumber: company.taxNumber })}
+      companyLine={words.t("footer.company", { legalName: company.legalName, taxNumber: company.taxNumber })}
     >
       {parts.body}
     </MailLayout>

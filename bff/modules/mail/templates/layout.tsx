@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { company } from "../../../../core/company";
 import type { Language } from "../../../../core/languages";
 import type { MailLinks } from "../kinds";
-import type { MailTexts } from "../texts";
+import type { MailWords } from "../mail-words";
 import { palette, WrittenLink } from "./parts";
 
 type LayoutProps = {
@@ -11,7 +11,7 @@ type LayoutProps = {
   subject: string;
   preview: string;
   heading: string;
-  texts: MailTexts;
+  words: MailWords;
   links: MailLinks;
   /** The seller's line as the site's footer writes it (footer.company). */
   companyLine: string;
@@ -28,7 +28,7 @@ export function MailLayout({
   subject,
   preview,
   heading,
-  texts,
+  words,
   links,
   companyLine,
   children,
@@ -52,12 +52,16 @@ export function MailLayout({
               {heading}
             </Heading>
             {children}
-            <WrittenLink label={texts.layout.cabinetLink} href={links.cabinetUrl} colon={texts.colon} />
+            <WrittenLink
+              label={words.t("mail.common.cabinetLink")}
+              href={links.cabinetUrl}
+              colon={words.colon}
+            />
           </Section>
           <Section style={{ padding: "16px 4px 0" }}>
-            <Text style={small}>{texts.layout.why}</Text>
+            <Text style={small}>{words.t("mail.common.why")}</Text>
             <Text style={small}>
-              {texts.layout.questions}{" "}
+              {words.t("mail.common.questions")}{" "}
               <Link href={`mailto:${company.supportEmail}`} style={{ color: palette.muted }}>
                 {company.supportEmail}
               </Link>

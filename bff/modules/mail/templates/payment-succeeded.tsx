@@ -3,29 +3,31 @@ import { ActionButton, Facts, Paragraph, WrittenLink } from "./parts";
 import type { MailTemplate } from "./template";
 
 /** A charge went through: what it paid for, until when, and its receipt. */
-export const paymentSucceeded: MailTemplate<"payment_succeeded"> = ({ data, texts, format }) => {
-  const words = texts.payment_succeeded;
-  const amount = format.money(data.charge);
+export const paymentSucceeded: MailTemplate<"payment_succeeded"> = ({ data, words }) => {
+  const say = words.of("payment_succeeded");
+  const amount = words.money(data.charge);
   const purpose =
     data.what === "device"
-      ? words.device
-      : words.subscription(data.tariffMonths === null ? null : texts.months(data.tariffMonths));
+      ? say("device")
+      : data.tariffMonths === null
+        ? say("subscription")
+        : say("subscriptionPlan", { plan: words.months(data.tariffMonths) });
   const facts: Fact[] = [
-    [words.amount, amount],
-    [words.date, format.date(data.paidAt)],
-    [words.purpose, purpose],
+    [say("amount"), amount],
+    [say("date"), words.date(data.paidAt)],
+    [say("purpose"), purpose],
   ];
-  if (data.paidUntil !== null) facts.push([words.paidUntil, format.moment(data.paidUntil)]);
+  if (data.paidUntil !== null) facts.push([say("paidUntil"), words.moment(data.paidUntil)]);
   return {
-    subject: words.subject({ amount }),
-    heading: words.heading,
-    preview: words.intro,
+    subject: say("subject", { amount }),
+    heading: say("heading"),
+    preview: say("intro"),
     body: (
       <>
-        <Paragraph>{words.intro}</Paragraph>
+        <Paragraph>{say("intro")}</Paragraph>
         <Facts facts={facts} />
-        <ActionButton href={data.receiptUrl}>{words.receiptButton}</ActionButton>
-        <WrittenLink label={words.receiptLink} href={data.receiptUrl} colon={texts.colon} />
+        <ActionButton href={data.receiptUrl}>{say("receiptButton")}</ActionButton>
+        <WrittenLink label={say("receiptLink")} href={data.receiptUrl} colon={words.colon} />
       </>
     ),
   };

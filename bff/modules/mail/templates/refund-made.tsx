@@ -2,26 +2,26 @@ import { Facts, Paragraph } from "./parts";
 import type { MailTemplate } from "./template";
 
 /** An operator refunded the current period: how much, for how many payments, and how long the bank may take. */
-export const refundMade: MailTemplate<"refund_made"> = ({ data, texts, format }) => {
-  const words = texts.refund_made;
-  const amount = format.money(data.refund);
+export const refundMade: MailTemplate<"refund_made"> = ({ data, words }) => {
+  const say = words.of("refund_made");
+  const amount = words.money(data.refund);
   return {
-    subject: words.subject({ amount }),
-    heading: words.heading,
-    preview: words.intro,
+    subject: say("subject", { amount }),
+    heading: say("heading"),
+    preview: say("intro"),
     body: (
       <>
-        <Paragraph>{words.intro}</Paragraph>
+        <Paragraph>{say("intro")}</Paragraph>
         <Facts
           facts={[
-            [words.amount, amount],
-            [words.date, format.date(data.refundedAt)],
-            [words.payments, String(data.payments)],
+            [say("amount"), amount],
+            [say("date"), words.date(data.refundedAt)],
+            [say("payments"), String(data.payments)],
           ]}
         />
-        <Paragraph>{words.accessEnded}</Paragraph>
-        <Paragraph>{words.bankTime}</Paragraph>
-        <Paragraph>{words.comeBack}</Paragraph>
+        <Paragraph>{say("accessEnded")}</Paragraph>
+        <Paragraph>{say("bankTime")}</Paragraph>
+        <Paragraph>{say("comeBack")}</Paragraph>
       </>
     ),
   };

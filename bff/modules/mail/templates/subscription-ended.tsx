@@ -2,18 +2,18 @@ import { ActionButton, Paragraph } from "./parts";
 import type { MailTemplate } from "./template";
 
 /** Access has ended; the way back is the cabinet. */
-export const subscriptionEnded: MailTemplate<"subscription_ended"> = ({ data, texts, format, links }) => {
-  const words = texts.subscription_ended;
-  const intro = words.intro({ date: format.date(data.endedAt) });
+export const subscriptionEnded: MailTemplate<"subscription_ended"> = ({ data, words, links }) => {
+  const say = words.of("subscription_ended");
+  const intro = say("intro", { date: words.date(data.endedAt) });
   return {
-    subject: words.subject,
-    heading: words.heading,
+    subject: say("subject"),
+    heading: say("heading"),
     preview: intro,
     body: (
       <>
         <Paragraph>{intro}</Paragraph>
-        <Paragraph>{words.comeBack}</Paragraph>
-        <ActionButton href={links.cabinetUrl}>{texts.layout.cabinetButton}</ActionButton>
+        <Paragraph>{say("comeBack")}</Paragraph>
+        <ActionButton href={links.cabinetUrl}>{words.t("mail.common.cabinetButton")}</ActionButton>
       </>
     ),
   };

@@ -1,15 +1,10 @@
 import type { ReactNode } from "react";
-import type { TranslationKey } from "../../../../core/i18n";
 import type { MailData, MailKind, MailLinks } from "../kinds";
-import type { MailTexts } from "../texts";
-import type { MailFormat } from "../texts/format";
+import type { MailWords } from "../mail-words";
 
 export type TemplateProps<K extends MailKind> = {
   data: MailData[K];
-  texts: MailTexts;
-  format: MailFormat;
-  /** The site's own words, for the names of its buttons, so a mail names them exactly as the cabinet shows them. */
-  site: (key: TranslationKey) => string;
+  words: MailWords;
   links: MailLinks;
 };
 

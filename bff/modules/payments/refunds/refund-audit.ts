@@ -1,9 +1,10 @@
+import { percentToFraction, toCurrencyUnits } from "../../../../core/money";
 import type { Database } from "../../../../db/database";
 import { invitations } from "../../../../db/queries/invitations";
 import { audit } from "../../../../db/queries/operators";
 import { subscriptions } from "../../../../db/queries/subscriptions";
 import { currentDiscount } from "../../subscriptions/discount";
-import { paymentView, totalOf, units } from "./refund-model";
+import { paymentView, totalOf } from "./refund-model";
 import type { RefundLine, RefundPlan } from "./refund-plan";
 
 export type InviterDiscount = { inviterId: number; referralDiscount: number } | undefined;
@@ -22,7 +23,7 @@ export async function referralDiscountOfInviter(
     await subscriptions.current(database, inviterId),
     now,
   );
-  return { inviterId, referralDiscount: discount.referralPercent / 100 };
+  return { inviterId, referralDiscount: percentToFraction(discount.referralPercent) };
 }
 
 /** One audit entry per refund run: exactly what went back, what did not and why, and what it changed. */
@@ -50,7 +51,7 @@ export async function recordRefundAudit(
         uid: plan.user.uid,
         email: plan.user.email,
         payments: refunded.map((line) => ({ paymentId: line.paymentId, ...paymentView(line) })),
-        total: units(totalOf(refunded)),
+        total: toCurrencyUnits(totalOf(refunded)),
         currency: refunded[0]?.currency,
         isComplete: failure === undefined,
         hasEndedAccess: failure === undefined && plan.endsAccess,
@@ -58,7 +59,7 @@ export async function recordRefundAudit(
           .filter((line) => !refunded.includes(line))
           .map((line) => ({
             transactionId: line.transactionId,
-            amount: units(line.amount),
+            amount: toCurrencyUnits(line.amount),
             reason: line === failure?.line ? failure.reason : "not sent after the failure",
           })),
         ...(inviterBefore && {

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { toCurrencyUnits } from "../../../../core/money";
 import type { RefundLine, RefundRefusal } from "./refund-plan";
 
 export const refundBody = t.Object({
@@ -47,14 +48,13 @@ export type RefundAnswer = typeof refundAnswer.static;
 export const paymentIdsDescription =
   "paymentIds (administrators): the gateway transaction ids (as the receipts and the preview show them) of exactly the payments to refund. Each must be this customer's, completed and not yet refunded; otherwise nothing is refunded and Message names the first that is not. Without paymentIds: every completed, unrefunded payment of the current period (the charge that opened it and the extra-device charges within it).";
 
-/** Currency units at the edge, as the spec's amounts; sums are made in minor units first. */
-export const units = (minor: number) => minor / 100;
+/** Sums are made in minor units, and only then stated in currency units, as the spec's amounts. */
 export const totalOf = (lines: RefundLine[]) => lines.reduce((sum, line) => sum + line.amount, 0);
 
 export function paymentView(line: RefundLine) {
   return {
     transactionId: line.transactionId,
-    amount: units(line.amount),
+    amount: toCurrencyUnits(line.amount),
     kind: line.kind,
     dateTime: new Date(line.createdAt).toISOString(),
   };
@@ -65,7 +65,7 @@ export function answerOf(isSuccess: boolean, message: string, lines: RefundLine[
     Success: isSuccess,
     Message: message,
     payments: lines.map(paymentView),
-    total: units(totalOf(lines)),
+    total: toCurrencyUnits(totalOf(lines)),
     ...(lines[0] ? { currency: lines[0].currency } : {}),
   };
 }
@@ -79,5 +79,5 @@ export const refusalOf = (refusal: { message: string; reason: RefundRefusal }): 
 /** "3 payments, 250 RUB" */
 export function amountText(lines: RefundLine[]): string {
   const count = lines.length === 1 ? "1 payment" : `${lines.length} payments`;
-  return `${units(totalOf(lines))} ${lines[0]?.currency ?? ""} (${count})`;
+  return `${toCurrencyUnits(totalOf(lines))} ${lines[0]?.currency ?? ""} (${count})`;
 }

@@ -1,3 +1,4 @@
+import { toCurrencyUnits } from "../../../../core/money";
 import { payments } from "../../../../db/queries/payments";
 import { refunds } from "../../../../db/queries/refunds";
 import { subscriptions } from "../../../../db/queries/subscriptions";
@@ -15,7 +16,10 @@ export type RefundRequest = { email: string; uid?: string; paymentIds?: (string 
 const transactionIdsOf = (request: RefundRequest) => request.paymentIds?.map(String);
 
 /** What `refund` would do now, without doing it (DESIGN §13); the panel shows it before the hold. */
-export async function previewRefund(context: AppContext, request: RefundRequest): Promise<RefundAnswer> {
+export async function previewRefund(
+  context: Pick<AppContext, "database" | "clock">,
+  request: RefundRequest,
+): Promise<RefundAnswer> {
   const { database, clock } = context;
   const account = await findRefundAccount(database, request.email, request.uid);
   if (!account.ok) return refusalOf(account);
@@ -33,6 +37,8 @@ export async function previewRefund(context: AppContext, request: RefundRequest)
   };
 }
 
+type RefundContext = Pick<AppContext, "database" | "clock" | "config" | "payments">;
+
 type Failure = { line: RefundLine; reason: string; isOutcomeUnknown: boolean; gatewayDetail?: string };
 
 /**
@@ -47,7 +53,7 @@ type Failure = { line: RefundLine; reason: string; isOutcomeUnknown: boolean; ga
  * back and what did not, and the preview then shows just what is left, so the next
  * press finishes the refund. Until then the customer keeps the access they paid for.
  */
-async function sendToGateway(context: AppContext, plan: RefundPlan) {
+async function sendToGateway(context: RefundContext, plan: RefundPlan) {
   const { database, clock } = context;
   const refunded: RefundLine[] = [];
   for (const [index, line] of plan.lines.entries()) {
@@ -58,7 +64,7 @@ async function sendToGateway(context: AppContext, plan: RefundPlan) {
       if (!payment) throw new Error(`payment ${line.transactionId} vanished`);
       answer = await context.payments.gateway.refund(
         line.transactionId,
-        line.amount / 100,
+        toCurrencyUnits(line.amount),
         await receiptOf(context, payment, line.amount),
       );
     } catch (error) {
@@ -94,7 +100,7 @@ async function sendToGateway(context: AppContext, plan: RefundPlan) {
  * so it drops the moment access ends) and one audit entry with what went back.
  */
 export async function refundCustomer(
-  context: AppContext,
+  context: RefundContext,
   request: RefundRequest,
   operatorId: number,
   ip: string | null,

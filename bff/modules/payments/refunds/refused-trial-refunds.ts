@@ -1,6 +1,7 @@
-import { statement } from "../../../../db/database";
+import { toCurrencyUnits } from "../../../../core/money";
 import type { PaymentRow } from "../../../../db/queries/payments";
 import { refunds } from "../../../../db/queries/refunds";
+import { trials } from "../../../../db/queries/trials";
 import type { AppContext } from "../../../context";
 import { logger } from "../../../platform/logger";
 import { randomToken } from "../../../platform/random";
@@ -11,6 +12,8 @@ import { staleClaimMs } from "./refund-plan";
 /** At most this many per call: a backlog is worked off over the following passes. */
 const batchSize = 50;
 
+type RefundContext = Pick<AppContext, "database" | "clock" | "config" | "payments">;
+
 /**
  * Sends back every paid 1-unit trial that was refused its trial (payments/trial-at-pay.ts,
  * prepaid-binding.ts): the customer is never charged for nothing. Called right after the
@@ -18,17 +21,12 @@ const batchSize = 50;
  * go out (a crash, the gateway down) goes out later. Each payment is claimed before the
  * gateway is called, as an operator refund claims it, so two callers never send one twice.
  */
-export async function refundRefusedTrials(context: AppContext): Promise<number> {
+export async function refundRefusedTrials(context: RefundContext): Promise<number> {
   const { database, clock } = context;
   const claim = randomToken(16);
   const claimed = await database.transaction(async () => {
     const now = clock.now();
-    const due = await statement<PaymentRow, [number, number]>(
-      database,
-      `SELECT * FROM payments WHERE trial_refusal IS NOT NULL AND status = 'completed' AND is_trial = 1
-         AND transaction_id IS NOT NULL AND (refund_claim IS NULL OR refund_claimed_at < ?)
-       ORDER BY id LIMIT ?`,
-    ).all(now - staleClaimMs, batchSize);
+    const due = await trials.refusedToRefund(database, now - staleClaimMs, batchSize);
     const taken: PaymentRow[] = [];
     for (const payment of due)
       if ((await refunds.claim(database, payment.id, claim, now, now - staleClaimMs)) === 1)
@@ -42,7 +40,7 @@ export async function refundRefusedTrials(context: AppContext): Promise<number> 
     try {
       const answer = await context.payments.gateway.refund(
         transactionId,
-        payment.amount / 100,
+        toCurrencyUnits(payment.amount),
         await receiptOf(context, payment),
       );
       isRefunded = answer.Success;
@@ -81,7 +79,7 @@ export async function refundRefusedTrials(context: AppContext): Promise<number> 
 }
 
 /** After a Pay or a binding: a failure here is logged and left to the next renewal pass. */
-export async function refundRefusedTrialsNow(context: AppContext): Promise<void> {
+export async function refundRefusedTrialsNow(context: RefundContext): Promise<void> {
   try {
     await refundRefusedTrials(context);
   } catch (error) {

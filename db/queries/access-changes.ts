@@ -1,8 +1,8 @@
-import type { Database } from "../../../db/database";
-import { statement } from "../../../db/database";
-import { dayMs } from "../../platform/calendar";
-import type { LoggedChange } from "./change-cursor";
-import { gapSettleMs } from "./change-cursor";
+import type { Database } from "../database";
+import { statement } from "../database";
+
+/** One row of the allow-list's change log, as the cursor rule needs it. */
+export type LoggedChange = { version: number; changed_at: number };
 
 /** A row of `access_changes` (filled by the triggers of migration 0018 / 0007). */
 export type ChangeRow = LoggedChange & { user_id: number | null; node_tag: string | null };
@@ -12,7 +12,8 @@ const wallClock = (db: Database) =>
     ? "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT"
     : "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 
-export const changeLog = {
+/** The allow-list's change log (DESIGN §8): what agents follow with their cursor. */
+export const accessChanges = {
   /**
    * PostgreSQL: when the oldest transaction still open in this database that has written
    * anything began (ms, the server's clock, as the triggers' changed_at), or +Infinity when
@@ -63,16 +64,15 @@ export const changeLog = {
     ).all(since, limit),
 
   /**
-   * The newest version written at least `gapSettleMs` ago: every gap below it is settled,
-   * so a full answer's cursor walks only the last few seconds of the log. Read from the
+   * The newest version written before `before` (wall clock), 0 when none. Read from the
    * top of the version index, which holds only the recent rows above it.
    */
-  settledVersion: async (db: Database, wallNow: number) =>
+  newestBefore: async (db: Database, before: number) =>
     (
       await statement<{ version: number }, [number]>(
         db,
         "SELECT version FROM access_changes WHERE changed_at < ? ORDER BY version DESC LIMIT 1",
-      ).get(wallNow - gapSettleMs)
+      ).get(before)
     )?.version ?? 0,
 
   /**
@@ -86,15 +86,15 @@ export const changeLog = {
     ).run(),
 
   /**
-   * Rows older than a day go (an agent further behind gets a full list); the newest row
-   * always stays, so the versions never start over.
+   * Up to `limit` rows written before `before` (wall clock) go; the newest row always
+   * stays, so the versions never start over.
    */
-  prune: (db: Database, wallNow: number, limit: number) =>
+  prune: (db: Database, before: number, limit: number) =>
     statement<never, [number, number]>(
       db,
       `DELETE FROM access_changes WHERE version IN (
          SELECT version FROM access_changes
          WHERE changed_at < ? AND version < (SELECT MAX(version) FROM access_changes)
          ORDER BY version LIMIT ?)`,
-    ).run(wallNow - dayMs, limit),
+    ).run(before, limit),
 };

@@ -1,0 +1,78 @@
+import type { Database } from "../database";
+import { statement } from "../database";
+import { devicesBySlot } from "./devices";
+import type { SubscriptionStatus } from "./subscriptions";
+
+/** A device with a credential, with its owner's newest subscription (the one that decides). */
+export type CredentialRow = {
+  user_id: number;
+  node_tag: string;
+  credential: string;
+  status: SubscriptionStatus;
+  end_date: number | null;
+  next_charge_at: number | null;
+};
+
+/** Credential rows counted per subscription term. */
+export type TermCount = Pick<CredentialRow, "status" | "end_date" | "next_charge_at"> & { count: number };
+
+/** A device that ever had a tag, as it stands now, with its slot and its owner's newest subscription. */
+export type DeviceState = Omit<CredentialRow, "credential" | "status"> & {
+  credential: string | null;
+  is_active: number;
+  detached_at: number | null;
+  status: CredentialRow["status"] | null;
+  /** Its place by age among the customer's devices in use; null when not in use. */
+  slot: number | string | null;
+  extra_devices: number | string | null;
+};
+
+/**
+ * Devices in use with a credential, within their owner's slots, joined to the owner's
+ * newest subscription, in one pass over the tables: 100,000 credentials are one query,
+ * never a round trip per customer. Only statuses that can give access are read; the rule
+ * itself (accessEndsAt) decides the rest.
+ */
+const credentialsInUse = `FROM (${devicesBySlot}) d
+  JOIN (SELECT user_id, MAX(id) AS id FROM subscriptions GROUP BY user_id) newest ON newest.user_id = d.user_id
+  JOIN subscriptions s ON s.id = newest.id
+  WHERE d.credential IS NOT NULL AND d.node_tag IS NOT NULL AND d.slot <= 1 + s.extra_devices
+    AND s.status IN ('ACTIVE', 'CANCELED')`;
+
+export const allowList = {
+  /** Every credential that may be on the nodes, with the term that decides how long. */
+  credentials: (db: Database) =>
+    statement<CredentialRow, []>(
+      db,
+      `SELECT d.user_id, d.node_tag, d.credential, s.status, s.end_date, s.next_charge_at ${credentialsInUse}`,
+    ).all(),
+
+  /**
+   * The same rows counted per subscription term, so a scrape reads a few hundred rows,
+   * not a list of every credential.
+   */
+  termCounts: (db: Database) =>
+    statement<TermCount, []>(
+      db,
+      `SELECT s.status, s.end_date, s.next_charge_at, COUNT(*) AS count ${credentialsInUse}
+     GROUP BY s.status, s.end_date, s.next_charge_at`,
+    ).all(),
+
+  /**
+   * Every device that ever had a tag, of every customer with a change logged in (from, to],
+   * with its slot number (devicesBySlot) and the customer's newest subscription: one query,
+   * whatever the number of customers.
+   */
+  devicesOfChangedUsers: (db: Database, from: number, to: number) =>
+    statement<DeviceState, [number, number, number, number]>(
+      db,
+      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, slots.slot,
+       s.status, s.end_date, s.next_charge_at, s.extra_devices
+     FROM devices d
+     LEFT JOIN (${devicesBySlot} AND user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?))
+       slots ON slots.id = d.id
+     LEFT JOIN subscriptions s ON s.id = (SELECT MAX(id) FROM subscriptions WHERE user_id = d.user_id)
+     WHERE d.node_tag IS NOT NULL
+       AND d.user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?)`,
+    ).all(from, to, from, to),
+};

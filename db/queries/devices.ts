@@ -1,0 +1,254 @@
+import type { Language } from "../../core/languages";
+import type { Database } from "../database";
+import { statement } from "../database";
+
+export type DevicePlatform = "ios" | "android" | "windows" | "desktop" | "other";
+
+export type DeviceRow = {
+  id: number;
+  user_id: number;
+  device_id: string;
+  device_name: string;
+  platform: DevicePlatform;
+  is_active: 0 | 1;
+  created_at: number;
+  first_activation_at: number | null;
+  detached_at: number | null;
+};
+
+/** A device with what puts it on the nodes: its credential, node tag and link token. */
+export type CredentialedDevice = DeviceRow & {
+  credential: string | null;
+  node_tag: string | null;
+  sub_token: string | null;
+};
+
+export type DeviceWithTraffic = DeviceRow & { upload: number; download: number };
+
+export type Credential = { credential: string; nodeTag: string; subToken: string };
+
+/** The device a subscription token names, with what its owner's answer needs. */
+export type TokenDevice = {
+  id: number;
+  user_id: number;
+  device_name: string;
+  platform: DevicePlatform;
+  is_active: 0 | 1;
+  detached_at: number | null;
+  credential: string | null;
+  first_activation_at: number | null;
+  hwid: string | null;
+  device_os: string | null;
+  device_model: string | null;
+  language: Language;
+  deleted_at: number | null;
+};
+
+/** What a first fetch fills in; a field already set stays as it is. */
+export type FirstFetch = {
+  deviceName: string;
+  platform: DevicePlatform;
+  hwid: string | null;
+  deviceOs: string | null;
+  deviceModel: string | null;
+};
+
+const rowColumns =
+  "id, user_id, device_id, device_name, platform, is_active, created_at, first_activation_at, detached_at";
+
+const credentialedColumns = `id, user_id, device_id, device_name, platform, is_active, created_at, first_activation_at,
+  detached_at, credential, node_tag, sub_token`;
+
+/**
+ * A customer's devices in use, each numbered by age (oldest first): only the first
+ * `1 + extra_devices` of them hold a slot of the current subscription, so a customer who
+ * buys again with fewer slots than devices still in use gets no more credentials on the
+ * nodes than slots (DESIGN §8). Numbered among the devices in use alone, as slots are
+ * counted (`devices.countInUse`). It ends in its WHERE, so a caller may narrow it with
+ * `AND user_id …`: whole customers only, or the numbering would change.
+ */
+export const devicesBySlot = `SELECT id, user_id, node_tag, credential,
+    ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS slot
+  FROM devices WHERE is_active = 1 AND detached_at IS NULL`;
+
+export const devices = {
+  /** Devices the customer still has, oldest first (sorted here: see subscriptions.current). */
+  attached: async (db: Database, userId: number) =>
+    (
+      await statement<DeviceRow, [number]>(
+        db,
+        `SELECT ${rowColumns} FROM devices WHERE user_id = ? AND detached_at IS NULL`,
+      ).all(userId)
+    ).sort((a, b) => a.created_at - b.created_at || a.id - b.id),
+
+  /**
+   * The customer's attached devices, oldest first, each with its bytes since `fromDay`:
+   * the cabinet's one devices query (the traffic is folded in, so the profile costs no
+   * extra round trip).
+   */
+  attachedWithTraffic: async (db: Database, userId: number, fromDay: number) =>
+    (
+      await statement<DeviceWithTraffic, [number, number, number]>(
+        db,
+        // Two index range scans per device (device_id, day): no temporary index or sort,
+        // so a customer without traffic costs what the devices alone cost.
+        `SELECT d.id, d.user_id, d.device_id, d.device_name, d.platform, d.is_active, d.created_at,
+           d.first_activation_at, d.detached_at,
+           COALESCE((SELECT SUM(upload) FROM device_traffic WHERE device_id = d.id AND day >= ?), 0) AS upload,
+           COALESCE((SELECT SUM(download) FROM device_traffic WHERE device_id = d.id AND day >= ?), 0) AS download
+         FROM devices d WHERE d.user_id = ? AND d.detached_at IS NULL`,
+      ).all(fromDay, fromDay, userId)
+    ).sort((a, b) => a.created_at - b.created_at || a.id - b.id),
+
+  /** Whether the customer has ever had this device, attached or not (device ids are unique per customer). */
+  exists: async (db: Database, userId: number, deviceId: string) =>
+    (await statement<{ found: number }, [number, string]>(
+      db,
+      "SELECT 1 AS found FROM devices WHERE user_id = ? AND device_id = ?",
+    ).get(userId, deviceId)) !== undefined,
+
+  /** One of the customer's devices by the app's id, attached or not. */
+  byDeviceId: (db: Database, userId: number, deviceId: string) =>
+    statement<CredentialedDevice, [number, string]>(
+      db,
+      `SELECT ${credentialedColumns} FROM devices WHERE user_id = ? AND device_id = ?`,
+    ).get(userId, deviceId),
+
+  byId: (db: Database, id: number) =>
+    statement<CredentialedDevice, [number]>(
+      db,
+      `SELECT ${credentialedColumns} FROM devices WHERE id = ?`,
+    ).get(id),
+
+  byToken: (db: Database, token: string) =>
+    statement<TokenDevice, [string]>(
+      db,
+      `SELECT d.id, d.user_id, d.device_name, d.platform, d.is_active, d.detached_at, d.credential,
+           d.first_activation_at, d.hwid, d.device_os, d.device_model, u.language, u.deleted_at
+         FROM devices d JOIN users u ON u.id = d.user_id WHERE d.sub_token = ?`,
+    ).get(token),
+
+  countInUse: async (db: Database, userId: number) =>
+    (
+      await statement<{ count: number }, [number]>(
+        db,
+        "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
+      ).get(userId)
+    )?.count ?? 0,
+
+  /** The device's bytes since `firstDay` (days since the epoch, UTC), every node together. */
+  async trafficSince(db: Database, id: number, firstDay: number) {
+    const row = await statement<{ upload: number | null; download: number | null }, [number, number]>(
+      db,
+      "SELECT SUM(upload) AS upload, SUM(download) AS download FROM device_traffic WHERE device_id = ? AND day >= ?",
+    ).get(id, firstDay);
+    return { upload: Number(row?.upload ?? 0), download: Number(row?.download ?? 0) };
+  },
+
+  async insert(
+    db: Database,
+    device: {
+      userId: number;
+      deviceId: string;
+      deviceName: string;
+      platform: DevicePlatform;
+      isActive: boolean;
+    },
+    now: number,
+  ): Promise<number> {
+    const row = await statement<
+      { id: number },
+      [number, string, string, string, number, number, number | null]
+    >(
+      db,
+      `INSERT INTO devices (user_id, device_id, device_name, platform, is_active, created_at, first_activation_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      device.userId,
+      device.deviceId,
+      device.deviceName,
+      device.platform,
+      device.isActive ? 1 : 0,
+      now,
+      device.isActive ? now : null,
+    );
+    if (!row) throw new Error("device insert returned no id");
+    return row.id;
+  },
+
+  /**
+   * A device the cabinet connects before any app has fetched its link: no name, platform
+   * 'other' and no first activation until the first fetch fills them.
+   */
+  async insertConnected(db: Database, userId: number, deviceId: string, credential: Credential, now: number) {
+    const row = await statement<{ id: number }, [number, string, number, string, string, string]>(
+      db,
+      `INSERT INTO devices (user_id, device_id, device_name, platform, is_active, created_at, credential, node_tag,
+           sub_token)
+         VALUES (?, ?, '', 'other', 1, ?, ?, ?, ?) RETURNING id`,
+    ).get(userId, deviceId, now, credential.credential, credential.nodeTag, credential.subToken);
+    if (!row) throw new Error("device insert returned no id");
+    return row.id;
+  },
+
+  /** An app's device seen for the first time: attached, not yet in use. */
+  async insertFromApp(
+    db: Database,
+    userId: number,
+    device: { deviceId: string; deviceName: string; platform: DevicePlatform },
+    now: number,
+  ) {
+    const row = await statement<{ id: number }, [number, string, string, string, number]>(
+      db,
+      `INSERT INTO devices (user_id, device_id, device_name, platform, is_active, created_at)
+         VALUES (?, ?, ?, ?, 0, ?) RETURNING id`,
+    ).get(userId, device.deviceId, device.deviceName, device.platform, now);
+    if (!row) throw new Error("device insert returned no id");
+    return row.id;
+  },
+
+  /** An unlinked device the app brings back: attached again, not in use until a slot is found. */
+  reattach: (db: Database, id: number, deviceName: string) =>
+    statement<never, [string, number]>(
+      db,
+      "UPDATE devices SET detached_at = NULL, is_active = 0, device_name = ? WHERE id = ?",
+    ).run(deviceName, id),
+
+  /** In use, with `credential` (the node tag a device once had stays: nodes know it by it). */
+  putInUse: (db: Database, id: number, credential: Credential, firstActivationAt: number | null) =>
+    statement<never, [string, string, string, number | null, number]>(
+      db,
+      `UPDATE devices SET is_active = 1, credential = ?, node_tag = COALESCE(node_tag, ?), sub_token = ?,
+         first_activation_at = COALESCE(first_activation_at, ?) WHERE id = ?`,
+    ).run(credential.credential, credential.nodeTag, credential.subToken, firstActivationAt, id),
+
+  /**
+   * Completes the device's record from the app's first fetch. Written so that two fetches
+   * at once, or a later one, never overwrite what was set: a name, a platform other than
+   * the cabinet's placeholder, the first activation and what the app first reported.
+   */
+  completeFromFirstFetch: (db: Database, id: number, fetch: FirstFetch, now: number) =>
+    statement<unknown, [string, string, number, string | null, string | null, string | null, number]>(
+      db,
+      `UPDATE devices SET
+           device_name = CASE WHEN device_name = '' THEN ? ELSE device_name END,
+           platform = CASE WHEN platform = 'other' THEN ? ELSE platform END,
+           first_activation_at = COALESCE(first_activation_at, ?),
+           hwid = COALESCE(hwid, ?),
+           device_os = COALESCE(device_os, ?),
+           device_model = COALESCE(device_model, ?)
+         WHERE id = ?`,
+    ).run(fetch.deviceName, fetch.platform, now, fetch.hwid, fetch.deviceOs, fetch.deviceModel, id),
+
+  /**
+   * Unlinked: out of use, and its credential and link are forgotten, so a copied link or
+   * key never comes back if the device is attached again. The node tag stays, for the
+   * nodes to drop it.
+   */
+  detach: (db: Database, userId: number, deviceId: string, now: number) =>
+    statement<never, [number, number, string]>(
+      db,
+      `UPDATE devices SET is_active = 0, detached_at = ?, credential = NULL, sub_token = NULL
+         WHERE user_id = ? AND device_id = ? AND detached_at IS NULL`,
+    ).run(now, userId, deviceId),
+};

@@ -1,0 +1,180 @@
+import type { Database } from "../database";
+import { statement } from "../database";
+
+/** A node as the panel lists it, with its sync lag's start and today's traffic. */
+export type NodeRow = {
+  id: number;
+  name: string;
+  host: string | null;
+  core: string | null;
+  core_version: string | null;
+  inbounds: string;
+  last_seen_at: number | null;
+  applied_version: number;
+  credentials_count: number;
+  disabled_at: number | null;
+  created_at: number;
+  /** Wall-clock time of the first change after the node's applied version; null: none. */
+  pending_since: number | null;
+  upload_today: number;
+  download_today: number;
+};
+
+/** An enabled node as the access metrics read it. */
+export type EnabledNode = { name: string; last_seen_at: number | null; pending_since: number | null };
+
+/** A node client apps may be sent to: its name, the host it reported and its inbounds (JSON). */
+export type ReportedNode = { name: string; host: string | null; inbounds: string };
+
+/** What a node's agent reports of itself; `inbounds` as the JSON text the column keeps. */
+export type NodeState = {
+  host: string;
+  core: string;
+  coreVersion: string;
+  inbounds: string;
+  appliedVersion: number;
+  credentials: number;
+};
+
+/**
+ * The first change after the node's version, by the log's primary key: one index seek
+ * per node however far behind it is (a MIN over the range would read all of it).
+ */
+const pendingSince = `(SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
+  ORDER BY c.version LIMIT 1)`;
+
+const nodesSelect = `SELECT n.id, n.name, n.host, n.core, n.core_version, n.inbounds, n.last_seen_at,
+    n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
+    ${pendingSince} AS pending_since,
+    COALESCE(t.upload, 0) AS upload_today, COALESCE(t.download, 0) AS download_today
+  FROM vpn_nodes n
+  LEFT JOIN (SELECT node_id, SUM(upload) AS upload, SUM(download) AS download
+    FROM device_traffic WHERE day = ? GROUP BY node_id) t ON t.node_id = n.id`;
+
+/** VPN nodes (keys kept as hashes, what their agents report) and the traffic and connections they send. */
+export const vpnNodes = {
+  insert: (db: Database, name: string, keyHash: string, now: number) =>
+    statement(db, "INSERT INTO vpn_nodes (name, key_hash, created_at) VALUES (?, ?, ?)").run(
+      name,
+      keyHash,
+      now,
+    ),
+
+  /** Undefined: no such node. */
+  setKeyHash: (db: Database, id: number, keyHash: string) =>
+    statement<{ id: number }, [string, number]>(
+      db,
+      "UPDATE vpn_nodes SET key_hash = ? WHERE id = ? RETURNING id",
+    ).get(keyHash, id),
+
+  /** Disabled since `disabledAt`, or enabled (null). Undefined: no such node. */
+  setDisabled: (db: Database, id: number, disabledAt: number | null) =>
+    statement<{ id: number }, [number | null, number]>(
+      db,
+      "UPDATE vpn_nodes SET disabled_at = ? WHERE id = ? RETURNING id",
+    ).get(disabledAt, id),
+
+  byKeyHash: (db: Database, keyHash: string) =>
+    statement<{ id: number; name: string; disabled_at: number | null }, [string]>(
+      db,
+      "SELECT id, name, disabled_at FROM vpn_nodes WHERE key_hash = ?",
+    ).get(keyHash),
+
+  nameAndState: (db: Database, id: number) =>
+    statement<{ name: string; disabled_at: number | null }, [number]>(
+      db,
+      "SELECT name, disabled_at FROM vpn_nodes WHERE id = ?",
+    ).get(id),
+
+  nameOf: (db: Database, id: number) =>
+    statement<{ name: string }, [number]>(db, "SELECT name FROM vpn_nodes WHERE id = ?").get(id),
+
+  /** The node whose name is `name` in any letter case. */
+  byNameAnyCase: (db: Database, name: string) =>
+    statement<{ name: string }, [string]>(db, "SELECT name FROM vpn_nodes WHERE LOWER(name) = LOWER(?)").get(
+      name,
+    ),
+
+  idByName: (db: Database, name: string) =>
+    statement<{ id: number }, [string]>(db, "SELECT id FROM vpn_nodes WHERE name = ?").get(name),
+
+  /** Every node, by name, with the traffic of UTC day `day`. */
+  list: (db: Database, day: number) =>
+    statement<NodeRow, [number]>(db, `${nodesSelect} ORDER BY LOWER(n.name), n.id`).all(day),
+
+  /** One node, with the traffic of UTC day `day`. */
+  withTraffic: (db: Database, id: number, day: number) =>
+    statement<NodeRow, [number, number]>(db, `${nodesSelect} WHERE n.id = ?`).get(day, id),
+
+  enabled: (db: Database) =>
+    statement<EnabledNode, []>(
+      db,
+      `SELECT n.name, n.last_seen_at,
+         (SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
+           ORDER BY c.version LIMIT 1) AS pending_since
+       FROM vpn_nodes n WHERE n.disabled_at IS NULL`,
+    ).all(),
+
+  /**
+   * Enabled nodes that have told which inbounds they serve and reported since `since`
+   * (wall clock), oldest first.
+   */
+  reportedSince: (db: Database, since: number) =>
+    statement<ReportedNode, [number]>(
+      db,
+      `SELECT name, host, inbounds FROM vpn_nodes
+         WHERE disabled_at IS NULL AND host IS NOT NULL AND inbounds <> '[]' AND last_seen_at >= ? ORDER BY id`,
+    ).all(since),
+
+  storeReport: (db: Database, id: number, state: NodeState, lastSeenAt: number) =>
+    statement<never, [string, string, string, string, number, number, number, number]>(
+      db,
+      `UPDATE vpn_nodes SET host = ?, core = ?, core_version = ?, inbounds = ?, applied_version = ?,
+       credentials_count = ?, last_seen_at = ? WHERE id = ?`,
+    ).run(
+      state.host,
+      state.core,
+      state.coreVersion,
+      state.inbounds,
+      state.appliedVersion,
+      state.credentials,
+      lastSeenAt,
+      id,
+    ),
+
+  /** Adds bytes to the device that holds `sample.tag`, per node and UTC day; no change: no such device. */
+  addTraffic: (
+    db: Database,
+    nodeId: number,
+    day: number,
+    sample: { tag: string; upload: number; download: number },
+  ) =>
+    statement<never, [number, number, number, number, string]>(
+      db,
+      `INSERT INTO device_traffic (device_id, day, node_id, upload, download)
+       SELECT id, ?, ?, ?, ? FROM devices WHERE node_tag = ?
+     ON CONFLICT (device_id, day, node_id) DO UPDATE
+       SET upload = device_traffic.upload + excluded.upload, download = device_traffic.download + excluded.download`,
+    ).run(day, nodeId, sample.upload, sample.download, sample.tag),
+
+  /** A connection to the device that holds `event.tag`, under the node's name; no change: no such device. */
+  logConnection: (
+    db: Database,
+    nodeName: string,
+    at: number,
+    event: { tag: string; clientIp: string; success: boolean },
+  ) =>
+    statement<never, [string, number, string, number, string]>(
+      db,
+      `INSERT INTO connection_logs (user_id, device_id, server_name, connected_at, user_ip, success)
+       SELECT user_id, id, ?, ?, ?, ? FROM devices WHERE node_tag = ?`,
+    ).run(nodeName, at, event.clientIp, event.success ? 1 : 0, event.tag),
+
+  /** Up to `limit` rows of per-device traffic of UTC days before `day`, oldest first. */
+  deleteTrafficBefore: (db: Database, day: number, limit: number) =>
+    statement<never, [number, number]>(
+      db,
+      `DELETE FROM device_traffic WHERE (device_id, day, node_id) IN (
+         SELECT device_id, day, node_id FROM device_traffic WHERE day < ? ORDER BY day LIMIT ?)`,
+    ).run(day, limit),
+};
