@@ -6,14 +6,14 @@ import { configDefaults, defineConfig } from "vitest/config";
  * about PostgreSQL, so they run once, on SQLite.
  */
 const sqliteFileTests = [
-  "tests/bff/access-real-node.test.ts",
-  "tests/bff/config-and-database.test.ts",
-  "tests/bff/control-socket-owner.test.ts",
-  "tests/bff/data-folder.test.ts",
-  "tests/bff/log-secrets.test.ts",
-  "tests/bff/operator-cli.test.ts",
-  "tests/bff/renewal-crash.test.ts",
-  "tests/bff/startup-modes.test.ts",
+  "tests/bff/access/access-real-node.test.ts",
+  "tests/bff/server/config-and-database.test.ts",
+  "tests/bff/server/control-socket-owner.test.ts",
+  "tests/bff/server/data-folder.test.ts",
+  "tests/bff/server/log-secrets.test.ts",
+  "tests/bff/operators/operator-cli.test.ts",
+  "tests/bff/subscriptions/renewal-crash.test.ts",
+  "tests/bff/server/startup-modes.test.ts",
 ];
 
 /**
@@ -21,12 +21,12 @@ const sqliteFileTests = [
  * the schema compared with SQLite's, and two server instances sharing one database (DESIGN §15).
  */
 const postgresOnlyTests = [
-  "tests/bff/access-change-gaps.test.ts",
-  "tests/bff/postgres-conflicts.test.ts",
-  "tests/bff/schema-parity.test.ts",
-  "tests/bff/two-instances.test.ts",
-  "tests/bff/shared-bank.test.ts",
-  "tests/bff/shared-state.test.ts",
+  "tests/bff/access/access-change-gaps.test.ts",
+  "tests/bff/server/postgres-conflicts.test.ts",
+  "tests/bff/server/schema-parity.test.ts",
+  "tests/bff/server/two-instances.test.ts",
+  "tests/bff/payments/shared-bank.test.ts",
+  "tests/bff/server/shared-state.test.ts",
 ];
 
 // Runs under Bun (`bun --bun x vitest run`) so tests get bun:sqlite and Bun's APIs.

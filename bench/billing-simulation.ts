@@ -6,7 +6,7 @@ import { startServer } from "../bff/server";
 import { runBillingSimulation } from "../tests/helpers/billing-simulation";
 
 /**
- * DESIGN §10/§13: the billing simulation of tests/bff/billing-simulation.test.ts at full
+ * DESIGN §10/§13: the billing simulation of tests/bff/subscriptions/billing-simulation.test.ts at full
  * size, 10,000 customers over 24 test-clock months, against the real server (file
  * database, the embedded sandbox bank), through loopback HTTP. Budget: at most 10 minutes on the
  * 2-core machine, every charge reconciled to the kopeck. The database file is read (and

@@ -10,7 +10,7 @@ import { median, startProcess } from "./lib";
  * charges through the gateway client, signed notifications back, settlement. Each
  * round seeds fresh paying customers, moves the test clock past their renewal date
  * and times one scheduler pass. Crash safety (kill -9 mid-run) is proven by
- * tests/bff/renewal-crash.test.ts.
+ * tests/bff/subscriptions/renewal-crash.test.ts.
  */
 const customers = Number(process.env.CUSTOMERS ?? 2000);
 const rounds = Number(process.env.ROUNDS ?? 3);

@@ -3,17 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright";
 import { startServer } from "../bff/server";
-import { axeFindings, type Finding } from "../tests/e2e/axe";
-import { panelAdmin } from "../tests/e2e/helpers";
-import { layoutProblems } from "../tests/e2e/layout";
+import { axeFindings, type Finding } from "../tests/helpers/browser/axe";
+import { layoutProblems } from "../tests/helpers/browser/layout";
 import {
   type Screen,
   type ScreenLanguage,
   screenLanguages,
   screenName,
   screens,
-} from "../tests/e2e/page-states";
-import { textsOf, untranslatedProblems } from "../tests/e2e/untranslated";
+} from "../tests/helpers/browser/page-states";
+import { panelAdmin } from "../tests/helpers/browser/pages";
+import { textsOf, untranslatedProblems } from "../tests/helpers/browser/untranslated";
 import { chromiumLaunch } from "../tests/helpers/chromium";
 import { e2eJwtSecret } from "../tests/helpers/e2e-secrets";
 

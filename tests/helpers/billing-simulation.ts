@@ -2,7 +2,7 @@ import { approvingCards } from "../../bff/adapters/sandbox/cards";
 import type { Database } from "../../db/database";
 
 /**
- * The billing simulation of DESIGN §13, shared by tests/bff/billing-simulation.test.ts
+ * The billing simulation of DESIGN §13, shared by tests/bff/subscriptions/billing-simulation.test.ts
  * (hundreds of customers, in-process) and bench/billing-simulation.ts (10,000 customers,
  * a real server process). Customers act only through the public and demo HTTP API; the
  * database is only read, to see what the server did. Every renewal attempt is checked

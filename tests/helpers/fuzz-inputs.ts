@@ -1,5 +1,5 @@
 /**
- * Hostile inputs for the every-route fuzz test (tests/bff/fuzz-every-route.test.ts).
+ * Hostile inputs for the every-route fuzz test (tests/bff/api/fuzz-every-route.test.ts).
  * Every value is a fixed catalogue entry or comes from a seeded generator, so a
  * failure names an input that reproduces on the next run.
  */

@@ -1,5 +1,5 @@
 /**
- * The requests of the every-route fuzz test (tests/bff/fuzz-every-route.test.ts), built
+ * The requests of the every-route fuzz test (tests/bff/api/fuzz-every-route.test.ts), built
  * from a route's entry in the OpenAPI document; credentials are added by the test.
  */
 import {

@@ -1,0 +1,318 @@
+import { describe, expect, test } from "vitest";
+import { addMonths } from "../../../bff/platform/calendar";
+import { makeTestApp, postJson, request } from "../../helpers/app";
+import { asCustomer, fixture, referralCodeOf, signIn } from "../../helpers/customers";
+import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
+import { cards, ledger, order, passDays, payWithCard } from "../../helpers/payments";
+
+const { app, context } = await makeTestApp();
+const admin = await makeOperator(context, "panel.admin", "admin");
+const { accessToken } = await tokensFor(app, admin.username, admin.password);
+const auth = bearer(accessToken);
+
+const call = async (
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) => {
+  const response = await app.handle(
+    request(path, {
+      method,
+      headers: { ...auth, "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown> & {
+      content: Record<string, unknown>[];
+      page: Record<string, number>;
+    },
+  };
+};
+
+for (let index = 0; index < 23; index++)
+  await fixture(app, {
+    email: `Search.Person${index}@Example.org`,
+    status: index % 2 ? "ACTIVE" : "NOT_ACTIVE",
+  });
+await fixture(app, { email: "other@mail.test", status: "EXPIRED" });
+
+describe("users/search", () => {
+  test("finds e-mail substrings whatever their case, 10 per page, with the status", async () => {
+    const first = await call(
+      "POST",
+      "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=search.PERSON",
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.content).toHaveLength(10);
+    expect(first.body.page).toEqual({ size: 10, number: 0, totalElements: 23, totalPages: 3 });
+    expect(first.body.content[0]).toMatchObject({
+      email: "Search.Person0@Example.org",
+      subscription: { status: "NOT_ACTIVE" },
+    });
+    expect(first.body.content[1]).toMatchObject({ subscription: { status: "ACTIVE" } });
+    const last = await call(
+      "POST",
+      "/api/panel/users/search?page=2&size=10&sortBy=id&emailPart=search.person",
+    );
+    expect(last.body.content).toHaveLength(3);
+    const short = await call("POST", "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=.t");
+    expect(short.body.content.map((user) => user.email)).toEqual(["other@mail.test"]);
+    const none = await call("POST", "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=nobody-here");
+    expect(none.body).toMatchObject({ content: [], page: { totalElements: 0, totalPages: 0 } });
+  });
+
+  test("a search with a control character is a 400 that says so, not a broken index query", async () => {
+    for (const part of ["person%00x", "%00", "a%1Bb"]) {
+      const response = await call("POST", `/api/panel/users/search?page=0&size=10&emailPart=${part}`);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        success: false,
+        error: {
+          code: "invisible_character",
+          message:
+            'The query field "emailPart" contains a control character or an invisible direction mark; remove it and try again.',
+        },
+      });
+    }
+  });
+
+  test("another page size is refused with a clear message", async () => {
+    const wrong = await call("POST", "/api/panel/users/search?page=0&size=50&emailPart=a");
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.body)).toContain("size must be 10");
+  });
+});
+
+describe("a customer's details, receipts, invitees and logs", () => {
+  test("getUserById, checks (3 per page), invitees (10 per page), logs", async () => {
+    const customer = await signIn(app, "details@example.com");
+    const options = await order(app, customer, 1, 30);
+    await payWithCard(app, options.invoiceId, cards.success);
+    const userId = Number(options.accountId.replace("customer-", ""));
+    const user = await call("POST", `/api/panel/users/getUserById?id=${userId}`);
+    expect(user.body).toMatchObject({
+      id: userId,
+      email: "details@example.com",
+      uid: customer.uid,
+      subscription: { status: "ACTIVE", totalCost: 150, deviceCount: 1 },
+      currency: "RUB",
+      firstPayment: 1,
+      firstPaymentIsActive: true,
+      isPromoActivated: false,
+      discount: 0,
+      referralDiscount: 0,
+      devices: [],
+    });
+    const checks = await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=3`);
+    expect(checks.body.content).toEqual([
+      expect.objectContaining({
+        accountId: "details@example.com",
+        amount: 1,
+        status: "COMPLETED",
+        kind: "first",
+        isWarrantyOver: false,
+        subscriptionId: expect.any(Number),
+      }),
+    ]);
+    expect((await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=7`)).status).toBe(400);
+    for (const size of [10, 25, 50]) {
+      const bigger = await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=${size}`);
+      expect(bigger.status).toBe(200);
+      expect(bigger.body.page).toMatchObject({ size, number: 0, totalElements: 1, totalPages: 1 });
+    }
+    const invitees = await call(
+      "POST",
+      `/api/panel/invitations/getInviteesByInviterId?userId=${userId}&size=10&page=0&sortBy=created&sortDirection=DESC`,
+    );
+    expect(invitees.body).toMatchObject({
+      invitations: { content: [], page: { size: 10, number: 0, totalElements: 0 } },
+    });
+    const logs = await app.handle(
+      request(`/api/panel/logs?userId=${userId}`, { method: "POST", headers: auth }),
+    );
+    expect(await logs.json()).toEqual([]);
+    expect((await call("POST", "/api/panel/users/getUserById?id=999999")).status).toBe(404);
+  });
+
+  test("the permanent cost is what the next renewal charges: the tariff plus an extra device slot", async () => {
+    const customer = await signIn(app, "two-slots@example.com");
+    const options = await order(app, customer, 1, 30);
+    await payWithCard(app, options.invoiceId, cards.success);
+    expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+    const userId = Number(options.accountId.replace("customer-", ""));
+    const user = await call("POST", `/api/panel/users/getUserById?id=${userId}`);
+    expect(user.body).toMatchObject({
+      subscription: {
+        totalCost: 200,
+        deviceCount: 2,
+        cost: { months: 1, tariffPrice: 150, extraDevicesPrice: 50, discountPercent: 0 },
+      },
+      currency: "RUB",
+    });
+  });
+});
+
+describe("promo codes", () => {
+  const today = new Date(context.clock.now()).toISOString().slice(0, 10);
+  const months = (count: number) =>
+    new Date(addMonths(Date.parse(`${today}T00:00:00Z`), count)).toISOString().slice(0, 10);
+  const valid = {
+    promoCode: "WINTER25",
+    promoType: "DISCOUNT",
+    isAvailable: true,
+    discount: 0.25,
+    expirationDate: months(3),
+  };
+
+  test.each([
+    [{ promoCode: "ABCD" }, "promo_code_too_short", "promo code must be 5 or more characters"],
+    [
+      { promoCode: "BAD CODE" },
+      "promo_code_invalid_characters",
+      "promo code may contain only A-Z, 0-9, underscore and hyphen",
+    ],
+    [{ discount: 0.15 }, "promo_discount_out_of_range", "discount must be 20 to 50 and multiple of 5"],
+    [{ discount: 0.55 }, "promo_discount_out_of_range", "discount must be 20 to 50 and multiple of 5"],
+    [{ discount: 0.22 }, "promo_discount_out_of_range", "discount must be 20 to 50 and multiple of 5"],
+    [{ expirationDate: months(13) }, "promo_validity_out_of_range", "validity must be 1 to 12 months"],
+    [{ expirationDate: today }, "promo_validity_out_of_range", "validity must be 1 to 12 months"],
+    [{ expirationDate: "2026-02-30x" }, "promo_validity_out_of_range", "validity must be 1 to 12 months"],
+    [{ promoType: "FREE_YEAR" }, "promo_type_unknown", "such promo codes cannot be created"],
+  ])("%j is refused: %s", async (change, code, message) => {
+    const response = await call("POST", "/api/panel/promos/generatePromo", { ...valid, ...change });
+    expect(response.status).toBe(400);
+    // The spec's `message` (generatePromo answers `message, success`) beside DESIGN §9's error.
+    expect(response.body).toEqual({ success: false, message, error: { code, message } });
+  });
+
+  test("a refusal is worded in the operator's language", async () => {
+    const response = await call(
+      "POST",
+      "/api/panel/promos/generatePromo",
+      { ...valid, promoCode: "ABCD" },
+      { "accept-language": "ru" },
+    );
+    expect(response.status).toBe(400);
+    const message = "промокод должен содержать 5 или более символов";
+    expect(response.body).toEqual({
+      success: false,
+      message,
+      error: { code: "promo_code_too_short", message },
+    });
+  });
+
+  test.each([
+    [{ promoCode: "abc_1" }],
+    [{ discount: 0.2 }],
+    [{ discount: 0.5 }],
+    [{ expirationDate: months(1) }],
+    [{ expirationDate: months(12) }],
+  ])("%j at the edge is accepted", async (change) => {
+    const code = `EDGE${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+    const response = await call("POST", "/api/panel/promos/generatePromo", {
+      ...valid,
+      promoCode: code,
+      ...change,
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.success).toBe(true);
+  });
+
+  test("codes are stored upper-case, duplicates refused, listed 5 per page newest first", async () => {
+    expect(
+      (await call("POST", "/api/panel/promos/generatePromo", { ...valid, promoCode: "dupl1" })).status,
+    ).toBe(200);
+    const again = await call("POST", "/api/panel/promos/generatePromo", { ...valid, promoCode: "DUPL1" });
+    expect(again.status).toBe(409);
+    const taken = "A promo code with this name already exists.";
+    expect(again.body).toEqual({
+      success: false,
+      message: taken,
+      error: { code: "promo_code_taken", message: taken },
+    });
+    const list = await call(
+      "GET",
+      "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC",
+    );
+    expect(list.body.content).toHaveLength(5);
+    expect(list.body.content[0]).toMatchObject({
+      promoCode: "DUPL1",
+      promoType: "DISCOUNT",
+      isAvailable: true,
+      discount: 0.25,
+      expirationDate: months(3),
+    });
+    expect(list.body.page.size).toBe(5);
+    const found = await call(
+      "GET",
+      "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC&code=upl",
+    );
+    expect(found.body.content.map((promo) => promo.promoCode)).toEqual(["DUPL1"]);
+    expect(found.body.page).toMatchObject({ totalElements: 1, totalPages: 1 });
+    const none = await call(
+      "GET",
+      "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC&code=%25_",
+    );
+    expect(none.body.content).toEqual([]);
+    const types = await call("GET", "/api/panel/promos/promoTypes");
+    expect(types.body).toEqual([{ type: "DISCOUNT", name: "Скидка на подписку" }]);
+  });
+});
+
+describe("refund", () => {
+  test("refunds through the gateway, ends access at once, is audited; a second refund answers Success false", async () => {
+    const customer = await signIn(app, "refund-me@example.com");
+    const options = await order(app, customer, 1, 30);
+    await payWithCard(app, options.invoiceId, cards.success);
+    const first = await app.handle(
+      postJson("/api/panel/refund", { email: "refund-me@example.com", uid: customer.uid }, auth),
+    );
+    expect(await first.json()).toMatchObject({ Success: true, Message: expect.stringContaining("60 days") });
+    const userId = Number(options.accountId.replace("customer-", ""));
+    expect((await call("POST", `/api/panel/users/getUserById?id=${userId}`)).body).toMatchObject({
+      subscription: { status: "EXPIRED" },
+      hasAccess: false,
+    });
+    expect((await ledger(app, options.accountId)).map((entry) => [entry.kind, entry.amount])).toEqual([
+      ["payment", 1],
+      ["refund", 1],
+    ]);
+    const second = await app.handle(
+      postJson("/api/panel/refund", { email: "refund-me@example.com", uid: customer.uid }, auth),
+    );
+    expect(await second.json()).toMatchObject({ Success: false });
+    const audit = await call("GET", "/api/panel/audit?page=0&size=20");
+    expect(audit.body.content[0]).toMatchObject({
+      operator: "panel.admin",
+      action: "refund",
+      targetEmail: "refund-me@example.com",
+    });
+  });
+
+  test("an invitee's refund takes the inviter's referral discount away", async () => {
+    const inviter = await signIn(app, "loses-discount@example.com");
+    const code = await referralCodeOf(app, inviter);
+    // The friend counts once it has paid more than the trial: the trial, then its first renewal.
+    const friend = await signIn(app, "refunded-friend@example.com", { referralCode: code, period: 1 });
+    await payWithCard(app, (await order(app, friend, 1, 1)).invoiceId, cards.success);
+    await passDays(app, 1.5);
+    const shop = async () =>
+      (
+        (await (
+          await app.handle(
+            postJson("/api/shop/getShop", { email: inviter.email }, { cookie: inviter.cookie }),
+          )
+        ).json()) as { discount: number }
+      ).discount;
+    expect(await shop()).toBe(0.25);
+    // The clock moved past the access token's 15 minutes: sign in to the panel again.
+    const fresh = bearer((await tokensFor(app, admin.username, admin.password)).accessToken);
+    await app.handle(
+      postJson("/api/panel/refund", { email: "refunded-friend@example.com", uid: friend.uid }, fresh),
+    );
+    expect(await shop()).toBe(0);
+  });
+});

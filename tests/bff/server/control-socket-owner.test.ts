@@ -1,0 +1,108 @@
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { canonicalDatabasePath, controlSocketPath } from "../../../bff/platform/control-socket";
+
+// The operator CLI and backups hand commands and file paths to whatever answers on the
+// data folder's control socket: only a socket of this user, closed to others, is asked.
+
+const root = mkdtempSync(join(tmpdir(), "kannt-socket-owner-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const nobody = Number(Bun.spawnSync(["id", "-u", "nobody"]).stdout.toString().trim());
+
+/**
+ * A stand-in listening where the server's socket goes, answering as a server of this
+ * database would and as if every command succeeded; it counts what it is asked.
+ */
+function impostor(name: string) {
+  const databasePath = join(root, name, "data", "app.db");
+  mkdirSync(join(root, name, "data"), { recursive: true, mode: 0o700 });
+  const path = controlSocketPath(join(root, name, "data"));
+  const asked: string[] = [];
+  const server = Bun.serve({
+    unix: path,
+    fetch(request) {
+      asked.push(`${request.method} ${new URL(request.url).pathname}`);
+      return Response.json({
+        database: canonicalDatabasePath(databasePath),
+        pid: process.pid,
+        exitCode: 0,
+        output: "done by the impostor",
+        path: join(root, name, "backups", "impostor.sqlite"),
+      });
+    },
+  });
+  return { databasePath, path, asked, stop: () => server.stop(true) };
+}
+
+/** `bun <script> args…` on the data folder of `databasePath`, without blocking the stand-in. */
+async function run(script: string, databasePath: string, ...args: string[]) {
+  const child = Bun.spawn(["bun", script, ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      APP_MODE: "demo",
+      DATABASE_PATH: databasePath,
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, output: `${stdout}${stderr}`.trim() };
+}
+
+describe("a control socket that is not this user's own", () => {
+  test("owned by another user: the operator CLI and the backup refuse it, naming it, and ask it nothing", async () => {
+    const socket = impostor("foreign");
+    try {
+      chownSync(socket.path, nobody, nobody);
+      const cli = await run("bff/cli.ts", socket.databasePath, "disable", "someone");
+      expect(cli.code).toBe(1);
+      expect(cli.output).toContain(
+        `Refusing the control socket ${socket.path}: it belongs to user ${nobody}`,
+      );
+      const backup = await run("scripts/backup.ts", socket.databasePath);
+      expect(backup.code).toBe(1);
+      expect(backup.output).toContain(
+        `Refusing the control socket ${socket.path}: it belongs to user ${nobody}`,
+      );
+      expect(socket.asked).toEqual([]);
+    } finally {
+      socket.stop();
+    }
+  });
+
+  test("open to other users' writes: the operator CLI refuses it, naming it and its mode", async () => {
+    const socket = impostor("open");
+    try {
+      chmodSync(socket.path, 0o666);
+      const cli = await run("bff/cli.ts", socket.databasePath, "disable", "someone");
+      expect(cli.code, cli.output).toBe(1);
+      expect(cli.output).toContain(
+        `Refusing the control socket ${socket.path}: other users may write to it (mode 666)`,
+      );
+      expect(socket.asked).toEqual([]);
+    } finally {
+      socket.stop();
+    }
+  });
+
+  test("this user's own, owner-only: the operator CLI asks it", async () => {
+    const socket = impostor("own");
+    try {
+      chmodSync(socket.path, 0o600);
+      const cli = await run("bff/cli.ts", socket.databasePath, "disable", "someone");
+      expect(cli).toEqual({ code: 0, output: "done by the impostor" });
+      expect(socket.asked).toEqual(["GET /status", "POST /operator"]);
+    } finally {
+      socket.stop();
+    }
+  });
+});

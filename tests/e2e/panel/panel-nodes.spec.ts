@@ -1,0 +1,163 @@
+import { expect, type Page, test } from "@playwright/test";
+import { blockingAtBothWidths, describeFinding } from "../../helpers/browser/axe";
+import { layoutProblems } from "../../helpers/browser/layout";
+import { holdButton, signInToPanel, useLanguage } from "../../helpers/browser/pages";
+
+/** A node name no other test uses. */
+const uniqueNodeName = () => `e2e-node-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+/** One node's row (a card on a phone), found by its name. */
+const nodeRow = (page: Page, name: string) =>
+  page.locator(".panel-nodes__row").filter({ has: page.getByText(name, { exact: true }) });
+
+/** The key shown once: read, then dismissed, after which it is nowhere on the page. */
+async function takeOnceKey(page: Page, name: string): Promise<string> {
+  const box = page.getByRole("region", { name: `Key for node ${name}` });
+  await expect(box).toContainText("it will not be shown again");
+  const key = await box.getByLabel("Node key (NODE_KEY)").inputValue();
+  expect(key).toMatch(/^node_\S{20,}$/);
+  await box.getByRole("button", { name: "Done, hide it" }).click();
+  await expect(box).toHaveCount(0);
+  await expect(page.locator(`input[value="${key}"]`)).toHaveCount(0);
+  return key;
+}
+
+async function signInAdminToNodes(page: Page) {
+  await signInToPanel(page);
+  await page.waitForURL("**/panel-search");
+  await page.getByRole("navigation", { name: "Panel sections" }).getByRole("link", { name: "Nodes" }).click();
+  await page.waitForURL("**/panel-nodes");
+  await expect(page.getByRole("link", { name: "Nodes" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("heading", { name: "VPN nodes", level: 1 })).toBeVisible();
+}
+
+test.describe("VPN nodes in the panel", () => {
+  test.beforeEach(async ({ page }) => {
+    await useLanguage(page, "en");
+  });
+
+  test("an administrator adds a node, sees its key once, finds it offline, rotates the key and disables it", async ({
+    page,
+    context,
+  }) => {
+    // A captcha sign-in and two 2-second holds, on two cores shared with another worker.
+    test.setTimeout(180_000);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signInAdminToNodes(page);
+
+    const name = uniqueNodeName();
+    const form = page.getByRole("region", { name: "Add a node" });
+    await form.getByLabel("Node name").fill("bad name!");
+    await form.getByRole("button", { name: "Add node" }).click();
+    await expect(form.getByRole("alert")).toContainText("Check the name");
+    await expect(page.getByRole("region", { name: /^Key for node/ })).toHaveCount(0);
+
+    await form.getByLabel("Node name").fill(name);
+    await form.getByRole("button", { name: "Add node" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `Node ${name} added.` })).toBeVisible();
+    await expect(form.getByRole("alert")).toHaveCount(0);
+    const box = page.getByRole("region", { name: `Key for node ${name}` });
+    await box.getByRole("button", { name: "Copy" }).click();
+    await expect(box.getByRole("status")).toHaveText("Copied.");
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await box.getByLabel("Node key (NODE_KEY)").inputValue());
+    const first = await takeOnceKey(page, name);
+
+    // Listed, offline (its agent never called), never with its key; not shown again on a fresh look.
+    await page.reload();
+    const row = nodeRow(page, name);
+    await expect(row).toContainText("Offline");
+    await expect(row).toContainText("has not reported yet");
+    await expect(row).toContainText("not reported");
+    await expect(page.getByRole("region", { name: /^Key for node/ })).toHaveCount(0);
+    await expect(page.locator("body")).not.toContainText(first);
+    // The same name again, in any case, is refused with the server's words.
+    await form.getByLabel("Node name").fill(name.toUpperCase());
+    await form.getByRole("button", { name: "Add node" }).click();
+    await expect(form.getByRole("alert")).toContainText("A node with this name already exists.");
+    await expect(form.getByRole("alert")).toContainText(`A node named "${name}" already exists`);
+
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(nodeRow(page, name)).toBeVisible();
+      expect(await layoutProblems(page), `${width} px`).toEqual([]);
+    }
+    const findings = await blockingAtBothWidths(page);
+    expect(findings.map(describeFinding)).toEqual([]);
+
+    // A new key, shown once; the node's old key is refused from then on.
+    await holdButton(page, nodeRow(page, name).getByRole("button", { name: "New key" }));
+    await expect(page.getByRole("status").filter({ hasText: `New key for ${name}` })).toBeVisible();
+    const second = await takeOnceKey(page, name);
+    expect(second).not.toBe(first);
+
+    // Disabled: said in its row, with the way back.
+    await holdButton(page, nodeRow(page, name).getByRole("button", { name: "Disable" }));
+    await expect(page.getByRole("status").filter({ hasText: `${name} is disabled` })).toBeVisible();
+    await expect(nodeRow(page, name)).toContainText("Disabled");
+    await expect(nodeRow(page, name).getByRole("button", { name: "Enable" })).toBeVisible();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.reload();
+    await expect(nodeRow(page, name)).toContainText("Disabled");
+    expect(await layoutProblems(page)).toEqual([]);
+
+    // The sections, Nodes among them, keep to two rows on a phone in every language.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const language of ["ru", "en", "zh", "kk"]) {
+      await page.evaluate((lang) => localStorage.setItem("i18nextLng", lang), language);
+      await page.reload();
+      const links = page.locator(".panel-nav a");
+      await expect(links).toHaveCount(6);
+      const tops = await links.evaluateAll((all) =>
+        all.map((link) => Math.round(link.getBoundingClientRect().top)),
+      );
+      expect(new Set(tops).size, `${language}: ${tops.join(", ")}`).toBeLessThanOrEqual(2);
+    }
+    await page.evaluate(() => localStorage.setItem("i18nextLng", "en"));
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // Each change reads as a sentence in the audit log.
+    await page.goto("/panel-audit");
+    for (const sentence of [`added node ${name}`, `made a new key for node ${name}`, `disabled node ${name}`])
+      await expect(page.getByText(sentence)).toBeVisible();
+  });
+
+  test("support staff have no Nodes section and are told the screen is for administrators", async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    await signInToPanel(page);
+    await page.waitForURL("**/panel-search");
+    // A support operator made through the staff API, signed in elsewhere.
+    const username = `e2e.nodes.${Date.now().toString(36)}`;
+    const password = "a support password here";
+    const made = await page.evaluate(
+      async ({ username, password }) =>
+        (
+          await fetch("/api/panel/operators", {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              authorization: `Bearer ${localStorage.getItem("accessToken")}`,
+            },
+            body: JSON.stringify({ username, password, role: "support" }),
+          })
+        ).status,
+      { username, password },
+    );
+    expect(made).toBe(200);
+    const other = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
+    await useLanguage(other, "en");
+    await signInToPanel(other, { username, password });
+    await other.waitForURL("**/panel-search");
+    const sections = other.getByRole("navigation", { name: "Panel sections" });
+    await expect(sections.getByRole("link", { name: "Users" })).toBeVisible();
+    await expect(sections.getByRole("link", { name: "Nodes" })).toHaveCount(0);
+    await other.goto("/panel-nodes");
+    await expect(other.getByRole("alert")).toHaveText("This section is for administrators only.");
+    await expect(other.getByRole("button", { name: "Add node" })).toHaveCount(0);
+    await other.context().close();
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, test } from "vitest";
+import { EventQueue } from "../../../agent/event-queue";
+import { EventSender } from "../../../agent/event-sender";
+import { silentLogger } from "../../../agent/log";
+import { type ProductApi, ProductError } from "../../../agent/product-api";
+import type { NodeEvents } from "../../../bff/modules/access/node-wire";
+import { FakeCoreApi } from "../../helpers/fake-core-api";
+
+class EventsProduct implements ProductApi {
+  readonly received: NodeEvents[] = [];
+  failWith: ProductError | undefined;
+  async allowList(): Promise<never> {
+    throw new Error("not used");
+  }
+  async report(): Promise<void> {}
+  async events(events: NodeEvents): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    this.received.push(structuredClone(events));
+  }
+}
+
+const stat = (tag: string, direction: "uplink" | "downlink", value: number) => ({
+  name: `user>>>${tag}>>>traffic>>>${direction}`,
+  value,
+});
+
+describe("traffic and connection events", () => {
+  test("traffic is summed per device; a batch the product did not take is sent again with what came since", async () => {
+    const core = new FakeCoreApi([]);
+    const product = new EventsProduct();
+    const sender = new EventSender(core, product, silentLogger, (tag) => tag.startsWith("dev-"));
+    core.traffic = [
+      stat("dev-a", "uplink", 100),
+      stat("dev-a", "downlink", 2000),
+      stat("admin@example.com", "uplink", 5),
+    ];
+    sender.connection({ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true });
+
+    product.failWith = new ProductError("POST /api/nodes/events answered 503", 503);
+    await sender.flush();
+    expect(product.received).toEqual([]);
+
+    product.failWith = undefined;
+    core.traffic = [stat("dev-a", "uplink", 50), stat("dev-b", "downlink", 7)];
+    await sender.flush();
+    expect(product.received).toEqual([
+      {
+        traffic: [
+          { tag: "dev-a", upload: 150, download: 2000 },
+          { tag: "dev-b", upload: 0, download: 7 },
+        ],
+        connections: [{ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true }],
+      },
+    ]);
+
+    await sender.flush();
+    expect(product.received).toHaveLength(1);
+  });
+
+  test("a device that just left still has its last bytes reported", async () => {
+    const core = new FakeCoreApi([]);
+    const product = new EventsProduct();
+    const sender = new EventSender(core, product, silentLogger, (tag) => sender.isRecentlyLeft(tag));
+    sender.tagsLeft(["dev-gone"]);
+    core.traffic = [stat("dev-gone", "downlink", 10)];
+    await sender.flush();
+    expect(product.received[0]?.traffic).toEqual([{ tag: "dev-gone", upload: 0, download: 10 }]);
+  });
+
+  test("a batch the product refuses as malformed is dropped, not retried for ever", async () => {
+    const core = new FakeCoreApi([]);
+    const product = new EventsProduct();
+    const sender = new EventSender(core, product, silentLogger, () => true);
+    sender.connection({ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true });
+    product.failWith = new ProductError("POST /api/nodes/events answered 400", 400);
+    await sender.flush();
+    product.failWith = undefined;
+    await sender.flush();
+    expect(product.received).toEqual([]);
+  });
+
+  test("batches hold at most 1,000 samples and 1,000 events, as the product takes them", () => {
+    const queue = new EventQueue();
+    for (let index = 0; index < 2_500; index++) queue.addTraffic(`d${index}`, 1, 2);
+    const batches = queue.takeBatches();
+    expect(batches.map((batch) => batch.traffic.length)).toEqual([1_000, 1_000, 500]);
+  });
+
+  test("batches stay under the product's 64 KB body limit, and memory is bounded while the product is away", () => {
+    const queue = new EventQueue();
+    for (let index = 0; index < 60_000; index++)
+      queue.addConnection({
+        tag: `dev-${index}`,
+        clientIp: "2001:db8::1234:5678",
+        at: 1_790_000_000_000 + index,
+        success: true,
+      });
+    for (let index = 0; index < 2_000; index++) queue.addTraffic(`dev-${index}`, 1, 2);
+    expect(queue.droppedConnections).toBe(10_000);
+    const batches = queue.takeBatches();
+    expect(batches.length).toBeGreaterThan(1);
+    for (const batch of batches) {
+      expect(JSON.stringify(batch).length).toBeLessThan(64 * 1024);
+      expect(batch.connections.length).toBeLessThanOrEqual(1_000);
+    }
+    expect(batches.flatMap((batch) => batch.connections)).toHaveLength(50_000);
+    expect(batches.flatMap((batch) => batch.connections)[0]?.tag).toBe("dev-10000");
+    expect(batches.flatMap((batch) => batch.traffic)).toHaveLength(2_000);
+    expect(queue.isEmpty).toBe(true);
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { readSettings, SettingsError } from "../../../agent/settings";
+import { exitCodeOf, spawnCaptured } from "../../helpers/captured-process";
+
+const complete = {
+  KANNT_URL: "https://kannt.example/",
+  NODE_KEY: "node_abc",
+  NODE_HOST: "vpn1.kannt.example",
+  CORE: "xray",
+  CORE_CONFIG: "/usr/local/etc/xray/config.json",
+  CORE_ACCESS_LOG: "/var/log/xray/access.log",
+  AGENT_STATE: "/var/lib/kannt-agent/state.json",
+};
+
+const agentVariables = [...Object.keys(complete), "CORE_API"];
+const withoutAgentVariables = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !agentVariables.includes(name)),
+  ) as Record<string, string>;
+
+describe("the agent's environment", () => {
+  test("a complete environment, with the API's default address", () => {
+    expect(readSettings(complete)).toEqual({
+      productUrl: "https://kannt.example",
+      nodeKey: "node_abc",
+      nodeHost: "vpn1.kannt.example",
+      core: "xray",
+      coreApi: "127.0.0.1:10085",
+      coreConfigPath: "/usr/local/etc/xray/config.json",
+      accessLogPath: "/var/log/xray/access.log",
+      statePath: "/var/lib/kannt-agent/state.json",
+    });
+    expect(
+      readSettings({ ...complete, CORE: "v2ray", CORE_API: "127.0.0.1:8080", NODE_HOST: "2001:db8::1" }),
+    ).toMatchObject({
+      core: "v2ray",
+      coreApi: "127.0.0.1:8080",
+      nodeHost: "2001:db8::1",
+    });
+  });
+
+  test("every missing variable is named at once", () => {
+    let message = "";
+    try {
+      readSettings({});
+    } catch (error) {
+      expect(error).toBeInstanceOf(SettingsError);
+      message = (error as Error).message;
+    }
+    for (const name of Object.keys(complete)) expect(message).toContain(`${name} is not set`);
+    expect(message).not.toContain("CORE_API");
+  });
+
+  test.each([
+    ["KANNT_URL", "kannt.example", /KANNT_URL is not a URL/],
+    ["KANNT_URL", "ftp://kannt.example", /KANNT_URL must be an http\(s\) origin/],
+    ["CORE", "sing-box", /CORE must be xray or v2ray \(got "sing-box"\)/],
+    ["CORE_API", "10085", /CORE_API must be host:port/],
+    ["NODE_HOST", "https://vpn.example:443", /NODE_HOST must be a host name or IP address/],
+    ["NODE_KEY", "node_abc def", /NODE_KEY holds whitespace/],
+  ])("%s=%s is refused with a message naming it", (name, value, message) => {
+    expect(() => readSettings({ ...complete, [name]: value })).toThrow(message);
+  });
+});
+
+describe("`npm run agent` with a bad configuration", () => {
+  const directory = mkdtempSync(join(tmpdir(), "kannt-agent-settings-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  test("stops at once with the variables' names, before touching anything", async () => {
+    const agent = spawnCaptured("agent/main.ts", { ...withoutAgentVariables(), CORE: "xray" });
+    expect(await exitCodeOf(agent, 60_000)).toBe(1);
+    expect(agent.stderr()).toContain("kannt-agent: KANNT_URL is not set");
+    expect(agent.stderr()).toContain("kannt-agent: AGENT_STATE is not set");
+  });
+
+  test("stops on a core config it cannot manage, naming CORE_CONFIG and the inbound", async () => {
+    const config = join(directory, "config.json");
+    writeFileSync(
+      config,
+      JSON.stringify({ inbounds: [{ tag: "kannt-x", port: 443, protocol: "shadowsocks" }] }),
+    );
+    const agent = spawnCaptured("agent/main.ts", {
+      ...withoutAgentVariables(),
+      ...complete,
+      CORE_CONFIG: config,
+      AGENT_STATE: join(directory, "state.json"),
+    });
+    expect(await exitCodeOf(agent, 60_000)).toBe(1);
+    expect(agent.stderr()).toContain(
+      `kannt-agent: CORE_CONFIG (${config}) inbound kannt-x: protocol "shadowsocks"`,
+    );
+  });
+
+  test("stops on an AGENT_STATE it cannot write", async () => {
+    const config = join(directory, "good.json");
+    writeFileSync(config, JSON.stringify({ inbounds: [{ tag: "kannt-v", port: 443, protocol: "vless" }] }));
+    const agent = spawnCaptured("agent/main.ts", {
+      ...withoutAgentVariables(),
+      ...complete,
+      CORE_CONFIG: config,
+      AGENT_STATE: join(directory, "no-such-folder", "state.json"),
+    });
+    expect(await exitCodeOf(agent, 60_000)).toBe(1);
+    expect(agent.stderr()).toContain("kannt-agent: AGENT_STATE");
+    expect(agent.stderr()).toContain("cannot be written");
+  });
+});

@@ -1,0 +1,195 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { createContext } from "../../../bff/app";
+import { OffsetClock } from "../../../bff/platform/clock";
+import { configWith, loadConfig } from "../../../bff/platform/config";
+import { prepareDataFolder } from "../../../bff/platform/data-folder";
+import { openDatabase } from "../../../bff/platform/database";
+
+// The configuration is read once, at start, into one frozen object (bff/platform/config.ts):
+// a value a variable does not take stops the start, naming it; loading writes nothing, and
+// the start's own step (prepareDataFolder) makes the data folder and the generated secrets.
+
+const root = mkdtempSync(join(tmpdir(), "kannt-config-loading-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let folders = 0;
+/** A folder that does not exist yet. */
+const freshFolder = () => join(root, `case-${++folders}`, "data");
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+const load = (environment: Record<string, string>) =>
+  loadConfig({ DATABASE_PATH: ":memory:", ...environment });
+
+describe("loadConfig refuses a value its variable does not take, naming both and what it takes", () => {
+  test.each([
+    // Read as a number of seconds it was NaN, and NaN > 0 is false: renewals silently stopped.
+    [
+      "BILLING_INTERVAL_SECONDS",
+      "1m",
+      "a whole number of seconds from 0 to 86400 (0 turns the renewal scheduler off)",
+    ],
+    ["BILLING_INTERVAL_SECONDS", "-60", "a whole number of seconds from 0 to 86400"],
+    ["BILLING_INTERVAL_SECONDS", "86401", "a whole number of seconds from 0 to 86400"],
+    ["PORT", "abc", "a whole number from 0 to 65535"],
+    ["PORT", "65536", "a whole number from 0 to 65535"],
+    ["RENEWAL_BATCH_SIZE", "0", "a whole number from 1 to 5000"],
+    ["LOG_RETENTION_DAYS", "-1", "a whole number of days from 1 to 3650"],
+    ["IP_RETENTION_DAYS", "30d", "a whole number of days from 1 to 3650"],
+    ["ALTCHA_MAX_NUMBER", "4e5", "a whole number from 1000 to 100000000"],
+    ["LOG_LEVEL", "verbose", '"debug", "info", "warn" or "error"'],
+    ["SKIP_BUILD", "maybe", "1, true, yes or on, or 0, false, no or off"],
+    ["APP_MODE", "staging", '"demo" or "production"'],
+    ["TAXATION_SYSTEM", "7", "one of 0 (ОСН), 1 (УСН доходы)"],
+    ["RECEIPT_VAT", "18", '"none" (без НДС) or one of 0, 5, 7'],
+  ])("%s=%s", (name, raw, accepts) => {
+    expect(() => load({ [name]: raw })).toThrow(`${name} must be ${accepts}`);
+    expect(() => load({ [name]: raw })).toThrow(`got "${raw}".`);
+  });
+
+  test("the defaults stay what they were, and 0 still turns the scheduler off", () => {
+    expect(load({})).toMatchObject({
+      port: 3000,
+      billingIntervalSeconds: 60,
+      renewalBatchSize: 500,
+      logRetentionDays: 90,
+      ipRetentionDays: 30,
+      altchaMaxNumber: 400_000,
+      logLevel: undefined,
+      skipBuild: false,
+      staticDirectory: "dist",
+    });
+    expect(load({ BILLING_INTERVAL_SECONDS: "0" }).billingIntervalSeconds).toBe(0);
+    expect(load({ BILLING_INTERVAL_SECONDS: " 86400 " }).billingIntervalSeconds).toBe(86_400);
+    expect(load({ BILLING_INTERVAL_SECONDS: "" }).billingIntervalSeconds).toBe(60);
+    expect(load({ LOG_LEVEL: "debug", SKIP_BUILD: "1" })).toMatchObject({
+      logLevel: "debug",
+      skipBuild: true,
+    });
+  });
+});
+
+describe("loadConfig writes nothing", () => {
+  test("twice from the same environment in a fresh folder: the folder is never made", () => {
+    const folder = freshFolder();
+    const environment = { DATABASE_PATH: join(folder, "app.db") };
+    const first = loadConfig(environment);
+    const second = loadConfig(environment);
+    expect(second).toEqual(first);
+    expect(existsSync(join(folder, ".."))).toBe(false);
+    // Unconfigured secrets are left for the start to make.
+    expect([first.jwtSecret, first.cloudPaymentsApiSecret]).toEqual(["", ""]);
+  });
+
+  test("an empty folder that exists stays empty, its mode unchanged", () => {
+    const folder = freshFolder();
+    mkdirSync(folder, { recursive: true });
+    chmodSync(folder, 0o755);
+    loadConfig({ DATABASE_PATH: join(folder, "app.db") });
+    loadConfig({ DATABASE_PATH: join(folder, "app.db") });
+    expect(readdirSync(folder)).toEqual([]);
+    expect(modeOf(folder)).toBe(0o755);
+  });
+
+  test("a refused value writes nothing either", () => {
+    const folder = freshFolder();
+    expect(() =>
+      loadConfig({ DATABASE_PATH: join(folder, "app.db"), BILLING_INTERVAL_SECONDS: "1m" }),
+    ).toThrow(/BILLING_INTERVAL_SECONDS/);
+    expect(existsSync(join(folder, ".."))).toBe(false);
+  });
+});
+
+describe("the configuration is frozen", () => {
+  test("assigning to it, its receipts or its proxy list throws, in type and at run time", () => {
+    const config = load({ TRUSTED_PROXIES: "10.0.0.1" });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      // @ts-expect-error: the type is read-only as well
+      config.port = 1;
+    }).toThrow(TypeError);
+    expect(() => {
+      // @ts-expect-error
+      config.receipts.vat = 20;
+    }).toThrow(TypeError);
+    expect(() => (config.trustedProxies as string[]).push("10.0.0.2")).toThrow(TypeError);
+    expect(config).toMatchObject({ port: 3000, receipts: { vat: null }, trustedProxies: ["10.0.0.1"] });
+  });
+
+  test("a start step's copy is a new frozen object; the one it was made from is unchanged", () => {
+    const config = load({});
+    const copy = configWith(config, { publicUrl: "http://localhost:4100" });
+    expect(Object.isFrozen(copy)).toBe(true);
+    expect([config.publicUrl, copy.publicUrl]).toEqual(["http://localhost:3000", "http://localhost:4100"]);
+  });
+});
+
+describe("prepareDataFolder: the start's step that writes", () => {
+  test("makes the folder 0700 and each generated secret 0600, once; the loaded configuration keeps none", () => {
+    const folder = freshFolder();
+    const environment = { DATABASE_PATH: join(folder, "app.db") };
+    const loaded = loadConfig(environment);
+    const started = prepareDataFolder(loaded);
+    expect(modeOf(folder)).toBe(0o700);
+    expect(readdirSync(folder).sort()).toEqual(["cloudpayments-api-secret.secret", "jwt-secret.secret"]);
+    for (const name of readdirSync(folder)) expect(modeOf(join(folder, name)), name).toBe(0o600);
+    expect(started.jwtSecret).toBe(readFileSync(join(folder, "jwt-secret.secret"), "utf8").trim());
+    expect(started.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(started.cloudPaymentsApiSecret).not.toBe(started.jwtSecret);
+    expect(Object.isFrozen(started)).toBe(true);
+    expect([loaded.jwtSecret, loaded.cloudPaymentsApiSecret]).toEqual(["", ""]);
+    // The next start reads them back: tokens signed before a restart stay valid.
+    const again = prepareDataFolder(loadConfig(environment));
+    expect([again.jwtSecret, again.cloudPaymentsApiSecret]).toEqual([
+      started.jwtSecret,
+      started.cloudPaymentsApiSecret,
+    ]);
+  });
+
+  test("configured secrets are used and never written", () => {
+    const folder = freshFolder();
+    const started = prepareDataFolder(
+      loadConfig({
+        DATABASE_PATH: join(folder, "app.db"),
+        JWT_SECRET: "j".repeat(40),
+        CLOUDPAYMENTS_API_SECRET: "c".repeat(40),
+      }),
+    );
+    expect([started.jwtSecret, started.cloudPaymentsApiSecret]).toEqual(["j".repeat(40), "c".repeat(40)]);
+    expect(modeOf(folder)).toBe(0o700);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  test("with DATABASE_URL the secrets are left for the database (shared-secrets.ts)", () => {
+    const folder = freshFolder();
+    const started = prepareDataFolder(
+      loadConfig({
+        DATABASE_PATH: join(folder, "app.db"),
+        DATABASE_URL: "postgres://kannt@127.0.0.1:9/kannt",
+      }),
+    );
+    expect([started.jwtSecret, started.cloudPaymentsApiSecret]).toEqual(["", ""]);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  test("a context is never built on secrets the start did not make", async () => {
+    const database = await openDatabase(":memory:");
+    try {
+      await expect(createContext(load({}), database, new OffsetClock(0))).rejects.toThrow(
+        /generated secrets are missing: run prepareDataFolder/,
+      );
+    } finally {
+      await database.close();
+    }
+  });
+});

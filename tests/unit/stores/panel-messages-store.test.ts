@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+
+// The network is replaced: these tests are about what the messages section's store keeps.
+const calls = vi.hoisted(() => ({ messages: vi.fn() }));
+vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
+  api: { panel: { users: { messages: { post: calls.messages } } } },
+}));
+const stored = new Map<string, string>();
+vi.stubGlobal("localStorage", {
+  getItem: (key: string) => stored.get(key) ?? null,
+  setItem: (key: string, value: string) => stored.set(key, value),
+  removeItem: (key: string) => stored.delete(key),
+});
+
+let store: typeof import("../../../src/stores/panel-messages");
+beforeEach(async () => {
+  vi.resetModules();
+  stored.clear();
+  stored.set("accessToken", "operator.token");
+  store = await import("../../../src/stores/panel-messages");
+});
+afterEach(() => vi.clearAllMocks());
+
+const page = (subject: string) => ({ content: [{ id: 1, subject }], page: { totalPages: 2 } });
+const answer = (data: unknown) => Promise.resolve({ data, error: null });
+const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
+
+describe("the customer's messages store", () => {
+  test("the first page of ten is asked for the customer and shown", async () => {
+    calls.messages.mockReturnValueOnce(answer(page("Welcome")));
+    await store.loadMessages(42);
+    expect(calls.messages).toHaveBeenCalledWith(
+      {},
+      { headers: { authorization: "Bearer operator.token" }, query: { userId: 42, page: 0, size: 10 } },
+    );
+    expect(store.$messages.get()).toEqual(page("Welcome"));
+    expect(store.$messagesFailed.get()).toBe(false);
+  });
+
+  test("another page keeps the customer and the last page on screen until it arrives", async () => {
+    calls.messages.mockReturnValueOnce(answer(page("Welcome")));
+    await store.loadMessages(42);
+    let finish: (value: unknown) => void = () => undefined;
+    calls.messages.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const turning = store.showMessagesPage(1);
+    expect(store.$messagesQuery.get()).toEqual({ userId: 42, page: 1 });
+    expect(store.$messages.get()).toEqual(page("Welcome"));
+    finish({ data: page("Receipt"), error: null });
+    await turning;
+    expect(calls.messages).toHaveBeenLastCalledWith(
+      {},
+      expect.objectContaining({ query: { userId: 42, page: 1, size: 10 } }),
+    );
+    expect(store.$messages.get()).toEqual(page("Receipt"));
+  });
+
+  test("a failure says so and keeps what was shown; a retry asks the same page again", async () => {
+    calls.messages.mockReturnValueOnce(answer(page("Welcome")));
+    await store.loadMessages(42);
+    calls.messages.mockReturnValueOnce(refusal(500));
+    await store.showMessagesPage(1);
+    expect(store.$messagesFailed.get()).toBe(true);
+    expect(store.$messages.get()).toEqual(page("Welcome"));
+    calls.messages.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
+    await store.retryMessages();
+    expect(store.$messagesFailed.get()).toBe(true);
+    calls.messages.mockReturnValueOnce(answer(page("Receipt")));
+    await store.retryMessages();
+    expect(calls.messages).toHaveBeenLastCalledWith(
+      {},
+      expect.objectContaining({ query: { userId: 42, page: 1, size: 10 } }),
+    );
+    expect(store.$messagesFailed.get()).toBe(false);
+    expect(store.$messages.get()).toEqual(page("Receipt"));
+  });
+
+  test("an answer for a page the operator has left is dropped", async () => {
+    let finishFirst: (value: unknown) => void = () => undefined;
+    calls.messages.mockReturnValueOnce(new Promise((resolve) => (finishFirst = resolve)));
+    const first = store.loadMessages(42);
+    calls.messages.mockReturnValueOnce(answer(page("Second page")));
+    await store.showMessagesPage(1);
+    finishFirst({ data: page("First page, late"), error: null });
+    await first;
+    expect(store.$messages.get()).toEqual(page("Second page"));
+  });
+});

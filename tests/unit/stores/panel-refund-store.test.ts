@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+
+// The network is replaced: these tests are about what the refund section's store does with each answer.
+const calls = vi.hoisted(() => ({ preview: vi.fn(), refund: vi.fn() }));
+vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
+  api: { panel: { refund: { post: calls.refund, preview: { post: calls.preview } } } },
+}));
+const stored = new Map<string, string>();
+vi.stubGlobal("localStorage", {
+  getItem: (key: string) => stored.get(key) ?? null,
+  setItem: (key: string, value: string) => stored.set(key, value),
+  removeItem: (key: string) => stored.delete(key),
+});
+
+let store: typeof import("../../../src/stores/panel-refund");
+beforeEach(async () => {
+  vi.resetModules();
+  stored.clear();
+  stored.set("accessToken", "operator.token");
+  stored.set("selected_person_email", "buyer@example.com");
+  stored.set("selected_person_uid", "uid-42");
+  store = await import("../../../src/stores/panel-refund");
+});
+afterEach(() => vi.clearAllMocks());
+
+const refundAnswer = (Success: boolean, total: number) => ({ Success, total, payments: [], Message: "" });
+const answer = (data: unknown) => Promise.resolve({ data, error: null });
+const refusal = (status: number, message?: string) =>
+  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
+
+describe("the refund section's store", () => {
+  test("the preview is asked for the opened customer, by uid and e-mail", async () => {
+    calls.preview.mockReturnValueOnce(answer(refundAnswer(true, 300)));
+    await store.loadRefundPreview();
+    expect(calls.preview).toHaveBeenCalledWith(
+      { email: "buyer@example.com", uid: "uid-42" },
+      { headers: { authorization: "Bearer operator.token" } },
+    );
+    expect(store.$refundPreview.get()).toEqual({ state: "ready", answer: refundAnswer(true, 300) });
+  });
+
+  test("a failed preview shows the server's words, or says the request failed", async () => {
+    calls.preview.mockReturnValueOnce(refusal(403, "Only administrators refund."));
+    await store.loadRefundPreview();
+    expect(store.$refundPreview.get()).toEqual({ state: "failed", message: "Only administrators refund." });
+    calls.preview.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
+    await store.loadRefundPreview();
+    expect(store.$refundPreview.get()).toEqual({ state: "failed", message: "panel.requestFailed" });
+  });
+
+  test("a refund shows its answer, then the preview of what is left", async () => {
+    calls.refund.mockReturnValueOnce(answer(refundAnswer(true, 300)));
+    calls.preview.mockReturnValueOnce(answer(refundAnswer(false, 0)));
+    await store.makeRefund();
+    expect(calls.refund).toHaveBeenCalledWith(
+      { email: "buyer@example.com", uid: "uid-42" },
+      { headers: { authorization: "Bearer operator.token" } },
+    );
+    expect(store.$refundResult.get()).toEqual({ answer: refundAnswer(true, 300) });
+    expect(store.$refundPreview.get()).toEqual({ state: "ready", answer: refundAnswer(false, 0) });
+  });
+
+  test("a refund the server refused says why, and the preview is still asked again", async () => {
+    calls.refund.mockReturnValueOnce(refusal(500));
+    calls.preview.mockReturnValueOnce(answer(refundAnswer(true, 300)));
+    await store.makeRefund();
+    expect(store.$refundResult.get()).toEqual({ failure: "panel.requestFailed" });
+    expect(calls.preview).toHaveBeenCalledOnce();
+  });
+});
