@@ -6,14 +6,10 @@ import { accountIdOf } from "../modules/payments/orders";
 import { receiptOf } from "../modules/payments/receipt";
 import { type ChargeAnswer, chargeSavedCard, settleCharge } from "../modules/payments/saved-card";
 import { settleNotSent, settleSuccess } from "../modules/payments/settlement";
+import { billingTurn, devicePurchaseHoldMs } from "../modules/subscriptions/billing-turn";
 import { endWithoutCard, expireLapsed } from "../modules/subscriptions/ending";
 import { nextChargeAmount } from "../modules/subscriptions/next-charge";
-import {
-  billingTurn,
-  devicePurchaseHoldMs,
-  noticeGate,
-  queueRenewalNotices,
-} from "../modules/subscriptions/renewal-notices";
+import { noticeGate, queueRenewalNotices } from "../modules/subscriptions/renewal-notices";
 import { type Clock, systemClock } from "../platform/clock";
 import { logger } from "../platform/logger";
 import { deliverDueMail } from "./mail-worker";

@@ -9,6 +9,7 @@ import { activateDevice } from "./device-activation";
 import { connectDevice } from "./device-connect";
 import { detachDevice } from "./device-detach";
 import { deviceLinkAnswer, subscriptionUrl } from "./device-links";
+import { deviceSlotRoutes } from "./device-slot-routes";
 import { linkChangeLimit } from "./link-limits";
 import { activation, deviceIdField, deviceLink, devicesPart } from "./model";
 
@@ -28,6 +29,7 @@ export function accessModule(context: AppContext) {
     reserveAttempt(database, linkChangeLimit(userId), clock.now(), "too_many_device_changes");
   return new Elysia({ tags: ["cabinet"] })
     .use(customerAuth(context))
+    .use(deviceSlotRoutes(context))
     .post(
       "/profile/devices/connect",
       async ({ customer, body, request, set }) => {

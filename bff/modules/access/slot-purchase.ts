@@ -11,7 +11,8 @@ import { logger } from "../../platform/logger";
 import { accountIdOf } from "../payments/orders";
 import { buildReceipt } from "../payments/receipt";
 import { chargeSavedCard, settleCharge } from "../payments/saved-card";
-import { billingTurn, renoticeRaisedCharge } from "../subscriptions/renewal-notices";
+import { billingTurn } from "../subscriptions/billing-turn";
+import { renoticeRaisedCharge } from "../subscriptions/renewal-notices";
 import { devicesOf } from "./devices-part";
 
 /** The gateway's reason code for "not enough money on the card". */

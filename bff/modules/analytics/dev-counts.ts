@@ -1,8 +1,8 @@
 import { t } from "elysia";
 import { analytics, utcDay } from "../../../db/queries/analytics";
 import type { AppContext } from "../../context";
+import { demoOnly } from "../../platform/demo-only";
 import { errorResponse } from "../../platform/schemas";
-import { demoOnly } from "../dev/demo-only";
 
 const isoDay = t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "UTC date, YYYY-MM-DD" });
 

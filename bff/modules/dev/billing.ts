@@ -4,8 +4,8 @@ import { type RenewalContext, runRenewals } from "../../jobs/renewals";
 import { dayMs } from "../../platform/calendar";
 import { OffsetClock } from "../../platform/clock";
 import { advanceClockOffset } from "../../platform/clock-offset";
+import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
-import { demoOnly } from "./demo-only";
 
 /** The test clock and a manual scheduler pass (DESIGN §11). */
 export function billingControlModule(context: RenewalContext) {

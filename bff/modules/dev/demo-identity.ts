@@ -1,3 +1,6 @@
+import type { AppContext } from "../../context";
+import { AppError } from "../../platform/errors";
+
 /** Demo accounts get a stable uid per provider and e-mail, as a real provider would. */
 export function demoUid(provider: string, email: string): string {
   const digest = new Bun.CryptoHasher("sha256")
@@ -12,4 +15,11 @@ export function demoAvatarUrl(email: string): string {
   const letter = (Array.from(email.trim())[0] ?? "?").toWellFormed().toUpperCase();
   const hue = [...email].reduce((sum, character) => sum + character.charCodeAt(0), 0) % 360;
   return `/api/dev/idp/avatar?letter=${encodeURIComponent(letter)}&hue=${hue}`;
+}
+
+/** The demo identity provider, which exists only in demo mode. */
+export function requireDemo(context: Pick<AppContext, "identity">) {
+  const demo = context.identity.demo;
+  if (!demo) throw new AppError("not_found");
+  return demo;
 }

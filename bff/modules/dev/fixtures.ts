@@ -4,11 +4,11 @@ import { devices } from "../../../db/queries/devices";
 import { payments } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../context";
+import { demoOnly } from "../../platform/demo-only";
 import { newCredential } from "../access/device-credentials";
 import { accountIdOf } from "../payments/orders";
 import { registerCustomer } from "../sign-in/register";
-import { demoAvatarUrl, demoUid } from "./demo-identity";
-import { demoOnly, requireDemo } from "./demo-only";
+import { demoAvatarUrl, demoUid, requireDemo } from "./demo-identity";
 
 const day = 24 * 60 * 60 * 1000;
 

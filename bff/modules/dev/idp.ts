@@ -1,9 +1,9 @@
 import { t } from "elysia";
 import type { AppContext } from "../../context";
+import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
 import { errorResponse } from "../../platform/schemas";
-import { demoAvatarUrl, demoUid } from "./demo-identity";
-import { demoOnly, requireDemo } from "./demo-only";
+import { demoAvatarUrl, demoUid, requireDemo } from "./demo-identity";
 
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
 

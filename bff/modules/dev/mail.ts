@@ -1,9 +1,9 @@
 import { t } from "elysia";
 import { mailDelivery } from "../../../db/queries/mail-outbox";
 import type { AppContext } from "../../context";
+import { demoOnly } from "../../platform/demo-only";
 import { errorResponse } from "../../platform/schemas";
 import { outboxMessage, outboxMessageOf } from "../mail/view";
-import { demoOnly } from "./demo-only";
 
 /** Without an address: the newest this many; for one address, up to the larger bound. */
 const latestCount = 100;

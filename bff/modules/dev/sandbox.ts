@@ -4,10 +4,10 @@ import { toMinorUnits } from "../../../core/money";
 import { parseExpiry } from "../../adapters/sandbox/card-book";
 import type { SandboxGateway } from "../../adapters/sandbox/gateway";
 import type { AppContext } from "../../context";
+import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
 import { answerInEnglish } from "../../platform/request-language";
 import { pathOf } from "../../platform/url-path";
-import { demoOnly } from "./demo-only";
 import { sandboxWidgetScript } from "./sandbox-widget";
 
 function requireSandbox(context: Pick<AppContext, "payments">): SandboxGateway {

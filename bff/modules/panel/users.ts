@@ -7,7 +7,7 @@ import { users } from "../../../db/queries/users";
 import { AppError } from "../../platform/errors";
 import { paged } from "../../platform/paging";
 import { deviceView } from "../access/device-view";
-import { cardView } from "../payments/card-removal";
+import { cardView } from "../payments/card-view";
 import { inviteeDiscountPercent, referralInvitees } from "../referrals/referral-standing";
 import { currentDiscount } from "../subscriptions/discount";
 import { listPriceOf, nextChargeAmount } from "../subscriptions/next-charge";

@@ -4,15 +4,10 @@ import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { AppError } from "../../platform/errors";
 import { logger } from "../../platform/logger";
 import { queueCardRemoved } from "../mail/events";
-import { billingTurn } from "../subscriptions/renewal-notices";
+import { billingTurn } from "../subscriptions/billing-turn";
+import { cardView } from "./card-view";
 
 const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
-
-/** The saved card as the cabinet and the panel show it. */
-export async function cardView(database: Database, userId: number) {
-  const state = await savedCards.stateOf(database, userId);
-  return { ...state, removedAt: iso(state.removedAt) };
-}
 
 /**
  * Removes the saved card (DESIGN §13(b), the 2026 subscription law): every token of the

@@ -14,6 +14,7 @@ import { orderStatusOf } from "./order-status";
 import { createCustomerOrder, createPrepaidOrder, firstInvoicePrefix } from "./orders";
 import { attachPrepaid } from "./prepaid-attach";
 import { previewPrepaid } from "./prepaid-preview";
+import { profilePaymentRoutes } from "./profile-routes";
 import { refundRefusedTrialsNow } from "./refunds/refused-trial-refunds";
 import { answerCheck, applyNotification } from "./webhooks";
 
@@ -112,6 +113,7 @@ export function paymentsModule(context: AppContext) {
   };
 
   return new Elysia({ tags: ["payments"] })
+    .use(profilePaymentRoutes(context))
     .post(
       "/shop/order",
       async ({ body, request, set }) => {

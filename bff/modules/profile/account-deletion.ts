@@ -3,7 +3,7 @@ import { audit } from "../../../db/queries/operators";
 import type { UserRow } from "../../../db/queries/users";
 import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
-import { billingTurn } from "../subscriptions/renewal-notices";
+import { billingTurn } from "../subscriptions/billing-turn";
 
 /**
  * A customer's own deletion of their account (DESIGN §16), all in one transaction:

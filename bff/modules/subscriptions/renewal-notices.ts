@@ -6,6 +6,7 @@ import { dayMs } from "../../platform/calendar";
 import { queueSubscriptionEnded } from "../mail/events";
 import { publicUrlOf } from "../mail/links";
 import { enqueueMail } from "../mail/outbox";
+import { billingTurn } from "./billing-turn";
 import { cancelUrl } from "./cancel-token";
 import { nextChargeAmount } from "./next-charge";
 
@@ -69,9 +70,6 @@ async function queueNotice(
   );
   return true;
 }
-
-/** The turn renewal claims and notice batches take, on every instance (Database.inTurn). */
-export const billingTurn = "billing";
 
 /** Queues the notices of every charge due within the next three days that has none. */
 export async function queueRenewalNotices(context: NoticeContext, now: number): Promise<number> {
@@ -178,9 +176,3 @@ export async function renoticeRaisedCharge(
   await renewalNotices.postpone(database, subscription.id, chargeAt, now);
   return true;
 }
-
-/**
- * How long a device purchase holds its subscription's renewal: the gateway answers in
- * seconds; a purchase cut short by a crash must not hold the renewal for ever.
- */
-export const devicePurchaseHoldMs = 15 * 60_000;
