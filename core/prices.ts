@@ -6,6 +6,12 @@ export const tariffMonths: readonly TariffMonths[] = [1, 3, 6, 12];
 /** The /instantPay selector offers only these (spec §5); the landing shows every tariff. */
 export const selectableTariffs: readonly TariffMonths[] = [1, 6, 12];
 
+export const isTariffMonths = (months: number): months is TariffMonths =>
+  (tariffMonths as readonly number[]).includes(months);
+
+/** The trial a sign-up or an order may ask for (the stored `period`): 1 to 30 whole days. */
+export const isTrialDays = (days: number): boolean => Number.isInteger(days) && days >= 1 && days <= 30;
+
 export type PriceTable = {
   firstPayment: number;
   periods: Record<TariffMonths, number>;

@@ -13,6 +13,8 @@ export type HistoryRow = {
   transaction_id: string | null;
   tariff_months: number | null;
   trial_days: number | null;
+  /** Whether this first payment was the 1-unit trial (its amount alone cannot say: 100% off costs the same). */
+  is_trial: 0 | 1;
   subscription_months: number | null;
   refunded_amount: number;
   refunded_at: number | null;
@@ -20,7 +22,7 @@ export type HistoryRow = {
 };
 
 const columns = `p.id, p.kind, p.amount, p.currency, p.status, p.description, p.transaction_id, p.tariff_months,
-  p.trial_days, s.tariff_months AS subscription_months, p.refunded_amount, p.refunded_at, p.created_at`;
+  p.trial_days, p.is_trial, s.tariff_months AS subscription_months, p.refunded_amount, p.refunded_at, p.created_at`;
 
 /**
  * A customer's own payments, always filtered by the owner's id: no call here can reach

@@ -1,6 +1,6 @@
 import { addMonths } from "../../core/calendar";
 import { type Currency, toCurrencyUnits } from "../../core/money";
-import { defaultPrices, firstOrderCharges, type TariffMonths } from "../../core/prices";
+import { defaultPrices, firstOrderCharges, isTrialDays, type TariffMonths } from "../../core/prices";
 
 /**
  * What buying now costs and when the money is taken: the facts the purchase screens and
@@ -53,10 +53,9 @@ const isValidCharge = (charge: TermsInput["firstCharge"]): charge is { date: str
 
 /** The trial length the order will carry: the stored `period` (1..30), else the server's, else 1. */
 export function resolveTrialDays(stored: string | null | undefined, fromServer?: number): number {
-  const isDays = (value: number) => Number.isInteger(value) && value >= 1 && value <= 30;
   const storedDays = Number(stored);
-  if (stored && isDays(storedDays)) return storedDays;
-  if (fromServer !== undefined && isDays(fromServer)) return fromServer;
+  if (stored && isTrialDays(storedDays)) return storedDays;
+  if (fromServer !== undefined && isTrialDays(fromServer)) return fromServer;
   return 1;
 }
 

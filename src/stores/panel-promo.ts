@@ -1,8 +1,13 @@
 import { atom, map } from "nanostores";
 import { percentToFraction } from "../../core/money";
+import {
+  expirationAfter,
+  normalizePromoCode,
+  type PromoField,
+  promoFieldErrors,
+} from "../../core/promo-rules";
 import { api, errorCode, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
-import { expirationAfter, normalizePromoCode, type PromoField, promoFieldErrors } from "../lib/promo-rules";
 import { showToast } from "../lib/toast/toast-store";
 import { panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";

@@ -1,7 +1,7 @@
 import { translator } from "../../../core/i18n";
 import type { Language } from "../../../core/languages";
 import { type Currency, toCurrencyUnits } from "../../../core/money";
-import { planFor } from "../../../core/prices";
+import { firstOrderCharges, planFor } from "../../../core/prices";
 import { type PaymentRow, payments } from "../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
@@ -144,8 +144,16 @@ export async function createPrepaidOrder(
   // The buyer is not known yet: a trial, once per card (checked at Check and Pay), unless
   // they asked for the plan at its price because their card had one.
   const isTrial = !isFullPriceAsked;
+  // No discount applies to an anonymous buyer: the list price, by the rule every first order follows.
+  const { amountNow } = firstOrderCharges({
+    isTrial,
+    firstPayment: plan.firstPayment,
+    periodPrice: plan.periodPrice,
+    trialDays,
+    now: clock.now(),
+  });
   const terms = {
-    amount: isTrial ? plan.firstPayment : plan.periodPrice,
+    amount: amountNow,
     description: describeOrder("en", tariff, trialDays, isTrial),
   };
   // One transaction from the look-up to the write: two requests with one token at once

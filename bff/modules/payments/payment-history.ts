@@ -1,5 +1,4 @@
 import { toCurrencyUnits } from "../../../core/money";
-import { defaultPrices } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { type HistoryRow, paymentHistory } from "../../../db/queries/payment-history";
 import { AppError } from "../../platform/errors";
@@ -21,15 +20,15 @@ const statusOf: Record<HistoryRow["status"], HistoryStatus> = {
 const hasReceipt = (row: HistoryRow) => row.status === "completed" || row.status === "refunded";
 
 /**
- * What a payment was for. A first payment at the trial price is the trial; one at any
- * other price is a first payment without a trial (a customer who already had one).
+ * What a payment was for. A first payment is the trial when it was made as one; any other
+ * is a first payment without a trial (a customer who already had one), even one that a
+ * 100% discount brought down to the trial's price.
  */
 export function purposeOf(row: HistoryRow): { purpose: PaymentPurpose; months: number | null } {
   if (row.kind === "renewal") return { purpose: "renewal", months: row.subscription_months };
   if (row.kind === "device") return { purpose: "device", months: null };
-  const isTrial = row.amount === defaultPrices[row.currency].firstPayment;
   return {
-    purpose: isTrial ? "trial" : "first",
+    purpose: row.is_trial === 1 ? "trial" : "first",
     months: row.tariff_months ?? row.subscription_months,
   };
 }

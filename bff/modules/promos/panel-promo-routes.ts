@@ -1,11 +1,14 @@
 import { Elysia, t } from "elysia";
+import { translator } from "../../../core/i18n";
+import { newPromoProblem, storedPromoCode } from "../../../core/promo-rules";
 import type { AppContext } from "../../context";
 import { answerErrorsAs } from "../../platform/error-handler";
 import { AppError } from "../../platform/errors";
 import { pageOf, pageQuery } from "../../platform/paging";
+import { callerLanguage } from "../../platform/request-language";
 import { errorResponse } from "../../platform/schemas";
 import { operatorAuth } from "../operators/operator-auth";
-import { availablePromos, createPromo, promoProblem, promoTypes } from "./panel-promos";
+import { availablePromos, createPromo, promoTypesIn } from "./panel-promos";
 
 const panelErrors = {
   400: errorResponse,
@@ -19,11 +22,15 @@ export function panelPromoRoutes(context: AppContext) {
   const { database, clock } = context;
   return new Elysia({ prefix: "/promos" })
     .use(operatorAuth(context))
-    .get("/promoTypes", ({ operator }) => (operator.role === "admin" ? [...promoTypes] : []), {
-      operator: "support",
-      response: panelErrors,
-      detail: { summary: "Promo kinds this operator may create (none for support staff)" },
-    })
+    .get(
+      "/promoTypes",
+      ({ operator, request }) => (operator.role === "admin" ? promoTypesIn(callerLanguage(request)) : []),
+      {
+        operator: "support",
+        response: panelErrors,
+        detail: { summary: "Promo kinds this operator may create (none for support staff)" },
+      },
+    )
     .get(
       "/availablePromos",
       ({ query }) => {
@@ -50,11 +57,15 @@ export function panelPromoRoutes(context: AppContext) {
       async ({ body, operator, request }) => {
         // The spec's answer is `message, success`: a refusal carries its message there too.
         answerErrorsAs(request, "with-message");
-        const problem = promoProblem(body, clock.now());
+        const problem = newPromoProblem(body, clock.now());
         if (problem) throw new AppError(problem);
         if (!(await createPromo(database, body, operator.id, context.clientAddress(request), clock.now())))
           throw new AppError("promo_code_taken");
-        return { success: true, message: `Promo code ${body.promoCode.trim().toUpperCase()} created.` };
+        const code = storedPromoCode(body.promoCode);
+        return {
+          success: true,
+          message: translator(callerLanguage(request))("panel.promoCreated", { code }),
+        };
       },
       {
         operator: "admin",

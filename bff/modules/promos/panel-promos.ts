@@ -1,13 +1,21 @@
+import { type TranslationKey, translator } from "../../../core/i18n";
+import type { Language } from "../../../core/languages";
 import { fractionToPercent, percentToFraction } from "../../../core/money";
+import { promoTypes, storedPromoCode } from "../../../core/promo-rules";
 import type { Database } from "../../../db/database";
 import { audit } from "../../../db/queries/operators";
 import { promos } from "../../../db/queries/promos";
-import { addMonths, dayMs } from "../../platform/calendar";
-import type { ErrorCode } from "../../platform/errors";
 import { paged } from "../../platform/paging";
 
-/** The kinds of promo code an operator may create; support staff may create none. */
-export const promoTypes = [{ type: "DISCOUNT", name: "Скидка на подписку" }] as const;
+const promoTypeNames: Record<(typeof promoTypes)[number]["type"], TranslationKey> = {
+  DISCOUNT: "panel.promoTypeDiscount",
+};
+
+/** The promo kinds with their names (spec §6: type and name), in the operator's language. */
+export function promoTypesIn(language: Language) {
+  const t = translator(language);
+  return promoTypes.map(({ type }) => ({ type, name: t(promoTypeNames[type]) }));
+}
 
 export type NewPromo = {
   promoCode: string;
@@ -17,27 +25,6 @@ export type NewPromo = {
   expirationDate: string;
 };
 
-/** Checks every rule of spec §5 (its messages are the form's); answers the first one broken, or nothing. */
-export function promoProblem(promo: NewPromo, now: number): ErrorCode | undefined {
-  const code = promo.promoCode.trim().toUpperCase();
-  if (code.length < 5) return "promo_code_too_short";
-  if (!/^[A-Z0-9_-]+$/.test(code)) return "promo_code_invalid_characters";
-  if (!promoTypes.some((type) => type.type === promo.promoType)) return "promo_type_unknown";
-  const asked = fractionToPercent(promo.discount);
-  const percent = Math.round(asked);
-  if (Math.abs(asked - percent) > 1e-9 || percent < 20 || percent > 50 || percent % 5 !== 0)
-    return "promo_discount_out_of_range";
-  const expiration = Date.parse(`${promo.expirationDate}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(promo.expirationDate) || Number.isNaN(expiration))
-    return "promo_validity_out_of_range";
-  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
-  // A whole number of months from today, give or take a day for time zones.
-  const isWholeMonths = Array.from({ length: 12 }, (_, index) => addMonths(today, index + 1)).some(
-    (candidate) => Math.abs(candidate - expiration) <= dayMs,
-  );
-  return isWholeMonths ? undefined : "promo_validity_out_of_range";
-}
-
 /** Creates a promo code and its audit entry together; false when the code exists already. */
 export function createPromo(
   database: Database,
@@ -46,7 +33,7 @@ export function createPromo(
   ip: string | null,
   now: number,
 ): Promise<boolean> {
-  const code = promo.promoCode.trim().toUpperCase();
+  const code = storedPromoCode(promo.promoCode);
   return database.transaction(async () => {
     const inserted = await promos.insert(
       database,

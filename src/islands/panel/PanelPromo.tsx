@@ -66,7 +66,8 @@ function Promo() {
               <select value={type} onChange={(event) => editPromo("type", event.target.value)}>
                 {(types ?? []).map((item) => (
                   <option key={item.type} value={item.type}>
-                    {item.type === "DISCOUNT" ? t("panel.promoTypeDiscount") : item.name}
+                    {/* Named by the server, in the operator's language. */}
+                    {item.name}
                   </option>
                 ))}
               </select>

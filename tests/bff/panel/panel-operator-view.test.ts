@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { withPeerAddress } from "../../../bff/platform/client-address";
 import { type TranslationKey, translator } from "../../../core/i18n";
-import { expirationAfter } from "../../../src/lib/promo-rules";
+import { expirationAfter } from "../../../core/promo-rules";
 import { makeTestApp, request } from "../../helpers/app";
 import { asCustomer, fixture, signIn } from "../../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../../helpers/operators";

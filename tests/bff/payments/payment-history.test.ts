@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { makeTestApp, request } from "../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
+import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../../helpers/payments";
 
 const { app, context } = await makeTestApp();
@@ -99,6 +99,31 @@ describe("the cabinet's payment history", () => {
       "UPDATE payments SET status = 'completed', refunded_amount = 0, refunded_at = NULL WHERE id = ?",
       [renewal?.paymentId ?? 0],
     );
+  });
+
+  test("a first payment without a trial is not called the trial, even when 100% off brings it to the trial's price", async () => {
+    // A former customer whose first payment was the trial: their next first order has none.
+    await fixture(app, { email: "returning@example.com", status: "EXPIRED", paid: "trial" });
+    const returning = await signIn(app, "returning@example.com");
+    // Four invitees who pay take 100% off; the card must still be saved, so the order
+    // charges the 1-unit payment, at the plan's price and not as a trial.
+    const code = await referralCodeOf(app, returning);
+    for (const friend of [1, 2, 3, 4])
+      await fixture(app, {
+        email: `returning-friend${friend}@example.com`,
+        status: "ACTIVE",
+        referralCode: code,
+      });
+    const options = await order(app, returning, 1, 30);
+    expect(options).toMatchObject({ amount: 1, trial: false });
+    expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
+
+    const [paid, trial] = (await historyOf(returning)).payments;
+    expect(paid).toMatchObject({ amount: 1, purpose: "first", months: 1, trialDays: null, status: "paid" });
+    expect(trial).toMatchObject({ amount: 1, purpose: "trial", status: "paid" });
+    const page = await (await receipt(returning, paid?.receiptUrl ?? "")).text();
+    expect(page).toContain("First payment: 1-month subscription");
+    expect(page).not.toContain("trial");
   });
 });
 

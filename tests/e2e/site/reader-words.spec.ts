@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { kazakhMonths, kazakhMonthsDative } from "../../../core/date-time";
-import { expirationAfter } from "../../../src/lib/promo-rules";
+import { expirationAfter } from "../../../core/promo-rules";
 import {
   makeCustomer,
   panelAdmin,
