@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
+import { translator } from "../../core/i18n";
 import { AppError, type ErrorCode, type ErrorValues } from "./errors";
 import { logger } from "./logger";
 import { callerLanguage } from "./request-language";
+import { reasonOf, reasonWords, type SchemaFailure } from "./validation-reasons";
 
 /**
  * How a route answers its refusals when the spec or DESIGN names another form than
@@ -31,16 +33,19 @@ function answer(request: Request, error: AppError): Response {
   return Response.json(body, { status: error.status, headers });
 }
 
-/** The first validation failure, told in words a person understands. */
+/** The first validation failure, told in words a person understands, all in the caller's language. */
 function validationError(error: { all?: unknown }): AppError {
   const all = Array.isArray(error.all) ? error.all : [];
-  const first = all[0] as { path?: string; summary?: string; message?: string } | undefined;
-  if (!first) return new AppError("invalid_request", { reason: "The request has an invalid field" });
+  const first = all[0] as SchemaFailure | undefined;
+  if (!first)
+    return new AppError("invalid_request", {
+      reason: (language) => translator(language)("validation.request"),
+    });
   const field = first.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "";
-  const reason = first.summary ?? first.message ?? "is invalid";
+  const reason = reasonOf(first);
   return field
-    ? new AppError("invalid_input", { field, reason })
-    : new AppError("invalid_request", { reason });
+    ? new AppError("invalid_input", { field, reason: (language) => reasonWords(reason, language) })
+    : new AppError("invalid_request", { reason: (language) => reasonWords(reason, language, true) });
 }
 
 const refusal = (code: ErrorCode, values?: ErrorValues) => new AppError(code, values);

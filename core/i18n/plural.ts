@@ -14,9 +14,9 @@ function pluralForm(language: string, count: number, forms: string[]): string {
  * `{{count|form|…}}` in a catalogue text is the word that goes with the number `count` in
  * `language`, its forms given for the language's plural categories in CLDR order: English
  * one, other (`{{minutes|minute|minutes}}`); Russian one, few, many, then other, which falls
- * back to the last form given ("1 минуту", "3 минуты", "60 минут"). A feature of `translator`
- * (the server's answers, prerendered pages); the islands' runtime carries none, as none of
- * their texts needs it. Without the number the placeholder stays visible, like any other.
+ * back to the last form given ("1 минуту", "3 минуты", "60 минут"). Both `translator` (the
+ * server's answers, prerendered pages) and the islands' runtime apply it. Without the number
+ * the placeholder stays visible, like any other.
  */
 export function withPluralForms(
   text: string,

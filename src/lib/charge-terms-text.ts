@@ -17,23 +17,17 @@ export type TermsText = {
 };
 
 /**
- * "30 days", "30 дней", "30天", "30 күн": plural rules come from Intl, not from per-language
- * keys. Chromium has no Kazakh unit names ("30 days"); Kazakh does not inflect after a
- * numeral, so "күн" is written directly then.
+ * "30 days", "30 дней", "30天", "30 күн": the catalogue's words, its `{{count|…}}` forms chosen
+ * by CLDR's plural rules (the browser's unit names cannot serve: Chromium has none for Kazakh).
  */
-export function formatDays(days: number, language: string): string {
-  const text = new Intl.NumberFormat(language, { style: "unit", unit: "day", unitDisplay: "long" }).format(
-    days,
-  );
-  return language === "kk" && !text.includes("күн") ? `${days} күн` : text;
-}
+export const formatDays = (days: number, t: Translate): string => t("common.days", { count: days });
 
 /** The purchase screens' sentences from the terms, in the interface language. */
 export function describeTerms(terms: ChargeTerms, t: Translate, language: string): TermsText {
   const money = (units: number) => formatUnits(units, terms.currency);
   const values = {
     payNow: money(terms.payNow),
-    days: formatDays(terms.trialDays, language),
+    days: formatDays(terms.trialDays, t),
     // A date split over two lines ("2026 / ж. 21 желтоқсан") reads wrong: keep it on one.
     date: formatDate(terms.nextCharge.date, language).replace(/ /g, "\u00a0"),
     amount: money(terms.nextCharge.amount),

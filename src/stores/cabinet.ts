@@ -249,7 +249,9 @@ export async function deleteAccount(): Promise<TranslationKey | undefined> {
     signInAgain();
     return undefined;
   }
-  // A payment is under way and its outcome must not land on a deleted account.
+  // A payment is under way and its outcome must not land on a deleted account. The cabinet
+  // says so in its own words: the server's payment_pending message is the one every call gets
+  // and does not say that the account could not be deleted.
   return errorCode(error) === "payment_pending" ? "cabinet.dataDeletePending" : "cabinet.dataDeleteFailed";
 }
 

@@ -68,26 +68,35 @@ export async function solveCaptcha(isChecked: boolean): Promise<void> {
 
 /**
  * Why the server refused the sign-in, by its code (the x-error-code header of the login's
- * plain-text refusal), in the login form's words.
+ * plain-text refusal). Where the server's text (worded in the operator's language) is the
+ * form's own, it is shown as sent; the form keeps its words where they differ: for the
+ * captcha ("reCAPTCHA not solved!" is the spec's text for callers of the API, while the form
+ * says what to do, whichever captcha it shows), for a disabled account (the form names it a
+ * staff account) and for the cool-down (in English the form writes "min.", the server
+ * "minutes").
  */
-function refusalText(headers: Headers): string {
+function refusalText(headers: Headers, serverText: string | undefined): string {
   const minutes = Math.max(1, Math.ceil(Number(headers.get("retry-after") ?? 60) / 60));
   switch (headers.get("x-error-code") as ErrorCode | null) {
     case "captcha_not_solved":
     case "captcha_used":
       return translate("panel.captchaNotSolved");
     case "wrong_credentials":
-      return translate("panel.wrongCredentials");
+      return serverText ?? translate("panel.wrongCredentials");
     case "operator_disabled":
       return translate("panel.accountDisabled");
     case "too_many_sign_ins":
       return translate("panel.tooManySignIns", { minutes });
     case "sign_in_busy":
-      return translate("panel.signInBusy");
+      return serverText ?? translate("panel.signInBusy");
     default:
       return translate("panel.loginFailed");
   }
 }
+
+/** The plain-text refusal's words, when it carried any. */
+const textOf = (error: { value?: unknown } | null) =>
+  typeof error?.value === "string" && error.value.trim() ? error.value.trim() : undefined;
 
 export async function signIn(username: string, password: string): Promise<void> {
   const captcha = $captcha.get();
@@ -98,11 +107,11 @@ export async function signIn(username: string, password: string): Promise<void> 
   $isSigningIn.set(true);
   $loginError.set(undefined);
   try {
-    const { data, response } = await api.auth.login.post({ username, password, captcha });
+    const { data, error, response } = await api.auth.login.post({ username, password, captcha });
     if (!response) throw new Error("the server was not reached");
     if (!response.ok || !data) {
       // The server's reason in the operator's language; the captcha is spent either way.
-      $loginError.set(refusalText(response.headers));
+      $loginError.set(refusalText(response.headers, textOf(error)));
       $captcha.set(undefined);
       return;
     }

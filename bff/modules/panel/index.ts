@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { audit } from "../../../db/queries/operators";
 import type { AppContext } from "../../context";
 import { paged, pageOf, pageQuery } from "../../platform/paging";
+import { callerLanguage } from "../../platform/request-language";
 import { errorResponse, rowId } from "../../platform/schemas";
 import { panelNodesRoutes } from "../access/panel-nodes-routes";
 import { deliveryRecord } from "../mail/view";
@@ -153,7 +154,7 @@ export function panelModule(context: AppContext) {
             "The server's billing clock, which promo validity is counted from (the demo's test clock moves it)",
         },
       })
-      .post("/refund/preview", ({ body }) => previewRefund(context, body), {
+      .post("/refund/preview", ({ body, request }) => previewRefund(context, body, callerLanguage(request)), {
         // Read-only, and it shows no more than the receipts support staff already see; it
         // lets support tell a customer what a refund would return before asking an admin.
         operator: "support",
@@ -167,7 +168,11 @@ export function panelModule(context: AppContext) {
       .post(
         "/refund",
         ({ body, operator, request }) =>
-          refundCustomer(context, body, operator.id, context.clientAddress(request)),
+          refundCustomer(context, body, {
+            id: operator.id,
+            ip: context.clientAddress(request),
+            language: callerLanguage(request),
+          }),
         {
           operator: "admin",
           body: refundBody,

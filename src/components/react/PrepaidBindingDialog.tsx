@@ -40,7 +40,7 @@ function describeEffect(preview: PrepaidPreview, t: T, language: string): string
   const period =
     months === 1 || months === 3 || months === 6 || months === 12
       ? t(`purchase.plan${months}`)
-      : formatDays(preview.days ?? 1, language);
+      : formatDays(preview.days ?? 1, t);
   const values = { period, until: formatUntil(preview.until, language).replace(/ /g, "\u00a0") };
   return preview.outcome === "extends" ? t("prepaid.adds", values) : t("prepaid.starts", values);
 }

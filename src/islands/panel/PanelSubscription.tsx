@@ -16,7 +16,6 @@ import { customerHref } from "../../stores/panel-session";
 import { $customer, loadCustomer, retryCustomer } from "../../stores/panel-user";
 import { PanelLayout } from "./PanelLayout";
 import { Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
-import { RefundOutcome, RefusalText } from "./refund-words";
 
 const kindKeys = {
   first: "panel.refundKindFirst",
@@ -81,9 +80,8 @@ function Refund() {
         (preview.answer.Success ? (
           <RefundList answer={preview.answer} />
         ) : (
-          <p className="refund">
-            {t("panel.refundNothing")} <RefusalText answer={preview.answer} />
-          </p>
+          // Worded by the server in the operator's language (the language cookie goes along).
+          <p className="refund">{preview.answer.Message}</p>
         ))}
       <HoldButton
         label={t("panel.makeRefund")}
@@ -94,7 +92,7 @@ function Refund() {
       />
       {result && "answer" in result && (
         <p role="status" className={result.answer.Success ? "refund refund--success" : "refund"}>
-          <RefundOutcome answer={result.answer} />
+          {result.answer.Message}
         </p>
       )}
       {result && "failure" in result && (

@@ -8,7 +8,12 @@ export type { VpnNode };
 
 type T = ReturnType<typeof useTranslation>["t"];
 
-/** A refusal in the Nodes screen's words, by its code; an invalid name is any bad input here. */
+/**
+ * A refusal in the Nodes screen's words, by its code; an invalid name is any bad input here.
+ * The screen keeps its own words, as none reads as the server's message for its code (that one
+ * names the node, or says "there is no node with this id" where the screen says to reload); the
+ * server's message is shown under them as it came.
+ */
 export function nodeRefusalKey(refusal: Refusal): TranslationKey {
   if (refusal.status === undefined) return "panel.connectionFailed";
   switch (refusal.code) {

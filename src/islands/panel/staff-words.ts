@@ -6,7 +6,12 @@ import type { Role } from "../../stores/panel-staff";
 export const roles: Role[] = ["support", "admin"];
 export const roleKeys = { admin: "panel.staffRoleAdmin", support: "panel.staffRoleSupport" } as const;
 
-/** A refusal in the Staff screen's words, by its code. */
+/**
+ * A refusal in the Staff screen's words, by its code. The screen keeps its own words: none
+ * reads as the server's message for its code (that one names the operator, or only one of the
+ * two fields the form checks, or only one of the self-protection rules); the server's message
+ * is shown under them as it came.
+ */
 export function refusalKey(refusal: Refusal): TranslationKey {
   if (refusal.status === undefined) return "panel.connectionFailed";
   switch (refusal.code) {

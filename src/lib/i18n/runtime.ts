@@ -1,6 +1,7 @@
 import { atom } from "nanostores";
 import type en from "../../../core/i18n/en.json";
 import { interpolate } from "../../../core/i18n/interpolate";
+import { withPluralForms } from "../../../core/i18n/plural";
 import { detectLanguage, type Language, languageCookieName, readCookie } from "../../../core/languages";
 import { persistLanguage, storedLanguage } from "./persist-language";
 
@@ -33,9 +34,12 @@ export function changeLanguage(language: Language): Promise<void> {
   return load(language);
 }
 
-/** Translates with the texts loaded now; before they arrive a key reads as itself. */
+/**
+ * Translates with the texts loaded now, `{{count|…}}` in the language's plural forms; before
+ * the texts arrive a key reads as itself.
+ */
 export function translate(key: TranslationKey, values?: Record<string, string | number>): string {
-  return interpolate($texts.get()?.[key] ?? key, values);
+  return interpolate(withPluralForms($texts.get()?.[key] ?? key, values, $language.get()), values);
 }
 
 if (typeof window !== "undefined") {

@@ -327,3 +327,58 @@ describe("whose language", () => {
     });
   });
 });
+
+describe("a refund's Message is worded from the catalogue in the operator's language", () => {
+  /** The refund preview's answer (always 200: `Success` says whether anything would go back). */
+  async function previewIn(language: Language | undefined, body: Record<string, unknown>) {
+    const { accessToken } = await tokensFor(app, operator.username, operator.password);
+    const response = await app.handle(
+      postJson("/api/panel/refund/preview", body, {
+        ...bearer(accessToken),
+        ...(language ? { cookie: `i18next=${language}` } : {}),
+      }),
+    );
+    expect(response.status).toBe(200);
+    return (await response.json()) as { Success: boolean; Message: string; reason?: { code: string } };
+  }
+
+  const nothingRunning = {
+    en: "Nothing to refund: the subscription is NOT_ACTIVE and no paid period is running. Nothing was changed.",
+    ru: "Сейчас нечего возвращать. Подписка в статусе «Отсутствует», оплаченный период не идёт.",
+    zh: "目前没有可退款的项目。订阅状态为“无”，当前没有进行中的付费期。",
+    kk: "Қазір қайтаратын ештеңе жоқ. Жазылым күйі: «Жоқ», төленген кезең жүріп жатқан жоқ.",
+  } satisfies Record<Language, string>;
+  const unknownUid = {
+    en: 'No customer has the uid "no-such-uid"; nothing was refunded.',
+    ru: "Ничего не возвращено. Нет клиента с ID «no-such-uid».",
+    zh: "未退款。没有 ID 为“no-such-uid”的客户。",
+    kk: "Ештеңе қайтарылмады. «no-such-uid» ID-і бар клиент жоқ.",
+  } satisfies Record<Language, string>;
+  // A customer registered in Kazakh pays in tenge (10 ₸ first).
+  const wouldReturn = {
+    en: "A refund now returns 1\u00a0₽ (1 payment) and ends access at once. Nothing has been done yet.",
+    ru: "Возврат сейчас вернёт 1\u00a0₽ (платежей: 1) и сразу прекратит доступ. Пока ничего не сделано.",
+    zh: "现在退款将退回 1\u00a0₽（付款：1 笔），并立即终止访问。尚未执行任何操作。",
+    kk: "Қазір қайтарсаңыз, 10\u00a0₸ қайтарылады (төлемдер: 1) және қолжетімділік бірден тоқтатылады. Әзірге ештеңе жасалған жоқ.",
+  } satisfies Record<Language, string>;
+
+  test.each(languages)("refusals and the preview in %s, the code beside the words", async (language) => {
+    const neverPaid = await customerIn(language, "refund-never-paid");
+    const refused = await previewIn(language, { email: neverPaid.email, uid: neverPaid.uid });
+    expect(refused).toMatchObject({ Success: false, Message: nothingRunning[language] });
+    expect(refused.reason?.code).toBe("notRunning");
+    const unknown = await previewIn(language, { email: neverPaid.email, uid: "no-such-uid" });
+    expect(unknown).toMatchObject({ Success: false, Message: unknownUid[language] });
+    const paying = await payingCustomerIn(language, "refund-paid");
+    expect(await previewIn(language, { email: paying.email, uid: paying.uid })).toMatchObject({
+      Success: true,
+      Message: wouldReturn[language],
+    });
+  });
+
+  test("a caller that names no language reads the English Message", async () => {
+    const neverPaid = await customerIn("ru", "refund-no-language");
+    const refused = await previewIn(undefined, { email: neverPaid.email, uid: neverPaid.uid });
+    expect(refused.Message).toBe(nothingRunning.en);
+  });
+});

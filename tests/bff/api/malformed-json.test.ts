@@ -20,20 +20,25 @@ describe("malformed or invalid JSON is a 400 JSON error, never a 500", () => {
     });
   });
 
-  test("a wrong type names the field", async () => {
-    const response = await probe.handle(postJson("/api/probe", { uid: "u1", period: "five" }));
-    expect(response.status).toBe(400);
-    const body = (await response.json()) as { error: { code: string; message: string } };
-    const reason = "Property 'period' should be one of: 'integer', 'integer'";
-    expect(body.error).toEqual({ code: "invalid_input", message: `Field "period": ${reason}.` });
-    // The words around the validator's reason are in the caller's language.
-    const russian = await probe.handle(
-      postJson("/api/probe", { uid: "u1", period: "five" }, { "accept-language": "ru" }),
-    );
-    expect(((await russian.json()) as typeof body).error).toEqual({
+  test("a wrong type names the field, and the whole message is in the caller's language", async () => {
+    const refusal = async (body: unknown, language?: string) => {
+      const response = await probe.handle(
+        postJson("/api/probe", body, language ? { "accept-language": language } : {}),
+      );
+      expect(response.status).toBe(400);
+      return ((await response.json()) as { error: { code: string; message: string } }).error;
+    };
+    const wrongType = { uid: "u1", period: "five" };
+    expect(await refusal(wrongType)).toEqual({
       code: "invalid_input",
-      message: `Поле «period»: ${reason}.`,
+      message: 'Field "period": must be a whole number.',
     });
+    // The validator's own reasons are English; the catalogue words them in every language.
+    expect((await refusal(wrongType, "ru")).message).toBe("Поле «period»: должно быть целым числом.");
+    expect((await refusal(wrongType, "zh")).message).toBe("字段“period”：必须是整数。");
+    expect((await refusal(wrongType, "kk")).message).toBe("«period» өрісі: бүтін сан болуы керек.");
+    expect((await refusal({ period: 3 }, "ru")).message).toBe("Поле «uid»: не указано.");
+    expect((await refusal({ uid: 7, period: 3 })).message).toBe('Field "uid": must be text.');
   });
 
   test("every JSON route of the product answers a broken body with 400", async () => {

@@ -204,6 +204,24 @@ describe("promo codes", () => {
     });
   });
 
+  test("the created message is worded in the operator's language too", async () => {
+    const create = (promoCode: string, language: string) =>
+      call(
+        "POST",
+        "/api/panel/promos/generatePromo",
+        { ...valid, promoCode },
+        { "accept-language": language },
+      );
+    expect((await create("worded_en", "en")).body).toEqual({
+      success: true,
+      message: "Promo code WORDED_EN created.",
+    });
+    expect((await create("worded_ru", "ru")).body).toEqual({
+      success: true,
+      message: "Промокод WORDED_RU создан.",
+    });
+  });
+
   test.each([
     [{ promoCode: "abc_1" }],
     [{ discount: 0.2 }],
@@ -257,8 +275,13 @@ describe("promo codes", () => {
       "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC&code=%25_",
     );
     expect(none.body.content).toEqual([]);
-    const types = await call("GET", "/api/panel/promos/promoTypes");
+    // Each kind's name is the catalogue's, in the operator's language.
+    const types = await call("GET", "/api/panel/promos/promoTypes", undefined, { cookie: "i18next=ru" });
     expect(types.body).toEqual([{ type: "DISCOUNT", name: "Скидка на подписку" }]);
+    const inEnglish = await call("GET", "/api/panel/promos/promoTypes", undefined, {
+      "accept-language": "en",
+    });
+    expect(inEnglish.body).toEqual([{ type: "DISCOUNT", name: "Subscription discount" }]);
   });
 });
 

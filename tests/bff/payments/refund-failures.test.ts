@@ -122,6 +122,14 @@ describe("a gateway failure part way", () => {
     expect(retry).toMatchObject({ Success: false });
     expect(retry.Message).toContain("is being refunded by another request");
     expect(retry.reason).toMatchObject({ code: "busy", values: { retryAt: expect.any(String) } });
+    // An operator reading Russian gets the same refusal in Russian, the moment on Moscow's clock.
+    const inRussian = await panelRefund(app, { ...(await staff.admin()), cookie: "i18next=ru" }, identity);
+    const held = answer.gatewayFailure?.transactionId;
+    expect(inRussian.Message).toMatch(
+      new RegExp(
+        `^Ничего не возвращено\\. Платёж ${held} прямо сейчас возвращается другим запросом\\. Обновите карточку клиента или повторите после .+ по московскому времени\\.$`,
+      ),
+    );
     await advanceDays(app, 11 / (24 * 60));
     expect(await refund(identity)).toMatchObject({ Success: true, total: 1 });
     expect(await refundsAtBank(customer.accountId)).toHaveLength(1);

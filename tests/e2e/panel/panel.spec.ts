@@ -130,14 +130,14 @@ test.describe("operator panel", () => {
     await page.mouse.up();
     const result = page
       .getByRole("status")
-      .filter({ hasText: "Refunded 3 ₽ (payments: 2). Access has ended." });
+      .filter({ hasText: "Refunded 3 ₽ (2 payments); access ended now." });
     await expect(result).toBeVisible();
     await expect(result).toHaveClass(/refund--success/);
     // The list is asked again: nothing is left, and the button cannot be held.
-    // In the operator's words, from the server's reason code (its English Message is for API callers).
+    // The server's Message, worded in the operator's language (spec §8: the server's Message is shown).
     await expect(
       page.getByText(
-        "There is nothing to refund now. The subscription is “Expired” and no paid period is running.",
+        "Nothing to refund: the subscription is EXPIRED and no paid period is running. Nothing was changed.",
       ),
     ).toBeVisible();
     await expect(list).toHaveCount(0);

@@ -394,7 +394,7 @@ export const screens: Screen[] = [
     }),
   ),
   {
-    // A refund refused by the server: its reason in the operator's words, not its English Message.
+    // A refund refused by the server: its Message, worded by the server in the operator's language.
     area: "panel",
     page: "panel-subscription",
     state: "nothing-to-refund",

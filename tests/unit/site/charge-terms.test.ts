@@ -217,7 +217,21 @@ describe("Kazakh without the browser's help (Chromium has no Kazakh date or unit
   });
 
   test("days read as 'күн' in Kazakh whatever the count", () => {
-    expect(formatDays(1, "kk")).toBe("1 күн");
-    expect(formatDays(30, "kk")).toBe("30 күн");
+    expect(formatDays(1, translator("kk"))).toBe("1 күн");
+    expect(formatDays(30, translator("kk"))).toBe("30 күн");
+  });
+
+  test("days are the catalogue's words, in each language's plural forms", () => {
+    const days = (language: "en" | "ru" | "zh", count: number) => formatDays(count, translator(language));
+    expect([1, 2, 30].map((count) => days("en", count))).toEqual(["1 day", "2 days", "30 days"]);
+    expect([1, 3, 5, 21].map((count) => days("ru", count))).toEqual(["1 день", "3 дня", "5 дней", "21 день"]);
+    expect(days("zh", 30)).toBe("30天");
+  });
+
+  test("the islands' runtime picks the same plural forms as the server's translator", async () => {
+    const { $language, $texts, translate } = await import("../../../src/lib/i18n/runtime");
+    $language.set("ru");
+    $texts.set((await import("../../../core/i18n/ru.json")).default);
+    expect([1, 3, 5].map((count) => formatDays(count, translate))).toEqual(["1 день", "3 дня", "5 дней"]);
   });
 });

@@ -41,12 +41,12 @@ afterEach(() => vi.clearAllMocks());
 const challenge = { provider: "altcha", algorithm: "SHA-256", challenge: "ab", salt: "s", signature: "x" };
 const answer = (data: unknown) => Promise.resolve({ data, error: null });
 const tokens = { accessToken: "new.access.token", refreshToken: "new-refresh" };
-/** The login route's answer: tokens, or plain text with the reason in a header. */
-const loginAnswer = (status: number, headers: Record<string, string> = {}) =>
+/** The login route's answer: tokens, or the server's plain text with the reason's code in a header. */
+const loginAnswer = (status: number, headers: Record<string, string> = {}, text = "refused") =>
   Promise.resolve({
     data: status === 200 ? tokens : null,
-    error: status === 200 ? null : { status, value: "refused" },
-    response: new Response(status === 200 ? JSON.stringify(tokens) : "refused", { status, headers }),
+    error: status === 200 ? null : { status, value: text },
+    response: new Response(status === 200 ? JSON.stringify(tokens) : text, { status, headers }),
   });
 
 async function solved() {
@@ -121,19 +121,25 @@ describe("the sign-in screen's store", () => {
     expect(calls.login).not.toHaveBeenCalled();
   });
 
-  test("a refusal is worded from the server's code, and the spent captcha is dropped", async () => {
-    const reasons: [Record<string, string>, string][] = [
-      [{ "x-error-code": "wrong_credentials" }, "panel.wrongCredentials"],
-      [{ "x-error-code": "captcha_not_solved" }, "panel.captchaNotSolved"],
-      [{ "x-error-code": "captcha_used" }, "panel.captchaNotSolved"],
-      [{ "x-error-code": "operator_disabled" }, "panel.accountDisabled"],
-      [{ "x-error-code": "too_many_sign_ins", "retry-after": "600" }, "panel.tooManySignIns"],
-      [{ "x-error-code": "sign_in_busy" }, "panel.signInBusy"],
-      [{}, "panel.loginFailed"],
+  test("a refusal is chosen by the server's code, and the spent captcha is dropped", async () => {
+    // The server's own text where it reads as the form's words; the form's words where they differ.
+    const reasons: [Record<string, string>, string, string][] = [
+      [{ "x-error-code": "wrong_credentials" }, "Неверный логин или пароль.", "Неверный логин или пароль."],
+      [{ "x-error-code": "wrong_credentials" }, "", "panel.wrongCredentials"],
+      [{ "x-error-code": "captcha_not_solved" }, "reCAPTCHA not solved!", "panel.captchaNotSolved"],
+      [{ "x-error-code": "captcha_used" }, "This captcha was already used.", "panel.captchaNotSolved"],
+      [{ "x-error-code": "operator_disabled" }, "This account is disabled.", "panel.accountDisabled"],
+      [
+        { "x-error-code": "too_many_sign_ins", "retry-after": "600" },
+        "Too many failed sign-ins. Try again in 10 minutes.",
+        "panel.tooManySignIns",
+      ],
+      [{ "x-error-code": "sign_in_busy" }, "Сервис входа занят.", "Сервис входа занят."],
+      [{}, "Internal Server Error", "panel.loginFailed"],
     ];
-    for (const [headers, words] of reasons) {
+    for (const [headers, text, words] of reasons) {
       await solved();
-      calls.login.mockReturnValueOnce(loginAnswer(429, headers));
+      calls.login.mockReturnValueOnce(loginAnswer(429, headers, text));
       await store.signIn("admin", "wrong");
       expect(store.$loginError.get()).toBe(words);
       expect(store.$captcha.get()).toBeUndefined();

@@ -6,6 +6,7 @@ import { subscriptions } from "../../../../db/queries/subscriptions";
 import { currentDiscount } from "../../subscriptions/discount";
 import { paymentView, totalOf } from "./refund-model";
 import type { RefundLine, RefundPlan } from "./refund-plan";
+import { recordWords } from "./refund-words";
 
 export type InviterDiscount = { inviterId: number; referralDiscount: number } | undefined;
 
@@ -26,13 +27,16 @@ export async function referralDiscountOfInviter(
   return { inviterId, referralDiscount: percentToFraction(discount.referralPercent) };
 }
 
-/** One audit entry per refund run: exactly what went back, what did not and why, and what it changed. */
+/**
+ * One audit entry per refund run: exactly what went back, what did not and why (in English,
+ * so entries read alike whoever pressed), and what it changed.
+ */
 export async function recordRefundAudit(
   database: Database,
   run: {
     plan: RefundPlan;
     refunded: RefundLine[];
-    failure: { line: RefundLine; reason: string } | undefined;
+    failure: { line: RefundLine; isOutcomeUnknown: boolean; gatewayDetail?: string } | undefined;
     inviterBefore: InviterDiscount;
     inviterAfter: InviterDiscount;
     operatorId: number;
@@ -60,7 +64,7 @@ export async function recordRefundAudit(
           .map((line) => ({
             transactionId: line.transactionId,
             amount: toCurrencyUnits(line.amount),
-            reason: line === failure?.line ? failure.reason : "not sent after the failure",
+            reason: recordWords.notRefunded(line === failure?.line ? failure : undefined),
           })),
         ...(inviterBefore && {
           inviter: {

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { toCurrencyUnits } from "../../../../core/money";
 import type { RefundLine, RefundRefusal } from "./refund-plan";
+import type { RefundWords } from "./refund-words";
 
 export const refundBody = t.Object({
   email: t.String({ minLength: 3, maxLength: 320 }),
@@ -23,13 +24,14 @@ const refundPayment = t.Object(refundPaymentFields);
 
 export const refundAnswer = t.Object({
   Success: t.Boolean(),
+  /** What happened, in the caller's language (the language cookie, then Accept-Language, then English). */
   Message: t.String(),
   payments: t.Array(refundPayment),
   total: t.Number(),
   currency: t.Optional(t.String()),
   /** Only after a gateway failure part way: what is still unrefunded, and why. */
   notRefunded: t.Optional(t.Array(t.Object({ ...refundPaymentFields, reason: t.String() }))),
-  /** When nothing was refunded for a reason of ours: its code and the facts it names, for the panel's words. */
+  /** When nothing was refunded for a reason of ours: its code and the facts it names (Message words them). */
   reason: t.Optional(t.Object({ code: t.String(), values: t.Record(t.String(), t.String()) })),
   /** When the gateway stopped a run: which payment, and whether it refused (with its own words) or never answered. */
   gatewayFailure: t.Optional(
@@ -70,14 +72,8 @@ export function answerOf(isSuccess: boolean, message: string, lines: RefundLine[
   };
 }
 
-/** Nothing refunded, for a reason of ours: the English text and the code the panel words. */
-export const refusalOf = (refusal: { message: string; reason: RefundRefusal }): RefundAnswer => ({
-  ...answerOf(false, refusal.message),
+/** Nothing refunded, for a reason of ours: its words in the operator's language, and its code and facts. */
+export const refusalOf = (refusal: { reason: RefundRefusal }, words: RefundWords): RefundAnswer => ({
+  ...answerOf(false, words.refusal(refusal.reason)),
   reason: refusal.reason,
 });
-
-/** "3 payments, 250 RUB" */
-export function amountText(lines: RefundLine[]): string {
-  const count = lines.length === 1 ? "1 payment" : `${lines.length} payments`;
-  return `${toCurrencyUnits(totalOf(lines))} ${lines[0]?.currency ?? ""} (${count})`;
-}

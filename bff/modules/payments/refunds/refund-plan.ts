@@ -33,8 +33,8 @@ export type RefundPlan = {
 };
 
 /**
- * Why nothing was refunded, for the panel to say in the operator's language (the English
- * `Message` stays for API callers, as the spec reads it). Values are the facts it names.
+ * Why nothing was refunded: its code and the facts it names (the answer carries both, and
+ * `Message` words them in the operator's language, refund-words.ts).
  */
 export type RefundRefusal = { code: RefundRefusalCode; values: Record<string, string> };
 export type RefundRefusalCode =
@@ -51,19 +51,12 @@ export type RefundRefusalCode =
   | "notCompleted"
   | "costNothing";
 
-export type Outcome<Value> =
-  | { ok: true; value: Value }
-  | { ok: false; message: string; reason: RefundRefusal };
+export type Outcome<Value> = { ok: true; value: Value } | { ok: false; reason: RefundRefusal };
 
 const refuse = (
-  message: string,
   code: RefundRefusalCode,
   values: Record<string, string> = {},
-): { ok: false; message: string; reason: RefundRefusal } => ({
-  ok: false,
-  message,
-  reason: { code, values },
-});
+): { ok: false; reason: RefundRefusal } => ({ ok: false, reason: { code, values } });
 const remainingOf = (row: ClaimablePaymentRow) => row.amount - row.refunded_amount;
 const isRefundable = (row: ClaimablePaymentRow) =>
   row.status === "completed" && row.transaction_id !== null && remainingOf(row) > 0;
@@ -78,32 +71,16 @@ export async function findRefundAccount(
   uid: string | undefined,
 ): Promise<Outcome<UserRow>> {
   const wanted = uid?.trim() ?? "";
-  if (!wanted)
-    return refuse(
-      "A refund needs the customer's uid: open the customer from the search and try again.",
-      "uidMissing",
-    );
+  if (!wanted) return refuse("uidMissing");
   const candidates = await refunds.usersByUid(database, wanted);
-  if (candidates.length === 0)
-    return refuse(`No customer has the uid "${wanted}"; nothing was refunded.`, "uidUnknown", {
-      uid: wanted,
-    });
+  if (candidates.length === 0) return refuse("uidUnknown", { uid: wanted });
   const normalized = email.trim().toLowerCase();
   const matching = candidates.filter((user) => user.email.trim().toLowerCase() === normalized);
   const [account] = matching;
   if (account && matching.length === 1) return { ok: true, value: account };
-  if (matching.length > 1)
-    return refuse(
-      `Several accounts have the uid "${wanted}" and this e-mail; nothing was refunded.`,
-      "uidAmbiguous",
-      { uid: wanted },
-    );
+  if (matching.length > 1) return refuse("uidAmbiguous", { uid: wanted });
   const owners = candidates.map((user) => user.email).join(", ");
-  return refuse(
-    `The uid "${wanted}" belongs to ${owners}, not to ${email.trim()}; nothing was refunded. Open the customer from the search again.`,
-    "uidOtherAccount",
-    { uid: wanted, owners, email: email.trim() },
-  );
+  return refuse("uidOtherAccount", { uid: wanted, owners, email: email.trim() });
 }
 
 function lineOf(row: ClaimablePaymentRow): RefundLine {
@@ -123,40 +100,23 @@ function busyLine(rows: ClaimablePaymentRow[], now: number): ClaimablePaymentRow
 
 function refuseBusy(row: ClaimablePaymentRow) {
   const retryAt = new Date((row.refund_claimed_at ?? 0) + staleClaimMs).toISOString();
-  return refuse(
-    `Payment ${row.transaction_id} is being refunded by another request right now; nothing was done. Look at the customer again, or try again after ${retryAt}.`,
-    "busy",
-    { transactionId: row.transaction_id ?? "", retryAt },
-  );
+  return refuse("busy", { transactionId: row.transaction_id ?? "", retryAt });
 }
 
 /** Every completed, unrefunded payment of the current period: the charge that opened it and the extra devices bought in it. */
 async function currentPeriod(database: Database, user: UserRow, now: number): Promise<Outcome<RefundPlan>> {
   const subscription = await subscriptions.current(database, user.id);
   if (!subscription || !hasAccess(subscription, now)) {
-    const status = subscription?.status ?? "NOT_ACTIVE";
-    return refuse(
-      `Nothing to refund: the subscription is ${status} and no paid period is running. Nothing was changed.`,
-      "notRunning",
-      { status },
-    );
+    return refuse("notRunning", { status: subscription?.status ?? "NOT_ACTIVE" });
   }
   const periodCharge = await refunds.periodCharge(database, subscription.id);
-  if (!periodCharge)
-    return refuse(
-      "Nothing to refund: no payment opened the current period. Nothing was changed.",
-      "noPeriodCharge",
-    );
+  if (!periodCharge) return refuse("noPeriodCharge");
   const rows = [
     ...(await refunds.deviceChargesAfter(database, subscription.id, periodCharge.id)),
     periodCharge,
   ];
   const refundable = rows.filter(isRefundable);
-  if (refundable.length === 0)
-    return refuse(
-      "Nothing to refund: the payments of the current period were already refunded or cost nothing. Nothing was changed.",
-      "nothingLeft",
-    );
+  if (refundable.length === 0) return refuse("nothingLeft");
   const busy = busyLine(refundable, now);
   if (busy) return refuseBusy(busy);
   return { ok: true, value: { user, subscription, lines: refundable.map(lineOf), endsAccess: true } };
@@ -172,36 +132,11 @@ async function chosen(
   const rows: ClaimablePaymentRow[] = [];
   for (const transactionId of new Set(transactionIds.map((id) => id.trim()))) {
     const row = await refunds.byTransaction(database, transactionId);
-    if (!row || row.user_id !== user.id)
-      return refuse(
-        `Payment ${transactionId} is not a payment of ${user.email}; nothing was refunded.`,
-        "notTheirs",
-        {
-          transactionId,
-          email: user.email,
-        },
-      );
+    if (!row || row.user_id !== user.id) return refuse("notTheirs", { transactionId, email: user.email });
     if (row.status === "refunded" || (row.status === "completed" && remainingOf(row) <= 0 && row.amount > 0))
-      return refuse(
-        `Payment ${transactionId} was already refunded; nothing was refunded.`,
-        "alreadyRefunded",
-        {
-          transactionId,
-        },
-      );
-    if (row.status !== "completed")
-      return refuse(
-        `Payment ${transactionId} is ${row.status}, not completed; nothing was refunded.`,
-        "notCompleted",
-        {
-          transactionId,
-          status: row.status,
-        },
-      );
-    if (row.amount === 0)
-      return refuse(`Payment ${transactionId} cost nothing; nothing was refunded.`, "costNothing", {
-        transactionId,
-      });
+      return refuse("alreadyRefunded", { transactionId });
+    if (row.status !== "completed") return refuse("notCompleted", { transactionId, status: row.status });
+    if (row.amount === 0) return refuse("costNothing", { transactionId });
     rows.push(row);
   }
   const busy = busyLine(rows, now);

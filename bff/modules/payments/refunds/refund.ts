@@ -1,3 +1,4 @@
+import type { Language } from "../../../../core/languages";
 import { toCurrencyUnits } from "../../../../core/money";
 import { payments } from "../../../../db/queries/payments";
 import { refunds } from "../../../../db/queries/refunds";
@@ -8,38 +9,36 @@ import { randomToken } from "../../../platform/random";
 import { queueRefundMade } from "../../mail/events";
 import { receiptOf } from "../receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
-import { amountText, answerOf, paymentView, type RefundAnswer, refusalOf, totalOf } from "./refund-model";
+import { answerOf, paymentView, type RefundAnswer, refusalOf, totalOf } from "./refund-model";
 import { findRefundAccount, planRefund, type RefundLine, type RefundPlan, staleClaimMs } from "./refund-plan";
+import { type RefundWords, refundWords } from "./refund-words";
 
 export type RefundRequest = { email: string; uid?: string; paymentIds?: (string | number)[] };
 
 const transactionIdsOf = (request: RefundRequest) => request.paymentIds?.map(String);
 
-/** What `refund` would do now, without doing it (DESIGN §13); the panel shows it before the hold. */
+/**
+ * What `refund` would do now, without doing it (DESIGN §13); the panel shows it before the
+ * hold. `language` is the operator's, which the answer's `Message` is worded in.
+ */
 export async function previewRefund(
   context: Pick<AppContext, "database" | "clock">,
   request: RefundRequest,
+  language: Language,
 ): Promise<RefundAnswer> {
   const { database, clock } = context;
+  const words = refundWords(language);
   const account = await findRefundAccount(database, request.email, request.uid);
-  if (!account.ok) return refusalOf(account);
+  if (!account.ok) return refusalOf(account, words);
   const plan = await planRefund(database, account.value, transactionIdsOf(request), clock.now());
-  if (!plan.ok) return refusalOf(plan);
+  if (!plan.ok) return refusalOf(plan, words);
   const { lines, endsAccess } = plan.value;
-  const effect = endsAccess ? "and ends access at once" : "and keeps access";
-  return {
-    ...answerOf(
-      true,
-      `A refund now returns ${amountText(lines)} ${effect}. Nothing has been done yet.`,
-      lines,
-    ),
-    endsAccess,
-  };
+  return { ...answerOf(true, words.preview(lines, endsAccess), lines), endsAccess };
 }
 
 type RefundContext = Pick<AppContext, "database" | "clock" | "config" | "payments">;
 
-type Failure = { line: RefundLine; reason: string; isOutcomeUnknown: boolean; gatewayDetail?: string };
+type Failure = { line: RefundLine; isOutcomeUnknown: boolean; gatewayDetail?: string };
 
 /**
  * Sends each claimed payment to the gateway in the plan's order and records each one as
@@ -69,11 +68,10 @@ async function sendToGateway(context: RefundContext, plan: RefundPlan) {
       );
     } catch (error) {
       logger.error("refund call failed", { transactionId: line.transactionId, error: String(error) });
-      return { refunded, failure: { line, reason: "the gateway did not answer", isOutcomeUnknown: true } };
+      return { refunded, failure: { line, isOutcomeUnknown: true } };
     }
     if (!answer.Success) {
-      const reason = `the gateway refused it: ${answer.Message ?? "no reason given"}`;
-      const failure = { line, reason, isOutcomeUnknown: false, gatewayDetail: answer.Message ?? undefined };
+      const failure = { line, isOutcomeUnknown: false, gatewayDetail: answer.Message || undefined };
       return { refunded, failure };
     }
     const isLast = index === plan.lines.length - 1;
@@ -97,17 +95,18 @@ async function sendToGateway(context: RefundContext, plan: RefundPlan) {
  * Operator refund (DESIGN §13): the account by uid, the payments of the current period
  * (or exactly the ones an administrator names), each through the gateway, access ended,
  * the inviter's referral discount recomputed (it is derived from the invitees' status,
- * so it drops the moment access ends) and one audit entry with what went back.
+ * so it drops the moment access ends) and one audit entry with what went back. The answer's
+ * `Message` is in `language`, the operator's.
  */
 export async function refundCustomer(
   context: RefundContext,
   request: RefundRequest,
-  operatorId: number,
-  ip: string | null,
+  operator: { id: number; ip: string | null; language: Language },
 ): Promise<RefundAnswer> {
   const { database, clock } = context;
+  const words = refundWords(operator.language);
   const account = await findRefundAccount(database, request.email, request.uid);
-  if (!account.ok) return refusalOf(account);
+  if (!account.ok) return refusalOf(account, words);
   const claim = randomToken(16);
   // Choosing and claiming happen in one transaction: a second press running at once sees
   // the claims and refuses, so no payment is ever sent to the gateway twice.
@@ -120,7 +119,7 @@ export async function refundCustomer(
         throw new Error(`payment ${line.paymentId} could not be claimed`);
     return plan;
   });
-  if (!claimed.ok) return refusalOf(claimed);
+  if (!claimed.ok) return refusalOf(claimed, words);
   const plan = claimed.value;
   const inviterBefore = await referralDiscountOfInviter(database, plan.user.id, clock.now());
   const { refunded, failure } = await sendToGateway(context, plan);
@@ -133,24 +132,26 @@ export async function refundCustomer(
       const inviterAfter = await referralDiscountOfInviter(database, plan.user.id, clock.now());
       await recordRefundAudit(
         database,
-        { plan, refunded, failure, inviterBefore, inviterAfter, operatorId, ip },
+        {
+          plan,
+          refunded,
+          failure,
+          inviterBefore,
+          inviterAfter,
+          operatorId: operator.id,
+          ip: operator.ip,
+        },
         clock.now(),
       );
       await queueRefundMade(database, plan.user.id, refundTold(refunded, claim), clock.now());
     }
   });
-  if (!failure) {
-    const effect = plan.endsAccess ? "access ended now" : "access is unchanged";
+  if (!failure)
     return {
-      ...answerOf(
-        true,
-        `Refunded ${amountText(refunded)}; ${effect}. The money returns to the card within up to 60 days.`,
-        refunded,
-      ),
+      ...answerOf(true, words.done(refunded, plan.endsAccess), refunded),
       endsAccess: plan.endsAccess,
     };
-  }
-  return failureAnswer(plan, refunded, unsent, failure);
+  return failureAnswer(plan, { refunded, unsent, failure }, words);
 }
 
 /** What the customer is told went back in this run: one message per run, named by its claim. */
@@ -165,20 +166,12 @@ function refundTold(refunded: RefundLine[], claim: string) {
 
 function failureAnswer(
   plan: RefundPlan,
-  refunded: RefundLine[],
-  unsent: RefundLine[],
-  failure: Failure,
+  run: { refunded: RefundLine[]; unsent: RefundLine[]; failure: Failure },
+  words: RefundWords,
 ): RefundAnswer {
-  const first = `Payment ${failure.line.transactionId} was not refunded: ${failure.reason}.`;
-  const unknown = failure.isOutcomeUnknown
-    ? " The gateway may still refund it and will then tell us; it is held for 10 minutes so it cannot be sent twice."
-    : "";
-  const done =
-    refunded.length > 0
-      ? ` Refunded before that: ${amountText(refunded)}.${plan.endsAccess ? " Access is kept until the rest is refunded too." : ""} Press again to refund the rest.`
-      : " Nothing was refunded and nothing changed.";
+  const { refunded, unsent, failure } = run;
   return {
-    ...answerOf(false, `${first}${unknown}${done}`, refunded),
+    ...answerOf(false, words.stopped(failure, refunded, plan.endsAccess), refunded),
     currency: failure.line.currency,
     gatewayFailure: {
       transactionId: failure.line.transactionId,
@@ -188,7 +181,7 @@ function failureAnswer(
     endsAccess: false,
     notRefunded: unsent.map((line) => ({
       ...paymentView(line),
-      reason: line === failure.line ? failure.reason : "not sent after the failure",
+      reason: words.notRefunded(line === failure.line ? failure : undefined),
     })),
   };
 }
