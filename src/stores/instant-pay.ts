@@ -1,11 +1,12 @@
 import { atom, computed } from "nanostores";
 import { currencyOf } from "../../core/languages";
 import type { TariffMonths } from "../../core/prices";
+import { api } from "../lib/api-client";
 import { instantPayTerms, resolveTrialDays } from "../lib/charge-terms";
 import { $language } from "../lib/i18n/runtime";
-import { $period } from "./customer";
+import { $email, $period, $uid } from "./customer";
 import { $orderTrial, $purchase } from "./payment";
-import { $serverClockOffset } from "./server-clock";
+import { $serverClockOffset, syncServerClock } from "./server-clock";
 
 /** The /instantPay selector (spec §5: 1, 6 or 12 months). */
 export const $instantTariff = atom<TariffMonths>(1);
@@ -33,3 +34,25 @@ export const $instantTerms = computed(
       order,
     }),
 );
+
+/** Without a stored e-mail the purchase is anonymous: it is attached to an account after paying (spec §2). */
+export const $isAnonymousPurchase = computed($email, (email) => !email);
+
+/**
+ * A customer whose subscription is already active has nothing to buy here and goes to the
+ * cabinet. No stored e-mail, no check (spec §5); a failed check leaves the page as it is.
+ */
+async function leaveIfSubscribed(): Promise<void> {
+  if (!$email.get()) return;
+  try {
+    const { data } = await api.profile.post({ email: $email.get(), uid: $uid.get() });
+    if (data?.userInfo.subscriptionIsActive) location.assign("/profile");
+  } catch (error) {
+    console.error("profile check failed", error);
+  }
+}
+
+/** /instantPay opens: its dates are counted by the server's clock, and a subscriber is sent on. */
+export async function openInstantPay(): Promise<void> {
+  await Promise.all([syncServerClock(), leaveIfSubscribed()]);
+}

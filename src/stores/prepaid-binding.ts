@@ -53,7 +53,12 @@ function close(): void {
 /** Asks the server what attaching would do, and puts it in the question still on screen. */
 async function loadPreview(account: Account, prepaidToken: string): Promise<void> {
   try {
-    const { data } = await api.shop.prepaidPreview.post({ ...account, prepaidToken });
+    // The account may be the whole sign-in identity: its provider credential has no business here.
+    const { data } = await api.shop.prepaidPreview.post({
+      email: account.email,
+      uid: account.uid,
+      prepaidToken,
+    });
     const offer = $prepaidOffer.get();
     if (data && offer?.step === "asking" && offer.email === account.email)
       $prepaidOffer.set({ ...offer, preview: data });

@@ -4,13 +4,16 @@ import type { TariffMonths } from "../../../core/prices";
 import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { PayButton } from "../../components/react/PayButton";
 import { SiteFooter } from "../../components/react/SiteFooter";
-import { api } from "../../lib/api-client";
 import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { priceLabelKey } from "../../lib/price-label";
-import { $email, $uid } from "../../stores/customer";
-import { $instantTariff, $instantTerms, chooseInstantTariff } from "../../stores/instant-pay";
-import { syncServerClock } from "../../stores/server-clock";
+import {
+  $instantTariff,
+  $instantTerms,
+  $isAnonymousPurchase,
+  chooseInstantTariff,
+  openInstantPay,
+} from "../../stores/instant-pay";
 
 const choices: { months: TariffMonths; key: "prices.month" | "prices.halfYear" | "prices.year" }[] = [
   { months: 1, key: "prices.month" },
@@ -23,19 +26,9 @@ function InstantPayContent() {
   const { t } = useTranslation();
   const tariff = useStore($instantTariff);
   const terms = useStore($instantTerms);
+  const isAnonymous = useStore($isAnonymousPurchase);
 
-  useEffect(() => void syncServerClock(), []);
-
-  useEffect(() => {
-    // The profile check is skipped when no e-mail is stored (spec §5).
-    if (!$email.get()) return;
-    api.profile
-      .post({ email: $email.get(), uid: $uid.get() })
-      .then(({ data }) => {
-        if (data?.userInfo.subscriptionIsActive) location.assign("/profile");
-      })
-      .catch((error) => console.error("profile check failed", error));
-  }, []);
+  useEffect(() => void openInstantPay(), []);
 
   // The table reads the same terms as the pay button, so an order's answer updates both.
   const price = formatUnits(terms.nextCharge.amount, terms.currency);
@@ -89,7 +82,7 @@ function InstantPayContent() {
             <li>{t("features.noAds.title")}</li>
             <li>{t("features.support.title")}</li>
           </ul>
-          <PayButton tariff={tariff} terms={terms} anonymous={!$email.get()} />
+          <PayButton tariff={tariff} terms={terms} anonymous={isAnonymous} />
         </section>
       </main>
       <SiteFooter />
