@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { parseTrustedProxies } from "./client-address";
-import { days, type Environment, flag, oneOf, textOf, wholeNumber } from "./config-values";
+import { days, type Environment, flag, oneOf, refuse, textOf, wholeNumber } from "./config-values";
 import { parseTaxationSystem, parseVat, type ReceiptSettings } from "./fiscal-settings";
 import { type LogLevel, logLevels } from "./logger";
 
@@ -39,6 +39,13 @@ export type Config = Readonly<{
   renewalBatchSize: number;
   /** Seconds between the scheduler's passes (BILLING_INTERVAL_SECONDS, 0–86400, default 60); 0: none. */
   billingIntervalSeconds: number;
+  /**
+   * SANDBOX_LATENCY_MS (0–60000, default 0): the embedded sandbox bank answers each call of
+   * its server API this long after it did the work, as slowly as a real bank. Demo only.
+   */
+  sandboxLatencyMs: number;
+  /** SANDBOX_JITTER_MS (0 to the latency, default 0): each answer comes latency ± up to this. */
+  sandboxJitterMs: number;
   /** Connection logs are deleted after LOG_RETENTION_DAYS (90). */
   logRetentionDays: number;
   /** Addresses of connections and payments are cut to their network after IP_RETENTION_DAYS (30). */
@@ -150,6 +157,31 @@ function parseHost(raw: string | undefined): string | undefined {
   );
 }
 
+/**
+ * SANDBOX_LATENCY_MS and SANDBOX_JITTER_MS: how slowly the sandbox bank answers, so tests
+ * and benches meet a bank as slow as a real one (DESIGN §10). The jitter is at most the
+ * latency: no answer is due before its call was made.
+ */
+function parseSandboxLatency(environment: Environment) {
+  const milliseconds = { min: 0, max: 60_000, fallback: 0, unit: "milliseconds" };
+  const latencyMs = wholeNumber(
+    "SANDBOX_LATENCY_MS",
+    optional(environment, "SANDBOX_LATENCY_MS"),
+    milliseconds,
+  );
+  const rawJitter = optional(environment, "SANDBOX_JITTER_MS");
+  const jitterMs = wholeNumber("SANDBOX_JITTER_MS", rawJitter, milliseconds);
+  if (rawJitter !== undefined && jitterMs > latencyMs) {
+    const latency =
+      optional(environment, "SANDBOX_LATENCY_MS") === undefined ? "0 while it is unset" : latencyMs;
+    refuse("SANDBOX_JITTER_MS", `at most SANDBOX_LATENCY_MS (${latency})`, rawJitter);
+  }
+  return { sandboxLatencyMs: latencyMs, sandboxJitterMs: jitterMs };
+}
+
+/** Settings only the demo reads: production has no sandbox bank for them to slow down. */
+const demoOnlySettings = ["SANDBOX_LATENCY_MS", "SANDBOX_JITTER_MS"] as const;
+
 /** Settings that make the server talk to a real provider, bank or captcha service. */
 const realSettings = [
   "GOOGLE_CLIENT_ID",
@@ -212,6 +244,7 @@ export function loadConfig(environment: Environment = process.env): Config {
       optional(environment, "BILLING_INTERVAL_SECONDS"),
       { min: 0, max: 86_400, fallback: 60, unit: "seconds", note: "0 turns the renewal scheduler off" },
     ),
+    ...parseSandboxLatency(environment),
     metricsToken: parseMetricsToken(optional(environment, "METRICS_TOKEN")),
     logRetentionDays: days("LOG_RETENTION_DAYS", optional(environment, "LOG_RETENTION_DAYS"), 90),
     ipRetentionDays: days("IP_RETENTION_DAYS", optional(environment, "IP_RETENTION_DAYS"), 30),
@@ -259,9 +292,18 @@ function freeze(config: Config): Config {
   return Object.freeze(config);
 }
 
-/** Production must not silently fall back to the demo identity provider or the sandbox bank. */
+/**
+ * Production must not silently fall back to the demo identity provider or the sandbox bank,
+ * nor quietly ignore a setting only the demo reads.
+ */
 function assertProductionIsReal(config: Config, environment: Environment): void {
   if (config.mode !== "production") return;
+  const demoOnly = demoOnlySettings.filter((name) => optional(environment, name) !== undefined);
+  if (demoOnly.length > 0) {
+    throw new Error(
+      `APP_MODE=production has no sandbox bank: unset ${demoOnly.join(" and ")}, which only slow${demoOnly.length === 1 ? "s" : ""} down the demo's sandbox bank.`,
+    );
+  }
   const missing = [
     ["PUBLIC_URL", config.isPublicUrlDefault ? undefined : config.publicUrl],
     ["JWT_SECRET", optional(environment, "JWT_SECRET")],

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { t } from "elysia";
 import { toMinorUnits } from "../../../core/money";
+import { createSlowAnswers } from "../../adapters/sandbox/answer-delay";
 import { parseExpiry } from "../../adapters/sandbox/card-book";
 import type { SandboxGateway } from "../../adapters/sandbox/gateway";
 import type { AppContext } from "../../context";
@@ -33,17 +34,27 @@ function requireBasicAuth(context: Pick<AppContext, "config" | "payments">, requ
  */
 const jsonData = t.Optional(t.Union([t.String(), t.Object({}, { additionalProperties: true })]));
 
-/** The sandbox gateway's HTTP API at /api/dev/sandbox/cloudpayments, the same shapes as the real one. */
-export function sandboxGatewayModule(context: Pick<AppContext, "config" | "payments">) {
+/**
+ * The sandbox gateway's HTTP API at /api/dev/sandbox/cloudpayments, the same shapes as the
+ * real one, answering as slowly as SANDBOX_LATENCY_MS and SANDBOX_JITTER_MS say; the product's
+ * own calls reach it through the loopback (http-client.ts), so they wait as well.
+ */
+export function sandboxGatewayModule(context: Pick<AppContext, "config" | "payments" | "stopping">) {
   const api = demoOnly(context, "/dev/sandbox/cloudpayments");
+  const slowly = createSlowAnswers(
+    { latencyMs: context.config.sandboxLatencyMs, jitterMs: context.config.sandboxJitterMs },
+    context.stopping,
+  );
   const guarded =
     <Body>(handler: (sandbox: SandboxGateway, body: Body) => unknown) =>
     ({ request, body }: { request: Request; body: Body }) => {
       // The gateway's client is a program, as the real gateway's is: it reads English.
       answerInEnglish(request);
       const sandbox = requireSandbox(context);
-      requireBasicAuth(context, request);
-      return handler(sandbox, body);
+      return slowly(() => {
+        requireBasicAuth(context, request);
+        return handler(sandbox, body);
+      });
     };
   return (
     api

@@ -52,6 +52,12 @@ describe("loadConfig refuses a value its variable does not take, naming both and
     ["APP_MODE", "staging", '"demo" or "production"'],
     ["TAXATION_SYSTEM", "7", "one of 0 (ОСН), 1 (УСН доходы)"],
     ["RECEIPT_VAT", "18", '"none" (без НДС) or one of 0, 5, 7'],
+    ["SANDBOX_LATENCY_MS", "300ms", "a whole number of milliseconds from 0 to 60000"],
+    ["SANDBOX_LATENCY_MS", "60001", "a whole number of milliseconds from 0 to 60000"],
+    ["SANDBOX_LATENCY_MS", "0.5", "a whole number of milliseconds from 0 to 60000"],
+    ["SANDBOX_JITTER_MS", "-1", "a whole number of milliseconds from 0 to 60000"],
+    // Unset, the latency is 0, and no answer may be due before its call.
+    ["SANDBOX_JITTER_MS", "50", "at most SANDBOX_LATENCY_MS (0 while it is unset)"],
   ])("%s=%s", (name, raw, accepts) => {
     expect(() => load({ [name]: raw })).toThrow(`${name} must be ${accepts}`);
     expect(() => load({ [name]: raw })).toThrow(`got "${raw}".`);
@@ -68,6 +74,8 @@ describe("loadConfig refuses a value its variable does not take, naming both and
       logLevel: undefined,
       skipBuild: false,
       staticDirectory: "dist",
+      sandboxLatencyMs: 0,
+      sandboxJitterMs: 0,
     });
     expect(load({ BILLING_INTERVAL_SECONDS: "0" }).billingIntervalSeconds).toBe(0);
     expect(load({ BILLING_INTERVAL_SECONDS: " 86400 " }).billingIntervalSeconds).toBe(86_400);
@@ -76,6 +84,55 @@ describe("loadConfig refuses a value its variable does not take, naming both and
       logLevel: "debug",
       skipBuild: true,
     });
+  });
+});
+
+describe("SANDBOX_LATENCY_MS and SANDBOX_JITTER_MS: how slowly the sandbox bank answers (demo only)", () => {
+  /** Everything production needs, so that a refusal below is the sandbox settings' own. */
+  const production = {
+    APP_MODE: "production",
+    PUBLIC_URL: "https://kannt.example",
+    JWT_SECRET: "production-jwt-secret-0123456789abcdef0123456789",
+    CLOUDPAYMENTS_API_SECRET: "production-cloudpayments-api-secret-0123456789",
+    GOOGLE_CLIENT_ID: "1234-kannt.apps.googleusercontent.com",
+    YANDEX_CLIENT_ID: "kannt-yandex-client",
+    CLOUDPAYMENTS_PUBLIC_ID: "pk_live_kannt",
+    CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
+    SMTP_URL: "smtps://kannt:smtp-password-0123456789@127.0.0.1:9",
+  };
+
+  test("whole milliseconds up to a minute, the jitter up to the latency itself", () => {
+    expect(load({ SANDBOX_LATENCY_MS: "300", SANDBOX_JITTER_MS: "50" })).toMatchObject({
+      sandboxLatencyMs: 300,
+      sandboxJitterMs: 50,
+    });
+    expect(load({ SANDBOX_LATENCY_MS: " 60000 ", SANDBOX_JITTER_MS: "60000" })).toMatchObject({
+      sandboxLatencyMs: 60_000,
+      sandboxJitterMs: 60_000,
+    });
+    expect(load({ SANDBOX_LATENCY_MS: "250", SANDBOX_JITTER_MS: "" })).toMatchObject({
+      sandboxLatencyMs: 250,
+      sandboxJitterMs: 0,
+    });
+  });
+
+  test("a jitter over the latency is refused, naming both and the latency it got", () => {
+    const loading = () => load({ SANDBOX_LATENCY_MS: "200", SANDBOX_JITTER_MS: "201" });
+    expect(loading).toThrow('SANDBOX_JITTER_MS must be at most SANDBOX_LATENCY_MS (200), got "201".');
+  });
+
+  test.each([
+    [{ SANDBOX_LATENCY_MS: "300" }, /APP_MODE=production.*unset SANDBOX_LATENCY_MS[,.]/],
+    [{ SANDBOX_LATENCY_MS: "0" }, /APP_MODE=production.*unset SANDBOX_LATENCY_MS[,.]/],
+    [
+      { SANDBOX_LATENCY_MS: "300", SANDBOX_JITTER_MS: "50" },
+      /APP_MODE=production.*unset SANDBOX_LATENCY_MS and SANDBOX_JITTER_MS/,
+    ],
+  ])("production refuses to start with %o, naming what to unset", (sandbox, message) => {
+    expect(load(production).mode).toBe("production");
+    expect(() => load({ ...production, ...sandbox })).toThrow(message);
+    // Blank, as in a copied .env.example, is unset.
+    expect(load({ ...production, SANDBOX_LATENCY_MS: "", SANDBOX_JITTER_MS: " " }).sandboxLatencyMs).toBe(0);
   });
 });
 
