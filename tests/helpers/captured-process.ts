@@ -36,6 +36,8 @@ const serverVariables = [
   "TAXATION_SYSTEM",
   "RECEIPT_VAT",
   "SKIP_BUILD",
+  "SANDBOX_LATENCY_MS",
+  "SANDBOX_JITTER_MS",
 ];
 
 export type CapturedProcess = {
