@@ -1,5 +1,7 @@
 import react from "@astrojs/react";
 import { defineConfig } from "astro/config";
+import { pageChunkGroups } from "./src/build/page-chunks.ts";
+import { screenWords } from "./src/build/screen-words.ts";
 
 // Static output: every page is prerendered; the Bun server (bff/server.ts) serves
 // dist/ and /api on one port. Landing and offer exist once per language under /{lang}/.
@@ -12,6 +14,31 @@ export default defineConfig({
   vite: {
     server: { proxy: { "/api": `http://localhost:${process.env.DEV_API_PORT ?? 3001}` } },
     plugins: [
+      screenWords(),
+      {
+        // A page's JavaScript in a few files rather than thirty (src/build/page-chunks.ts).
+        name: "kannt:page-chunks",
+        configEnvironment(name) {
+          if (name !== "client") return undefined;
+          return { build: { rolldownOptions: { output: { codeSplitting: { groups: pageChunkGroups() } } } } };
+        },
+      },
+      {
+        // With no dependency to preload (below), Vite's helper around every lazy import only
+        // loads the module and reports a failure as its `vite:preloadError` event: the same,
+        // without the 0.9 KB of preloading code every island page would otherwise carry.
+        name: "kannt:lean-preload-helper",
+        enforce: "pre",
+        load(id) {
+          if (id !== "\0vite/preload-helper.js") return undefined;
+          return `export const __vitePreload = (load) => load().catch((error) => {
+  const event = new Event("vite:preloadError", { cancelable: true });
+  event.payload = error;
+  window.dispatchEvent(event);
+  if (!event.defaultPrevented) throw error;
+});`;
+        },
+      },
       {
         // A lazily loaded chunk imports only modules its page has loaded already (the
         // language texts import nothing; the cabinet's Connect panel, the cabinet's own

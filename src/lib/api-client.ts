@@ -1,17 +1,15 @@
-import { treaty } from "@elysiajs/eden";
 import type { App } from "../../bff/app";
 import type { ErrorCode } from "../../bff/platform/errors";
+import { edenClient } from "./eden-client";
 
 /**
  * The one typed client of the islands, built from the server's `App` type, so a
  * changed route or schema is a type error here. Same-origin: the session cookie goes along.
+ * Dates stay the ISO strings the schemas declare.
  */
-export const api = treaty<App>(typeof location === "undefined" ? "http://localhost" : location.origin, {
-  fetch: { credentials: "same-origin" },
-  // Keep dates as the ISO strings the schemas declare; Eden would otherwise turn
-  // date-like strings into Date objects that the declared types do not show.
-  parseDate: false,
-}).api;
+export const api = edenClient<App>(
+  typeof location === "undefined" ? "http://localhost" : location.origin,
+).api;
 
 /** The server's user-facing message from an Eden error value, if it sent one. */
 export function errorMessage(error: { value?: unknown } | null | undefined): string | undefined {

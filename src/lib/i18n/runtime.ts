@@ -13,16 +13,25 @@ import { persistLanguage, storedLanguage } from "./persist-language";
  */
 export type TranslationKey = keyof typeof en;
 type Texts = Record<TranslationKey, string>;
+/** One loader per language of the page's words (src/build/screen-words.ts). */
+export type WordLoaders = Record<Language, () => Promise<{ default: Partial<Texts> }>>;
 
 export const $language = atom<Language>("en");
 export const $texts = atom<Texts | undefined>();
 
-const loaders = import.meta.glob<{ default: Texts }>("../../../core/i18n/*.json");
+let loaders: Partial<WordLoaders> = {};
+
+/** The page's script hands over its island's words; they load in the language chosen so far. */
+export function provideWords(pageLoaders: WordLoaders): Promise<void> {
+  loaders = pageLoaders;
+  return load($language.get());
+}
 
 async function load(language: Language): Promise<void> {
-  const loader = loaders[`../../../core/i18n/${language}.json`];
+  const loader = loaders[language];
   if (!loader) return;
-  const texts = (await loader()).default;
+  // A key the island never names is left out of its words, so none is missing where it is read.
+  const texts = (await loader()).default as Texts;
   if ($language.get() !== language) return;
   $texts.set(texts);
   document.documentElement.lang = language;
