@@ -58,24 +58,38 @@ export function cpuSecondsOf(pid: number): number {
   }
 }
 
-/** CPU seconds of every running process whose command starts with `name`, by pid. */
-export function cpuSecondsByCommand(name: string): Map<number, number> {
-  const seconds = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").startsWith(name))
-        seconds.set(Number(entry), cpuSecondsOf(Number(entry)));
-    } catch {
-      // The process ended while the list was read.
-    }
+/** The fields of /proc/<pid>/stat after the command name (state first), or none once it is gone. */
+function statFields(pid: number | string): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  } catch {
+    return [];
   }
-  return seconds;
 }
 
-/** CPU seconds the processes named `name` used between two readings (new ones count whole). */
-export function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
-  return total;
+/**
+ * CPU seconds a PostgreSQL cluster has used so far: its postmaster (found by the port it
+ * listens on), the backends and workers running under it, and those that ended (the
+ * postmaster waited for them, so their time is in its children's fields). Other clusters
+ * on the machine, other test runs' among them, are not counted.
+ */
+export function postgresClusterCpuSeconds(port: number): number {
+  const processes = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
+  const postmaster = processes.find((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      return args[0]?.endsWith("postgres") && args[args.indexOf("-p") + 1] === String(port);
+    } catch {
+      return false;
+    }
+  });
+  if (!postmaster) throw new Error(`no PostgreSQL listens on port ${port}`);
+  // utime, stime, cutime and cstime are the 12th to 15th fields after the name, in clock ticks.
+  const own = statFields(postmaster).slice(11, 15);
+  let ticks = own.reduce((sum, field) => sum + Number(field), 0);
+  for (const pid of processes) {
+    const fields = statFields(pid);
+    if (fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
 }

@@ -14,6 +14,9 @@ export type Changes = { changes: number };
 
 export type Engine = "sqlite" | "postgres";
 
+/** How a turn (Database.inTurn) is held: alone, or beside other shared holders. */
+export type TurnMode = "exclusive" | "shared";
+
 export interface Database {
   readonly engine: Engine;
   /**
@@ -37,8 +40,10 @@ export interface Database {
    * and sees all they committed: for claiming batches of shared work. SQLite: an ordinary
    * transaction (there is one writer). PostgreSQL: READ COMMITTED under an advisory lock;
    * rows it claims must be locked by its own reads (FOR UPDATE, db/dialect.ts `skipLocked`).
+   * `shared`: holders of a shared turn do not wait for one another, only for (and never
+   * during) an exclusive one; for claims that already keep apart by their row locks.
    */
-  inTurn<T>(name: string, work: () => Promise<T>): Promise<T>;
+  inTurn<T>(name: string, work: () => Promise<T>, mode?: TurnMode): Promise<T>;
   /** Several statements without parameters: migrations and schema. */
   exec(sql: string): Promise<void>;
   /** Changes whenever this process (or, for SQLite, any connection) writes: read caches key on it. */

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { defaultRetryPolicy, isConflict, type RetryPolicy, retryOnConflict } from "./conflict-retry";
-import type { Changes, Database, SqlValue } from "./database";
+import type { Changes, Database, SqlValue, TurnMode } from "./database";
 import { currentScope, runInScope, type TransactionScope } from "./transaction-scope";
 
 type Sql = postgres.Sql;
@@ -177,19 +177,23 @@ export class PostgresDatabase implements Database {
   /**
    * READ COMMITTED under a transaction-scoped advisory lock named `name`: every statement
    * after the lock sees what the previous holder committed, and holders take turns across
-   * all instances. For claiming batches of work (a renewal pass's due subscriptions),
+   * all instances (shared holders only with exclusive ones). For claiming batches of work (a renewal pass's due subscriptions),
    * whose wide reads would make SERIALIZABLE transactions of several instances abort each
    * other over and over.
    */
-  async inTurn<T>(name: string, work: () => Promise<T>): Promise<T> {
+  async inTurn<T>(name: string, work: () => Promise<T>, mode: TurnMode = "exclusive"): Promise<T> {
     const scope = currentScope<Handle>(this);
     if (scope) return this.transaction(work);
+    const lock =
+      mode === "shared"
+        ? "SELECT pg_advisory_xact_lock_shared(hashtext(?))"
+        : "SELECT pg_advisory_xact_lock(hashtext(?))";
     // READ COMMITTED meets no serialization failure of its own, but its row locks can
     // deadlock (40P01), or a SERIALIZABLE default make it one: run again like any other.
     return retryOnConflict(
       () =>
         this.begin("isolation level read committed", async () => {
-          await this.get("SELECT pg_advisory_xact_lock(hashtext(?))", [name]);
+          await this.get(lock, [name]);
           return work();
         }),
       this.retryPolicy,

@@ -1,5 +1,5 @@
 import type { Database as BunDatabase, SQLQueryBindings, Statement } from "bun:sqlite";
-import type { Changes, Database, SqlValue } from "./database";
+import type { Changes, Database, SqlValue, TurnMode } from "./database";
 import { currentScope, runInScope, type TransactionScope, withSavepoint } from "./transaction-scope";
 
 /**
@@ -98,8 +98,8 @@ export class SqliteDatabase implements Database {
     }
   }
 
-  /** One connection, one transaction at a time: every transaction already takes turns. */
-  inTurn<T>(_name: string, work: () => Promise<T>): Promise<T> {
+  /** One connection, one transaction at a time: every transaction already takes turns, shared or not. */
+  inTurn<T>(_name: string, work: () => Promise<T>, _mode?: TurnMode): Promise<T> {
     return this.transaction(work);
   }
 

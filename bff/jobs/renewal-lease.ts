@@ -63,21 +63,30 @@ export async function takeRenewalLease(database: Database, clock: Clock): Promis
   let renewedAt = takenAt;
   let sweptAt = takenAt;
   let isLost = false;
+  let renewing: Promise<boolean> | undefined;
   return {
     owner,
     liveProcessId,
     now: () => clock.now(),
-    async keep() {
-      if (isLost) return false;
+    keep() {
+      if (isLost) return Promise.resolve(false);
       const now = clock.now();
-      if (now - renewedAt < renewEveryMs) return true;
-      if (await renewalLeases.renew(database, owner, now + leaseMs, now)) {
-        renewedAt = now;
-        return true;
-      }
-      isLost = true;
-      logger.warn("renewal pass lost its lease and stops; another pass settles its attempts", { owner });
-      return false;
+      if (now - renewedAt < renewEveryMs) return Promise.resolve(true);
+      // Calls in flight at once ask together; one renewal answers them all.
+      renewing ??= (async () => {
+        try {
+          if (await renewalLeases.renew(database, owner, now + leaseMs, now)) {
+            renewedAt = now;
+            return true;
+          }
+          isLost = true;
+          logger.warn("renewal pass lost its lease and stops; another pass settles its attempts", { owner });
+          return false;
+        } finally {
+          renewing = undefined;
+        }
+      })();
+      return renewing;
     },
     isSweepDue: () => clock.now() - sweptAt >= sweepEveryMs,
     markSwept() {

@@ -4,6 +4,7 @@ import type { GatewayAnswer, GatewayTransaction } from "../adapters/cloudpayment
 import type { AppContext } from "../context";
 import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/settlement";
 import { logger } from "../platform/logger";
+import { ChargeWindow } from "./charge-window";
 import type { RenewalLease } from "./renewal-lease";
 
 const claimBatch = 500;
@@ -31,6 +32,27 @@ async function settleFound(
     );
 }
 
+/** Asks the gateway about one left-over attempt and records the answer; false when it could not. */
+async function lookUpLeftover(
+  context: Pick<AppContext, "database" | "clock" | "payments" | "metrics">,
+  payment: PaymentRow,
+): Promise<boolean> {
+  try {
+    const found = await context.payments.gateway.find(payment.invoice_id);
+    // The gateway's answer is in hand: only database work runs in the transaction.
+    await context.database.transaction(() => settleFound(context, payment, found));
+    context.metrics.renewals.inc({ result: "recovered" });
+    return true;
+  } catch (error) {
+    // Stays pending under this lease; a later pass looks it up again once the lease is gone.
+    logger.warn("look-up of a left-over renewal failed", {
+      invoiceId: payment.invoice_id,
+      error: String(error),
+    });
+    return false;
+  }
+}
+
 /**
  * Settles the attempts of passes that are provably gone (their lease is dead) by asking
  * the gateway what happened to each invoice, never by charging again. They are first
@@ -38,7 +60,7 @@ async function settleFound(
  * same attempt, and live passes' attempts are never touched. Returns how many it settled.
  */
 export async function settleLeftovers(
-  context: Pick<AppContext, "database" | "clock" | "payments" | "metrics">,
+  context: Pick<AppContext, "database" | "clock" | "config" | "payments" | "metrics">,
   lease: RenewalLease,
 ): Promise<number> {
   const { database } = context;
@@ -53,22 +75,24 @@ export async function settleLeftovers(
       return leftovers;
     });
     lease.markSwept();
+    // Looked up as many at a time as the pass charges (RENEWAL_CONCURRENCY): after a crash
+    // with hundreds in flight, one look-up at a time would take minutes against a real bank.
+    const window = new ChargeWindow(context.config.renewalConcurrency);
+    const lookUps = new Set<Promise<void>>();
     for (const payment of claimed) {
-      if (!(await lease.keep())) return settled;
-      try {
-        const found = await context.payments.gateway.find(payment.invoice_id);
-        // The gateway's answer is in hand: only database work runs in the transaction.
-        await database.transaction(() => settleFound(context, payment, found));
-        settled++;
-        context.metrics.renewals.inc({ result: "recovered" });
-      } catch (error) {
-        // Stays pending under this lease; a later pass looks it up again once the lease is gone.
-        logger.warn("look-up of a left-over renewal failed", {
-          invoiceId: payment.invoice_id,
-          error: String(error),
-        });
+      const ticket = await window.take();
+      if (!(await lease.keep())) {
+        window.give(ticket, "unused");
+        break;
       }
+      const lookUp = lookUpLeftover(context, payment).then((isSettled) => {
+        window.give(ticket, isSettled ? "answered" : "silent");
+        if (isSettled) settled++;
+      });
+      lookUps.add(lookUp);
+      void lookUp.finally(() => lookUps.delete(lookUp));
     }
+    await Promise.all(lookUps);
     if (claimed.length < claimBatch) return settled;
   }
 }

@@ -37,6 +37,11 @@ export type Config = Readonly<{
   smtpUrl: string | undefined;
   /** Renewal attempts claimed per transaction (RENEWAL_BATCH_SIZE, 1–5000, default 500). */
   renewalBatchSize: number;
+  /**
+   * Renewal charges a pass keeps in flight at once (RENEWAL_CONCURRENCY, 1–256, default 32;
+   * 1 charges one card at a time): a real bank answers in hundreds of milliseconds.
+   */
+  renewalConcurrency: number;
   /** Seconds between the scheduler's passes (BILLING_INTERVAL_SECONDS, 0–86400, default 60); 0: none. */
   billingIntervalSeconds: number;
   /**
@@ -46,6 +51,13 @@ export type Config = Readonly<{
   sandboxLatencyMs: number;
   /** SANDBOX_JITTER_MS (0 to the latency, default 0): each answer comes latency ± up to this. */
   sandboxJitterMs: number;
+  /**
+   * SANDBOX_NOTIFICATION_URL: where the embedded sandbox bank posts its notifications
+   * (`{url}/check`, `/pay`, `/fail`, `/refund`), as the real gateway posts to the URLs set in
+   * the merchant's account; unset, to this instance itself. So an instance can be only the
+   * bank of a shop in another process with a database of its own. Demo only.
+   */
+  sandboxNotificationUrl: string | undefined;
   /** Connection logs are deleted after LOG_RETENTION_DAYS (90). */
   logRetentionDays: number;
   /** Addresses of connections and payments are cut to their network after IP_RETENTION_DAYS (30). */
@@ -179,8 +191,33 @@ function parseSandboxLatency(environment: Environment) {
   return { sandboxLatencyMs: latencyMs, sandboxJitterMs: jitterMs };
 }
 
-/** Settings only the demo reads: production has no sandbox bank for them to slow down. */
-const demoOnlySettings = ["SANDBOX_LATENCY_MS", "SANDBOX_JITTER_MS"] as const;
+/**
+ * SANDBOX_NOTIFICATION_URL: an http(s) URL, without a trailing slash. Only an instance that
+ * is its own sandbox bank sends notifications: with CLOUDPAYMENTS_API_URL it has none, and
+ * the setting would be ignored without a word.
+ */
+function parseSandboxNotificationUrl(environment: Environment, mode: AppMode): string | undefined {
+  const raw = optional(environment, "SANDBOX_NOTIFICATION_URL");
+  if (raw === undefined) return undefined;
+  const url = raw.replace(/\/+$/, "");
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  // The kind of notification is appended to it as a path: a query or fragment would swallow it.
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search || parsed.hash)
+    refuse(
+      "SANDBOX_NOTIFICATION_URL",
+      "an http:// or https:// URL without a query, under which the sandbox bank posts its notifications (http://127.0.0.1:3001/api/payments/cloudpayments)",
+      raw,
+    );
+  // Production refuses the setting itself (assertProductionIsReal), saying why.
+  if (mode === "demo" && optional(environment, "CLOUDPAYMENTS_API_URL") !== undefined)
+    throw new Error(
+      "SANDBOX_NOTIFICATION_URL is read only by an instance that is its own sandbox bank, and with CLOUDPAYMENTS_API_URL set this one has none: unset one of them.",
+    );
+  return url;
+}
+
+/** Settings only the demo's sandbox bank reads: production has none. */
+const demoOnlySettings = ["SANDBOX_LATENCY_MS", "SANDBOX_JITTER_MS", "SANDBOX_NOTIFICATION_URL"] as const;
 
 /** Settings that make the server talk to a real provider, bank or captcha service. */
 const realSettings = [
@@ -239,12 +276,18 @@ export function loadConfig(environment: Environment = process.env): Config {
       max: 5000,
       fallback: 500,
     }),
+    renewalConcurrency: wholeNumber("RENEWAL_CONCURRENCY", optional(environment, "RENEWAL_CONCURRENCY"), {
+      min: 1,
+      max: 256,
+      fallback: 32,
+    }),
     billingIntervalSeconds: wholeNumber(
       "BILLING_INTERVAL_SECONDS",
       optional(environment, "BILLING_INTERVAL_SECONDS"),
       { min: 0, max: 86_400, fallback: 60, unit: "seconds", note: "0 turns the renewal scheduler off" },
     ),
     ...parseSandboxLatency(environment),
+    sandboxNotificationUrl: parseSandboxNotificationUrl(environment, mode),
     metricsToken: parseMetricsToken(optional(environment, "METRICS_TOKEN")),
     logRetentionDays: days("LOG_RETENTION_DAYS", optional(environment, "LOG_RETENTION_DAYS"), 90),
     ipRetentionDays: days("IP_RETENTION_DAYS", optional(environment, "IP_RETENTION_DAYS"), 30),
@@ -300,8 +343,9 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
   if (config.mode !== "production") return;
   const demoOnly = demoOnlySettings.filter((name) => optional(environment, name) !== undefined);
   if (demoOnly.length > 0) {
+    const names = `${demoOnly.slice(0, -1).join(", ")}${demoOnly.length > 1 ? " and " : ""}${demoOnly.at(-1)}`;
     throw new Error(
-      `APP_MODE=production has no sandbox bank: unset ${demoOnly.join(" and ")}, which only slow${demoOnly.length === 1 ? "s" : ""} down the demo's sandbox bank.`,
+      `APP_MODE=production has no sandbox bank: unset ${names}, which only the demo's sandbox bank reads.`,
     );
   }
   const missing = [

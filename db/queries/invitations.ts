@@ -1,5 +1,6 @@
 import type { Database } from "../database";
 import { statement } from "../database";
+import { isAmong } from "../dialect";
 
 export const invitations = {
   inviterOf: async (db: Database, inviteeId: number) =>
@@ -28,7 +29,23 @@ export const invitations = {
   standing: (db: Database, inviterId: number) =>
     statement<InviteeStanding, [number]>(
       db,
-      `SELECT i.invitee_id AS "inviteeId", u.email AS email, i.created_at AS "invitedAt",
+      `SELECT ${standingColumns}
+       FROM invitations i JOIN users u ON u.id = i.invitee_id
+       WHERE i.inviter_id = CAST(? AS BIGINT) ORDER BY i.created_at DESC, i.invitee_id DESC`,
+    ).all(inviterId),
+
+  /** `standing` of many inviters in one statement (a renewal batch's prices), each row naming its inviter. */
+  standingOfInviters: (db: Database, inviterIds: readonly number[]) =>
+    statement<InviteeStanding & { inviterId: number }, [string]>(
+      db,
+      `SELECT i.inviter_id AS "inviterId", ${standingColumns}
+       FROM invitations i JOIN users u ON u.id = i.invitee_id
+       WHERE ${isAmong(db, "i.inviter_id")}`,
+    ).all(JSON.stringify(inviterIds)),
+};
+
+/** What `standing` says of each invitee `i` (joined with its user `u`). */
+const standingColumns = `i.invitee_id AS "inviteeId", u.email AS email, i.created_at AS "invitedAt",
          (SELECT s.status FROM subscriptions s WHERE s.user_id = i.invitee_id ORDER BY s.id DESC LIMIT 1) AS status,
          (SELECT s.tariff_months FROM subscriptions s WHERE s.user_id = i.invitee_id ORDER BY s.id DESC LIMIT 1)
            AS "periodMonths",
@@ -37,11 +54,7 @@ export const invitations = {
          EXISTS (SELECT 1 FROM payments p JOIN payments q ON q.user_id = i.inviter_id
            AND ((p.card_fingerprint IS NOT NULL AND q.card_fingerprint = p.card_fingerprint)
              OR (p.card_token IS NOT NULL AND q.card_token = p.card_token))
-           WHERE p.user_id = i.invitee_id) AS "usesInviterCard"
-       FROM invitations i JOIN users u ON u.id = i.invitee_id
-       WHERE i.inviter_id = CAST(? AS BIGINT) ORDER BY i.created_at DESC, i.invitee_id DESC`,
-    ).all(inviterId),
-};
+           WHERE p.user_id = i.invitee_id) AS "usesInviterCard"`;
 
 export type InviteeStanding = {
   inviteeId: number;

@@ -1,7 +1,7 @@
 import type { Language } from "../../core/languages";
 import type { Database } from "../database";
 import { statement } from "../database";
-import { skipLocked } from "../dialect";
+import { jsonRows, skipLocked } from "../dialect";
 
 export type MailStatus = "pending" | "sent" | "failed";
 
@@ -57,8 +57,42 @@ export const mailOutbox = {
     return (await mailOutbox.byEventKey(db, mail.eventKey)) as MailRow;
   },
 
+  /**
+   * Queues messages to customers in one statement, each in its customer's language and to
+   * their address as they are now; one whose customer is gone is left out, and an event
+   * already queued (same key) is left as it is.
+   */
+  insertForUsers: (db: Database, mails: readonly NewUserMail[], now: number) =>
+    mails.length === 0
+      ? Promise.resolve({ changes: 0 })
+      : statement<never, [number, number, string]>(
+          db,
+          `INSERT INTO mail_outbox (user_id, kind, language, recipient, data, event_key, message_id,
+             next_attempt_at, created_at)
+           SELECT u.id, m.kind, u.language, u.email, m.data, m.event_key, m.message_id, ?, ?
+           FROM ${jsonRows(db, "m", [
+             ["user_id", "BIGINT"],
+             ["kind", "TEXT"],
+             ["data", "TEXT"],
+             ["event_key", "TEXT"],
+             ["message_id", "TEXT"],
+           ])}
+           JOIN users u ON u.id = m.user_id WHERE true
+           ON CONFLICT (event_key) DO NOTHING`,
+        ).run(now, now, JSON.stringify(mails)),
+
   byEventKey: (db: Database, eventKey: string) =>
     statement<MailRow, [string]>(db, "SELECT * FROM mail_outbox WHERE event_key = ?").get(eventKey),
+};
+
+/** A message for a customer, whose language and address are taken from the account (mailOutbox.insertForUsers). */
+export type NewUserMail = {
+  user_id: number;
+  kind: string;
+  /** JSON of the kind's facts. */
+  data: string;
+  event_key: string;
+  message_id: string;
 };
 
 /** A claimed row: the claim's own expiry is its token, so only its holder records the outcome. */
@@ -90,6 +124,20 @@ export const mailDelivery = {
          RETURNING *`,
     ).get(claimUntil, now, realNow, now, realNow);
   },
+
+  /**
+   * Records every due, unclaimed message as delivered, in one statement: the embedded
+   * outbox's delivery, which has nothing to send (the row is the message). Returns how many.
+   */
+  markDueSent: async (db: Database, now: number, realNow: number) =>
+    (
+      await statement(
+        db,
+        `UPDATE mail_outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL,
+           claimed_until = NULL
+         WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`,
+      ).run(now, now, realNow)
+    ).changes,
 
   /** Records a delivery; false when the claim was no longer this worker's. */
   async markSent(db: Database, mail: ClaimedMail, sentAt: number): Promise<boolean> {

@@ -1,7 +1,8 @@
 import type { Currency } from "../../core/money";
 import type { Database } from "../database";
 import { statement } from "../database";
-import { smallerOf } from "../dialect";
+import { isAmong, jsonRows, smallerOf } from "../dialect";
+import type { SubscriptionRow } from "./subscriptions";
 
 export type CardOnFile = {
   token: string | null;
@@ -74,6 +75,48 @@ export type NewPayment = {
   /** A 1-unit first payment: the trial, given once per customer and card. */
   isTrial?: boolean;
 };
+
+/** A payment to complete, with what completes it (payments.completeMany). */
+export type PaidPayment = {
+  payment_id: number;
+  transaction_id: string;
+  card_token: string | null;
+  card_last_four: string | null;
+  card_first_six: string | null;
+  card_exp_date: string | null;
+  card_fingerprint: string | null;
+};
+
+/** A renewal attempt as a claim commits it (payments.insertRenewalAttempts). */
+export type NewRenewalAttempt = {
+  user_id: number;
+  subscription_id: number;
+  invoice_id: string;
+  account_id: string;
+  amount: number;
+  currency: Currency;
+  description: string;
+  period_index: number;
+  attempt: number;
+  tariff_months: number;
+  extra_devices: number;
+  claimed_by: string | null;
+};
+
+const renewalAttemptColumns = [
+  ["user_id", "BIGINT"],
+  ["subscription_id", "BIGINT"],
+  ["invoice_id", "TEXT"],
+  ["account_id", "TEXT"],
+  ["amount", "BIGINT"],
+  ["currency", "TEXT"],
+  ["description", "TEXT"],
+  ["period_index", "BIGINT"],
+  ["attempt", "BIGINT"],
+  ["tariff_months", "BIGINT"],
+  ["extra_devices", "BIGINT"],
+  ["claimed_by", "TEXT"],
+] as const;
 
 export const payments = {
   byInvoice: (db: Database, invoiceId: string) =>
@@ -218,6 +261,70 @@ export const payments = {
       ).get(subscriptionId, periodIndex)
     )?.count ?? 0,
 
+  /**
+   * A claim's renewal attempts, committed in one statement under the pass's lease
+   * (`claimedBy`; null for a free one, settled at once). Returned in no particular order.
+   */
+  insertRenewalAttempts: (db: Database, attempts: readonly NewRenewalAttempt[], now: number) =>
+    attempts.length === 0
+      ? Promise.resolve([])
+      : statement<PaymentRow, [number, number, string]>(
+          db,
+          `INSERT INTO payments (user_id, subscription_id, kind, invoice_id, account_id, amount, currency, description,
+             status, period_index, attempt, tariff_months, extra_devices, claimed_by, created_at, updated_at)
+           SELECT a.user_id, a.subscription_id, 'renewal', a.invoice_id, a.account_id, a.amount, a.currency,
+             a.description, 'pending', a.period_index, a.attempt, a.tariff_months, a.extra_devices, a.claimed_by, ?, ?
+           FROM ${jsonRows(db, "a", renewalAttemptColumns)}
+           RETURNING *`,
+        ).all(now, now, JSON.stringify(attempts)),
+
+  /** The status of each of these payments, by id: what settling a batch of answers reads first. */
+  statusesOf: async (db: Database, ids: readonly number[]) =>
+    new Map(
+      (
+        await statement<{ id: number; status: PaymentStatus }, [string]>(
+          db,
+          `SELECT id, status FROM payments WHERE ${isAmong(db, "id")}`,
+        ).all(JSON.stringify(ids))
+      ).map((row) => [row.id, row.status]),
+    ),
+
+  /** Of these payments, the ones a Pay may still complete, each with its subscription as it stands. */
+  completableWithSubscription: (db: Database, ids: readonly number[]) =>
+    statement<SubscriptionRow & { payment_id: number }, [string]>(
+      db,
+      `SELECT p.id AS payment_id, s.* FROM payments p JOIN subscriptions s ON s.id = p.subscription_id
+       WHERE ${isAmong(db, "p.id")} AND p.status IN ('pending', 'declined')`,
+    ).all(JSON.stringify(ids)),
+
+  /**
+   * `complete` for many payments in one statement, each with its transaction and the card
+   * the gateway named (none in a charge's answer: the card columns then stay as they are);
+   * returns the ids this statement completed, never one completed before.
+   */
+  completeMany: async (db: Database, paid: readonly PaidPayment[], now: number) =>
+    (
+      await statement<{ id: number }, [number, string]>(
+        db,
+        `UPDATE payments SET status = 'completed', transaction_id = t.transaction_id,
+           card_token = COALESCE(t.card_token, payments.card_token),
+           card_last_four = COALESCE(t.card_last_four, payments.card_last_four),
+           card_first_six = COALESCE(t.card_first_six, payments.card_first_six),
+           card_exp_date = COALESCE(t.card_exp_date, payments.card_exp_date),
+           card_fingerprint = COALESCE(t.card_fingerprint, payments.card_fingerprint), updated_at = ?
+         FROM ${jsonRows(db, "t", [
+           ["payment_id", "BIGINT"],
+           ["transaction_id", "TEXT"],
+           ["card_token", "TEXT"],
+           ["card_last_four", "TEXT"],
+           ["card_first_six", "TEXT"],
+           ["card_exp_date", "TEXT"],
+           ["card_fingerprint", "TEXT"],
+         ])}
+         WHERE payments.id = t.payment_id AND payments.status IN ('pending', 'declined') RETURNING id`,
+      ).all(now, JSON.stringify(paid))
+    ).map((row) => row.id),
+
   byTransaction: (db: Database, transactionId: string) =>
     statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE transaction_id = ?").get(transactionId),
 
@@ -258,6 +365,30 @@ export const payments = {
 };
 
 export const webhookEvents = {
+  /**
+   * `record` for many notifications in one statement: returns the keys
+   * (`kind:transactionId`) of those that were new.
+   */
+  recordMany: async (
+    db: Database,
+    events: readonly { kind: string; transaction_id: string; invoice_id: string }[],
+    now: number,
+  ) =>
+    new Set(
+      (
+        await statement<{ kind: string; transaction_id: string }, [number, string]>(
+          db,
+          `INSERT INTO webhook_events (kind, transaction_id, invoice_id, received_at)
+           SELECT e.kind, e.transaction_id, e.invoice_id, ? FROM ${jsonRows(db, "e", [
+             ["kind", "TEXT"],
+             ["transaction_id", "TEXT"],
+             ["invoice_id", "TEXT"],
+           ])} WHERE true
+           ON CONFLICT DO NOTHING RETURNING kind, transaction_id`,
+        ).all(now, JSON.stringify(events))
+      ).map((row) => `${row.kind}:${row.transaction_id}`),
+    ),
+
   /** True when this notification is new; the caller applies its effect in the same transaction. */
   record: async (db: Database, kind: string, transactionId: string, invoiceId: string, now: number) =>
     (

@@ -1,5 +1,6 @@
 import type { Database } from "../database";
 import { statement } from "../database";
+import { isAmong } from "../dialect";
 
 export type PromoRow = {
   id: number;
@@ -23,6 +24,17 @@ export const promos = {
         "SELECT expiration_date FROM promos WHERE id = ?",
       ).get(id)
     )?.expiration_date,
+
+  /** The last day of each of these promos, by id (expirationOf for a batch). */
+  expirationsOf: async (db: Database, ids: readonly number[]) =>
+    new Map(
+      (
+        await statement<{ id: number; expiration_date: string }, [string]>(
+          db,
+          `SELECT id, expiration_date FROM promos WHERE ${isAmong(db, "id")}`,
+        ).all(JSON.stringify(ids))
+      ).map((row) => [row.id, row.expiration_date]),
+    ),
 
   usable: (db: Database, code: string, today: string) =>
     statement<PromoRow, [string, string]>(

@@ -59,6 +59,17 @@ export const renewalNotices = {
        ORDER BY s.next_charge_at, s.id LIMIT ? ${skipLocked(db)}`,
     ).all(horizon, after.chargeAt, after.chargeAt, after.id, 6 * 86_400_000, limit),
 
+  /** Whether `toNotify` would find anything before `horizon`: a look without locks. */
+  anyToNotify: async (db: Database, horizon: number) =>
+    (await statement<{ found: number }, [number, number]>(
+      db,
+      `SELECT 1 AS found FROM subscriptions s WHERE s.status = 'ACTIVE' AND s.card_token IS NOT NULL
+         AND s.next_charge_at IS NOT NULL AND s.next_charge_at <= CAST(? AS BIGINT)
+         AND NOT EXISTS (SELECT 1 FROM renewal_notices n WHERE n.subscription_id = s.id
+           AND n.period_index = s.next_period_index AND n.created_at >= s.next_charge_at - CAST(? AS BIGINT))
+       LIMIT 1`,
+    ).get(horizon, 6 * 86_400_000)) !== undefined,
+
   /** Moves a subscription's next charge later (access stays open while ACTIVE). */
   postpone: (db: Database, subscriptionId: number, to: number, now: number) =>
     statement(

@@ -31,6 +31,7 @@ const serverVariables = [
   "MAIL_FROM",
   "METRICS_TOKEN",
   "RENEWAL_BATCH_SIZE",
+  "RENEWAL_CONCURRENCY",
   "LOG_RETENTION_DAYS",
   "IP_RETENTION_DAYS",
   "TAXATION_SYSTEM",
@@ -38,6 +39,7 @@ const serverVariables = [
   "SKIP_BUILD",
   "SANDBOX_LATENCY_MS",
   "SANDBOX_JITTER_MS",
+  "SANDBOX_NOTIFICATION_URL",
 ];
 
 export type CapturedProcess = {

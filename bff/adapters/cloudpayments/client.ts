@@ -22,6 +22,30 @@ export type GatewayAnswer<Model> = { Success: boolean; Message: string | null; M
 
 export type GatewaySettings = { apiUrl: string; publicId: string; apiSecret: string };
 
+/**
+ * The gateway turned a call away for its rate limit (HTTP 429) before doing anything with
+ * it, so the same call may be sent again once it allows: unlike a timeout or a 5xx, whose
+ * outcome is unknown and must be looked up.
+ */
+export class GatewayBusyError extends Error {
+  constructor(
+    path: string,
+    /** From Retry-After (seconds or an HTTP date), when the gateway said. */
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(`gateway ${path} answered HTTP 429`);
+    this.name = "GatewayBusyError";
+  }
+}
+
+function retryAfterMsOf(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
 /** One call of the gateway's server API: HTTP Basic (Public ID : API secret), a JSON body. */
 export function gatewayCaller(settings: GatewaySettings, http: HttpClient) {
   const authorization = `Basic ${Buffer.from(`${settings.publicId}:${settings.apiSecret}`).toString("base64")}`;
@@ -35,6 +59,8 @@ export function gatewayCaller(settings: GatewaySettings, http: HttpClient) {
     const response = await http.fetch(
       new Request(`${settings.apiUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
     );
+    if (response.status === 429)
+      throw new GatewayBusyError(path, retryAfterMsOf(response.headers.get("retry-after")));
     if (!response.ok) throw new Error(`gateway ${path} answered HTTP ${response.status}`);
     return (await response.json()) as GatewayAnswer<Model>;
   };

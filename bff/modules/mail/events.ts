@@ -5,7 +5,7 @@ import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscri
 import { logger } from "../../platform/logger";
 import type { MailData, MailKind, Money } from "./kinds";
 import { receiptUrlOf } from "./links";
-import { enqueueMail, type MailEvent } from "./outbox";
+import { enqueueMails, type MailEvent } from "./outbox";
 
 /**
  * The messages events queue (DESIGN §14): each function builds its kind's facts from
@@ -38,7 +38,7 @@ async function queue<K extends MailKind>(
   try {
     await database.transaction(async () => {
       const built = await event();
-      if (built) await enqueueMail(database, built, now);
+      if (built) await enqueueMails(database, [built], now);
     });
   } catch (error) {
     if (isConflict(error)) throw error;
@@ -85,24 +85,54 @@ export async function queuePaymentSucceeded(
 ): Promise<void> {
   await queue(database, now, async () => {
     const subscription = await subscriptions.byId(database, subscriptionId);
-    if (!subscription) return undefined;
-    const isDevice = payment.kind === "device";
-    const data: MailData["payment_succeeded"] = {
-      charge: money(payment.amount, payment.currency),
-      paidAt: now,
-      what: isDevice ? "device" : "subscription",
-      tariffMonths: isDevice ? null : (payment.tariff_months ?? subscription.tariff_months),
-      // A device slot lasts as long as the period it was bought in.
-      paidUntil: subscription.end_date,
-      receiptUrl: receiptUrlOf(database, payment.id),
-    };
-    return {
-      userId: subscription.user_id,
-      kind: "payment_succeeded",
-      data,
-      eventKey: `payment:${payment.id}`,
-    };
+    return subscription ? paymentSucceeded(database, payment, subscription, now) : undefined;
   });
+}
+
+/**
+ * queuePaymentSucceeded for many payments at once (a batch of paid renewals), each with
+ * its subscription as the payment left it; one statement, in one savepoint.
+ */
+export async function queuePaymentsSucceeded(
+  database: Database,
+  paid: readonly { payment: PaymentRow; subscription: Pick<SubscriptionRow, PaidFacts> }[],
+  now: number,
+): Promise<void> {
+  if (paid.length === 0) return;
+  try {
+    await database.transaction(() =>
+      enqueueMails(
+        database,
+        paid.map(({ payment, subscription }) => paymentSucceeded(database, payment, subscription, now)),
+        now,
+      ),
+    );
+  } catch (error) {
+    if (isConflict(error)) throw error;
+    logger.error("customer messages not queued", { count: paid.length, error: String(error) });
+  }
+}
+
+/** What a payment_succeeded message reads of the subscription. */
+type PaidFacts = "user_id" | "tariff_months" | "end_date";
+
+function paymentSucceeded(
+  database: Database,
+  payment: PaymentRow,
+  subscription: Pick<SubscriptionRow, PaidFacts>,
+  now: number,
+): MailEvent<"payment_succeeded"> {
+  const isDevice = payment.kind === "device";
+  const data: MailData["payment_succeeded"] = {
+    charge: money(payment.amount, payment.currency),
+    paidAt: now,
+    what: isDevice ? "device" : "subscription",
+    tariffMonths: isDevice ? null : (payment.tariff_months ?? subscription.tariff_months),
+    // A device slot lasts as long as the period it was bought in.
+    paidUntil: subscription.end_date,
+    receiptUrl: receiptUrlOf(database, payment.id),
+  };
+  return { userId: subscription.user_id, kind: "payment_succeeded", data, eventKey: `payment:${payment.id}` };
 }
 
 /**

@@ -41,3 +41,26 @@ export async function enqueueMail<K extends MailKind>(
     now,
   );
 }
+
+/**
+ * Queues messages as enqueueMail does each (in the caller's transaction, in the language
+ * and to the address the customer has now, an event already queued left as it is), in one
+ * statement and without reading anything back: for callers that need no row.
+ */
+export async function enqueueMails(
+  database: Database,
+  events: readonly MailEvent<MailKind>[],
+  now: number,
+): Promise<void> {
+  await mailOutbox.insertForUsers(
+    database,
+    events.map((event) => ({
+      user_id: event.userId,
+      kind: event.kind,
+      data: JSON.stringify(event.data),
+      event_key: `${event.kind}:${event.eventKey}`,
+      message_id: `${crypto.randomUUID()}@kannt.mail`,
+    })),
+    now,
+  );
+}

@@ -68,7 +68,8 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
     config.databasePath === ":memory:" ? ":memory:" : join(config.dataDirectory, "sandbox-gateway.db");
   const sandbox = createSandboxGateway(openLedger(ledgerPath), clock, http, {
     apiSecret: config.cloudPaymentsApiSecret,
-    notificationUrl: `${loopbackOrigin}/api/payments/cloudpayments`,
+    // Another process's shop, when this instance is only its bank (SANDBOX_NOTIFICATION_URL).
+    notificationUrl: config.sandboxNotificationUrl ?? `${loopbackOrigin}/api/payments/cloudpayments`,
   });
   return {
     gateway,

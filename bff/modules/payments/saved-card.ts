@@ -1,9 +1,12 @@
 import { toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
-import type { PaymentRow } from "../../../db/queries/payments";
+import { type PaymentRow, payments } from "../../../db/queries/payments";
 import type { GatewayClient } from "../../adapters/cloudpayments/client";
 import type { CustomerReceipt } from "../../adapters/cloudpayments/receipt";
-import { settleDecline, settleSuccess } from "./settlement";
+import { type PaidRenewal, settleDecline, settleRenewalsPaid, settleSuccess } from "./settlement";
+
+/** A charge's answer names no card: the attempt keeps the card it was made with. */
+const noCard = { token: null, lastFour: null };
 
 export type ChargeAnswer = Awaited<ReturnType<GatewayClient["chargeToken"]>>;
 
@@ -51,4 +54,43 @@ export async function settleCharge(
     now,
   );
   return false;
+}
+
+/**
+ * Records a batch of the gateway's answers (the answers are in hand, so only database work
+ * runs in its transaction); returns how many were paid, whoever recorded them. The bank's
+ * notification of a charge may come before its answer and settle it: one indexed read
+ * finds those, and when it leaves nothing to record no transaction is opened. Paid
+ * renewals are recorded together (settleRenewalsPaid), the rest one by one, in one
+ * transaction. Settled after it commits, since PostgreSQL may run the body again.
+ */
+export async function settleChargeAnswers(
+  database: Database,
+  answered: readonly { payment: PaymentRow; answer: ChargeAnswer }[],
+  now: number,
+): Promise<number> {
+  const paid = answered.filter(({ answer }) => answer.Model?.Status === "Completed").length;
+  if (answered.length === 0) return paid;
+  const statuses = await payments.statusesOf(
+    database,
+    answered.map(({ payment }) => payment.id),
+  );
+  // A Pay may still complete a declined payment (a late Pay wins); a decline only a pending one.
+  const toRecord = answered.filter(({ payment, answer }) => {
+    const status = statuses.get(payment.id);
+    return answer.Model?.Status === "Completed"
+      ? status === "pending" || status === "declined"
+      : status === "pending";
+  });
+  if (toRecord.length === 0) return paid;
+  await database.transaction(async () => {
+    const paidRenewals: PaidRenewal[] = [];
+    for (const { payment, answer } of toRecord) {
+      if (answer.Model?.Status === "Completed" && payment.kind === "renewal")
+        paidRenewals.push({ payment, transactionId: String(answer.Model.TransactionId), card: noCard });
+      else await settleCharge(database, payment, answer, now);
+    }
+    await settleRenewalsPaid(database, paidRenewals, now);
+  });
+  return paid;
 }

@@ -2,7 +2,7 @@ import { toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
 import { audit } from "../../../db/queries/operators";
 import { type CardOnFile, type PaymentRow, payments } from "../../../db/queries/payments";
-import { subscriptions } from "../../../db/queries/subscriptions";
+import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
 import { hardDeclineCodes } from "../../adapters/cloudpayments/notification";
 import { addMonths, dayMs } from "../../platform/calendar";
@@ -10,6 +10,7 @@ import { logger } from "../../platform/logger";
 import {
   queuePaymentFailed,
   queuePaymentSucceeded,
+  queuePaymentsSucceeded,
   queueSubscriptionEnded,
   queueTrialStarted,
 } from "../mail/events";
@@ -94,14 +95,10 @@ export async function settleSuccess(
       card.fingerprint ?? null,
     );
   } else if (payment.kind === "renewal") {
-    const periodStart = subscription.end_date ?? now;
-    await subscriptions.extend(
-      database,
-      subscription.id,
-      addMonths(periodStart, subscription.tariff_months),
-      (payment.period_index ?? 0) + 1,
-      now,
-    );
+    const period = paidPeriod(payment, subscription, now);
+    await subscriptions.extend(database, subscription.id, period.end_date, period.next_period_index, now);
+    await queuePaymentsSucceeded(database, [{ payment, subscription: { ...subscription, ...period } }], now);
+    return true;
   } else {
     await subscriptions.addExtraDevice(database, subscription.id, now);
   }
@@ -109,6 +106,92 @@ export async function settleSuccess(
     await queueTrialStarted(database, payment, subscription.id, nextChargeAmount, now);
   else await queuePaymentSucceeded(database, payment, subscription.id, now);
   return true;
+}
+
+/** The period a paid renewal adds: from where the last one ended, the subscription's months. */
+function paidPeriod(payment: PaymentRow, subscription: SubscriptionRow, now: number) {
+  return {
+    id: subscription.id,
+    end_date: addMonths(subscription.end_date ?? now, subscription.tariff_months),
+    next_period_index: (payment.period_index ?? 0) + 1,
+  };
+}
+
+/** A paid renewal attempt as the gateway reported it: its transaction and the card it named. */
+export type PaidRenewal = { payment: PaymentRow; transactionId: string; card: CardOnFile };
+
+/**
+ * settleSuccess for a batch of paid renewal attempts (the gateway's answers to a renewal
+ * pass's charges, or a batch of its Pay notifications), with its effects: each attempt
+ * completed once, its period added, its receipt mail queued. A few statements for the
+ * whole batch, inside the caller's transaction: the attempts still to complete are read
+ * with their subscriptions, then completed, extended and mailed together. An attempt
+ * completed before (by whichever of the answer and the notification came first) is left
+ * alone; one whose subscription has ended or that shares its subscription with another of
+ * the batch goes through settleSuccess alone.
+ */
+export async function settleRenewalsPaid(
+  database: Database,
+  paid: readonly PaidRenewal[],
+  now: number,
+): Promise<void> {
+  if (paid.length === 0) return;
+  const byPayment = new Map<number, PaidRenewal>();
+  // The first Pay of a payment completes it; a second transaction for it changes nothing.
+  for (const item of paid) if (!byPayment.has(item.payment.id)) byPayment.set(item.payment.id, item);
+  const completable = await payments.completableWithSubscription(database, [...byPayment.keys()]);
+  const together: (PaidRenewal & { subscription: SubscriptionRow })[] = [];
+  const alone: typeof together = [];
+  const seen = new Set<number>();
+  for (const { payment_id, ...subscription } of completable) {
+    const item = byPayment.get(payment_id);
+    if (!item) continue;
+    // An ended subscription may be a deleted account's (settleSuccess keeps that money apart).
+    const isPlain =
+      item.payment.kind === "renewal" && subscription.status !== "EXPIRED" && !seen.has(subscription.id);
+    seen.add(subscription.id);
+    (isPlain ? together : alone).push({ ...item, subscription });
+  }
+  await settleTogether(database, together, now);
+  // After the batch: a second payment of one subscription extends the period the first added.
+  for (const { payment, transactionId, card } of alone)
+    await settleSuccess(database, payment, transactionId, card, now);
+}
+
+async function settleTogether(
+  database: Database,
+  together: readonly (PaidRenewal & { subscription: SubscriptionRow })[],
+  now: number,
+) {
+  if (together.length === 0) return;
+  const completed = new Set(
+    await payments.completeMany(
+      database,
+      together.map(({ payment, transactionId, card }) => ({
+        payment_id: payment.id,
+        transaction_id: transactionId,
+        card_token: card.token,
+        card_last_four: card.lastFour,
+        card_first_six: card.firstSix ?? null,
+        card_exp_date: card.expiry ?? null,
+        card_fingerprint: card.fingerprint ?? null,
+      })),
+      now,
+    ),
+  );
+  const extended = together
+    .filter(({ payment }) => completed.has(payment.id))
+    .map(({ payment, subscription }) => {
+      const period = paidPeriod(payment, subscription, now);
+      return { payment, period, subscription: { ...subscription, ...period } };
+    });
+  if (extended.length === 0) return;
+  await subscriptions.extendMany(
+    database,
+    extended.map(({ period }) => period),
+    now,
+  );
+  await queuePaymentsSucceeded(database, extended, now);
 }
 
 /** A declined charge: first payments just fail; renewals go through dunning; hard declines end at once. */

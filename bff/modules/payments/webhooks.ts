@@ -3,6 +3,7 @@ import { type CardOnFile, type PaymentRow, payments, webhookEvents } from "../..
 import { users } from "../../../db/queries/users";
 import { type Notification, parseAmount } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
+import { applyRenewalOutcome } from "./notification-batches";
 import { applyGatewayRefund } from "./refunds/refund-effects";
 import { settleDecline, settleSuccess } from "./settlement";
 import {
@@ -78,9 +79,32 @@ export async function answerCheck(
   return checkCodes.ok;
 }
 
+/** Whether a Pay or Fail is for the order as we hold it: amount, currency and account. */
+const matchesOrder = (payment: PaymentRow, notification: Notification) =>
+  parseAmount(notification.Amount) === payment.amount &&
+  notification.Currency === payment.currency &&
+  notification.AccountId === payment.account_id;
+
+const reasonCodeOf = (notification: Notification) =>
+  notification.ReasonCode ? Number(notification.ReasonCode) : null;
+
+/**
+ * Whether this Pay or Fail is already applied to the payment: it carries the outcome and
+ * the transaction the payment records (the charge's answer, which may come first, or this
+ * very notification delivered again).
+ */
+function isAlreadyApplied(payment: PaymentRow | undefined, kind: "pay" | "fail", transactionId: string) {
+  if (!payment || payment.transaction_id !== transactionId) return false;
+  return kind === "pay"
+    ? payment.status === "completed" || payment.status === "refunded"
+    : payment.status === "declined";
+}
+
 /**
  * Pay, Fail and Refund are applied once per TransactionId: the event key is inserted
  * in the same transaction as the effect, so redeliveries and reorderings never credit twice.
+ * A charge is settled once, by whichever comes first of its answer and its notification:
+ * a notification whose outcome is already recorded costs one indexed read and is answered 0.
  */
 export async function applyNotification(
   database: Database,
@@ -89,6 +113,22 @@ export async function applyNotification(
   now: number,
 ): Promise<number> {
   if (kind === "refund") return applyRefundNotification(database, notification, now);
+  const known = await payments.byInvoice(database, notification.InvoiceId);
+  if (isAlreadyApplied(known, kind, notification.TransactionId)) return 0;
+  // A renewal pass's charges notify together: applied many per transaction. A renewal
+  // attempt's order never changes once committed, so the row read here is the one to apply to.
+  if (known?.kind === "renewal" && matchesOrder(known, notification)) {
+    await applyRenewalOutcome(database, {
+      kind,
+      payment: known,
+      transactionId: notification.TransactionId,
+      card: cardOf(notification),
+      reasonCode: reasonCodeOf(notification),
+      reason: notification.Reason ?? null,
+      now,
+    });
+    return 0;
+  }
   return database.transaction(async () => {
     if (
       !(await webhookEvents.record(database, kind, notification.TransactionId, notification.InvoiceId, now))
@@ -103,12 +143,7 @@ export async function applyNotification(
       });
       return 0;
     }
-    const amount = parseAmount(notification.Amount);
-    if (
-      amount !== payment.amount ||
-      notification.Currency !== payment.currency ||
-      notification.AccountId !== payment.account_id
-    ) {
+    if (!matchesOrder(payment, notification)) {
       logger.error("notification does not match its order; not applied", {
         kind,
         invoiceId: payment.invoice_id,
@@ -124,12 +159,11 @@ export async function applyNotification(
       if (payment.user_id === null && notification.Email?.trim())
         await payments.setPayerEmail(database, payment.id, notification.Email.trim().slice(0, 320), now);
     } else {
-      const reasonCode = notification.ReasonCode ? Number(notification.ReasonCode) : null;
       await settleDecline(
         database,
         payment,
         notification.TransactionId,
-        reasonCode,
+        reasonCodeOf(notification),
         notification.Reason ?? null,
         now,
       );

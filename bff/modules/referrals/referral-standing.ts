@@ -53,6 +53,22 @@ export const countingInviteeMonths = async (database: Database, inviterId: numbe
     .filter((invitee) => reasonOf(invitee) === "counts")
     .map((invitee) => invitee.periodMonths ?? 1);
 
+/** countingInviteeMonths of many inviters in one read, by inviter (none: no counting invitee). */
+export async function countingInviteeMonthsOf(
+  database: Database,
+  inviterIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  const months = new Map<number, number[]>();
+  if (inviterIds.length === 0) return months;
+  for (const invitee of await invitations.standingOfInviters(database, inviterIds)) {
+    if (reasonOf(invitee) !== "counts") continue;
+    const counted = months.get(invitee.inviterId) ?? [];
+    counted.push(invitee.periodMonths ?? 1);
+    months.set(invitee.inviterId, counted);
+  }
+  return months;
+}
+
 /**
  * The inviter's referral discount as a renewal of its own period charges it: each
  * invitee's part and the total, for the months of the inviter's current period (1 before

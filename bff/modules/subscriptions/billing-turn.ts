@@ -1,9 +1,10 @@
 /**
  * The billing turn (Database.inTurn): one lock, on every instance, for everything that
- * decides whether a saved card may be charged or what a charge will be. Renewal claims,
- * pre-charge notice batches, device slot purchases (opening and settling), card removal
- * and account deletion take it, so each sees what the previous holder committed: a
- * renewal claimed just before a card removal or a deletion is seen as a charge in
+ * decides whether a saved card may be charged or what a charge will be. Pre-charge notice
+ * batches, device slot purchases (opening and settling), card removal and account
+ * deletion take it alone; renewal claims take it shared (they keep apart from one another
+ * by their row locks, renewal-claim.ts). So each sees what the previous holder committed:
+ * a renewal claimed just before a card removal or a deletion is seen as a charge in
  * flight, and a slot purchase opened just before a claim holds that renewal back (for
  * devicePurchaseHoldMs at most), since the slot changes the renewal's price and notice.
  */

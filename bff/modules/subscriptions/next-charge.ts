@@ -1,7 +1,7 @@
-import { listPriceOfPeriod, priceAfterDiscount } from "../../../core/prices";
+import { discountFor, listPriceOfPeriod, priceAfterDiscount } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
-import { currentDiscount } from "./discount";
+import { currentDiscount, discountBases } from "./discount";
 
 /**
  * What the next renewal of this subscription charges by the rules now, in minor units:
@@ -15,6 +15,25 @@ export async function nextChargeAmount(
 ): Promise<number> {
   const discount = await currentDiscount(database, subscription.user_id, subscription, now);
   return priceAfterDiscount(listPriceOf(subscription), discount.total);
+}
+
+/**
+ * nextChargeAmount of every subscription of a batch (a renewal claim's), their discounts
+ * read once for the batch: the same rule and amounts, by subscription id.
+ */
+export async function nextChargeAmounts(
+  database: Database,
+  batch: readonly SubscriptionRow[],
+  now: number,
+): Promise<Map<number, number>> {
+  const bases = await discountBases(database, batch, now);
+  return new Map(
+    batch.map((subscription) => {
+      const basis = bases.get(subscription.id) ?? { promoPercent: 0, inviteeMonths: [] };
+      const discount = discountFor(basis, subscription.tariff_months);
+      return [subscription.id, priceAfterDiscount(listPriceOf(subscription), discount.total)];
+    }),
+  );
 }
 
 /** The subscription's period at list price, with its bought extra device slots. */

@@ -1,5 +1,5 @@
 import { payments } from "../../../db/queries/payments";
-import { renewalNotices } from "../../../db/queries/renewal-notices";
+import { type RenewalNoticeRow, renewalNotices } from "../../../db/queries/renewal-notices";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../context";
 import { dayMs } from "../../platform/calendar";
@@ -74,6 +74,10 @@ async function queueNotice(
 /** Queues the notices of every charge due within the next three days that has none. */
 export async function queueRenewalNotices(context: NoticeContext, now: number): Promise<number> {
   const { database } = context;
+  // Most calls (each mail pass, each renewal pass) find nothing to announce: they look
+  // first without the billing turn, which they would hold alone, making claims wait. One
+  // that falls due just after the look is announced by the next call.
+  if (!(await renewalNotices.anyToNotify(database, now + noticeLeadMs))) return 0;
   let queued = 0;
   // A cursor, so that free renewals (seen, never announced) cannot hold later ones back.
   let after = { chargeAt: Number.MIN_SAFE_INTEGER, id: 0 };
@@ -102,18 +106,19 @@ export type NoticeGate = { chargeable: true; cap: number } | { chargeable: false
 
 /**
  * Whether a due renewal of `amount` may be charged now, in the claim transaction (a notice
- * it queues states that amount, priced with the rest of the batch). When it may not,
- * the charge is moved (and a notice queued if the period has no valid one), or, when the
+ * it queues states that amount, priced with the rest of the batch). `notice` is the latest
+ * of the period (renewalNotices.latest), read with the batch's. When it may not, the
+ * charge is moved (and a notice queued if the period has no valid one), or, when the
  * period ended long ago and no notice could ever be sent, the subscription ends.
  */
 export async function noticeGate(
   context: NoticeContext,
   subscription: SubscriptionRow,
   amount: number,
+  notice: RenewalNoticeRow | undefined,
   now: number,
 ): Promise<NoticeGate> {
   const { database } = context;
-  const notice = await renewalNotices.latest(database, subscription.id, subscription.next_period_index);
   const sentAt = notice?.sent_at ?? null;
   if (notice && sentAt !== null && sentAt <= now - noticeMinimumMs && sentAt >= now - noticeMaximumMs) {
     // A slot bought after this notice whose new notice is missing (its purchase was settled

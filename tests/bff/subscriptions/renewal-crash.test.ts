@@ -6,12 +6,18 @@ import { afterAll, expect, test } from "vitest";
 import { seedPayingCustomers } from "../../helpers/seed-paying-customers";
 import { startProcess } from "../../helpers/start-process";
 
-/** The real server as its own process on `directory`, the scheduler off (passes are run by hand). */
+/**
+ * The real server as its own process on `directory`, the scheduler off (passes are run by
+ * hand). Its sandbox bank answers in 100 ± 50 ms, so the kill lands while the pass has its
+ * window of charges in flight, as it would against a real bank.
+ */
 async function startServerProcess(directory: string) {
   const { child, port } = await startProcess("tests/helpers/server-process.ts", {
     DATABASE_PATH: join(directory, "app.db"),
     BILLING_INTERVAL_SECONDS: "0",
     STATIC_DIR: join(directory, "no-site"),
+    SANDBOX_LATENCY_MS: "100",
+    SANDBOX_JITTER_MS: "50",
   });
   return { child, origin: `http://127.0.0.1:${port}` };
 }

@@ -41,6 +41,20 @@ async function expectOneChargeEach(testApp: TestApp, accounts: string[]) {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * A bank that takes a few milliseconds per charge, as every real one does (far more): with
+ * the loopback sandbox answering at once, a pass with its window of calls in flight would
+ * be done before another pass could begin, and nothing would overlap.
+ */
+function slowBank(context: AppContext) {
+  const { gateway } = context.payments;
+  const chargeToken = gateway.chargeToken.bind(gateway);
+  gateway.chargeToken = async (...args) => {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return chargeToken(...args);
+  };
+}
+
 const renewalAttempts = async (context: AppContext) =>
   (
     await context.database.get<{ count: number }>(
@@ -61,6 +75,7 @@ describe("overlapping renewal passes charge each due renewal once", () => {
     const accounts = await payingCustomers(testApp.app, 300, "four");
     await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
+    slowBank(testApp.context);
     // Like four HTTP calls that arrive a moment apart: each later pass starts while the
     // earlier ones have attempts in flight. Small batches make the passes interleave.
     const passes = await Promise.all(
@@ -80,6 +95,7 @@ describe("overlapping renewal passes charge each due renewal once", () => {
     const accounts = await payingCustomers(testApp.app, 200, "scheduled");
     await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
+    slowBank(testApp.context);
     const stop = startRenewalScheduler(testApp.context, 3_600_000);
     // The scheduler's pass has committed its attempts and is sending them to the bank.
     while ((await pendingRenewals(testApp.context)).length === 0) await nextTurn();
@@ -125,8 +141,9 @@ describe("attempts of another pass", () => {
     await advanceDays(testApp.app, 1.5);
     let skewMs = 0;
     const leaseClock: Clock = { now: () => Date.now() + skewMs };
-    // Left hanging on purpose: this pass never hears back from the bank.
-    void runRenewals(dyingAfterSending(testApp.context), { leaseClock });
+    // Left hanging on purpose: this pass never hears back from the bank. One call at a
+    // time, so the other two attempts are never sent.
+    void runRenewals(dyingAfterSending(testApp.context), { leaseClock, concurrency: 1 });
     while ((await completedRenewals(testApp)).size === 0) await nextTurn();
     // The bank charged one of three; all three attempts wait for an outcome.
     const stuck = await pendingRenewals(testApp.context);
@@ -149,8 +166,9 @@ describe("attempts of another pass", () => {
     const accounts = await payingCustomers(testApp.app, 2, "restarted");
     await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
-    // Left hanging on purpose: this pass never hears back from the bank.
-    void runRenewals(dyingAfterSending(testApp.context));
+    // Left hanging on purpose: this pass never hears back from the bank. One call at a
+    // time, so the other attempt is never sent.
+    void runRenewals(dyingAfterSending(testApp.context), { concurrency: 1 });
     while ((await completedRenewals(testApp)).size === 0) await nextTurn();
     // As if written by the process that had the file before this one (a restart after kill -9).
     const { database } = testApp.context;

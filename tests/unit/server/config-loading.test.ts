@@ -44,6 +44,8 @@ describe("loadConfig refuses a value its variable does not take, naming both and
     ["PORT", "abc", "a whole number from 0 to 65535"],
     ["PORT", "65536", "a whole number from 0 to 65535"],
     ["RENEWAL_BATCH_SIZE", "0", "a whole number from 1 to 5000"],
+    ["RENEWAL_CONCURRENCY", "0", "a whole number from 1 to 256"],
+    ["RENEWAL_CONCURRENCY", "257", "a whole number from 1 to 256"],
     ["LOG_RETENTION_DAYS", "-1", "a whole number of days from 1 to 3650"],
     ["IP_RETENTION_DAYS", "30d", "a whole number of days from 1 to 3650"],
     ["ALTCHA_MAX_NUMBER", "4e5", "a whole number from 1000 to 100000000"],
@@ -68,6 +70,7 @@ describe("loadConfig refuses a value its variable does not take, naming both and
       port: 3000,
       billingIntervalSeconds: 60,
       renewalBatchSize: 500,
+      renewalConcurrency: 32,
       logRetentionDays: 90,
       ipRetentionDays: 30,
       altchaMaxNumber: 400_000,
@@ -128,11 +131,55 @@ describe("SANDBOX_LATENCY_MS and SANDBOX_JITTER_MS: how slowly the sandbox bank 
       { SANDBOX_LATENCY_MS: "300", SANDBOX_JITTER_MS: "50" },
       /APP_MODE=production.*unset SANDBOX_LATENCY_MS and SANDBOX_JITTER_MS/,
     ],
+    [
+      { SANDBOX_NOTIFICATION_URL: "https://kannt.example/api/payments/cloudpayments" },
+      /APP_MODE=production has no sandbox bank: unset SANDBOX_NOTIFICATION_URL, which only the demo's sandbox bank reads\./,
+    ],
+    [
+      { SANDBOX_LATENCY_MS: "1", SANDBOX_JITTER_MS: "1", SANDBOX_NOTIFICATION_URL: "http://127.0.0.1:3001" },
+      /unset SANDBOX_LATENCY_MS, SANDBOX_JITTER_MS and SANDBOX_NOTIFICATION_URL,/,
+    ],
   ])("production refuses to start with %o, naming what to unset", (sandbox, message) => {
     expect(load(production).mode).toBe("production");
     expect(() => load({ ...production, ...sandbox })).toThrow(message);
     // Blank, as in a copied .env.example, is unset.
     expect(load({ ...production, SANDBOX_LATENCY_MS: "", SANDBOX_JITTER_MS: " " }).sandboxLatencyMs).toBe(0);
+  });
+});
+
+describe("SANDBOX_NOTIFICATION_URL: where the sandbox bank posts its notifications (demo only)", () => {
+  test("unset, the sandbox notifies its own instance; set, an http(s) URL without its trailing slash", () => {
+    expect(load({}).sandboxNotificationUrl).toBeUndefined();
+    expect(load({ SANDBOX_NOTIFICATION_URL: " " }).sandboxNotificationUrl).toBeUndefined();
+    expect(
+      load({ SANDBOX_NOTIFICATION_URL: "http://127.0.0.1:3001/api/payments/cloudpayments/" })
+        .sandboxNotificationUrl,
+    ).toBe("http://127.0.0.1:3001/api/payments/cloudpayments");
+    expect(load({ SANDBOX_NOTIFICATION_URL: "https://shop.example/hooks" }).sandboxNotificationUrl).toBe(
+      "https://shop.example/hooks",
+    );
+  });
+
+  test.each(["127.0.0.1:3001/api", "ftp://shop.example/hooks", "http://shop.example/hooks?kind=", "hooks"])(
+    "%s is refused, saying what it takes",
+    (raw) => {
+      expect(() => load({ SANDBOX_NOTIFICATION_URL: raw })).toThrow(
+        `SANDBOX_NOTIFICATION_URL must be an http:// or https:// URL without a query`,
+      );
+      expect(() => load({ SANDBOX_NOTIFICATION_URL: raw })).toThrow(`got "${raw}".`);
+    },
+  );
+
+  test("with CLOUDPAYMENTS_API_URL the instance has no sandbox to send them: refused, not ignored", () => {
+    expect(() =>
+      load({
+        APP_MODE: "demo",
+        CLOUDPAYMENTS_API_URL: "http://127.0.0.1:3001/api/dev/sandbox/cloudpayments",
+        SANDBOX_NOTIFICATION_URL: "http://127.0.0.1:3002/api/payments/cloudpayments",
+      }),
+    ).toThrow(
+      "SANDBOX_NOTIFICATION_URL is read only by an instance that is its own sandbox bank, and with CLOUDPAYMENTS_API_URL set this one has none",
+    );
   });
 });
 
