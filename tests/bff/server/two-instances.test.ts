@@ -25,7 +25,11 @@ async function startInstance(databaseUrl: string, bankOrigin?: string) {
     // Small claims, so two passes at once each take several and interleave.
     RENEWAL_BATCH_SIZE: "40",
     STATIC_DIR: join(directory, "no-site"),
-    ...(bankOrigin ? { CLOUDPAYMENTS_API_URL: `${bankOrigin}/api/dev/sandbox/cloudpayments` } : {}),
+    // The bank answers in 100 ± 50 ms, as a real one does (slower still): with charges many
+    // at once against a bank that answered at once, a pass would be over before the kill.
+    ...(bankOrigin
+      ? { CLOUDPAYMENTS_API_URL: `${bankOrigin}/api/dev/sandbox/cloudpayments` }
+      : { SANDBOX_LATENCY_MS: "100", SANDBOX_JITTER_MS: "50" }),
   });
   running.push(child);
   return { child, origin: `http://127.0.0.1:${port}` };
