@@ -341,6 +341,9 @@ describe("the agent's loops", () => {
       removed: [],
     });
     await until("on the core", () => core.users("kannt-vless")["dev-a"] === id);
+    // Its next long poll (a delta from version 1) is waiting before the clock moves: were it
+    // sent after, it would be the due full resync, and the answer below would end it.
+    await until("its long poll waiting", () => product.asked.at(-1) === 1);
     const askedBefore = product.asked.length;
 
     // The node's clock runs ahead: the entry is over by it, not by the product.
