@@ -75,6 +75,20 @@ export async function createContext(
 /** Demo parts (DESIGN §11) are under /api/dev/; outside demo mode they do not exist. */
 const isDemoPath = (path: string) => path === "/api/dev" || path.startsWith("/api/dev/");
 
+/**
+ * Outside demo mode, before any parsing or validation, a demo path answers exactly like a
+ * path that does not exist, whatever its body. In demo mode there is nothing to refuse, and
+ * no hook runs for every request.
+ */
+function demoPathRefusal(isDemo: boolean) {
+  const plugin = new Elysia({ name: "demo-path-refusal", seed: isDemo });
+  if (!isDemo)
+    plugin.onRequest(({ request }) => {
+      if (isDemoPath(pathOf(request.url))) throw new AppError("not_found");
+    });
+  return plugin;
+}
+
 /** Composes the feature modules under /api. The islands' typed client is built from `App`. */
 export function createApp(context: AppContext) {
   const isDemo = context.config.mode === "demo";
@@ -84,11 +98,8 @@ export function createApp(context: AppContext) {
     // On every API answer, errors and early refusals included (DESIGN §12).
     .headers(baseSecurityHeaders(context.config))
     .use(errorHandler)
-    // First of all, before any parsing or validation: in production a demo path answers
-    // exactly like a path that does not exist, whatever its body.
-    .onRequest(({ request }) => {
-      if (!isDemo && isDemoPath(pathOf(request.url))) throw new AppError("not_found");
-    })
+    // First of all (request hooks run in the order they are added).
+    .use(demoPathRefusal(isDemo))
     .use(inputGuard)
     .use(
       openapi({

@@ -1,13 +1,20 @@
 import { Elysia, t } from "elysia";
 import { cabinet } from "../../bff/modules/profile";
-import { customerIdentity } from "../../bff/platform/schemas";
+import { sessionToken } from "../../bff/modules/session/session-cookie";
+import { errorHandler } from "../../bff/platform/error-handler";
+import { AppError } from "../../bff/platform/errors";
+import { maxBodyBytes } from "../../bff/platform/input-guard";
+import { customerErrors, customerIdentity } from "../../bff/platform/schemas";
 import { baseSecurityHeaders } from "../../bff/security-headers";
 
 /**
- * The framework's own floor for the cabinet route: Elysia with the product's security
- * headers, its body and response schemas and an async macro that reads the session cookie,
- * answering a fixed cabinet. No database, no cache, no session look-up: whatever
- * /api/profile costs beyond this is the product's own work.
+ * The framework's floor for the cabinet call (DESIGN §10): what every POST /api/profile
+ * must have, and nothing else. Elysia under /api with the product's security headers (for
+ * the same PUBLIC_URL), its error handler (a refusal is answered as DESIGN §9 says), the
+ * route's body schema and its whole response schema, and a session macro that reads the
+ * session cookie as the product does and may wait (a session is looked up), answering a
+ * fixed cabinet. No session look-up, cache, cross-site or own-body check, input guard,
+ * metrics or other hooks: whatever /api/profile costs beyond this is the product's own work.
  */
 const answer = {
   success: true as const,
@@ -27,7 +34,7 @@ const answer = {
     created: "2026-11-21T01:07:18.651Z",
     firstActivation: "2026-11-21T01:07:18.651Z",
     isActive: true,
-    traffic: { upload: 1_048_576, download: 73_400_320 },
+    traffic: { upload: 0, download: 0 },
   })),
   availableDevices: 0,
   card: { isSaved: false, lastFour: null, removedAt: null },
@@ -36,24 +43,25 @@ const answer = {
 const session = new Elysia({ name: "floor-session" }).macro({
   customer: {
     resolve: async ({ request }) => {
-      const cookie = request.headers.get("cookie") ?? "";
-      if (!cookie.includes("kannt_session=")) throw new Error("no session");
+      if (!sessionToken(request)) throw new AppError("sign_in_required");
       return { customer: { id: 1 } };
     },
   },
 });
 
 const app = new Elysia({ prefix: "/api" })
-  .headers(baseSecurityHeaders({ publicUrl: undefined }))
+  .headers(baseSecurityHeaders({ publicUrl: process.env.PUBLIC_URL }))
+  .use(errorHandler)
   .use(session)
   .post("/profile", () => answer, {
     customer: true,
     body: t.Object(customerIdentity),
-    response: { 200: cabinet },
+    response: { 200: cabinet, ...customerErrors },
   });
 const server = Bun.serve({
   port: Number(process.env.PORT ?? 0),
   development: false,
+  maxRequestBodySize: maxBodyBytes,
   fetch: (request) => app.handle(request),
 });
 console.log(`READY ${server.port}`);

@@ -27,6 +27,27 @@ export function findForbiddenText(value: unknown, path = "", depth = 0): string 
 }
 
 /**
+ * Whether any string of a parsed value, keys included, holds a forbidden character. This
+ * runs on every request, so the clean case builds nothing (no entry pairs, no paths);
+ * `findForbiddenText` names the field once one is found.
+ */
+function holdsForbiddenText(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return forbiddenCharacters.test(value);
+  if (value === null || typeof value !== "object" || depth > 64) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    if (forbiddenCharacters.test(key) || holdsForbiddenText(record[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+function refuseForbiddenText(part: "body" | "query" | "path", value: unknown): void {
+  if (holdsForbiddenText(value))
+    throw new AppError("invisible_character", { part, field: findForbiddenText(value) ?? "value" });
+}
+
+/**
  * Global input rules: a declared body over the limit is 413 at once; once parsed, every
  * string of the body, query and path is checked for control and bidi characters (400).
  */
@@ -36,12 +57,7 @@ export const inputGuard = new Elysia({ name: "input-guard" })
     if (length > maxBodyBytes) throw new AppError("body_too_large", { kilobytes: maxBodyBytes / 1024 });
   })
   .onTransform({ as: "global" }, ({ body, query, params }) => {
-    for (const [part, value] of [
-      ["body", body],
-      ["query", query],
-      ["path", params],
-    ] as const) {
-      const field = findForbiddenText(value);
-      if (field) throw new AppError("invisible_character", { part, field });
-    }
+    refuseForbiddenText("body", body);
+    refuseForbiddenText("query", query);
+    refuseForbiddenText("path", params);
   });

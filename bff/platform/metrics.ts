@@ -1,6 +1,7 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import type { Database } from "../../db/database";
 import { mailDelivery } from "../../db/queries/mail-outbox";
+import { createRequestDurations } from "./request-durations";
 
 /** Methods named as such; anything else is one label value, so labels stay few. */
 const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -17,13 +18,7 @@ const notificationKinds = ["check", "pay", "fail", "refund"] as const;
 export function createMetrics(database: Database) {
   const registry = new Registry();
   const registers = [registry];
-  const requestDurations = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "Time to answer an HTTP request, by method, route pattern and status.",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
+  const requestDurations = createRequestDurations(registry);
   const renewals = new Counter({
     name: "kannt_renewals_total",
     help: "Renewal attempts by outcome: completed, declined, free, unanswered (settled later), recovered.",
@@ -76,7 +71,9 @@ export function createMetrics(database: Database) {
     collectProcessMetrics: () => collectDefaultMetrics({ register: registry }),
     observeRequest(method: string, route: string, status: number, startedAt: number) {
       requestDurations.observe(
-        { method: knownMethods.has(method) ? method : "OTHER", route, status },
+        knownMethods.has(method) ? method : "OTHER",
+        route,
+        status,
         (performance.now() - startedAt) / 1000,
       );
     },

@@ -26,19 +26,27 @@ export function createReadCache<Key, Value>(
   const isFresh = (entry: { storedAt: number; storedAtReal: number }, now: number) =>
     now - entry.storedAt < maxAgeMs &&
     (!database.isShared || Date.now() - entry.storedAtReal < sharedMaxAgeMs);
+  const store = async (key: Key, version: number, now: number, compute: (key: Key) => Promise<Value>) => {
+    const storedAtReal = Date.now();
+    const value = await compute(key);
+    // The version is the one read before computing: a write made meanwhile (by the
+    // computation or by other work) makes the next read recompute.
+    if (entries.size >= maxEntries) entries.clear();
+    entries.set(key, { value, version, storedAt: now, storedAtReal });
+    return value;
+  };
   return {
-    async get(key: Key, compute: () => Promise<Value>): Promise<Value> {
+    /**
+     * The cached value itself while it is valid, else the computation's promise: a hit
+     * makes no promise, so a hot route that returns it waits on nothing. `compute` is given
+     * the key (a hot caller passes one function, not a new closure each time); `now`, when
+     * the caller has already read the clock.
+     */
+    get(key: Key, compute: (key: Key) => Promise<Value>, now = clock.now()): Value | Promise<Value> {
       const current = database.changeVersion();
-      const now = clock.now();
       const entry = entries.get(key);
       if (entry && entry.version === current && isFresh(entry, now)) return entry.value;
-      const storedAtReal = Date.now();
-      const value = await compute();
-      // The version is the one read before computing: a write made meanwhile (by the
-      // computation or by other work) makes the next read recompute.
-      if (entries.size >= maxEntries) entries.clear();
-      entries.set(key, { value, version: current, storedAt: now, storedAtReal });
-      return value;
+      return store(key, current, now, compute);
     },
   };
 }

@@ -14,12 +14,18 @@ export function requestLanguage(request: Request): Language {
   });
 }
 
-/** The language a request's caller is known to read, when the request alone does not say it. */
-const callerLanguages = new WeakMap<Request, Language>();
+/**
+ * The language a request's caller is known to read, when the request alone does not say it:
+ * a symbol-keyed property of the request, set on every signed-in call. A WeakMap entry per
+ * request cost about 0.15–0.2 µs of set-up and collection, where a cached cabinet call costs
+ * about 20.
+ */
+const languageKey = Symbol("caller language");
+type CarriesLanguage = { [languageKey]?: Language };
 
 /** Customer authentication notes whose request this is, so refusals speak their language. */
 export function rememberCustomerLanguage(request: Request, language: Language): void {
-  callerLanguages.set(request, language);
+  (request as CarriesLanguage)[languageKey] = language;
 }
 
 /**
@@ -28,7 +34,7 @@ export function rememberCustomerLanguage(request: Request, language: Language): 
  * people who read those.
  */
 export function answerInEnglish(request: Request): void {
-  callerLanguages.set(request, "en");
+  (request as CarriesLanguage)[languageKey] = "en";
 }
 
 /**
@@ -37,5 +43,5 @@ export function answerInEnglish(request: Request): void {
  * the request.
  */
 export function callerLanguage(request: Request): Language {
-  return callerLanguages.get(request) ?? requestLanguage(request);
+  return (request as CarriesLanguage)[languageKey] ?? requestLanguage(request);
 }

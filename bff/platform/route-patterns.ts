@@ -4,11 +4,14 @@
  * every scanner's guess.
  */
 export function createRouteNamer(routes: readonly { method: string; path: string }[]) {
-  const exact = new Map<string, string>();
+  // By method, then path: every request is named, and a key made of both would be a new
+  // string to build and hash each time.
+  const exact = new Map<string, Map<string, string>>();
   const patterns: { method: string; pattern: RegExp; path: string }[] = [];
   for (const { method, path } of routes) {
     if (!path.includes(":") && !path.includes("*")) {
-      exact.set(`${method} ${path}`, path);
+      const paths = exact.get(method) ?? new Map<string, string>();
+      exact.set(method, paths.set(path, path));
       continue;
     }
     const source = path
@@ -20,7 +23,7 @@ export function createRouteNamer(routes: readonly { method: string; path: string
     patterns.push({ method, pattern: new RegExp(`^${source}$`), path });
   }
   const find = (method: string, path: string) =>
-    exact.get(`${method} ${path}`) ??
+    exact.get(method)?.get(path) ??
     patterns.find((route) => route.method === method && route.pattern.test(path))?.path;
   return (method: string, path: string): string => {
     const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;

@@ -2,10 +2,8 @@
 export function pathOf(url: string): string {
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
   if (pathStart < 0) return "/";
-  let end = url.length;
-  for (const separator of ["?", "#"]) {
-    const index = url.indexOf(separator, pathStart);
-    if (index >= 0 && index < end) end = index;
-  }
-  return url.slice(pathStart, end);
+  const query = url.indexOf("?", pathStart);
+  const fragment = url.indexOf("#", pathStart);
+  const end = query < 0 ? fragment : fragment < 0 ? query : Math.min(query, fragment);
+  return end < 0 ? url.slice(pathStart) : url.slice(pathStart, end);
 }

@@ -15,6 +15,12 @@ type ResponseHeaders = { headers: Record<string, unknown> };
 
 /** The body's uid/e-mail must be the signed-in customer's own (DESIGN §4). */
 function assertOwnBody(body: OwnedBody, user: UserRow): void {
+  // The cabinet's own calls name the account exactly as it is stored: nothing to normalise.
+  if (
+    (body?.email === undefined || body.email === user.email) &&
+    (body?.uid === undefined || body.uid === user.uid)
+  )
+    return;
   const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
   const uid = typeof body?.uid === "string" ? body.uid : "";
   if ((email && email !== user.email.toLowerCase()) || (uid && uid !== user.uid)) {
@@ -22,36 +28,50 @@ function assertOwnBody(body: OwnedBody, user: UserRow): void {
   }
 }
 
+export type SignedIn = { customer: UserRow; session: ValidSession };
+
 /**
  * Who is calling: the session from the cookie, refusing other sites and bodies that
- * name another account. Used by the `customer` macro and by the one route that also
- * serves anonymous buyers (/api/shop/order).
+ * name another account. Used by the `customer` macro, by the cabinet's own macro (which
+ * resolves its summary in the same step, profile/index.ts) and by the routes that also
+ * serve anonymous buyers (/api/shop/order). A session already looked up is answered at
+ * once, without a promise: this runs before every cabinet call.
  */
 export function customerAuthenticator({ database, clock, config }: CustomerAuthContext) {
   // Who a session token belongs to, until this server writes anything (a logout, an
   // extension) or 1 s passes: a logout made on another instance holds within that second.
-  const signedIn = createReadCache<string, { session: ValidSession; user: UserRow } | undefined>(
-    database,
-    clock,
-    1000,
-  );
-  return async (request: Request, body: unknown, set: ResponseHeaders) => {
+  const signedIn = createReadCache<string, SignedIn | undefined>(database, clock, 1000);
+  const lookUp = async (token: string): Promise<SignedIn | undefined> => {
+    const session = await validateSession(database, token, clock.now());
+    const customer = session ? await users.byId(database, session.userId) : undefined;
+    return session && customer ? { customer, session } : undefined;
+  };
+  const admit = (
+    request: Request,
+    body: unknown,
+    set: ResponseHeaders,
+    token: string,
+    found: SignedIn | undefined,
+    now: number,
+  ): SignedIn => {
+    if (!found || found.session.expiresAt <= now) throw new AppError("session_ended");
+    const { customer, session } = found;
+    if (session.isRenewed)
+      set.headers["set-cookie"] = sessionCookieHeader(config.publicUrl, token, session.expiresAt);
+    rememberCustomerLanguage(request, customer.language);
+    assertOwnBody(body as OwnedBody, customer);
+    // The cached pair itself: the routes only read it.
+    return found;
+  };
+  return (request: Request, body: unknown, set: ResponseHeaders): SignedIn | Promise<SignedIn> => {
     if (isCrossSite(request)) throw new AppError("cross_site_request");
     const token = sessionToken(request);
     if (!token) throw new AppError("sign_in_required");
-    const found = await signedIn.get(token, async () => {
-      const session = await validateSession(database, token, clock.now());
-      const user = session ? await users.byId(database, session.userId) : undefined;
-      return session && user ? { session, user } : undefined;
-    });
-    const session = found && found.session.expiresAt > clock.now() ? found.session : undefined;
-    const user = found?.user;
-    if (!session || !user) throw new AppError("session_ended");
-    if (session.isRenewed)
-      set.headers["set-cookie"] = sessionCookieHeader(config.publicUrl, token, session.expiresAt);
-    rememberCustomerLanguage(request, user.language);
-    assertOwnBody(body as OwnedBody, user);
-    return { customer: user, session };
+    const now = clock.now();
+    const found = signedIn.get(token, lookUp, now);
+    return found instanceof Promise
+      ? found.then((known) => admit(request, body, set, token, known, now))
+      : admit(request, body, set, token, found, now);
   };
 }
 

@@ -41,7 +41,10 @@ async function answer(context: AppContext, request: Request, token: string): Pro
  */
 export function subscriptionUrlModule(context: AppContext) {
   return new Elysia().onRequest(({ request }) => {
-    const path = pathOf(request.url);
+    // Every request passes here: most are told apart by one search of the URL.
+    const url = request.url;
+    if (!url.includes(subscriptionPathPrefix)) return;
+    const path = pathOf(url);
     if (!path.startsWith(subscriptionPathPrefix)) return;
     return answer(context, request, path.slice(subscriptionPathPrefix.length));
   });
