@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  * beside it) or that start the server as a process on a database file: they say nothing
  * about PostgreSQL, so they run once, on SQLite.
  */
-const sqliteFileTests = [
+export const sqliteFileTests = [
   "tests/bff/access/access-real-node.test.ts",
   "tests/bff/server/config-and-database.test.ts",
   "tests/bff/server/control-socket-owner.test.ts",
@@ -20,7 +20,7 @@ const sqliteFileTests = [
  * They need the PostgreSQL cluster: the query layer's handling of conflicts and deadlocks,
  * the schema compared with SQLite's, and two server instances sharing one database (DESIGN §15).
  */
-const postgresOnlyTests = [
+export const postgresOnlyTests = [
   "tests/bff/access/access-change-gaps.test.ts",
   "tests/bff/server/postgres-conflicts.test.ts",
   "tests/bff/server/schema-parity.test.ts",
@@ -29,33 +29,43 @@ const postgresOnlyTests = [
   "tests/bff/server/shared-state.test.ts",
 ];
 
-// Runs under Bun (`bun --bun x vitest run`) so tests get bun:sqlite and Bun's APIs.
-// Bun lacks the child-process channel Vitest's default "forks" pool needs, so use threads.
+/**
+ * What every project runs with, the SQLite projects of vitest.sqlite.config.ts included (a
+ * project declared in a file of its own takes nothing from this file by itself).
+ *
+ * Runs under Bun (`bun --bun x vitest run`) so tests get bun:sqlite and Bun's APIs.
+ * Bun lacks the child-process channel Vitest's default "forks" pool needs, so use threads.
+ * Room for a machine busy with other work (two cores shared by several test runs make
+ * a 1 s test take 20 s): a busy machine must make a test slower, never red. Timeouts
+ * only stop a test that hangs; tests that run longer set their own (3-4 times their
+ * duration on such a machine).
+ */
+export const sharedTestSettings = {
+  pool: "threads",
+  // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine. Most
+  // files wait on server processes, timers and PostgreSQL, so two workers nearly halve
+  // the run (477 s → 269 s measured) without starving the processes they start.
+  maxWorkers: 2,
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
+} as const;
+
+/**
+ * The server's tests share one module graph per worker instead of importing the app afresh
+ * for every file: the import was two thirds of their time (71 API files on SQLite: 263 s
+ * of CPU isolated, 109 s shared, on 26 November 2026). Each test makes its own app, database
+ * and clock, so nothing a file leaves in a module reaches the next one's results.
+ */
+export const apiTestIsolation = { isolate: false } as const;
+
 // The server's tests run twice (DESIGN §15): once on SQLite, once on a throwaway PostgreSQL
-// cluster started for the run (`--project sqlite` or `--project postgres` runs one).
+// cluster started for the run (`--project sqlite` or `--project postgres` runs one; the
+// SQLite one holds the unit tests too, see vitest.sqlite.config.ts).
 export default defineConfig({
   test: {
-    pool: "threads",
-    // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine. Most
-    // files wait on server processes, timers and PostgreSQL, so two workers nearly halve
-    // the run (477 s → 269 s measured) without starving the processes they start.
-    maxWorkers: 2,
-    // Room for a machine busy with other work (two cores shared by several test runs make
-    // a 1 s test take 20 s): a busy machine must make a test slower, never red. Timeouts
-    // only stop a test that hangs; tests that run longer set their own (3-4 times their
-    // duration on such a machine).
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
+    ...sharedTestSettings,
     projects: [
-      {
-        extends: true,
-        test: {
-          name: "sqlite",
-          include: ["tests/unit/**/*.test.ts", "tests/bff/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...postgresOnlyTests],
-          env: { KANNT_TEST_DATABASE: "sqlite" },
-        },
-      },
+      "vitest.sqlite.config.ts",
       {
         extends: true,
         test: {
@@ -64,6 +74,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...sqliteFileTests],
           env: { KANNT_TEST_DATABASE: "postgres" },
           globalSetup: ["tests/helpers/postgres-global-setup.ts"],
+          ...apiTestIsolation,
         },
       },
     ],

@@ -1,21 +1,12 @@
 import { describe, expect, test, vi } from "vitest";
-import { runRenewals } from "../../../bff/jobs/renewals";
 import { runRetention } from "../../../bff/jobs/retention";
-import { startRenewalScheduler } from "../../../bff/jobs/scheduler";
 import { loadConfig } from "../../../bff/platform/config";
-import { logger } from "../../../bff/platform/logger";
 import { audit } from "../../../db/queries/operators";
 import { makeTestApp, request } from "../../helpers/app";
 import { asCustomer, fixture, signIn } from "../../helpers/customers";
 import { allowList, entryWithId, nodeHeaders, sendEvents } from "../../helpers/nodes";
 import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
 import { advanceDays, cards, order, payWithCard } from "../../helpers/payments";
-
-// The real renewal pass, which one test makes fail once.
-vi.mock(import("../../../bff/jobs/renewals"), async (importOriginal) => {
-  const original = await importOriginal();
-  return { ...original, runRenewals: vi.fn(original.runRenewals) };
-});
 
 type TestContext = Awaited<ReturnType<typeof makeTestApp>>["context"];
 
@@ -231,7 +222,19 @@ describe("privacy retention over a test-clock year", () => {
         (await context.database.get<{ count: number }>("SELECT COUNT(*) AS count FROM sessions"))?.count,
       );
     expect(await countSessions()).toBe(1);
-    vi.mocked(runRenewals).mockClear().mockRejectedValueOnce(new Error("renewal pass broke"));
+    // The real renewal pass, made to fail once. The server's test files share their modules
+    // (vitest.config.ts), so the scheduler, its pass and the logger are loaded afresh here,
+    // the pass replaced, and forgotten after: no other file meets the replacement.
+    const renewalsPath = "../../../bff/jobs/renewals";
+    vi.resetModules();
+    vi.doMock(renewalsPath, async (importOriginal) => {
+      const original = await importOriginal<typeof import("../../../bff/jobs/renewals")>();
+      return { ...original, runRenewals: vi.fn(original.runRenewals) };
+    });
+    const { runRenewals } = await import("../../../bff/jobs/renewals");
+    const { startRenewalScheduler } = await import("../../../bff/jobs/scheduler");
+    const { logger } = await import("../../../bff/platform/logger");
+    vi.mocked(runRenewals).mockRejectedValueOnce(new Error("renewal pass broke"));
     const errors = vi.spyOn(logger, "error");
     try {
       // One pass at once, none after it within the test.
@@ -241,6 +244,8 @@ describe("privacy retention over a test-clock year", () => {
       expect(errors.mock.calls.map(([message]) => message)).toEqual(["renewal pass failed"]);
     } finally {
       errors.mockRestore();
+      vi.doUnmock(renewalsPath);
+      vi.resetModules();
     }
     // Retention ran all the same: the session that ran out is gone.
     expect(await countSessions()).toBe(0);

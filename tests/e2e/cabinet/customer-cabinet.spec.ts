@@ -122,6 +122,10 @@ for (const language of ["en", "ru"] as const) {
 
     test("hold-to-unlink does nothing at 1 second and unlinks at 2 seconds", async ({ page }) => {
       const email = uniqueEmail("hold");
+      // The page's timers run on a clock the test moves, so the holds last exactly 1 and 2.3
+      // seconds however busy the machine is (a late mouse-up on a loaded machine made a
+      // 1-second hold a 2-second one).
+      await page.clock.install();
       await makeCustomer(page, { email, status: "ACTIVE", devices: 1 });
       await signInThroughUi(page, email);
       const unlink = page.getByRole("button", { name: t.unlink });
@@ -130,14 +134,16 @@ for (const language of ["en", "ru"] as const) {
       const box = await unlink.boundingBox();
       if (!box) throw new Error("no unlink button");
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.clock.pauseAt(Date.now() + 500);
       await page.mouse.down();
-      await page.waitForTimeout(1_000);
+      await page.clock.runFor(1_000);
       await page.mouse.up();
-      await page.waitForTimeout(1_500);
+      await page.clock.runFor(1_500);
       await expect(unlink).toBeVisible();
       await page.mouse.down();
-      await page.waitForTimeout(2_300);
+      await page.clock.runFor(2_300);
       await page.mouse.up();
+      await page.clock.resume();
       await expect(unlink).toHaveCount(0);
       await expect(page.getByTestId("available-devices")).toContainText("1");
     });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 import { signCancelToken } from "../../../bff/modules/subscriptions/cancel-token";
+import { languageCookieName, languageStorageKey } from "../../../core/languages";
 import { e2eJwtSecret } from "../e2e-secrets";
 import { makeCustomer, panelAdmin, signInThroughUi, solveCaptcha, uniqueEmail } from "./pages";
 
@@ -22,6 +23,13 @@ export type Screen = {
   state: string;
   /** Brings the page to the state in `language`; the page is fresh (no storage, no cookies). */
   open(page: Page, language: ScreenLanguage): Promise<void>;
+  /**
+   * Brings a page that `open` (or this) left on the screen to the same state in another
+   * language, in place: the language switched as the product's switchers do, and the page
+   * loaded again. What says nothing about the language stays (an operator's sign-in); what
+   * does is made again in `language` (a customer, who keeps the language they signed up in).
+   */
+  switchTo(page: Page, language: ScreenLanguage): Promise<void>;
 };
 
 type Status = "NOT_ACTIVE" | "ACTIVE" | "CANCELED" | "CANCELED_OVER" | "EXPIRED";
@@ -34,9 +42,60 @@ function text(language: ScreenLanguage, key: string): string {
   return value;
 }
 
-/** The interface language of every page this browser opens, before any script runs. */
+/** Session storage's note that this tab's language was chosen, so a later switch outlasts reloads. */
+const languageChosen = "qa-language-chosen";
+
+/** The interface language of the pages this tab opens, before any script runs. */
 async function setLanguage(page: Page, language: ScreenLanguage) {
-  await page.addInitScript((lang) => localStorage.setItem("i18nextLng", lang), language);
+  await page.addInitScript(
+    ({ lang, key, chosen }) => {
+      if (sessionStorage.getItem(chosen)) return;
+      localStorage.setItem(key, lang);
+      sessionStorage.setItem(chosen, "1");
+    },
+    { lang: language, key: languageStorageKey, chosen: languageChosen },
+  );
+}
+
+/**
+ * Chooses `language` on the page as it is, the way the product's language switchers do
+ * (`persistLanguage`: local storage and the cookie the server reads), for the loads that follow.
+ */
+export async function switchLanguage(page: Page, language: ScreenLanguage) {
+  await page.evaluate(
+    ({ lang, key, cookie, chosen }) => {
+      localStorage.setItem(key, lang);
+      // biome-ignore lint/suspicious/noDocumentCookie: the plain cookie the product's switchers write.
+      document.cookie = `${cookie}=${lang}; path=/; max-age=31536000; samesite=lax`;
+      sessionStorage.setItem(chosen, "1");
+    },
+    { lang: language, key: languageStorageKey, cookie: languageCookieName, chosen: languageChosen },
+  );
+}
+
+/**
+ * A screen reached by its address alone: `show` brings the page there in a language chosen
+ * before (freshly, or switched in place).
+ */
+function addressed(
+  area: Area,
+  page: string,
+  state: string,
+  show: (page: Page, language: ScreenLanguage) => Promise<void>,
+): Screen {
+  return {
+    area,
+    page,
+    state,
+    async open(browserPage, language) {
+      await setLanguage(browserPage, language);
+      await show(browserPage, language);
+    },
+    async switchTo(browserPage, language) {
+      await switchLanguage(browserPage, language);
+      await show(browserPage, language);
+    },
+  };
 }
 
 /**
@@ -59,14 +118,23 @@ const deviceNames = ["Android 15", "Android 14"];
 
 type Made = { uid: string; email: string; userId: number };
 
-/** A signed-in customer in `status` (or only trial-paid), on /profile in `language`. */
+/**
+ * A signed-in customer in `status` (or only trial-paid), on /profile in `language`. In place,
+ * the customer signed in before is signed out first, as the cabinet's change of account does:
+ * a customer keeps the language they signed up in (their currency, the server's words to them),
+ * so each language has a customer of its own.
+ */
 async function signedInCustomer(
   page: Page,
   language: ScreenLanguage,
   status: Status,
   extra: Record<string, unknown> = {},
+  inPlace = false,
 ): Promise<Made> {
-  await setLanguage(page, language);
+  if (inPlace) {
+    await changeAccount(page);
+    await switchLanguage(page, language);
+  } else await setLanguage(page, language);
   const made = await makeCustomer(page, {
     email: uniqueEmail(status.toLowerCase()),
     status,
@@ -76,6 +144,14 @@ async function signedInCustomer(
   });
   await signInThroughUi(page, made.email);
   return made;
+}
+
+/** The cabinet's change of account (stores/cabinet.ts): the session ended, the stored customer forgotten. */
+async function changeAccount(page: Page) {
+  await page.evaluate(async () => {
+    await fetch("/api/session/logout", { method: "POST" });
+    localStorage.clear();
+  });
 }
 
 /**
@@ -98,13 +174,21 @@ async function signedInOperator(page: Page, language: ScreenLanguage) {
   }, tokens);
 }
 
-/** The panel's chosen customer, as picking one in the search leaves it. */
-async function choosePerson(page: Page, person: Made) {
-  await page.addInitScript((chosen) => {
+/**
+ * The panel's chosen customer, as picking one in the search leaves it: before the first page
+ * loads, or in place on the page as it is (a later choice then outlasts reloads).
+ */
+async function choosePerson(page: Page, person: Made, inPlace = false) {
+  const choose = ({ chosen, once }: { chosen: Made; once: boolean }) => {
+    if (once && sessionStorage.getItem("qa-person-chosen")) return;
     localStorage.setItem("selected_person", String(chosen.userId));
     localStorage.setItem("selected_person_email", chosen.email);
     localStorage.setItem("selected_person_uid", chosen.uid);
-  }, person);
+    sessionStorage.setItem("qa-person-chosen", "1");
+  };
+  const argument = { chosen: person, once: !inPlace };
+  if (inPlace) await page.evaluate(choose, argument);
+  else await page.addInitScript(choose, argument);
 }
 
 async function visit(page: Page, path: string) {
@@ -143,308 +227,185 @@ const panelPages = [
   "panel-nodes",
 ];
 
+/**
+ * A customer's screen: `show` brings the cabinet there once a customer of `language` in
+ * `status` has signed in, freshly or after the previous language's customer changed account.
+ */
+function customerScreen(
+  area: Area,
+  state: string,
+  customer: { status: Status; extra?: Record<string, unknown> },
+  show: (page: Page, language: ScreenLanguage) => Promise<void>,
+  page = "profile",
+): Screen {
+  return {
+    area,
+    page,
+    state,
+    async open(browserPage, language) {
+      await signedInCustomer(browserPage, language, customer.status, customer.extra);
+      await show(browserPage, language);
+    },
+    async switchTo(browserPage, language) {
+      // What the last language's state faked (a failing call) must not meet the next sign-in.
+      await browserPage.unrouteAll();
+      await signedInCustomer(browserPage, language, customer.status, customer.extra, true);
+      await show(browserPage, language);
+    },
+  };
+}
+
+/**
+ * A panel screen with a customer of `language` chosen, for an operator signed in once: the
+ * operator's session says nothing about the language and stays when it is switched.
+ */
+function operatorScreen(
+  page: string,
+  state: string,
+  customer: { name: string; status: Status; extra?: Record<string, unknown> },
+  path: (person: Made) => string,
+): Screen {
+  const makePerson = (browserPage: Page, language: ScreenLanguage) =>
+    makeCustomer(browserPage, {
+      email: uniqueEmail(customer.name),
+      status: customer.status,
+      language,
+      ...customer.extra,
+    });
+  return {
+    area: "panel",
+    page,
+    state,
+    async open(browserPage, language) {
+      const person = await makePerson(browserPage, language);
+      await signedInOperator(browserPage, language);
+      await choosePerson(browserPage, person);
+      await visit(browserPage, path(person));
+    },
+    async switchTo(browserPage, language) {
+      const person = await makePerson(browserPage, language);
+      await switchLanguage(browserPage, language);
+      await choosePerson(browserPage, person, true);
+      await visit(browserPage, path(person));
+    },
+  };
+}
+
 export const screens: Screen[] = [
-  ...publicPages.map(
-    ({ page, path }): Screen => ({
-      area: "public",
-      page,
-      state: "default",
-      async open(browserPage, language) {
-        await setLanguage(browserPage, language);
-        await visit(browserPage, `/${language}/${path}`);
-      },
-    }),
+  ...publicPages.map(({ page, path }) =>
+    addressed("public", page, "default", (browserPage, language) =>
+      visit(browserPage, `/${language}/${path}`),
+    ),
   ),
-  {
-    area: "public",
-    page: "root",
-    state: "default",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/");
-    },
-  },
-  {
-    area: "public",
-    page: "404",
-    state: "default",
-    async open(page, language) {
-      // A visitor who chose a language on the site (kept in local storage and the cookie
-      // the server reads for a 404) then followed a broken link.
-      await setLanguage(page, language);
-      await visit(page, "/");
-      await visit(page, "/no-such-page");
-    },
-  },
-  ...["login", "instantLogin", "instantPay", "mobileShop", "mobileProfile"].map(
-    (name): Screen => ({
-      area: "sign-in",
-      page: name,
-      state: "signed-out",
-      async open(page, language) {
-        await setLanguage(page, language);
-        await visit(page, `/${name}`);
-      },
-    }),
+  addressed("public", "root", "default", (page) => visit(page, "/")),
+  // A visitor who chose a language on the site (kept in local storage and the cookie the
+  // server reads for a 404) then followed a broken link.
+  addressed("public", "404", "default", async (page) => {
+    await visit(page, "/");
+    await visit(page, "/no-such-page");
+  }),
+  ...["login", "instantLogin", "instantPay", "mobileShop", "mobileProfile"].map((name) =>
+    addressed("sign-in", name, "signed-out", (page) => visit(page, `/${name}`)),
   ),
-  {
-    area: "sign-in",
-    page: "mobileProfile",
-    state: "continue-as",
-    async open(page, language) {
-      // A link with someone's credential, opened in a browser that holds no account.
-      await setLanguage(page, language);
-      const email = uniqueEmail("continue-as");
-      const response = await page.request.post("/api/dev/idp/token", {
-        data: { email, provider: "google.com" },
-      });
-      const { credential, ...fields } = (await response.json()) as Record<string, string>;
-      await visit(page, `/mobileProfile?${new URLSearchParams(fields)}#credential=${credential}`);
-      const title = text(language, "continueAs.title").replace("{{email}}", email);
-      await expect(page.getByRole("heading", { name: title })).toBeVisible();
-    },
-  },
-  {
-    area: "sign-in",
-    page: "login",
-    state: "plan-link",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/login?j=6");
-    },
-  },
-  {
-    area: "cabinet",
-    page: "profile",
-    state: "signed-out",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/profile");
-    },
-  },
-  ...cabinetStates.map(
-    ({ state, status, extra }): Screen => ({
-      area: "cabinet",
-      page: "profile",
-      state,
-      async open(page, language) {
-        await signedInCustomer(page, language, status, extra);
-        await settle(page);
-      },
-    }),
+  // A link with someone's credential, opened in a browser that holds no account.
+  addressed("sign-in", "mobileProfile", "continue-as", async (page, language) => {
+    const email = uniqueEmail("continue-as");
+    const response = await page.request.post("/api/dev/idp/token", {
+      data: { email, provider: "google.com" },
+    });
+    const { credential, ...fields } = (await response.json()) as Record<string, string>;
+    await visit(page, `/mobileProfile?${new URLSearchParams(fields)}#credential=${credential}`);
+    const title = text(language, "continueAs.title").replace("{{email}}", email);
+    await expect(page.getByRole("heading", { name: title })).toBeVisible();
+  }),
+  addressed("sign-in", "login", "plan-link", (page) => visit(page, "/login?j=6")),
+  addressed("cabinet", "profile", "signed-out", (page) => visit(page, "/profile")),
+  ...cabinetStates.map(({ state, status, extra }) =>
+    customerScreen("cabinet", state, { status, extra }, (page) => settle(page)),
   ),
-  {
-    area: "cabinet",
-    page: "profile",
-    state: "profile-error",
-    async open(page, language) {
-      await signedInCustomer(page, language, "ACTIVE");
-      await page.route("**/api/profile", (route) =>
-        route.fulfill({ status: 500, contentType: "application/json", body: '{"error":"INTERNAL"}' }),
-      );
-      await visit(page, "/profile");
-    },
-  },
-  {
-    area: "cabinet",
-    page: "profile",
-    state: "promo-refused",
-    async open(page, language) {
-      await signedInCustomer(page, language, "NOT_ACTIVE");
-      await settle(page);
-      await page.getByLabel(text(language, "purchase.promoLabel")).fill("NOSUCHCODE");
-      await page.getByRole("button", { name: text(language, "purchase.promoApply") }).click();
-      await expect(page.getByRole("alert").first()).toBeVisible();
-      await settle(page);
-    },
-  },
-  {
-    area: "cabinet",
-    page: "profile",
-    state: "promo-offline",
-    async open(page, language) {
-      await signedInCustomer(page, language, "NOT_ACTIVE");
-      await settle(page);
-      await page.route("**/api/shop/applyPromo", (route) => route.abort("internetdisconnected"));
-      await page.getByLabel(text(language, "purchase.promoLabel")).fill("NOSUCHCODE");
-      await page.getByRole("button", { name: text(language, "purchase.promoApply") }).click();
-      await expect(page.getByRole("alert").first()).toBeVisible();
-      await settle(page);
-    },
-  },
-  {
-    // A device's Connect panel open over the cabinet: its QR code, link, apps and reset.
-    area: "cabinet",
-    page: "profile",
-    state: "connect",
-    async open(page, language) {
-      await signedInCustomer(page, language, "ACTIVE", { devices: 1 });
+  customerScreen("cabinet", "profile-error", { status: "ACTIVE" }, async (page) => {
+    await page.route("**/api/profile", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"error":"INTERNAL"}' }),
+    );
+    await visit(page, "/profile");
+  }),
+  customerScreen("cabinet", "promo-refused", { status: "NOT_ACTIVE" }, async (page, language) => {
+    await settle(page);
+    await page.getByLabel(text(language, "purchase.promoLabel")).fill("NOSUCHCODE");
+    await page.getByRole("button", { name: text(language, "purchase.promoApply") }).click();
+    await expect(page.getByRole("alert").first()).toBeVisible();
+    await settle(page);
+  }),
+  customerScreen("cabinet", "promo-offline", { status: "NOT_ACTIVE" }, async (page, language) => {
+    await settle(page);
+    await page.route("**/api/shop/applyPromo", (route) => route.abort("internetdisconnected"));
+    await page.getByLabel(text(language, "purchase.promoLabel")).fill("NOSUCHCODE");
+    await page.getByRole("button", { name: text(language, "purchase.promoApply") }).click();
+    await expect(page.getByRole("alert").first()).toBeVisible();
+    await settle(page);
+  }),
+  // A device's Connect panel open over the cabinet: its QR code, link, apps and reset.
+  customerScreen(
+    "cabinet",
+    "connect",
+    { status: "ACTIVE", extra: { devices: 1 } },
+    async (page, language) => {
       await settle(page);
       await page.getByRole("button", { name: text(language, "cabinet.connect"), exact: true }).click();
       await expect(page.getByRole("img", { name: text(language, "cabinet.connectQrAlt") })).toBeVisible();
       await settle(page);
     },
-  },
-  {
-    // The customer deleted their account: the confirmation that says so.
-    area: "cabinet",
-    page: "profile",
-    state: "deleted",
-    async open(page, language) {
-      await signedInCustomer(page, language, "ACTIVE");
-      await settle(page);
-      // Held from the keyboard: Space for 2 seconds, as the hold-to-confirm button takes it.
-      await page.getByRole("button", { name: text(language, "cabinet.dataDelete") }).focus();
-      await page.keyboard.down("Space");
-      await page.waitForTimeout(2_300);
-      await page.keyboard.up("Space");
-      await expect(page.getByRole("heading", { name: text(language, "cabinet.deletedTitle") })).toBeVisible();
-      await settle(page);
-    },
-  },
-  {
-    area: "promo",
-    page: "promo",
-    state: "active",
-    async open(page, language) {
-      await signedInCustomer(page, language, "ACTIVE");
-      await visit(page, "/promo");
-    },
-  },
-  {
-    area: "promo",
-    page: "promo",
-    state: "signed-out",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/promo");
-    },
-  },
-  {
-    area: "cancel",
-    page: "cancel",
-    state: "signed-in",
-    async open(page, language) {
-      await signedInCustomer(page, language, "ACTIVE");
-      await visit(page, "/cancel");
-    },
-  },
-  {
-    area: "cancel",
-    page: "cancel",
-    state: "link",
-    async open(page, language) {
-      await setLanguage(page, language);
-      const made = await makeCustomer(page, { email: uniqueEmail("link"), status: "ACTIVE", language });
-      const time = Date.parse(
-        ((await (await page.request.get("/api/health")).json()) as { time: string }).time,
-      );
-      await visit(page, `/cancel?token=${signCancelToken(e2eJwtSecret, made.userId, time)}`);
-    },
-  },
-  {
-    area: "cancel",
-    page: "cancel",
-    state: "bad-link",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/cancel?token=not-a-token");
-    },
-  },
-  {
-    area: "panel",
-    page: "panel-login",
-    state: "signed-out",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/panel-login");
-    },
-  },
-  {
-    area: "panel",
-    page: "panel-login",
-    state: "no-captcha",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/panel-login");
-      await page.getByLabel(text(language, "panel.login")).fill(panelAdmin.username);
-      await page.getByLabel(text(language, "panel.password"), { exact: true }).fill("not the password");
-      await page.getByRole("button", { name: text(language, "panel.submit") }).click();
-      await expect(page.getByRole("alert").first()).toBeVisible();
-      await settle(page);
-    },
-  },
-  ...panelPages.map(
-    (name): Screen => ({
-      area: "panel",
-      page: name,
-      state: "signed-in",
-      async open(page, language) {
-        const person = await makeCustomer(page, {
-          email: uniqueEmail("panel"),
-          status: "ACTIVE",
-          devices: 2,
-          deviceNames,
-          language,
-        });
-        await signedInOperator(page, language);
-        await choosePerson(page, person);
-        await visit(page, `/${name}?id=${person.userId}`);
-      },
-    }),
   ),
-  {
-    // A refund refused by the server: its Message, worded by the server in the operator's language.
-    area: "panel",
-    page: "panel-subscription",
-    state: "nothing-to-refund",
-    async open(page, language) {
-      const person = await makeCustomer(page, {
-        email: uniqueEmail("panel.expired"),
-        status: "EXPIRED",
-        language,
-      });
-      await signedInOperator(page, language);
-      await choosePerson(page, person);
-      await visit(page, `/panel-subscription?id=${person.userId}`);
-    },
-  },
-  {
-    area: "dev",
-    page: "dev-idp",
-    state: "google",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/dev-idp?provider=google");
-    },
-  },
-  {
-    area: "dev",
-    page: "dev-mail",
-    state: "default",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/dev-mail");
-    },
-  },
-  {
-    area: "dev",
-    page: "yauth",
-    state: "no-token",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/yauth");
-    },
-  },
-  {
-    area: "dev",
-    page: "yauth-mobile",
-    state: "no-token",
-    async open(page, language) {
-      await setLanguage(page, language);
-      await visit(page, "/yauth-mobile");
-    },
-  },
+  // The customer deleted their account: the confirmation that says so.
+  customerScreen("cabinet", "deleted", { status: "ACTIVE" }, async (page, language) => {
+    await settle(page);
+    // Held from the keyboard: Space for 2 seconds, as the hold-to-confirm button takes it.
+    await page.getByRole("button", { name: text(language, "cabinet.dataDelete") }).focus();
+    await page.keyboard.down("Space");
+    await page.waitForTimeout(2_300);
+    await page.keyboard.up("Space");
+    await expect(page.getByRole("heading", { name: text(language, "cabinet.deletedTitle") })).toBeVisible();
+    await settle(page);
+  }),
+  customerScreen("promo", "active", { status: "ACTIVE" }, (page) => visit(page, "/promo"), "promo"),
+  addressed("promo", "promo", "signed-out", (page) => visit(page, "/promo")),
+  customerScreen("cancel", "signed-in", { status: "ACTIVE" }, (page) => visit(page, "/cancel"), "cancel"),
+  addressed("cancel", "cancel", "link", async (page, language) => {
+    const made = await makeCustomer(page, { email: uniqueEmail("link"), status: "ACTIVE", language });
+    const time = Date.parse(
+      ((await (await page.request.get("/api/health")).json()) as { time: string }).time,
+    );
+    await visit(page, `/cancel?token=${signCancelToken(e2eJwtSecret, made.userId, time)}`);
+  }),
+  addressed("cancel", "cancel", "bad-link", (page) => visit(page, "/cancel?token=not-a-token")),
+  addressed("panel", "panel-login", "signed-out", (page) => visit(page, "/panel-login")),
+  addressed("panel", "panel-login", "no-captcha", async (page, language) => {
+    await visit(page, "/panel-login");
+    await page.getByLabel(text(language, "panel.login")).fill(panelAdmin.username);
+    await page.getByLabel(text(language, "panel.password"), { exact: true }).fill("not the password");
+    await page.getByRole("button", { name: text(language, "panel.submit") }).click();
+    await expect(page.getByRole("alert").first()).toBeVisible();
+    await settle(page);
+  }),
+  ...panelPages.map((name) =>
+    operatorScreen(
+      name,
+      "signed-in",
+      { name: "panel", status: "ACTIVE", extra: { devices: 2, deviceNames } },
+      (person) => `/${name}?id=${person.userId}`,
+    ),
+  ),
+  // A refund refused by the server: its Message, worded by the server in the operator's language.
+  operatorScreen(
+    "panel-subscription",
+    "nothing-to-refund",
+    { name: "panel.expired", status: "EXPIRED" },
+    (person) => `/panel-subscription?id=${person.userId}`,
+  ),
+  addressed("dev", "dev-idp", "google", (page) => visit(page, "/dev-idp?provider=google")),
+  addressed("dev", "dev-mail", "default", (page) => visit(page, "/dev-mail")),
+  addressed("dev", "yauth", "no-token", (page) => visit(page, "/yauth")),
+  addressed("dev", "yauth-mobile", "no-token", (page) => visit(page, "/yauth-mobile")),
 ];
 
 /** `<page>-<state>`, the name a screen goes by in messages and file names. */
