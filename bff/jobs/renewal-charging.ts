@@ -124,11 +124,15 @@ export async function chargeClaimed(
    * at a time: no call once the stop's grace is over (the attempt is settled as never
    * sent), none once the lease is lost (it stays pending, found unsent at the bank later).
    */
-  const send = async ({ payment, subscription }: Attempt, firstTicket: ChargeTicket) => {
+  const send = async (
+    { payment, subscription, receipt: claimedReceipt }: Attempt,
+    firstTicket: ChargeTicket,
+  ) => {
     let ticket = firstTicket;
     let receipt: Awaited<ReturnType<typeof receiptOf>>;
     try {
-      receipt = await receiptOf(context, payment);
+      // The claim built it from the batch's e-mails (renewal-claim.ts): no read per charge.
+      receipt = claimedReceipt ?? (await receiptOf(context, payment));
     } catch (error) {
       // Not sent: pending under the lease, found unsent at the bank once the lease is gone.
       window.give(ticket, "unused");
