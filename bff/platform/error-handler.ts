@@ -50,6 +50,25 @@ function validationError(error: { all?: unknown }): AppError {
 
 const refusal = (code: ErrorCode, values?: ErrorValues) => new AppError(code, values);
 
+/** Anything unexpected: logged with its stack, answered as a 500 without internals. */
+function unexpected(request: Request, error: unknown): Response {
+  logger.error("unhandled error", {
+    method: request.method,
+    url: request.url,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return answer(request, refusal("internal"));
+}
+
+/**
+ * What a failure of `request` answers, for work that answers outside Elysia's own error
+ * handling (a request hook whose promise Elysia does not wait on): as the handler below does.
+ */
+export const answerFailureOf =
+  (request: Request) =>
+  (error: unknown): Response =>
+    error instanceof AppError ? answer(request, error) : unexpected(request, error);
+
 /**
  * The single place errors become responses (DESIGN §9): every refusal by its code, worded in
  * the caller's language; bad input is a 4xx with a clear message, anything unexpected is a
@@ -67,13 +86,7 @@ export const errorHandler = new Elysia({ name: "error-handler" })
         return answer(request, refusal("unreadable_body"));
       case "NOT_FOUND":
         return answer(request, refusal("not_found"));
-      default: {
-        logger.error("unhandled error", {
-          method: request.method,
-          url: request.url,
-          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-        });
-        return answer(request, refusal("internal"));
-      }
+      default:
+        return unexpected(request, error);
     }
   });

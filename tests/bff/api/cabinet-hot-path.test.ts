@@ -39,6 +39,16 @@ describe("the cabinet call's path", () => {
     expect(source.match(/await e\.beforeHandle/g)).toHaveLength(1);
   });
 
+  test("no request hook of the app is waited on: every request, the cabinet's too, passes them without a pause", () => {
+    // A hook whose source reads as asynchronous to Elysia (a returned call, the words for
+    // waiting) makes Elysia wait on it before routing any request (subscription/index.ts).
+    app.compile();
+    const general = String((app as unknown as { fetch: unknown }).fetch);
+    expect(general).toContain("onRequest[1](c)");
+    expect(general).not.toContain("await onRequest");
+    expect(general.startsWith("async")).toBe(false);
+  });
+
   test("a session already looked up is answered without a promise, and the same customer each time", async () => {
     const authenticate = customerAuthenticator(context);
     const ask = () =>

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../context";
+import { answerFailureOf } from "../../../platform/error-handler";
 import { pathOf } from "../../../platform/url-path";
 import { isSubscriptionFormat, subscriptionFormats } from "./client-format";
 import { deviceReportOf } from "./device-report";
@@ -40,12 +41,25 @@ async function answer(context: AppContext, request: Request, token: string): Pro
  * answers before routing: a request hook that takes only its own path.
  */
 export function subscriptionUrlModule(context: AppContext) {
-  return new Elysia().onRequest(({ request }) => {
-    // Every request passes here: most are told apart by one search of the URL.
+  // The hook's source must not read as asynchronous to Elysia (a returned call, or the words
+  // for waiting, comments included): it would then wait on the hook in every request of the
+  // app, the cabinet's too. The reply is returned as a value, which Elysia answers all the
+  // same once it settles; a failure is answered here as the error handler would, since
+  // Elysia's own catch does not see it. tests/bff/api/cabinet-hot-path.test.ts holds this.
+  return new Elysia().onRequest(subscriptionHook(context));
+}
+
+function subscriptionHook(context: AppContext) {
+  return ({ request }: { request: Request }) => {
     const url = request.url;
-    if (!url.includes(subscriptionPathPrefix)) return;
-    const path = pathOf(url);
-    if (!path.startsWith(subscriptionPathPrefix)) return;
-    return answer(context, request, path.slice(subscriptionPathPrefix.length));
-  });
+    let reply: Promise<Response> | undefined;
+    if (url.includes(subscriptionPathPrefix)) {
+      const path = pathOf(url);
+      if (path.startsWith(subscriptionPathPrefix))
+        reply = answer(context, request, path.slice(subscriptionPathPrefix.length)).catch(
+          answerFailureOf(request),
+        );
+    }
+    return reply;
+  };
 }
