@@ -12,26 +12,14 @@ import {
 } from "../../../bff/modules/payments/saved-card";
 import { nextChargeAmount, nextChargeAmounts } from "../../../bff/modules/subscriptions/next-charge";
 import { queueRenewalNotices } from "../../../bff/modules/subscriptions/renewal-notices";
-import { cancelSubscription } from "../../../bff/modules/subscriptions/service";
 import { addMonths } from "../../../bff/platform/calendar";
 import type { HttpClient } from "../../../bff/platform/http-client";
 import type { Database } from "../../../db/database";
 import { payments } from "../../../db/queries/payments";
 import type { SubscriptionRow } from "../../../db/queries/subscriptions";
-import { makeTestApp, request } from "../../helpers/app";
-import { advanceDays, payingCustomers, runBilling } from "../../helpers/payments";
-import { testEngine } from "../../helpers/test-database";
-
-type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
-
-/** Customers whose first renewal is due now, its notice sent more than 24 hours ago. */
-async function dueCustomers(count: number, prefix: string): Promise<TestApp> {
-  const testApp = await makeTestApp();
-  await payingCustomers(testApp.app, count, prefix);
-  await runBilling(testApp.app); // the pre-charge notices (DESIGN §13(a))
-  await advanceDays(testApp.app, 1.5);
-  return testApp;
-}
+import { request } from "../../helpers/app";
+import { dueCustomers, subscriptionOf, type TestApp } from "../../helpers/due-renewals";
+import { runBilling } from "../../helpers/payments";
 
 type Counts = { statements: number; transactions: number };
 
@@ -64,9 +52,6 @@ async function counted<T>(database: Database, work: () => Promise<T>): Promise<{
     for (const [method, original] of originals) target[method] = original;
   }
 }
-
-const subscriptionOf = async (database: Database, id: number) =>
-  (await database.get<SubscriptionRow>("SELECT * FROM subscriptions WHERE id = ?", [id])) as SubscriptionRow;
 
 const mailsOf = (database: Database, kind: string) =>
   database.all<{ event_key: string; data: string; recipient: string; language: string }>(
@@ -460,74 +445,5 @@ describe("one settlement per charge, whichever of the answer and the notificatio
       expect(after.next_period_index).toBe(1);
     }
     expect(await mailsOf(context.database, "payment_succeeded")).toHaveLength(20);
-  });
-});
-
-/** How many of this database's sessions wait for a lock of this kind (pg_stat_activity.wait_event). */
-const waitingFor = async (database: Database, event: "advisory" | "transactionid") =>
-  (
-    await database.get<{ count: number }>(
-      "SELECT COUNT(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event = ?",
-      [event],
-    )
-  )?.count ?? 0;
-
-const until = async (condition: () => Promise<boolean>) => {
-  while (!(await condition())) await Bun.sleep(10);
-};
-
-describe.skipIf(testEngine() !== "postgres")("claims of several instances on PostgreSQL", () => {
-  test("a claim held up holds up only its own rows: another instance's claim goes ahead, a cancellation waits for it", async () => {
-    const testApp = await dueCustomers(20, "apart");
-    const { context } = testApp;
-    const { database } = context;
-    const dueOrder = await database.all<{ id: number; user_id: number }>(
-      "SELECT id, user_id FROM subscriptions WHERE status = 'ACTIVE' ORDER BY next_charge_at, id",
-    );
-    const [held, cancelled] = dueOrder as [{ id: number; user_id: number }, { id: number; user_id: number }];
-    // Another transaction holds the first customer's row: claim A, which takes the first
-    // ten, waits inside its transaction when its attempts are inserted (their key check).
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let isHolding = () => {};
-    const holding = new Promise<void>((resolve) => {
-      isHolding = resolve;
-    });
-    const holder = database.transaction(async () => {
-      await database.get("SELECT id FROM users WHERE id = ? FOR UPDATE", [held.user_id]);
-      isHolding();
-      await released;
-    });
-    await holding;
-    const claimA = claimDue(context, "instance-a", 10);
-    await until(async () => (await waitingFor(database, "transactionid")) === 1);
-    // A customer whose renewal claim A has taken cancels now: the cancellation waits for the claim.
-    const cancelling = cancelSubscription(database, cancelled.user_id, context.clock.now());
-    await until(async () => (await waitingFor(database, "transactionid")) === 2);
-    const claimB = claimDue(context, "instance-b", 10);
-    const first = await Promise.race([
-      claimB.then((claimed) => ({ claimed })),
-      until(async () => (await waitingFor(database, "advisory")) > 0).then(
-        () => "waits for claim A" as const,
-      ),
-    ]);
-    release();
-    if (first === "waits for claim A") throw new Error("claim B waited for claim A");
-    await holder;
-    const a = await claimA;
-    await cancelling;
-    const idsOf = (claimed: { toCharge: Attempt[] }) =>
-      claimed.toCharge.map(({ subscription }) => subscription.id);
-    expect(idsOf(a)).toEqual(dueOrder.slice(0, 10).map((row) => row.id));
-    expect(idsOf(first.claimed)).toEqual(dueOrder.slice(10, 20).map((row) => row.id));
-    // The cancellation came after the claim: its attempt goes ahead, renewals stop after it.
-    expect(await subscriptionOf(database, cancelled.id)).toMatchObject({
-      status: "CANCELED",
-      next_charge_at: null,
-    });
-    const attempt = await payments.byInvoice(database, `renewal-${cancelled.id}-0-1`);
-    expect(attempt?.status).toBe("pending");
   });
 });
