@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { drawn } from "./drawn";
 
 /** The WCAG 2.0, 2.1 and 2.2 level A and AA rules: the bar the issue sets for every screen. */
 export const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -42,10 +43,10 @@ export const describeFinding = (finding: Finding) =>
  */
 export async function blockingAtBothWidths(page: Page): Promise<Finding[]> {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.waitForTimeout(200);
+  await drawn(page);
   const wide = (await axeFindings(page)).filter(isBlocking);
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
+  await drawn(page);
   const narrow = (await axeFindings(page)).filter(isBlocking);
   return [
     ...wide.map((finding) => ({ ...finding, selector: `${finding.selector} (1440 px)` })),

@@ -3,6 +3,7 @@ import { expect, type Page } from "@playwright/test";
 import { signCancelToken } from "../../../bff/modules/subscriptions/cancel-token";
 import { languageCookieName, languageStorageKey } from "../../../core/languages";
 import { e2eJwtSecret } from "../e2e-secrets";
+import { drawn } from "./drawn";
 import { makeCustomer, panelAdmin, signInThroughUi, solveCaptcha, uniqueEmail } from "./pages";
 
 /**
@@ -99,8 +100,8 @@ function addressed(
 }
 
 /**
- * Waits until the page has drawn what its calls brought: no request in flight, no
- * loading text left, and a moment for the islands to render and fonts to settle.
+ * Waits until the page has drawn what its calls brought: no request in flight (half a
+ * second without one), no loading text left, then the page drawn as it now is (`drawn`).
  */
 export async function settle(page: Page) {
   await page.waitForLoadState("networkidle").catch(() => undefined);
@@ -109,8 +110,7 @@ export async function settle(page: Page) {
     .first()
     .waitFor({ state: "detached", timeout: 5_000 })
     .catch(() => undefined);
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  await page.waitForTimeout(400);
+  await drawn(page);
 }
 
 /** Device names as customers' phones report them; Latin model names would read as untranslated. */
