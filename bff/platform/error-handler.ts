@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { translator } from "../../core/i18n";
+import { isConflict } from "../../db/conflict-retry";
 import { AppError, type ErrorCode, type ErrorValues } from "./errors";
 import { logger } from "./logger";
 import { callerLanguage } from "./request-language";
@@ -50,8 +51,18 @@ function validationError(error: { all?: unknown }): AppError {
 
 const refusal = (code: ErrorCode, values?: ErrorValues) => new AppError(code, values);
 
-/** Anything unexpected: logged with its stack, answered as a 500 without internals. */
+/**
+ * Anything unexpected: logged with its stack, answered as a 500 without internals. A
+ * transaction PostgreSQL gave up for conflicts with others through all of its runs again
+ * (db/conflict-retry.ts) changed nothing and is nobody's fault: 503 with Retry-After, which
+ * tells a caller (the gateway redelivering its notification, a customer's retry) to send it
+ * again, and a warning rather than an error in the log.
+ */
 function unexpected(request: Request, error: unknown): Response {
+  if (isConflict(error)) {
+    logger.warn("gave up on conflicts, asked to retry", { method: request.method, url: request.url });
+    return answer(request, new AppError("database_busy", {}, { retryAfterSeconds: 1 }));
+  }
   logger.error("unhandled error", {
     method: request.method,
     url: request.url,

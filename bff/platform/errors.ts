@@ -18,6 +18,8 @@ export const errorStatus = {
   invalid_page_size: 400,
   not_found: 404,
   internal: 500,
+  // PostgreSQL gave the change up for conflicts with others longer than its retries last.
+  database_busy: 503,
   cross_site_request: 403,
   // Customer sessions and sign-in.
   another_account: 403,
