@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +30,25 @@ function readAll(socket: Socket): Promise<string> {
   });
 }
 
+/**
+ * Whether the server has read everything sent to it on the connection from `clientPort`: the
+ * kernel's receive queue of its end is empty (Linux's /proc/net/tcp and tcp6, where a server
+ * listening on every interface holds IPv4 connections). Bun parses what it reads and calls
+ * the request's handler in that same callback, before a signal's handler can run, so from
+ * then on the request is in flight, however busy the machine.
+ */
+function serverHasRead(serverPort: number, clientPort: number): boolean {
+  const hex = (port: number) => `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const [, local, remote, , queues] = line.trim().split(/\s+/);
+      if (local?.endsWith(hex(serverPort)) && remote?.endsWith(hex(clientPort)))
+        return queues?.split(":")[1] === "00000000";
+    }
+  }
+  return false;
+}
+
 describe("SIGTERM", () => {
   test("with a request in flight: no new connections, the request is answered, exit 0", async () => {
     const directory = mkdtempSync(join(tmpdir(), "kannt-stop-"));
@@ -51,7 +70,9 @@ describe("SIGTERM", () => {
     socket.write(
       `POST /api/dev/idp/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
     );
-    await Bun.sleep(200);
+    // Sent is not yet received: on a busy machine the server may not have read the headers
+    // 200 ms later, and a connection with no request yet is simply closed by the stop.
+    while (!serverHasRead(started.port, socket.localPort ?? 0)) await Bun.sleep(10);
 
     const stoppedAt = performance.now();
     started.child.kill("SIGTERM");
