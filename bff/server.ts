@@ -73,15 +73,17 @@ export async function startConfiguredServer(loaded: Config) {
     development: false,
     // Bun answers 413 itself, before reading, for a body over the limit however it is sent.
     maxRequestBodySize: maxBodyBytes,
+    // An idle keep-alive connection is closed by the client or the proxy first (Caddy's is
+    // 60 s, deploy/caddy): one the server closed as a request was being written on it resets
+    // that request, and nobody resends a POST. Bun's own default is 10 s.
+    idleTimeout: idleSeconds,
     fetch(request, server) {
       const startedAt = performance.now();
       // The socket's peer; client-sent headers only count behind TRUSTED_PROXIES.
       withPeerSource(request, server);
       const pathname = pathOf(request.url);
-      // A whole billing pass answers only when it is done; Bun's 10 s idle limit would cut it off.
+      // A whole billing pass answers only when it is done; the idle limit would cut it off.
       if (pathname === "/api/dev/billing/run") server.timeout(request, 0);
-      // An agent's long poll waits up to 20 s for a change (access/node-api.ts).
-      if (pathname === "/api/nodes/allowlist") server.timeout(request, 30);
       const isApi = pathname === "/api" || pathname.startsWith("/api/");
       // The subscription URL is the app's too (modules/access/subscription), named by its pattern.
       const isSubscription = pathname.startsWith(subscriptionPathPrefix);
@@ -171,6 +173,9 @@ export async function startConfiguredServer(loaded: Config) {
     shutdown,
   };
 }
+
+/** Longer than any proxy's or client's keep-alive in front (and than an agent's 20 s long poll). */
+const idleSeconds = 75;
 
 /** Past this, a stop that has not finished ends the process anyway (DESIGN §16: 15 s). */
 const shutdownLimitMs = 14_000;

@@ -21,8 +21,7 @@ const nodeErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse 
 /**
  * The calls of the node agents (DESIGN §8), each with `Authorization: Bearer {NODE_KEY}`:
  * the allow-list (long-polled), the node's report of itself, and its traffic and
- * connection events. The long poll outlives Bun's 10 s idle limit because server.ts lifts
- * it for this path.
+ * connection events. The long poll's 20 s fit in the server's 75 s idle limit (server.ts).
  */
 export function nodeApiModule(context: Pick<AppContext, "database" | "clock" | "stopping">) {
   const { database, clock, stopping } = context;

@@ -116,7 +116,7 @@ describe("the allow-list's long poll", () => {
     await watcher.wait(Number.MAX_SAFE_INTEGER, Date.now() + 3_600_000);
   });
 
-  test("on the real server it outlives Bun's 10 s idle limit", async () => {
+  test("on the real server it outlives Bun's default 10 s idle limit", async () => {
     const directory = mkdtempSync(join(tmpdir(), "kannt-poll-"));
     const databaseUrl = await testDatabaseUrl();
     const started = await startServer({

@@ -134,7 +134,10 @@ for (const language of ["en", "ru"] as const) {
       const box = await unlink.boundingBox();
       if (!box) throw new Error("no unlink button");
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.clock.pauseAt(Date.now() + 500);
+      // Paused a little ahead of the page's own time, read there: the page's clock is not the
+      // test's (on a busy machine it was ahead of the test's Date.now() + 0.5 s).
+      const pageNow = await page.evaluate(() => Date.now());
+      await page.clock.pauseAt(pageNow + 5_000);
       await page.mouse.down();
       await page.clock.runFor(1_000);
       await page.mouse.up();
