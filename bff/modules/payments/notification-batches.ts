@@ -65,9 +65,10 @@ async function applyInOrder(database: Database, outcomes: readonly RenewalOutcom
  * A renewal pass sends many charges at once, and their notifications arrive together: one
  * transaction each would be a commit each, and on PostgreSQL concurrent SERIALIZABLE
  * transactions touching neighbouring index pages abort one another and run again. Here a
- * notification is applied at once when none is being applied; those that arrive meanwhile
- * wait and are applied together next, so a batch forms only under load and a lone
- * notification waits for nothing. Each caller's promise settles when its notification is
+ * notification is applied one turn of the event loop after it came when none is being
+ * applied, with whatever came in that turn; those that arrive meanwhile wait and are
+ * applied together next, so a batch forms only under load and a lone notification waits
+ * for no more than that turn. Each caller's promise settles when its notification is
  * committed (it is then answered 0) or has failed (the bank delivers it again). Should a
  * batch fail for something other than a conflict (run again inside the transaction), each
  * of its notifications is tried alone, so one bad notification holds back no other.
@@ -81,12 +82,16 @@ class NotificationBatches {
   apply(outcome: RenewalOutcome): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ outcome, resolve, reject });
-      if (!this.isApplying) void this.applyWaiting();
+      if (this.isApplying) return;
+      this.isApplying = true;
+      // One turn of the event loop first, so the notifications already read from other
+      // connections join this batch. On SQLite a transaction runs without yielding to the
+      // loop, so without this turn every notification was a batch, and a commit, of its own.
+      setImmediate(() => void this.applyWaiting());
     });
   }
 
   private async applyWaiting() {
-    this.isApplying = true;
     try {
       while (this.waiting.length > 0) await this.applyBatch(this.waiting.splice(0, batchLimit));
     } finally {

@@ -3,6 +3,7 @@ import { createSandboxGateway } from "../../../bff/adapters/sandbox/gateway";
 import type { AppContext } from "../../../bff/context";
 import { deliverDueMail } from "../../../bff/jobs/mail-worker";
 import { type Attempt, claimDue } from "../../../bff/jobs/renewal-claim";
+import { applyRenewalOutcome } from "../../../bff/modules/payments/notification-batches";
 import { receiptOf } from "../../../bff/modules/payments/receipt";
 import {
   type ChargeAnswer,
@@ -264,6 +265,44 @@ describe("answers of a batch are recorded together, with every effect of recordi
     expect(await effectsOf(alone)).toEqual(alone.map(() => expected));
     expect(await effectsOf(together)).toEqual(together.map(() => expected));
     expect(mails.size).toBe(40);
+  });
+});
+
+describe("Pay notifications of a pass", () => {
+  test("that arrive in one turn of the event loop are applied in one transaction", async () => {
+    const testApp = await dueCustomers(20, "onebatch");
+    const { context } = testApp;
+    const { database } = context;
+    const claimed = (await claimDue(context, "lease-onebatch", 20)).toCharge;
+    const now = context.clock.now();
+    // Each as the server reads it from its own connection: a task of the loop of its own,
+    // all of them ready in the same turn. On SQLite nothing in a transaction yields to the
+    // loop, so a notification applied at once would be a transaction (and a commit) alone.
+    const applied = await counted(database, () =>
+      Promise.all(
+        claimed.map(
+          ({ payment }) =>
+            new Promise<void>((resolve, reject) =>
+              setImmediate(() =>
+                applyRenewalOutcome(database, {
+                  kind: "pay",
+                  payment,
+                  transactionId: String(7_000_000 + payment.id),
+                  card: { token: `tk_${payment.id}`, lastFour: "4242" },
+                  reasonCode: null,
+                  reason: null,
+                  now,
+                }).then(resolve, reject),
+              ),
+            ),
+        ),
+      ),
+    );
+    expect(applied.transactions).toBeLessThanOrEqual(2); // the batch, and its mails' savepoint
+    const completed = await database.get<{ count: number }>(
+      "SELECT COUNT(*) AS count FROM payments WHERE kind = 'renewal' AND status = 'completed'",
+    );
+    expect(completed?.count).toBe(20);
   });
 });
 
