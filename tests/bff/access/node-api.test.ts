@@ -1,18 +1,14 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createChangeWatcher } from "../../../bff/modules/access/change-watcher";
 import { monthStartDay } from "../../../bff/modules/access/devices-part";
 import { createNode, setNodeDisabled } from "../../../bff/modules/access/node-keys";
 import { dayMs } from "../../../bff/platform/calendar";
-import { startServer } from "../../../bff/server";
 import { makeTestApp, postJson, request } from "../../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
+import { startLoopbackServer } from "../../helpers/loopback-server";
 import { allowList, entryWithId, nodeHeaders, sampleReport, sendEvents } from "../../helpers/nodes";
 import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
 import { advanceDays, cards, order, payWithCard } from "../../helpers/payments";
-import { testDatabaseUrl } from "../../helpers/test-database";
 
 /** DESIGN §8: the calls of the node agents. */
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
@@ -117,20 +113,7 @@ describe("the allow-list's long poll", () => {
   });
 
   test("on the real server it outlives Bun's default 10 s idle limit", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "kannt-poll-"));
-    const databaseUrl = await testDatabaseUrl();
-    const started = await startServer({
-      APP_MODE: "demo",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "error",
-      ADMIN_USERNAME: "poll.admin",
-      ADMIN_PASSWORD: "a long enough password for the first operator",
-      BILLING_INTERVAL_SECONDS: "0",
-      DATABASE_PATH: join(directory, "app.db"),
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      STATIC_DIR: join(directory, "no-site"),
-    });
+    const started = await startLoopbackServer("poll");
     try {
       const key = await createNode(started.database, "long-poll", started.context.clock.now());
       const response = await fetch(

@@ -1,10 +1,6 @@
-import { mkdtempSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test } from "vitest";
-import { startServer } from "../../../bff/server";
-import { testDatabaseUrl } from "../../helpers/test-database";
+import { startLoopbackServer } from "../../helpers/loopback-server";
 
 /** The next whole answer on `socket` (a health answer: small, with its Content-Length). */
 function nextAnswer(socket: Socket): Promise<string> {
@@ -29,20 +25,7 @@ function nextAnswer(socket: Socket): Promise<string> {
 // it; had the server closed it meanwhile, that request is reset (a POST is not resent).
 // Bun's default closes after 10 s; the server keeps it 75 s, past Caddy's 60 s (deploy/caddy).
 test("an idle keep-alive connection is still open for the next request 12 s later", async () => {
-  const directory = mkdtempSync(join(tmpdir(), "kannt-idle-"));
-  const databaseUrl = await testDatabaseUrl();
-  const started = await startServer({
-    APP_MODE: "demo",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "error",
-    ADMIN_USERNAME: "idle.admin",
-    ADMIN_PASSWORD: "a long enough password for the first operator",
-    BILLING_INTERVAL_SECONDS: "0",
-    DATABASE_PATH: join(directory, "app.db"),
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    STATIC_DIR: join(directory, "no-site"),
-  });
+  const started = await startLoopbackServer("idle");
   const socket = connect(Number(started.server.port), "127.0.0.1");
   try {
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));

@@ -1,33 +1,18 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openSqlite } from "../../../bff/platform/database";
 import { createMetrics } from "../../../bff/platform/metrics";
-import { startServer } from "../../../bff/server";
 import { signIn } from "../../helpers/customers";
+import { startLoopbackServer } from "../../helpers/loopback-server";
 import { advanceDays, cards, order, payWithCard, runBilling } from "../../helpers/payments";
 import { remoteApp } from "../../helpers/remote-app";
-import { testDatabaseUrl } from "../../helpers/test-database";
 
 /** DESIGN §16: GET /metrics, its names and labels, and who may read it. */
 const metricsToken = "a-metrics-token-long-enough-0123456789";
-let started: Awaited<ReturnType<typeof startServer>>;
+let started: Awaited<ReturnType<typeof startLoopbackServer>>;
 let origin: string;
 
 beforeAll(async () => {
-  const directory = mkdtempSync(join(tmpdir(), "kannt-metrics-"));
-  const databaseUrl = await testDatabaseUrl();
-  started = await startServer({
-    APP_MODE: "demo",
-    PORT: "0",
-    LOG_LEVEL: "error",
-    DATABASE_PATH: join(directory, "app.db"),
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    STATIC_DIR: join(directory, "no-site"),
-    BILLING_INTERVAL_SECONDS: "0",
-    METRICS_TOKEN: metricsToken,
-  });
+  started = await startLoopbackServer("metrics", { METRICS_TOKEN: metricsToken });
   origin = `http://127.0.0.1:${started.server.port}`;
 });
 afterAll(() => started.shutdown());
