@@ -83,14 +83,19 @@ function heldCharges(context: AppContext, release: number, total: number) {
   };
 }
 
+/** What the bank does with a call: charges and answers, turns it away (429), or charges and never answers in time. */
+type BankTrouble = "none" | "busy" | "timeout";
+
 /**
- * The real gateway client over an HTTP client that answers 429 in the bank's place while
- * `refuse` says so. Calls are held until eight wait (or 200 ms
- * passed), so how many were in flight after the refusals is what the pass allowed.
+ * The real gateway client over an HTTP client that, for the calls `trouble` names, answers
+ * 429 in the bank's place, or lets the bank charge and then fails the call as the HTTP
+ * client's own timeout does. Calls are held until eight wait (or 200 ms passed), so how
+ * many were in flight after the trouble is what the pass allowed.
  */
-function refusingBank(context: AppContext, refuse: (call: number) => boolean) {
+function troubledBank(context: AppContext, trouble: (call: number) => BankTrouble) {
   let calls = 0;
   let refused = 0;
+  let timedOut = 0;
   let inFlight = 0;
   const inFlightAtEachCall: number[] = [];
   let waiting: (() => void)[] = [];
@@ -101,21 +106,25 @@ function refusingBank(context: AppContext, refuse: (call: number) => boolean) {
   const http: HttpClient = {
     fetch: async (call) => {
       if (!call.url.endsWith("/payments/tokens/charge")) return context.http.fetch(call);
-      const isRefused = refuse(++calls);
+      const kind = trouble(++calls);
       inFlight++;
       await new Promise<void>((resolve) => {
         waiting.push(resolve);
         if (waiting.length >= 8) letGo();
         else setTimeout(letGo, 200);
       });
-      if (isRefused) {
+      if (kind === "busy") {
         inFlight--;
         refused++;
         return new Response('{"Message":"rate limit"}', { status: 429, headers: { "retry-after": "0" } });
       }
       inFlightAtEachCall.push(inFlight);
       try {
-        return await context.http.fetch(call);
+        const answer = await context.http.fetch(call);
+        if (kind === "none") return answer;
+        // The bank charged the card; its answer came too late for the client.
+        timedOut++;
+        throw new DOMException("The operation timed out.", "TimeoutError");
       } finally {
         inFlight--;
       }
@@ -133,6 +142,7 @@ function refusingBank(context: AppContext, refuse: (call: number) => boolean) {
   return {
     context: { ...context, payments: { ...context.payments, gateway } },
     refused: () => refused,
+    timedOut: () => timedOut,
     inFlightAtEachCall: () => inFlightAtEachCall,
   };
 }
@@ -159,7 +169,7 @@ describe("a renewal pass charges many cards at once", () => {
   test("calls the bank turns away with 429 are sent again, fewer at once, and nobody is charged twice", async () => {
     const { testApp, accounts } = await dueCustomers(24, "busy");
     // The bank refuses the first eight calls, as a gateway at its rate limit would.
-    const bank = refusingBank(testApp.context, (call) => call <= 8);
+    const bank = troubledBank(testApp.context, (call) => (call <= 8 ? "busy" : "none"));
     const counts = await runRenewals(bank.context, { concurrency: 8 });
     expect(bank.refused()).toBe(8);
     // A round of refusals halved the window: the calls that followed went four at a time,
@@ -175,7 +185,7 @@ describe("a renewal pass charges many cards at once", () => {
     const { testApp, accounts } = await dueCustomers(4, "refused");
     let skewMs = 0;
     const leaseClock: Clock = { now: () => Date.now() + skewMs };
-    const bank = refusingBank(testApp.context, () => true);
+    const bank = troubledBank(testApp.context, () => "busy");
     const refusedPass = await runRenewals(bank.context, { concurrency: 4, leaseClock });
     expect(refusedPass).toMatchObject({ charged: 4, completed: 0, declined: 0 });
     // Five tries each, then left for a look-up: nothing reached the bank.
@@ -187,6 +197,28 @@ describe("a renewal pass charges many cards at once", () => {
     skewMs = 31_000;
     const later = await runRenewals(testApp.context, { leaseClock });
     expect(later).toMatchObject({ recovered: 4, charged: 4, completed: 4 });
+    await expectOneChargeEach(testApp, accounts);
+  }, 120_000);
+
+  test("calls that time out after the bank charged: fewer at once after them, never sent again, settled once by the bank's notifications", async () => {
+    const { testApp, accounts } = await dueCustomers(24, "timeout");
+    let skewMs = 0;
+    const leaseClock: Clock = { now: () => Date.now() + skewMs };
+    // The first eight calls charge the card but their answers never arrive in time.
+    const bank = troubledBank(testApp.context, (call) => (call <= 8 ? "timeout" : "none"));
+    const pass = await runRenewals(bank.context, { concurrency: 8, leaseClock });
+    expect(bank.timedOut()).toBe(8);
+    // A round of calls without an answer halved the window, as a 429 does.
+    expect(bank.inFlightAtEachCall().slice(8, 12)).toEqual([4, 4, 4, 4]);
+    expect(Math.max(...bank.inFlightAtEachCall().slice(8))).toBeLessThan(8);
+    // The pass neither declined them nor sent them again; the bank's Pay notifications
+    // settled them (with lost notifications, a look-up does: the test below).
+    expect(pass).toMatchObject({ charged: 24, completed: 16, declined: 0 });
+    expect(await pendingRenewals(testApp.context)).toBe(0);
+
+    // Once the lease is gone, a later pass has nothing left to charge or look up.
+    skewMs = 31_000;
+    expect(await runRenewals(testApp.context, { leaseClock })).toMatchObject({ recovered: 0, charged: 0 });
     await expectOneChargeEach(testApp, accounts);
   }, 120_000);
 
