@@ -47,7 +47,10 @@ function Promo() {
     <>
       <section className="card" aria-labelledby="promo-generator">
         <h2 id="promo-generator">{t("panel.promoGenerator")}</h2>
-        {types && types.length === 0 ? (
+        {/* The form waits for the kinds: a code sent before them would have none and be refused. */}
+        {types === undefined ? (
+          <Loading />
+        ) : types.length === 0 ? (
           <p role="alert">{t("panel.promoNoTypes")}</p>
         ) : (
           <form className="form" onSubmit={submit} noValidate>

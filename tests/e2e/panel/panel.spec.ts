@@ -172,6 +172,32 @@ test.describe("operator panel", () => {
     await expect(page.getByRole("cell", { name: name })).toBeVisible();
     await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("35%");
   });
+
+  test("the generator waits for the kinds of code before it takes one", async ({ page }) => {
+    await signInToPanel(page);
+    await page.waitForURL("**/panel-search");
+    // The kinds are held back: a code created before they came would go without one.
+    let answerKinds = () => {};
+    const kindsAsked = new Promise<void>((asked) => {
+      void page.route("**/api/panel/promos/promoTypes", async (route) => {
+        asked();
+        await new Promise<void>((release) => {
+          answerKinds = release;
+        });
+        await route.continue();
+      });
+    });
+    await page.goto("/panel-promo");
+    await kindsAsked;
+    const generator = page.getByRole("region", { name: "New promo code" });
+    await expect(generator.getByRole("status")).toHaveText("Loading…");
+    await expect(generator.getByLabel("Code", { exact: true })).toHaveCount(0);
+    await expect(generator.getByRole("button", { name: "Create" })).toHaveCount(0);
+    answerKinds();
+    await expect(generator.getByLabel("Code", { exact: true })).toBeVisible();
+    await expect(generator.getByLabel("Type")).not.toHaveValue("");
+    await expect(generator.getByRole("status")).toHaveCount(0);
+  });
 });
 
 test("a customer who is an operator's target is found by any part of the e-mail, any case", async ({
