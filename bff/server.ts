@@ -4,7 +4,7 @@ import { startRenewalScheduler } from "./jobs/scheduler";
 import { subscriptionPathPrefix } from "./modules/access/subscription";
 import { ensureFirstOperator } from "./modules/operators/accounts";
 import { operatorRequest } from "./operator-control";
-import { withPeerSource } from "./platform/client-address";
+import { peerOf, withPeerAddress, withPeerSource } from "./platform/client-address";
 import { OffsetClock } from "./platform/clock";
 import { followClockOffset, loadClockOffset } from "./platform/clock-offset";
 import { type Config, configWith, loadConfig } from "./platform/config";
@@ -12,7 +12,7 @@ import type { Environment } from "./platform/config-values";
 import { controlSocketPath, startControlSocket } from "./platform/control-socket";
 import { prepareDataFolder } from "./platform/data-folder";
 import { openDatabase } from "./platform/database";
-import { maxBodyBytes } from "./platform/input-guard";
+import { withBoundedBody } from "./platform/input-guard";
 import { logger, setLogLevel } from "./platform/logger";
 import { metricsResponse } from "./platform/metrics-endpoint";
 import { createRouteNamer } from "./platform/route-patterns";
@@ -66,13 +66,27 @@ export async function startConfiguredServer(loaded: Config) {
     return site.handle(request, pathname);
   };
 
+  /** The app's answer; a body without a declared length is first read, up to the limit. */
+  const answerInApp = (request: Request, method: string): Response | Promise<Response> => {
+    const body = method === "GET" || method === "HEAD" ? null : request.body;
+    if (body === null || request.headers.has("content-length")) return app.handle(request);
+    const peer = peerOf(request);
+    return withBoundedBody(request, body).then(
+      (bounded) => app.handle(withPeerAddress(bounded, peer)),
+      // The sender went away in the middle of its body: nobody reads this answer.
+      () => new Response(null, { status: 400, headers: securityHeaders }),
+    );
+  };
+
   const server = Bun.serve({
     // Unset: every interface. Behind a proxy on this machine, HOST=127.0.0.1 (deploy/).
     hostname: config.host,
     port: config.port,
     development: false,
-    // Bun answers 413 itself, before reading, for a body over the limit however it is sent.
-    maxRequestBodySize: maxBodyBytes,
+    // The limit is the app's (input-guard.ts), which answers in words and with the security
+    // headers; Bun's own 413 has neither. Bun holds no body nobody reads, and skips the unread
+    // rest of a refused one to find the next request on the connection.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     // An idle keep-alive connection is closed by the client or the proxy first (Caddy's is
     // 60 s, deploy/caddy): one the server closed as a request was being written on it resets
     // that request, and nobody resends a POST. Bun's own default is 10 s.
@@ -95,7 +109,8 @@ export async function startConfiguredServer(loaded: Config) {
           : pathname === "/metrics"
             ? "/metrics"
             : "site";
-      const answer = isApi || isSubscription ? app.handle(request) : answerOutsideApi(request, pathname);
+      const answer =
+        isApi || isSubscription ? answerInApp(request, method) : answerOutsideApi(request, pathname);
       // Measured when the answer is ready, without one more promise for Bun to wait on (every
       // request passes here). A failed answer is `error` below's, as before.
       if (answer instanceof Promise)

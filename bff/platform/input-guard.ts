@@ -1,8 +1,45 @@
 import { Elysia } from "elysia";
 import { AppError } from "./errors";
 
-/** Bodies larger than this are refused with 413 before a byte of them is read (DESIGN §12). */
+/**
+ * Bodies larger than this are refused with 413 (DESIGN §12): a declared one before a byte of it
+ * is read, one sent without its length (chunked) as soon as it passes the limit.
+ */
 export const maxBodyBytes = 64 * 1024;
+
+/**
+ * A body sent without its length (chunked) is read here, up to the limit and no further:
+ * within it, the request comes back with its body in hand and its length declared; over it,
+ * with only the length read so far declared and no body, which the guard below then refuses
+ * with its 413 like any other. Otherwise Bun would hold the whole body for whoever reads
+ * it, and its own refusal says nothing and carries none of the security headers.
+ */
+export async function withBoundedBody(
+  request: Request,
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+): Promise<Request> {
+  const reader = body.getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return withDeclaredBody(request, length, new Blob(chunks));
+    length += value.byteLength;
+    if (length > maxBodyBytes) {
+      // Bun reads the rest past the response, so the next request on the connection is found.
+      void reader.cancel().catch(() => {});
+      return withDeclaredBody(request, length);
+    }
+    chunks.push(value);
+  }
+}
+
+function withDeclaredBody(request: Request, length: number, body?: Blob): Request {
+  const headers = new Headers(request.headers);
+  headers.delete("transfer-encoding");
+  headers.set("content-length", String(length));
+  return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
+}
 
 /**
  * C0 and C1 control characters (NUL included) and the bidi embedding, override and
