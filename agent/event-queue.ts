@@ -9,7 +9,8 @@ const maxBatchItems = 1_000;
 /**
  * Traffic and connection events waiting to be sent. Traffic is summed per tag, so it
  * takes one slot per device however long the product is away; connection events are
- * capped (counted when dropped). A batch that failed is put back in front.
+ * capped (counted when dropped). Batches taken from it and not yet delivered are the
+ * sender's to keep (event-sender.ts).
  */
 export class EventQueue {
   private traffic = new Map<string, { upload: number; download: number }>();
@@ -67,16 +68,5 @@ export class EventQueue {
     this.traffic = new Map();
     this.connections = [];
     return batches;
-  }
-
-  /** A batch the product did not take: back in the queue, before anything newer. */
-  putBack(batches: NodeEvents[]): void {
-    const newer = this.connections;
-    this.connections = [];
-    for (const batch of batches) {
-      for (const sample of batch.traffic) this.addTraffic(sample.tag, sample.upload, sample.download);
-      for (const event of batch.connections) this.connections.push(event);
-    }
-    for (const event of newer) this.addConnection(event);
   }
 }

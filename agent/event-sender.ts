@@ -1,4 +1,5 @@
-import type { ConnectionEvent } from "../bff/modules/access/node-wire";
+import { randomUUID } from "node:crypto";
+import type { ConnectionEvent, NodeEvents } from "../bff/modules/access/node-wire";
 import type { CoreApi } from "./core-api";
 import { parseUserStat } from "./core-messages";
 import { EventQueue } from "./event-queue";
@@ -20,10 +21,14 @@ const isPermanent = (error: unknown) =>
 
 /**
  * Traffic per credential (the core's per-user counters, read and zeroed) and connection
- * events, sent in batches at least every 10 s; kept and sent again when the product is away.
+ * events, sent in batches at least every 10 s. A batch the product did not take is kept as
+ * it was, under its id, and sent first next time: if it had been stored and only the answer
+ * was lost, the product knows the id and does not count it twice. What comes meanwhile
+ * waits in the queue, summed per device and capped, until the kept batches are through.
  */
 export class EventSender {
   private readonly queue = new EventQueue();
+  private unsent: NodeEvents[] = [];
   private readonly recentlyLeft = new Map<string, number>();
   private flushing: Promise<void> | undefined;
   private lastFlushAt = 0;
@@ -61,33 +66,34 @@ export class EventSender {
   private async send(): Promise<void> {
     this.lastFlushAt = this.now();
     await this.readTraffic();
+    if (!(await this.deliverUnsent())) return;
     if (this.queue.isEmpty) return;
-    const batches = this.queue.takeBatches();
-    while (batches.length > 0) {
-      const batch = batches[0];
-      if (!batch) break;
-      try {
-        await this.product.events(batch);
-        batches.shift();
-      } catch (error) {
-        if (isPermanent(error)) {
-          this.log("error", "the product refused a batch of events; dropped", {
-            cause: (error as Error).message,
-          });
-          batches.shift();
-          continue;
-        }
-        this.log("warn", "events not delivered; kept for the next try", { cause: (error as Error).message });
-        this.queue.putBack(batches);
-        return;
-      }
-    }
+    this.unsent = this.queue.takeBatches().map((batch) => ({ batchId: randomUUID(), ...batch }));
+    if (!(await this.deliverUnsent())) return;
     if (this.queue.droppedConnections > 0) {
       this.log("warn", "connection events dropped while the product was unreachable", {
         count: this.queue.droppedConnections,
       });
       this.queue.droppedConnections = 0;
     }
+  }
+
+  /** Sends the kept batches in order; false when the product is away (they stay kept). */
+  private async deliverUnsent(): Promise<boolean> {
+    for (let batch = this.unsent[0]; batch; batch = this.unsent[0]) {
+      try {
+        await this.product.events(batch);
+      } catch (error) {
+        const cause = (error as Error).message;
+        if (!isPermanent(error)) {
+          this.log("warn", "events not delivered; kept for the next try", { cause });
+          return false;
+        }
+        this.log("error", "the product refused a batch of events; dropped", { cause });
+      }
+      this.unsent.shift();
+    }
+    return true;
   }
 
   private async readTraffic(): Promise<void> {

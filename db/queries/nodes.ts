@@ -142,6 +142,22 @@ export const vpnNodes = {
       id,
     ),
 
+  /** Notes a batch of events as stored; no change: this node's batch of that id was stored before. */
+  rememberEventBatch: (db: Database, nodeId: number, batchId: string, receivedAt: number) =>
+    statement<never, [number, string, number]>(
+      db,
+      `INSERT INTO node_event_batches (node_id, batch_id, received_at) VALUES (?, ?, ?)
+       ON CONFLICT (node_id, batch_id) DO NOTHING`,
+    ).run(nodeId, batchId, receivedAt),
+
+  /** Forgets up to `limit` batch ids received before `before` (wall clock). */
+  forgetEventBatchesBefore: (db: Database, before: number, limit: number) =>
+    statement<never, [number, number]>(
+      db,
+      `DELETE FROM node_event_batches WHERE (node_id, batch_id) IN (
+         SELECT node_id, batch_id FROM node_event_batches WHERE received_at < ? ORDER BY received_at LIMIT ?)`,
+    ).run(before, limit),
+
   /** Adds bytes to the device that holds `sample.tag`, per node and UTC day; no change: no such device. */
   addTraffic: (
     db: Database,

@@ -38,7 +38,7 @@ export async function allowList(
 export async function sendEvents(
   app: App,
   headers: Record<string, string>,
-  events: { traffic?: TrafficSample[]; connections?: ConnectionEvent[] },
+  events: { batchId?: string; traffic?: TrafficSample[]; connections?: ConnectionEvent[] },
 ) {
   return app.handle(postJson("/api/nodes/events", { traffic: [], connections: [], ...events }, headers));
 }

@@ -11,6 +11,13 @@ export const accessRetention = {
   deleteTraffic: (database: Database, before: number, limit: number) =>
     vpnNodes.deleteTrafficBefore(database, Math.floor(before / dayMs), limit),
 
+  /**
+   * The ids of stored event batches keep a day (wall clock): an agent sends a batch again
+   * within seconds of a lost answer, and keeps it only while the product is away.
+   */
+  forgetEventBatches: (database: Database, limit: number) =>
+    vpnNodes.forgetEventBatchesBefore(database, Date.now() - dayMs, limit),
+
   /** The allow-list's change log keeps a day (wall clock); an agent further behind gets a full list. */
   pruneChanges: (database: Database, limit: number) =>
     accessChanges.prune(database, Date.now() - dayMs, limit),

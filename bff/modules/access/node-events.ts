@@ -20,19 +20,23 @@ export function productTimeOf(at: number, productNow: number, wallNow: number): 
  * A node's batch (DESIGN §8): bytes per device and UTC day of the product's clock, added
  * up per node; connections into the panel's logs under the node's name. Tags no device
  * has (unlinked and deleted since) are dropped and counted. One transaction: a batch is
- * stored whole or not at all, so a send that failed is simply sent again. An answer lost
- * after the commit would make the agent send a stored batch once more and count it twice;
- * batches carry no id to recognise that yet (the figures are for the panel, not billing).
+ * stored whole or not at all, so a send that failed is simply sent again; and a batch whose
+ * answer was lost after the commit, sent again under its id, is found among the ids stored
+ * with the batches and acknowledged without being counted twice.
  */
 export function storeNodeEvents(
   database: Database,
   node: NodeIdentity,
   events: NodeEvents,
   productNow: number,
-): Promise<{ ignored: number }> {
+): Promise<{ ignored: number; repeated?: true }> {
   const wallNow = Date.now();
   const day = Math.floor(productNow / dayMs);
   return database.transaction(async () => {
+    if (events.batchId !== undefined) {
+      const stored = await vpnNodes.rememberEventBatch(database, node.id, events.batchId, wallNow);
+      if (stored.changes === 0) return { ignored: 0, repeated: true as const };
+    }
     let ignored = 0;
     for (const sample of events.traffic) {
       if (sample.upload === 0 && sample.download === 0) continue;

@@ -71,6 +71,7 @@ export const nodeReport = t.Object({
 });
 
 export const nodeEvents = t.Object({
+  batchId: t.Optional(t.String({ minLength: 1, maxLength: 64, pattern: "^[0-9A-Za-z-]+$" })),
   traffic: t.Array(t.Object({ tag, upload: bytes, download: bytes }), { maxItems: maxBatchItems }),
   connections: t.Array(
     t.Object({
@@ -90,4 +91,7 @@ export const nodeEventsAck = t.Object({
   ignored: t.Integer({
     description: "samples and events whose tag no device has (unlinked, deleted): dropped",
   }),
+  repeated: t.Optional(
+    t.Literal(true, { description: "this batchId was stored before: nothing of it was stored again" }),
+  ),
 });

@@ -13,8 +13,8 @@
  *   change and at least every 10 s (its heartbeat).
  * - `POST /api/nodes/events`: traffic per credential and connection events, in batches at
  *   least every 10 s; at most 1,000 samples and 1,000 events per batch, and a body of at
- *   most 64 KB (some 900 samples or 500 events), so a busy node sends several. Answers
- *   `NodeEventsAck`.
+ *   most 64 KB (some 900 samples or 500 events), so a busy node sends several. A batch
+ *   sent again under its `batchId` is stored once. Answers `NodeEventsAck`.
  * - Bad input is 400, a missing or unknown key 401, a disabled node 403, each with
  *   `{success: false, error: {code, message}}`.
  */
@@ -103,9 +103,21 @@ export type ConnectionEvent = {
   success: boolean;
 };
 
-export type NodeEvents = { traffic: TrafficSample[]; connections: ConnectionEvent[] };
+export type NodeEvents = {
+  /**
+   * The agent's name for this batch (a UUID), the same each time it is sent again: a batch
+   * whose answer was lost after the product stored it is then recognised (for a day) and
+   * acknowledged without being counted twice. Without one, every send is stored.
+   */
+  batchId?: string;
+  traffic: TrafficSample[];
+  connections: ConnectionEvent[];
+};
 
 export type NodeAck = { success: true };
 
-/** The events' answer: how many samples and events named a tag no device has (dropped). */
-export type NodeEventsAck = NodeAck & { ignored: number };
+/**
+ * The events' answer: how many samples and events named a tag no device has (dropped);
+ * `repeated` when the batch's id was stored before, so nothing of it was stored again.
+ */
+export type NodeEventsAck = NodeAck & { ignored: number; repeated?: true };

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { runRetention } from "../../../bff/jobs/retention";
 import { createChangeWatcher } from "../../../bff/modules/access/change-watcher";
 import { monthStartDay } from "../../../bff/modules/access/devices-part";
 import { createNode, setNodeDisabled } from "../../../bff/modules/access/node-keys";
@@ -245,6 +246,69 @@ describe("a node's events", () => {
         ["pl-waw-1", "203.0.113.6", true],
       ].sort(),
     );
+  });
+});
+
+describe("a batch of events sent again under its id", () => {
+  test("is stored once for its node, answered as repeated; without an id every send is stored", async () => {
+    const testApp = await makeTestApp();
+    const { app, context } = testApp;
+    const first = await nodeHeaders(context, "de-fra-1");
+    const second = await nodeHeaders(context, "de-fra-2");
+    const { customer, userId } = await payingCustomer(testApp, "batches@example.com");
+    const device = await connect(testApp, customer);
+    const batch = {
+      batchId: "0b4c1f5e-8d6a-4e3b-9a7c-2f1d0e9b8a76",
+      traffic: [{ tag: device.tag, upload: 100, download: 2_000 }],
+      connections: [{ tag: device.tag, clientIp: "203.0.113.5", at: Date.now(), success: true }],
+    };
+    // The answer to the first was lost: the agent sends the very batch again.
+    expect(await (await sendEvents(app, first, batch)).json()).toEqual({ success: true, ignored: 0 });
+    expect(await (await sendEvents(app, first, batch)).json()).toEqual({
+      success: true,
+      ignored: 0,
+      repeated: true,
+    });
+    // Another node's batch of the same id is its own.
+    expect(await (await sendEvents(app, second, batch)).json()).toEqual({ success: true, ignored: 0 });
+    const { batchId: _, ...withoutId } = batch;
+    for (let send = 0; send < 2; send++) await sendEvents(app, first, withoutId);
+    const bytes = await context.database.all<{ upload: number }>(
+      "SELECT upload FROM device_traffic WHERE device_id = ? ORDER BY node_id",
+      [device.rowId],
+    );
+    expect(bytes.map((row) => Number(row.upload))).toEqual([300, 100]);
+    const logs = await context.database.all<{ server_name: string }>(
+      "SELECT server_name FROM connection_logs WHERE user_id = ? ORDER BY server_name",
+      [userId],
+    );
+    expect(logs.map((row) => row.server_name)).toEqual(["de-fra-1", "de-fra-1", "de-fra-1", "de-fra-2"]);
+  });
+
+  test("is known for a day; retention forgets older ids", async () => {
+    const testApp = await makeTestApp();
+    const { app, context } = testApp;
+    const node = await nodeHeaders(context, "de-ber-1");
+    const sent = (batchId: string) => sendEvents(app, node, { batchId });
+    await sent("kept-for-a-day");
+    await sent("older-than-a-day");
+    await context.database.run("UPDATE node_event_batches SET received_at = ? WHERE batch_id = ?", [
+      Date.now() - dayMs - 60_000,
+      "older-than-a-day",
+    ]);
+    await runRetention(context);
+    const ids = await context.database.all<{ batch_id: string }>("SELECT batch_id FROM node_event_batches");
+    expect(ids.map((row) => row.batch_id)).toEqual(["kept-for-a-day"]);
+    expect(await (await sent("kept-for-a-day")).json()).toMatchObject({ repeated: true });
+  });
+
+  test("an id that is no id is refused with 400", async () => {
+    const { app, context } = await makeTestApp();
+    const node = await nodeHeaders(context, "de-muc-1");
+    for (const batchId of ["", "x".repeat(65), "semi;colon"]) {
+      const response = await sendEvents(app, node, { batchId });
+      expect(response.status).toBe(400);
+    }
   });
 });
 

@@ -8,12 +8,15 @@ import { FakeCoreApi } from "../../helpers/fake-core-api";
 
 class EventsProduct implements ProductApi {
   readonly received: NodeEvents[] = [];
+  /** Every send, taken or not. */
+  readonly sent: NodeEvents[] = [];
   failWith: ProductError | undefined;
   async allowList(): Promise<never> {
     throw new Error("not used");
   }
   async report(): Promise<void> {}
   async events(events: NodeEvents): Promise<void> {
+    this.sent.push(structuredClone(events));
     if (this.failWith) throw this.failWith;
     this.received.push(structuredClone(events));
   }
@@ -25,7 +28,7 @@ const stat = (tag: string, direction: "uplink" | "downlink", value: number) => (
 });
 
 describe("traffic and connection events", () => {
-  test("traffic is summed per device; a batch the product did not take is sent again with what came since", async () => {
+  test("traffic is summed per device; a batch the product did not take is sent again as it was, under its id, then what came since", async () => {
     const core = new FakeCoreApi([]);
     const product = new EventsProduct();
     const sender = new EventSender(core, product, silentLogger, (tag) => tag.startsWith("dev-"));
@@ -36,25 +39,59 @@ describe("traffic and connection events", () => {
     ];
     sender.connection({ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true });
 
+    // Refused, or stored with the answer lost: the agent cannot tell which.
     product.failWith = new ProductError("POST /api/nodes/events answered 503", 503);
     await sender.flush();
     expect(product.received).toEqual([]);
+    const first = product.sent[0];
+    expect(first?.batchId).toMatch(/^[0-9a-f-]{36}$/);
 
     product.failWith = undefined;
     core.traffic = [stat("dev-a", "uplink", 50), stat("dev-b", "downlink", 7)];
     await sender.flush();
     expect(product.received).toEqual([
       {
+        batchId: first?.batchId,
+        traffic: [{ tag: "dev-a", upload: 100, download: 2000 }],
+        connections: [{ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true }],
+      },
+      {
+        batchId: expect.not.stringMatching(first?.batchId ?? ""),
         traffic: [
-          { tag: "dev-a", upload: 150, download: 2000 },
+          { tag: "dev-a", upload: 50, download: 0 },
           { tag: "dev-b", upload: 0, download: 7 },
         ],
-        connections: [{ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true }],
+        connections: [],
       },
     ]);
 
     await sender.flush();
-    expect(product.received).toHaveLength(1);
+    expect(product.received).toHaveLength(2);
+  });
+
+  test("while the product is away, the kept batch is tried alone and what comes meanwhile waits, summed", async () => {
+    const core = new FakeCoreApi([]);
+    const product = new EventsProduct();
+    const sender = new EventSender(core, product, silentLogger, () => true);
+    product.failWith = new ProductError("connection refused");
+    for (const bytes of [10, 20, 30]) {
+      core.traffic = [stat("dev-a", "downlink", bytes)];
+      await sender.flush();
+    }
+    // Three tries of the one batch of the first 10 bytes; the 50 after it wait in the queue.
+    expect(product.sent.map((batch) => batch.traffic)).toEqual([
+      [{ tag: "dev-a", upload: 0, download: 10 }],
+      [{ tag: "dev-a", upload: 0, download: 10 }],
+      [{ tag: "dev-a", upload: 0, download: 10 }],
+    ]);
+    expect(new Set(product.sent.map((batch) => batch.batchId)).size).toBe(1);
+    product.failWith = undefined;
+    core.traffic = [];
+    await sender.flush();
+    expect(product.received.map((batch) => batch.traffic)).toEqual([
+      [{ tag: "dev-a", upload: 0, download: 10 }],
+      [{ tag: "dev-a", upload: 0, download: 50 }],
+    ]);
   });
 
   test("a device that just left still has its last bytes reported", async () => {
