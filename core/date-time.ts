@@ -44,6 +44,53 @@ export const kazakhMonthsDative = [
   "желтоқсанға",
 ] as const;
 
+/**
+ * The locative, the case of a date something happened on ("қарашада аяқталды", ended in
+ * November): -да/-де, or -та/-те after a voiceless consonant (қыркүйек only).
+ */
+export const kazakhMonthsLocative = [
+  "қаңтарда",
+  "ақпанда",
+  "наурызда",
+  "сәуірде",
+  "мамырда",
+  "маусымда",
+  "шілдеде",
+  "тамызда",
+  "қыркүйекте",
+  "қазанда",
+  "қарашада",
+  "желтоқсанда",
+] as const;
+
+/**
+ * The ablative, the case a date takes before "бастап" (since): -дан/-ден after a vowel or a
+ * voiced consonant, -нан/-нен after м, н or ң, -тан/-тен after a voiceless one.
+ */
+export const kazakhMonthsAblative = [
+  "қаңтардан",
+  "ақпаннан",
+  "наурыздан",
+  "сәуірден",
+  "мамырдан",
+  "маусымнан",
+  "шілдеден",
+  "тамыздан",
+  "қыркүйектен",
+  "қазаннан",
+  "қарашадан",
+  "желтоқсаннан",
+] as const;
+
+const kazakhMonthsIn = {
+  until: kazakhMonthsDative,
+  on: kazakhMonthsLocative,
+  since: kazakhMonthsAblative,
+} as const;
+
+/** Where a date stands in a sentence: before "until", as the day something happened, before "since". */
+export type DateRole = keyof typeof kazakhMonthsIn;
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 /** Building a DateTimeFormat costs far more than using one, and lists format many dates. */
 function formatter(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
@@ -108,15 +155,26 @@ export function formatDate(input: DateInput, language: string, { timeZone }: Zon
 }
 
 /**
- * A date that stands before "until" in a sentence: "22 November 2026", "22 ноября 2026 г."
- * (Russian's "до" already takes the genitive Intl writes), and for Kazakh the dative its
- * "дейін" asks for, "2026 ж. 22 қарашаға". Texts write `{{until}} дейін`, never `{{date}} дейін`.
+ * A date in the case its place in a sentence asks for, named by the placeholder the texts
+ * give it: `{{until}} дейін` the dative ("2026 ж. 22 қарашаға"), `{{on}}` the locative
+ * ("2026 ж. 22 қарашада аяқталды"), `{{since}} бастап` the ablative ("2026 ж. 22 қарашадан").
+ * The other languages write the date as everywhere else: Russian's "до", "с" and a bare
+ * date all take the genitive Intl writes ("22 ноября 2026 г.").
  */
-export function formatDateUntil(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {
+export function formatDateAs(
+  role: DateRole,
+  input: DateInput,
+  language: string,
+  { timeZone }: ZoneOption = {},
+): string {
   if (language !== "kk") return formatDate(input, language, { timeZone });
   const { year, month, day } = calendarDay(toDate(input), timeZone);
-  return `${year} ж. ${day} ${kazakhMonthsDative[month]}`;
+  return `${year} ж. ${day} ${kazakhMonthsIn[role][month]}`;
 }
+
+/** A date that stands before "until": Kazakh's dative, "2026 ж. 22 қарашаға" (see formatDateAs). */
+export const formatDateUntil = (input: DateInput, language: string, options: ZoneOption = {}): string =>
+  formatDateAs("until", input, language, options);
 
 /** "22 November", "22 ноября", "11月22日", "22 қараша": where the year goes without saying. */
 export function formatDayMonth(input: DateInput, language: string, { timeZone }: ZoneOption = {}): string {

@@ -1,4 +1,4 @@
-import { formatDate as formatDateOn, formatDateUntil } from "../../core/date-time";
+import { type DateRole, formatDateAs, formatDate as formatDateOn } from "../../core/date-time";
 import { type Currency, formatMoney, fractionToPercent, toMinorUnits } from "../../core/money";
 
 export { kazakhDate } from "../../core/date-time";
@@ -8,10 +8,17 @@ export function formatDate(iso: string | null | undefined, language: string): st
   return iso ? formatDateOn(iso, language) : "";
 }
 
-/** The same date where a text says "until" it (`{{until}}`): Kazakh puts it in the dative. */
-export function formatUntil(iso: string | null | undefined, language: string): string {
-  return iso ? formatDateUntil(iso, language) : "";
+/**
+ * The same date where a text gives it a role (`{{until}}`, `{{on}}`, `{{since}}`): Kazakh puts
+ * it in the case the sentence asks for (core/date-time.ts).
+ */
+export function formatDateFor(role: DateRole, iso: string | null | undefined, language: string): string {
+  return iso ? formatDateAs(role, iso, language) : "";
 }
+
+/** The date where a text says "until" it (`{{until}}`): Kazakh puts it in the dative. */
+export const formatUntil = (iso: string | null | undefined, language: string): string =>
+  formatDateFor("until", iso, language);
 
 /** Amounts from the API are in currency units (the widget's unit); the UI formats minor units. */
 export function formatUnits(units: number, currency: Currency): string {

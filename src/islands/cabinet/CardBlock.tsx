@@ -1,5 +1,5 @@
 import { HoldButton } from "../../components/react/HoldButton";
-import { formatDate, formatUntil } from "../../lib/format";
+import { formatDateFor, formatUntil } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { type ProfileData, removeCard } from "../../stores/cabinet";
 
@@ -34,7 +34,7 @@ export function CardBlock({ profile }: { profile: ProfileData }) {
           <p data-testid="saved-card">{t("cabinet.noCardSaved")}</p>
           {card.removedAt && (
             <p className="muted">
-              {t("cabinet.cardRemovedOn", { date: formatDate(card.removedAt, language) })}
+              {t("cabinet.cardRemovedOn", { on: formatDateFor("on", card.removedAt, language) })}
             </p>
           )}
         </>

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { HoldButton } from "../../components/react/HoldButton";
 import { platformName, shortDeviceName } from "../../lib/cabinet-view";
-import { formatDate, formatUnits } from "../../lib/format";
+import { formatDateFor, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { addDevice, detachDevice, type ProfileData, type ShopData } from "../../stores/cabinet";
 
@@ -37,7 +37,7 @@ export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
                 <p className="muted">
                   {device.platform !== "other" && `${platformName(device.platform)} · `}
                   {t("cabinet.deviceSince", {
-                    date: formatDate(device.firstActivation ?? device.created, language),
+                    since: formatDateFor("since", device.firstActivation ?? device.created, language),
                   })}
                 </p>
               </div>

@@ -2,7 +2,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { percentToFraction } from "../../../core/money";
 import { PayButton } from "../../components/react/PayButton";
-import { formatDate, formatUnits, percent } from "../../lib/format";
+import { formatDateFor, formatUnits, percent } from "../../lib/format";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { priceLabelKey } from "../../lib/price-label";
@@ -44,7 +44,7 @@ export function PurchaseBlock({ shop, profile }: Props) {
     <section className="card purchase" aria-labelledby="purchase-title">
       <h2 id="purchase-title">
         {ended
-          ? t("cabinet.endedTitle", { date: formatDate(ended, language) })
+          ? t("cabinet.endedTitle", { on: formatDateFor("on", ended, language) })
           : t("cabinet.noSubscriptionBought")}
       </h2>
       {ended && <p data-testid="ended-text">{t("cabinet.endedText")}</p>}

@@ -1,6 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { statusDot } from "../../lib/cabinet-view";
-import { formatDate, formatUntil } from "../../lib/format";
+import { formatDateFor, formatUntil } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { changeAccount, type ProfileData } from "../../stores/cabinet";
 import { $email, $photoUrl } from "../../stores/customer";
@@ -36,7 +36,7 @@ export function TopBlock({ profile }: Props) {
           {info?.subscriptionIsActive && info.expirationDate
             ? t("cabinet.until", { until: formatUntil(info.expirationDate, language) })
             : info?.endedAt
-              ? t("cabinet.endedOn", { date: formatDate(info.endedAt, language) })
+              ? t("cabinet.endedOn", { on: formatDateFor("on", info.endedAt, language) })
               : t("cabinet.noSubscription")}
         </p>
       </div>

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect } from "react";
 import type { Currency } from "../../../core/money";
 import { fractionToPercent } from "../../../core/money";
 import { shortDeviceName } from "../../lib/cabinet-view";
-import { formatDate, formatUnits } from "../../lib/format";
+import { formatDate, formatDateFor, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { customerHref } from "../../stores/panel-session";
 import {
@@ -56,7 +56,7 @@ function Details({ id }: { id: number }) {
       user.card.isSaved
         ? t("panel.cardSaved", { lastFour: user.card.lastFour ?? "" })
         : user.card.removedAt
-          ? t("panel.cardRemoved", { date: formatDate(user.card.removedAt, language) })
+          ? t("panel.cardRemoved", { on: formatDateFor("on", user.card.removedAt, language) })
           : t("panel.cardNone"),
     ],
     [
@@ -69,7 +69,7 @@ function Details({ id }: { id: number }) {
     <>
       {user.deletedAt && (
         <p className="panel-notice" role="note">
-          {t("panel.deletedNotice", { date: formatDate(user.deletedAt, language) })}
+          {t("panel.deletedNotice", { on: formatDateFor("on", user.deletedAt, language) })}
         </p>
       )}
       <dl className="panel-details">

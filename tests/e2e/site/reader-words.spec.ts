@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { kazakhMonths, kazakhMonthsDative } from "../../../core/date-time";
+import { kazakhMonths, kazakhMonthsAblative, kazakhMonthsDative } from "../../../core/date-time";
 import { expirationAfter } from "../../../core/promo-rules";
 import {
   makeCustomer,
@@ -48,6 +48,21 @@ test.describe("Kazakh dates", () => {
     const until = new RegExp(`\\d{4} ж\\. \\d{1,2} (${kazakhMonthsDative.join("|")}) дейін`);
     await expect(page.getByText(/Қолжетімділік .* дейін сақталады және ұзартылмайды/)).toHaveText(until);
     const bare = new RegExp(`(${kazakhMonths.join("|")}) дейін`);
+    await expect(page.locator("main")).not.toContainText(bare);
+  });
+
+  test("a device's first day, before 'бастап', is in the ablative in the cabinet", async ({ page }) => {
+    await readIn(page, "kk");
+    const made = await makeCustomer(page, {
+      email: uniqueEmail("kksince"),
+      status: "ACTIVE",
+      devices: 1,
+      language: "kk",
+    });
+    await signInThroughUi(page, made.email);
+    const since = new RegExp(`\\d{4} ж\\. \\d{1,2} (${kazakhMonthsAblative.join("|")}) бастап`);
+    await expect(page.locator(".devices__item").first()).toContainText(since);
+    const bare = new RegExp(`(${kazakhMonths.join("|")}) бастап`);
     await expect(page.locator("main")).not.toContainText(bare);
   });
 

@@ -144,6 +144,23 @@ describe("a date before 'until'", () => {
     expect(dateTime.formatDateUntil(lateEvening, "kk", almaty)).toBe("2026 ж. 23 қарашаға");
   });
 
+  test("Kazakh puts a date something happened on in the locative, and one before 'бастап' in the ablative", () => {
+    const locative = ["қаңтарда", "ақпанда", "наурызда", "сәуірде", "мамырда", "маусымда"];
+    const locativeLate = ["шілдеде", "тамызда", "қыркүйекте", "қазанда", "қарашада", "желтоқсанда"];
+    const ablative = ["қаңтардан", "ақпаннан", "наурыздан", "сәуірден", "мамырдан", "маусымнан"];
+    const ablativeLate = ["шілдеден", "тамыздан", "қыркүйектен", "қазаннан", "қарашадан", "желтоқсаннан"];
+    const on = [...locative, ...locativeLate];
+    const since = [...ablative, ...ablativeLate];
+    for (let month = 0; month < 12; month++) {
+      const time = Date.UTC(2026, month, 12, 9, 0);
+      expect(dateTime.formatDateAs("on", time, "kk", almaty)).toBe(`2026 ж. 12 ${on[month]}`);
+      expect(dateTime.formatDateAs("since", time, "kk", almaty)).toBe(`2026 ж. 12 ${since[month]}`);
+    }
+    expect(dateTime.formatDateAs("on", lateEvening, "kk", almaty)).toBe("2026 ж. 23 қарашада");
+    expect(dateTime.formatDateAs("since", lateEvening, "ru", moscow)).toBe("23 ноября 2026 г.");
+    expect(dateTime.formatDateAs("on", lateEvening, "en-GB", moscow)).toBe("23 November 2026");
+  });
+
   test("the other languages write the date as everywhere else (Russian's 'до' takes Intl's genitive)", () => {
     expect(dateTime.formatDateUntil(lateEvening, "ru", moscow)).toBe("23 ноября 2026 г.");
     expect(dateTime.formatDateUntil(lateEvening, "en-GB", moscow)).toBe("23 November 2026");

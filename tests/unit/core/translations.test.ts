@@ -24,6 +24,17 @@ describe("translation files", () => {
     }
   });
 
+  test("a Kazakh date before 'бастап' is always the ablative {{since}}, which every language names so", () => {
+    // formatDateAs("since") fills {{since}}; a plain {{date}} there would read "қараша бастап".
+    for (const [key, text] of Object.entries(resources.kk)) {
+      for (const match of text.matchAll(/\{\{\s*(\w+)\s*\}\}\s+бастап/g)) expect(match[1], key).toBe("since");
+      if (text.includes("{{since}}")) expect(text, key).toMatch(/\{\{since\}\} бастап/);
+    }
+    expect(
+      Object.values(resources.kk).filter((text) => text.includes("{{since}} бастап")).length,
+    ).toBeGreaterThan(0);
+  });
+
   test("a Kazakh date before 'дейін' is always the dative {{until}}, which every language names so", () => {
     // formatDateUntil fills {{until}}; a plain {{date}} there would read "желтоқсан дейін".
     for (const [key, text] of Object.entries(resources.kk)) {
