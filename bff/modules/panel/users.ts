@@ -147,28 +147,28 @@ export async function inviteesOf(
   const standings = new Map(
     (await referralInvitees(database, inviterId)).map((item) => [item.inviteeId, item]),
   );
-  return {
-    invitations: paged(
-      rows.map((row) => {
-        const standing = standings.get(row.invitee_id);
-        return {
-          inviteeId: row.invitee_id,
-          inviteeEmail: row.email,
-          created: new Date(row.created_at).toISOString(),
-          discountStartDate: iso(row.start_date),
-          subscriptionEndDate: iso(row.end_date),
-          hasSubscription:
-            row.status === "ACTIVE" || (row.status === "CANCELED" && (row.end_date ?? 0) > now),
-          countsForDiscount: standing?.reason === "counts",
-          discountReason: standing?.reason ?? "not-paid-yet",
-          discountPercent: standing ? inviteeDiscountPercent(standing, periodMonths) : 0,
-        };
-      }),
-      number,
-      size,
-      total,
-    ),
-  };
+  const invitations = paged(
+    rows.map((row) => {
+      const standing = standings.get(row.invitee_id);
+      return {
+        inviteeId: row.invitee_id,
+        inviteeEmail: row.email,
+        created: new Date(row.created_at).toISOString(),
+        discountStartDate: iso(row.start_date),
+        subscriptionEndDate: iso(row.end_date),
+        hasSubscription: row.status === "ACTIVE" || (row.status === "CANCELED" && (row.end_date ?? 0) > now),
+        countsForDiscount: standing?.reason === "counts",
+        discountReason: standing?.reason ?? "not-paid-yet",
+        discountPercent: standing ? inviteeDiscountPercent(standing, periodMonths) : 0,
+      };
+    }),
+    number,
+    size,
+    total,
+  );
+  // The spec names both `invitations.content[]` and `page.totalPages`: the page is given at
+  // both places, so a reader of either finds it.
+  return { invitations, page: invitations.page };
 }
 
 export async function connectionLogsOf(database: Database, userId: number) {

@@ -129,6 +129,7 @@ describe("a customer's details, receipts, invitees and logs", () => {
     );
     expect(invitees.body).toMatchObject({
       invitations: { content: [], page: { size: 10, number: 0, totalElements: 0 } },
+      page: { size: 10, number: 0, totalElements: 0, totalPages: 0 },
     });
     const logs = await app.handle(
       request(`/api/panel/logs?userId=${userId}`, { method: "POST", headers: auth }),
