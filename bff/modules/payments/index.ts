@@ -145,8 +145,9 @@ export function paymentsModule(context: AppContext) {
           uid: t.Optional(t.String({ maxLength: 256 })),
           email: t.Optional(t.String({ maxLength: 320 })),
           prepaidToken: t.Optional(t.String({ minLength: 16, maxLength: 256 })),
-          tariff: t.Number(),
-          period: t.Number(),
+          // As at register: a number written as text, as browser storage keeps it, is taken too.
+          tariff: t.Numeric(),
+          period: t.Numeric(),
           fullPrice: t.Optional(t.Boolean()),
         }),
         response: { 200: widgetOptions, ...customerErrors, 409: errorResponse, 503: errorResponse },

@@ -6,9 +6,10 @@ export const registerBody = t.Object({
   photoURL: t.Optional(t.Nullable(t.String({ maxLength: 2048 }))),
   providerId: t.String({ maxLength: 32 }),
   referralCode: t.Optional(t.Nullable(t.String({ maxLength: 128 }))),
-  // Ranges are checked by the service so the message can say what is allowed.
-  period: t.Optional(t.Number()),
-  tariff: t.Optional(t.Number()),
+  // Ranges are checked by the service so the message can say what is allowed. A number
+  // written as text is taken too: the spec's client keeps both in browser storage (§3).
+  period: t.Optional(t.Numeric()),
+  tariff: t.Optional(t.Numeric()),
   prepaidToken: t.Optional(t.Nullable(t.String({ maxLength: 256 }))),
   credential: t.Optional(t.String({ maxLength: 16_384 })),
   // The nonce the page started Google's sign-in with; must equal the ID token's claim.

@@ -229,3 +229,22 @@ describe("the sandbox widget flow", () => {
     });
   });
 });
+
+describe("an order", () => {
+  test("takes a tariff and period written as text as the numbers they are; other text is a 400", async () => {
+    const customer = await signIn(app, "order-as-text@example.com");
+    const asText = await app.handle(asCustomer(customer, "/api/shop/order", { tariff: "3", period: "30" }));
+    expect(asText.status).toBe(200);
+    const asNumbers = await order(app, customer, 3, 30);
+    const options = (await asText.json()) as typeof asNumbers;
+    expect({ amount: options.amount, data: options.data }).toEqual({
+      amount: asNumbers.amount,
+      data: asNumbers.data,
+    });
+    const wrong = await app.handle(
+      asCustomer(customer, "/api/shop/order", { tariff: "three", period: "30" }),
+    );
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain("tariff");
+  });
+});

@@ -166,6 +166,19 @@ describe("period and tariff", () => {
     expect((await errorOf(response)).message).toContain("period");
   });
 
+  test("numbers written as text, as browser storage keeps them, are taken as numbers", async () => {
+    const token = await demoToken(app, "as-text@example.com");
+    const response = await registerWith(token.credential, token, { period: "7", tariff: "6" });
+    expect(response.status).toBe(200);
+    const shop = await app.handle(
+      asCustomer({ ...token, cookie: sessionCookieFrom(response) }, "/api/shop/getShop"),
+    );
+    expect(((await shop.json()) as { periodMonths: number }).periodMonths).toBe(6);
+    const outOfRange = await registerWith(token.credential, token, { period: "31" });
+    expect(outOfRange.status).toBe(400);
+    expect((await errorOf(outOfRange)).message).toMatch(/period must be a whole number of days from 1 to 30/);
+  });
+
   test.each([1, 30])("period %i is accepted", async (period) => {
     const token = await demoToken(app, `period${period}@example.com`);
     expect((await registerWith(token.credential, token, { period })).status).toBe(200);
