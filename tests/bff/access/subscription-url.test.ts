@@ -247,7 +247,17 @@ describe("GET /sub/{token}", () => {
     expect(decodeURIComponent(url.hash.slice(1))).toBe(note);
     expect(headerWords(response.headers.get("announce"))).toBe(note);
     expect(headerWords(response.headers.get("profile-title"))).toBe("Kannt · Новое устройство");
-    expect(response.headers.get("subscription-userinfo")).toMatch(/; total=0; expire=0$/);
+    // The moment access ended, in the past: the apps show it as expired (0 would read "never").
+    const ended = await database.get<{ end_date: number }>(
+      "SELECT end_date FROM subscriptions WHERE user_id = ?",
+      [customer.userId],
+    );
+    const endedAt = Math.floor(Number(ended?.end_date) / 1000);
+    expect(endedAt).toBeGreaterThan(0);
+    expect(endedAt * 1000).toBeLessThanOrEqual(clock.now());
+    expect(response.headers.get("subscription-userinfo")).toMatch(
+      new RegExp(`; total=0; expire=${endedAt}$`),
+    );
 
     const singBox = JSON.parse(
       await (await fetchSubscription(customer.token, {}, "?format=singbox")).text(),

@@ -24,15 +24,20 @@ export function profileTitle(deviceName: string): string {
   return Array.from(title).slice(0, titleLimit).join("").trim();
 }
 
+/** Whether the device has access, the subscription's has ended, or the device's link is not in use. */
+export type DeviceAccess = "open" | "ended" | "unused";
+
 /**
- * Until when access is paid for, in unix seconds, as `expire` tells the apps: the end of
- * the period a CANCELED subscription runs to, and the date an ACTIVE one is paid to (its
- * next charge), never the dunning grace the nodes allow beyond it; 0 without access.
+ * Until when access is paid for, in unix seconds, as `expire` tells the apps (DESIGN §8):
+ * the end of the period a CANCELED subscription runs to, and the date an ACTIVE one is paid
+ * to (its next charge), never the dunning grace the nodes allow beyond it. Once access has
+ * ended, the moment it ended: a date in the past, which the apps show as expired, where 0
+ * reads as "never expires". 0 when there is no such date: never paid, or a link not in use.
  */
-export function paidUntilSeconds(subscription: SubscriptionRow | undefined, hasAccess: boolean): number {
-  if (!hasAccess || !subscription) return 0;
+export function paidUntilSeconds(subscription: SubscriptionRow | undefined, access: DeviceAccess): number {
+  if (access === "unused" || !subscription) return 0;
   const until =
-    subscription.status === "CANCELED"
+    access === "ended" || subscription.status === "CANCELED"
       ? subscription.end_date
       : (subscription.end_date ?? subscription.next_charge_at);
   return until === null ? 0 : Math.floor(until / 1000);

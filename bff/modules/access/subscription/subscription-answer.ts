@@ -67,7 +67,8 @@ export async function subscriptionAnswer(
   const now = clock.now();
   const subscription = await subscriptions.current(database, device.user_id);
   const credential = isInUse(device) ? device.credential : null;
-  const hasAccess = credential !== null && accessEndsAt(subscription, now) !== null;
+  const isPaid = accessEndsAt(subscription, now) !== null;
+  const hasAccess = credential !== null && isPaid;
   const isAttached = device.detached_at === null && device.deleted_at === null;
   const deviceName =
     fetch.isFetch && isAttached ? await recordFetch(database, device, fetch.report, now) : device.device_name;
@@ -94,7 +95,7 @@ export async function subscriptionAnswer(
     title: profileTitle(deviceName || words("appSubscription.newDevice")),
     upload: traffic.upload,
     download: traffic.download,
-    expireSeconds: paidUntilSeconds(subscription, hasAccess),
+    expireSeconds: paidUntilSeconds(subscription, hasAccess ? "open" : isPaid ? "unused" : "ended"),
     cabinetUrl,
     announce,
   });
