@@ -27,8 +27,15 @@ export type CancelLinkState =
   | { step: "failed" };
 
 export const $cancelLink = atom<CancelLinkState>({ step: "loading" });
-/** A cancel that did not reach the server; the screen stays so the hold can be tried again. */
-export const $cancelLinkError = atom(false);
+/**
+ * Why a cancel did not go through, in the reader's words: the server's refusal where it
+ * answered, else that it could not be reached. The screen stays so the hold can be tried again.
+ */
+export const $cancelLinkError = atom<string | undefined>();
+
+/** A failed cancel's words: what the server answered, or the connection's fault when it did not. */
+const cancelFailure = (error?: { value?: unknown } | null) =>
+  errorMessage(error) ?? translate("cancel.linkCancelFailed");
 
 /** The cabinet for whoever holds the link: straight in when this browser is signed in, else via sign-in. */
 export const $cabinetLink = computed($email, (email) =>
@@ -93,7 +100,7 @@ export async function openCancelLink(): Promise<void> {
 
 export async function confirmCancelLink(): Promise<void> {
   if (token === undefined) return;
-  $cancelLinkError.set(false);
+  $cancelLinkError.set(undefined);
   try {
     const { data, error } = await api.subscriptions["cancel-link"].cancel.post({ token });
     if (data) {
@@ -103,10 +110,10 @@ export async function confirmCancelLink(): Promise<void> {
     console.error("cancel by link failed", error);
     const refusal = refusalOf(error);
     if (refusal) $cancelLink.set(refusal);
-    else $cancelLinkError.set(true);
+    else $cancelLinkError.set(cancelFailure(error));
   } catch (error) {
     console.error("cancel by link failed", error);
-    $cancelLinkError.set(true);
+    $cancelLinkError.set(cancelFailure());
   }
 }
 
@@ -117,8 +124,8 @@ export async function confirmCancelLink(): Promise<void> {
  */
 export type CancelScreenState = { step: "loading" } | { step: "failed" } | { step: "ready" };
 export const $cancelScreen = atom<CancelScreenState>({ step: "loading" });
-/** The cancel call failed: the screen stays, says so, and the hold can be tried again. */
-export const $cancelFailed = atom(false);
+/** Why the cancel call failed (cancelFailure's words): the screen stays, says so, and the hold can be tried again. */
+export const $cancelFailed = atom<string | undefined>();
 
 const ownIdentity = () => ({ email: $email.get(), uid: $uid.get() });
 
@@ -152,14 +159,18 @@ export async function openCancelScreen(): Promise<void> {
  * confirmation naming the end of access. A failure keeps the screen with its message.
  */
 export async function confirmCancel(): Promise<void> {
-  $cancelFailed.set(false);
+  $cancelFailed.set(undefined);
   try {
     const { data, error } = await api.subscriptions.cancel.post(ownIdentity());
     if (needsSignIn(error)) {
       goToSignIn();
       return;
     }
-    if (!data) throw error ?? new Error("no answer");
+    if (!data) {
+      console.error("cancel failed", error);
+      $cancelFailed.set(cancelFailure(error));
+      return;
+    }
     const until = data.expirationDate;
     queueToastForNextPage(
       until
@@ -170,6 +181,6 @@ export async function confirmCancel(): Promise<void> {
     location.assign("/profile");
   } catch (error) {
     console.error("cancel failed", error);
-    $cancelFailed.set(true);
+    $cancelFailed.set(cancelFailure());
   }
 }

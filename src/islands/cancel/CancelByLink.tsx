@@ -51,7 +51,7 @@ function Outcome({ title, text, alert = false }: { title: string; text: string; 
 export function CancelByLink() {
   const { t, language } = useTranslation();
   const state = useStore($cancelLink);
-  const hasCancelFailed = useStore($cancelLinkError);
+  const cancelFailure = useStore($cancelLinkError);
   const cabinet = useStore($cabinetLink);
   const accessUntil = (endDate: string | null) =>
     endDate
@@ -71,7 +71,7 @@ export function CancelByLink() {
               <TextWithEmail text={t("cancel.linkAccount", { email: emailSlot })} email={state.email} />
             </p>
           }
-          hasFailed={hasCancelFailed}
+          failure={cancelFailure}
           onConfirm={confirmCancelLink}
           keepHref={cabinet.isSignedIn ? cabinet.href : "/"}
         />

@@ -5,23 +5,24 @@ import { useTranslation } from "../../lib/i18n/use-translation";
 type Props = {
   /** Said before the farewell: whose subscription (the link's screen names the account). */
   lead?: ReactNode;
-  hasFailed: boolean;
+  /** Why the last hold did not cancel, in the reader's words. */
+  failure: string | undefined;
   onConfirm: () => void | Promise<void>;
   /** Where "keep my subscription" goes. */
   keepHref: string;
 };
 
 /** The spec's cancel screen: farewell, the question and hold-to-confirm; one for the cabinet and the link. */
-export function CancelQuestion({ lead, hasFailed, onConfirm, keepHref }: Props) {
+export function CancelQuestion({ lead, failure, onConfirm, keepHref }: Props) {
   const { t } = useTranslation();
   return (
     <section className="card cancel" aria-labelledby="cancel-title">
       {lead}
       <p>{t("cancel.farewell")}</p>
       <h1 id="cancel-title">{t("cancel.question")}</h1>
-      {hasFailed && (
+      {failure && (
         <p className="form__error" role="alert">
-          {t("cancel.linkCancelFailed")}
+          {failure}
         </p>
       )}
       <HoldButton

@@ -19,7 +19,7 @@ import { CancelQuestion } from "./CancelQuestion";
 function CancelScreenContent() {
   const { t } = useTranslation();
   const state = useStore($cancelScreen);
-  const hasCancelFailed = useStore($cancelFailed);
+  const cancelFailure = useStore($cancelFailed);
 
   useEffect(() => {
     void openCancelScreen();
@@ -47,7 +47,7 @@ function CancelScreenContent() {
             </a>
           </section>
         ) : (
-          <CancelQuestion hasFailed={hasCancelFailed} onConfirm={confirmCancel} keepHref="/profile" />
+          <CancelQuestion failure={cancelFailure} onConfirm={confirmCancel} keepHref="/profile" />
         )}
       </main>
       <SiteFooter />

@@ -255,6 +255,18 @@ test.describe("the signed-in /cancel", () => {
     await expect(page.getByRole("alert")).toContainText("The subscription was not cancelled");
     await expect(page).toHaveURL(/\/cancel$/);
 
+    // A server that answered is not blamed on the connection: its own words are shown.
+    await page.unroute("**/api/subscriptions/cancel");
+    const words = "A payment is being processed; try again in a minute.";
+    await page.route("**/api/subscriptions/cancel", (route) =>
+      route.fulfill({
+        status: 409,
+        json: { success: false, error: { code: "payment_pending", message: words } },
+      }),
+    );
+    await hold(page, "Cancel subscription", 2600);
+    await expect(page.getByRole("alert")).toHaveText(words);
+
     await page.unroute("**/api/subscriptions/cancel");
     await hold(page, "Cancel subscription", 2600);
     await page.waitForURL("**/profile");

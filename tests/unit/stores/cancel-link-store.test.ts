@@ -55,6 +55,18 @@ describe("the cancel link's screen", () => {
     });
     calls.cancel.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
     await store.confirmCancelLink();
-    expect(store.$cancelLinkError.get()).toBe(true);
+    expect(store.$cancelLinkError.get()).toBe("cancel.linkCancelFailed");
+  });
+
+  test("a cancel the server refused for another reason says the server's words, not the connection's", async () => {
+    calls.cancel.mockReturnValueOnce(refusal(409, "payment_pending", "A payment is being processed."));
+    await store.confirmCancelLink();
+    expect(store.$cancelLinkError.get()).toBe("A payment is being processed.");
+    // Eden's answer for a request that never reached the server: no words of the server's.
+    calls.cancel.mockReturnValueOnce(
+      Promise.resolve({ data: null, error: { value: new TypeError("offline") } }),
+    );
+    await store.confirmCancelLink();
+    expect(store.$cancelLinkError.get()).toBe("cancel.linkCancelFailed");
   });
 });
