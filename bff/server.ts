@@ -68,8 +68,12 @@ export async function startConfiguredServer(loaded: Config) {
 
   /** The app's answer; a body without a declared length is first read, up to the limit. */
   const answerInApp = (request: Request, method: string): Response | Promise<Response> => {
-    const body = method === "GET" || method === "HEAD" ? null : request.body;
-    if (body === null || request.headers.has("content-length")) return app.handle(request);
+    // Most requests declare their length or have no body: the body is not touched for them
+    // (asking Bun for it makes a stream the app would then read through).
+    if (method === "GET" || method === "HEAD" || request.headers.has("content-length"))
+      return app.handle(request);
+    const body = request.body;
+    if (body === null) return app.handle(request);
     const peer = peerOf(request);
     return withBoundedBody(request, body).then(
       (bounded) => app.handle(withPeerAddress(bounded, peer)),
