@@ -1,5 +1,6 @@
 import type { Database } from "../../../db/database";
 import { type CardOnFile, type PaymentRow, payments, webhookEvents } from "../../../db/queries/payments";
+import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
 import { type Notification, parseAmount } from "../../adapters/cloudpayments/notification";
 import { logger } from "../../platform/logger";
@@ -75,6 +76,14 @@ export async function answerCheck(
     await markTrialRefusal(database, payment.id, refusal, now);
     return checkCodes.cannotAccept;
   }
+  // A first order opened before the account had access (a second tab) would buy nothing once
+  // another one paid: the rule of ordering (orders.ts) holds at the charge too.
+  if (
+    payment.kind === "first" &&
+    payment.user_id !== null &&
+    hasAccess(await subscriptions.current(database, payment.user_id), now)
+  )
+    return checkCodes.cannotAccept;
   if (payment.kind === "first" && now - payment.created_at > orderLifetimeMs) return checkCodes.expired;
   return checkCodes.ok;
 }

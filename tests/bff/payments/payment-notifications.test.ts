@@ -248,3 +248,26 @@ describe("an order", () => {
     expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain("tariff");
   });
 });
+
+describe("a second first order", () => {
+  test("opened in another tab before the first was paid is refused at Check once the first paid", async () => {
+    const customer = await signIn(app, "two-tabs@example.com");
+    const fullPrice = async () => {
+      const response = await app.handle(
+        asCustomer(customer, "/api/shop/order", { tariff: 1, period: 30, fullPrice: true }),
+      );
+      expect(response.status).toBe(200);
+      return (await response.json()) as { invoiceId: string; accountId: string; amount: number };
+    };
+    const first = await fullPrice();
+    const second = await fullPrice();
+    expect((await payWithCard(app, first.invoiceId, cards.success)).success).toBe(true);
+    // The second would take 150 more for the same month: the gateway is told not to charge.
+    expect(await payWithCard(app, second.invoiceId, cards.success)).toMatchObject({
+      success: false,
+      checkCode: 13,
+    });
+    const charged = (await ledger(app, first.accountId)).filter((entry) => entry.status === "Completed");
+    expect(charged.map((entry) => entry.amount)).toEqual([first.amount]);
+  });
+});
