@@ -9,7 +9,7 @@ import {
 import { api, errorCode, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
-import { panelQuery } from "./panel-query";
+import { type Failure, failureOf, panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 
 type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
@@ -37,6 +37,8 @@ export const $promoDraft = map<PromoDraft>({
 });
 /** The kinds a code may be; none means nothing can be created. */
 export const $promoTypes = atom<PromoType[] | undefined>();
+/** Why the kinds could not be read: not "none", which would tell the operator a wrong fact. */
+export const $promoTypesFailure = atom<Failure | undefined>();
 /** The form's rules a creation broke, shown under their fields for 7 seconds. */
 export const $promoFieldErrors = atom<Partial<Record<PromoField, true>>>({});
 /** Why the server did not create the code, in the operator's words. */
@@ -87,12 +89,17 @@ export const showPromoPage = (page: number) => askList({ ...list.$query.get(), p
 const reloadPromoList = () => askList({ code: "", page: 0, version: list.$query.get().version + 1 });
 
 export async function loadPromoTypes(): Promise<void> {
+  $promoTypesFailure.set(undefined);
   try {
-    const { data } = await panelCall((headers) => api.panel.promos.promoTypes.get({ headers }));
-    $promoTypes.set(data ?? []);
-    if (data?.[0]) $promoDraft.setKey("type", data[0].type);
+    const { data, error } = await panelCall((headers) => api.panel.promos.promoTypes.get({ headers }));
+    if (!data) {
+      $promoTypesFailure.set(failureOf(error));
+      return;
+    }
+    $promoTypes.set(data);
+    if (data[0]) $promoDraft.setKey("type", data[0].type);
   } catch {
-    $promoTypes.set([]);
+    $promoTypesFailure.set({ status: undefined });
   }
 }
 

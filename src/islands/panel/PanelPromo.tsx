@@ -11,9 +11,11 @@ import {
   $promoRefusal,
   $promoSearch,
   $promoTypes,
+  $promoTypesFailure,
   createPromo,
   editPromo,
   editPromoSearch,
+  loadPromoTypes,
   openPromos,
   retryPromoList,
   searchPromos,
@@ -31,6 +33,7 @@ const fieldMessages = {
 function Promo() {
   const { t } = useTranslation();
   const types = useStore($promoTypes);
+  const typesFailure = useStore($promoTypesFailure);
   const { code, type, discount, months, isAvailable } = useStore($promoDraft);
   const errors = useStore($promoFieldErrors);
   const serverMessage = useStore($promoRefusal);
@@ -48,7 +51,9 @@ function Promo() {
       <section className="card" aria-labelledby="promo-generator">
         <h2 id="promo-generator">{t("panel.promoGenerator")}</h2>
         {/* The form waits for the kinds: a code sent before them would have none and be refused. */}
-        {types === undefined ? (
+        {typesFailure ? (
+          <Failed failure={typesFailure} onRetry={() => void loadPromoTypes()} />
+        ) : types === undefined ? (
           <Loading />
         ) : types.length === 0 ? (
           <p role="alert">{t("panel.promoNoTypes")}</p>

@@ -198,6 +198,24 @@ test.describe("operator panel", () => {
     await expect(generator.getByLabel("Type")).not.toHaveValue("");
     await expect(generator.getByRole("status")).toHaveCount(0);
   });
+
+  test("kinds that could not be read are said so with a retry, never that there are none", async ({
+    page,
+  }) => {
+    await signInToPanel(page);
+    await page.waitForURL("**/panel-search");
+    await page.route("**/api/panel/promos/promoTypes", (route) =>
+      route.fulfill({ status: 500, json: { success: false, error: { code: "internal", message: "x" } } }),
+    );
+    await page.goto("/panel-promo");
+    const generator = page.getByRole("region", { name: "New promo code" });
+    await expect(generator.getByRole("alert")).toHaveText(/An error occurred while executing the request/);
+    await expect(generator.getByLabel("Code", { exact: true })).toHaveCount(0);
+    await page.unroute("**/api/panel/promos/promoTypes");
+    await generator.getByRole("button", { name: "Try again" }).click();
+    await expect(generator.getByLabel("Code", { exact: true })).toBeVisible();
+    await expect(generator.getByRole("alert")).toHaveCount(0);
+  });
 });
 
 test("a customer who is an operator's target is found by any part of the e-mail, any case", async ({

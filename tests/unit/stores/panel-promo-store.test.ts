@@ -71,13 +71,20 @@ describe("the promo screen's store", () => {
     expect(store.$promoList.get()).toEqual({ state: "ready", data: promos("SPRING") });
   });
 
-  test("without the kinds nothing can be created: the screen says there are none", async () => {
+  test("kinds that could not be read are a failure to retry, never 'there are none'", async () => {
+    store.$promoTypes.set(undefined);
     calls.types.mockReturnValueOnce(refusal(500));
     calls.list.mockReturnValue(answer(promos()));
     await store.openPromos();
-    expect(store.$promoTypes.get()).toEqual([]);
+    expect(store.$promoTypes.get()).toBeUndefined();
+    expect(store.$promoTypesFailure.get()).toMatchObject({ status: 500 });
     calls.types.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
     await store.loadPromoTypes();
+    expect(store.$promoTypes.get()).toBeUndefined();
+    expect(store.$promoTypesFailure.get()).toEqual({ status: undefined });
+    calls.types.mockReturnValueOnce(answer([]));
+    await store.loadPromoTypes();
+    expect(store.$promoTypesFailure.get()).toBeUndefined();
     expect(store.$promoTypes.get()).toEqual([]);
   });
 
