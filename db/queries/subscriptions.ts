@@ -28,6 +28,11 @@ export type SubscriptionRow = {
   card_fingerprint: string | null;
   /** When the customer removed this subscription's saved card (migration 0005). */
   card_removed_at: number | null;
+  /**
+   * When the first paid period began (migration 0022): its day of the month is the billing
+   * day every period ends on (bff/modules/subscriptions/billing-anchor.ts).
+   */
+  billing_anchor: number | null;
   created_at: number;
   updated_at: number;
 };
@@ -96,30 +101,41 @@ export const subscriptions = {
       "UPDATE subscriptions SET promo_id = ?, promo_discount_percent = ?, updated_at = ? WHERE id = ?",
     ).run(promoId, percent, now, id),
 
-  /** Opens access from `start` to `end`; the scheduler charges again at `end`. */
+  /**
+   * Opens access from `start` to `end` (a trial); the scheduler charges again at `end`, where
+   * the first paid period begins: its anchor.
+   */
   activate: (db: Database, id: number, start: number, end: number, now: number) =>
     statement(
       db,
       `UPDATE subscriptions SET status = 'ACTIVE', first_payment_paid = 1, start_date = COALESCE(start_date, ?),
-           end_date = ?, next_charge_at = ?, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
-    ).run(start, end, end, now, id),
+           end_date = ?, next_charge_at = ?, billing_anchor = ?, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
+    ).run(start, end, end, end, now, id),
 
-  /** A first payment at the full price paid period 0 itself: the next charge opens period 1. */
+  /**
+   * A first payment at the full price paid period 0 itself, which begins at `start` (the
+   * anchor): the next charge opens period 1.
+   */
   activateFirstPeriod: (db: Database, id: number, start: number, end: number, now: number) =>
     statement(
       db,
       `UPDATE subscriptions SET status = 'ACTIVE', first_payment_paid = 1, start_date = COALESCE(start_date, ?),
-           end_date = ?, next_charge_at = ?, next_period_index = 1, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
-    ).run(start, end, end, now, id),
+           end_date = ?, next_charge_at = ?, next_period_index = 1, billing_anchor = ?, dunning_attempts = 0,
+           updated_at = ? WHERE id = ?`,
+    ).run(start, end, end, start, now, id),
 
-  /** Time added to a running period (a prepaid purchase bound to an account with access). */
-  extendBy: (db: Database, id: number, duration: number, now: number) =>
+  /**
+   * Time added to a running period (a prepaid purchase bound to an account with access).
+   * Days added move the billing day: `anchor` is then the new end; months keep it (null).
+   */
+  extendBy: (db: Database, id: number, duration: number, anchor: number | null, now: number) =>
     statement(
       db,
       `UPDATE subscriptions SET end_date = COALESCE(end_date, ?) + ?,
-         next_charge_at = CASE WHEN next_charge_at IS NULL THEN NULL ELSE next_charge_at + ? END, updated_at = ?
+         next_charge_at = CASE WHEN next_charge_at IS NULL THEN NULL ELSE next_charge_at + ? END,
+         billing_anchor = COALESCE(?, billing_anchor), updated_at = ?
        WHERE id = ?`,
-    ).run(now, duration, duration, now, id),
+    ).run(now, duration, duration, anchor, now, id),
 
   cancel: (db: Database, id: number, now: number) =>
     statement(

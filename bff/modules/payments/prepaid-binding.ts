@@ -6,6 +6,7 @@ import { type PaymentRow, payments } from "../../../db/queries/payments";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { addMonths, dayMs } from "../../platform/calendar";
 import { queuePaymentSucceeded, queueTrialStarted } from "../mail/events";
+import { addBillingMonths } from "../subscriptions/billing-anchor";
 import { nextChargeAmount } from "../subscriptions/next-charge";
 import { hasHadTrial, markTrialRefusal, releaseTrialCard } from "./trial";
 
@@ -100,7 +101,13 @@ export async function planPrepaidBinding(
   const current = await subscriptions.current(database, userId);
   const isExtending = current !== undefined && hasAccess(current, now);
   const from = isExtending ? (current.end_date ?? now) : now;
-  const until = "days" in bought ? from + bought.days * dayMs : addMonths(from, bought.months);
+  // Months added to a period end on its billing day; a new period starts its own.
+  const until =
+    "days" in bought
+      ? from + bought.days * dayMs
+      : isExtending
+        ? addBillingMonths(current, from, bought.months)
+        : addMonths(from, bought.months);
   return { action: isExtending ? "extend" : "start", payment, bought, until, current };
 }
 
@@ -131,7 +138,9 @@ export async function bindPrepaid(
   const { payment, current, until } = plan;
   const isTrial = payment.is_trial === 1;
   if (plan.action === "extend" && current) {
-    await subscriptions.extendBy(database, current.id, until - (current.end_date ?? now), now);
+    // Days added move the billing day to the new end; months keep it.
+    const anchor = "days" in plan.bought ? until : null;
+    await subscriptions.extendBy(database, current.id, until - (current.end_date ?? now), anchor, now);
     if (!current.card_token)
       await subscriptions.setCard(
         database,

@@ -14,6 +14,7 @@ import {
   queueSubscriptionEnded,
   queueTrialStarted,
 } from "../mail/events";
+import { addBillingMonths } from "../subscriptions/billing-anchor";
 import { retryDelaysDays } from "../subscriptions/dunning";
 import { nextChargeAmount } from "../subscriptions/next-charge";
 import { refuseTrialAtPay } from "./trial-at-pay";
@@ -108,11 +109,14 @@ export async function settleSuccess(
   return true;
 }
 
-/** The period a paid renewal adds: from where the last one ended, the subscription's months. */
+/**
+ * The period a paid renewal adds: from where the last one ended, the subscription's months,
+ * ending on its billing day (billing-anchor.ts): 31 January, 28 February, 31 March.
+ */
 function paidPeriod(payment: PaymentRow, subscription: SubscriptionRow, now: number) {
   return {
     id: subscription.id,
-    end_date: addMonths(subscription.end_date ?? now, subscription.tariff_months),
+    end_date: addBillingMonths(subscription, subscription.end_date ?? now, subscription.tariff_months),
     next_period_index: (payment.period_index ?? 0) + 1,
   };
 }
