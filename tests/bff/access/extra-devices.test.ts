@@ -49,6 +49,49 @@ describe("buying a device slot", () => {
     ]);
   });
 
+  test("the purchase screen's figure is what is charged, to the kopeck; a figure that no longer holds charges nothing", async () => {
+    const { app, context } = await makeTestApp();
+    const customer = await signIn(app, "exact-slot@example.com", { period: 1 });
+    const options = await order(app, customer, 1, 1);
+    await payWithCard(app, options.invoiceId, cards.success);
+    await passDays(app, 1.01); // the trial's end: the first paid month is running
+    const quoteOf = async () => {
+      const shop = (await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as {
+        deviceCharge: { amount: number; until: string; perMonth: number };
+      };
+      return shop.deviceCharge;
+    };
+    const devicesAtBank = async () =>
+      (await ledger(app, options.accountId)).filter((entry) => entry.invoiceId.startsWith("device-"));
+    for (const daysLater of [0, 9.4, 13.7]) {
+      await advanceDays(app, daysLater);
+      const quote = await quoteOf();
+      const subscription = await context.database.get<{ end_date: number }>(
+        "SELECT end_date FROM subscriptions WHERE user_id = ?",
+        [Number(options.accountId.replace("customer-", ""))],
+      );
+      expect(quote).toMatchObject({
+        until: new Date(subscription?.end_date ?? 0).toISOString(),
+        perMonth: 50,
+      });
+      expect(quote.amount).toBeLessThanOrEqual(50);
+      const stale = await app.handle(
+        asCustomer(customer, "/api/profile/addDevice", { amount: quote.amount + 1 }),
+      );
+      expect(stale.status).toBe(409);
+      expect(await stale.json()).toMatchObject({
+        error: { code: "slot_price_changed", message: expect.stringContaining(`now ${quote.amount}\u00a0₽`) },
+      });
+      const bought = await app.handle(
+        asCustomer(customer, "/api/profile/addDevice", { amount: quote.amount }),
+      );
+      expect(bought.status).toBe(200);
+      expect(await bought.json()).toMatchObject({ charged: quote.amount });
+      expect((await devicesAtBank()).at(-1)).toMatchObject({ amount: quote.amount, status: "Completed" });
+    }
+    expect(await devicesAtBank()).toHaveLength(3);
+  });
+
   test("a declined card adds no slot and says so", async () => {
     const { app } = await makeTestApp();
     const customer = await signIn(app, "declined-device@example.com");
