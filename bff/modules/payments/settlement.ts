@@ -1,4 +1,5 @@
 import { toCurrencyUnits } from "../../../core/money";
+import { planFor } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { audit } from "../../../db/queries/operators";
 import { type CardOnFile, type PaymentRow, payments } from "../../../db/queries/payments";
@@ -79,6 +80,8 @@ export async function settleSuccess(
     return true;
   if (!subscription) return true; // An anonymous prepaid purchase: applied when it is bound to an account.
   if (payment.kind === "first") {
+    // What this order said, not what a later order (another tab) left on the subscription.
+    await subscriptions.updatePlan(database, subscription.id, planOfOrder(payment, subscription), now);
     if (payment.is_trial) {
       const trialDays = payment.trial_days ?? subscription.trial_days;
       await subscriptions.activate(database, subscription.id, now, now + trialDays * dayMs, now);
@@ -107,6 +110,19 @@ export async function settleSuccess(
     await queueTrialStarted(database, payment, subscription.id, nextChargeAmount, now);
   else await queuePaymentSucceeded(database, payment, subscription.id, now);
   return true;
+}
+
+/**
+ * The plan a first order bought, kept with the order (its tariff and trial days, at the list
+ * prices it was priced at): each order of a customer is its own, so paying one activates
+ * exactly what it said, whichever order was opened last.
+ */
+function planOfOrder(payment: PaymentRow, subscription: SubscriptionRow) {
+  return planFor(
+    payment.currency,
+    payment.tariff_months ?? subscription.tariff_months,
+    payment.trial_days ?? subscription.trial_days,
+  );
 }
 
 /**
