@@ -252,6 +252,13 @@ export const subscriptions = {
       "UPDATE subscriptions SET extra_devices = extra_devices + 1, updated_at = ? WHERE id = ?",
     ).run(now, id),
 
+  /** A slot taken away (its charge was refunded): one fewer, never below none. */
+  removeExtraDevice: (db: Database, id: number, now: number) =>
+    statement(
+      db,
+      "UPDATE subscriptions SET extra_devices = extra_devices - 1, updated_at = ? WHERE id = ? AND extra_devices > 0",
+    ).run(now, id),
+
   /** The demo fixtures' shortcut to a number of extra devices, with no purchase behind it. */
   setExtraDevices: (db: Database, id: number, extraDevices: number) =>
     statement(db, "UPDATE subscriptions SET extra_devices = ? WHERE id = ?").run(extraDevices, id),
