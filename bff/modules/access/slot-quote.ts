@@ -14,7 +14,10 @@ export type SlotQuote = { amount: number; until: number; perMonth: number };
 export function slotQuote(subscription: SubscriptionRow | undefined, now: number): SlotQuote | undefined {
   if (subscription?.status !== "ACTIVE" || !subscription.end_date) return undefined;
   const perMonth = defaultPrices[subscription.currency].extraDevicePerMonth;
-  const until = subscription.end_date;
+  // While the other slots run to an end of their own (a purchase added time they were not
+  // paid for), one more is priced to that end and ends with them.
+  const slotsEnd = subscription.slots_paid_until;
+  const until = slotsEnd !== null && slotsEnd > now ? slotsEnd : subscription.end_date;
   return {
     amount: proRataDevicePrice(perMonth, until, now, billingDayOf(subscription)),
     until,

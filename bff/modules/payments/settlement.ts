@@ -104,7 +104,7 @@ export async function settleSuccess(
     await queuePaymentsSucceeded(database, [{ payment, subscription: { ...subscription, ...period } }], now);
     return true;
   } else {
-    await subscriptions.addExtraDevice(database, subscription.id, now);
+    await subscriptions.addExtraDevice(database, subscription.id, payment.created_at, now);
   }
   if (payment.kind === "first" && payment.is_trial)
     await queueTrialStarted(database, payment, subscription.id, nextChargeAmount, now);
