@@ -11,7 +11,7 @@ import { accountIdOf } from "../payments/orders";
 import { buildReceipt } from "../payments/receipt";
 import { chargeSavedCard, settleCharge } from "../payments/saved-card";
 import { billingTurn } from "../subscriptions/billing-turn";
-import { renoticeRaisedCharge } from "../subscriptions/renewal-notices";
+import { renoticeRaisedCharge } from "../subscriptions/raised-charge-notice";
 import { devicesOf } from "./devices-part";
 import { slotQuote } from "./slot-quote";
 
