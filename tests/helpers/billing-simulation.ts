@@ -147,6 +147,8 @@ type Standing = {
   endDate: number | null;
   hasCard: boolean;
   hasPaidCharge: boolean;
+  /** The day of the month (UTC) of the subscription's billing anchor, its periods' day. */
+  anchorDay: number | null;
 };
 
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -426,8 +428,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       end_date: number | null;
       card_token: string | null;
       paid: number;
+      billing_anchor: number | null;
     }>(
-      `SELECT s.id, s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token,
+      `SELECT s.id, s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token, s.billing_anchor,
          EXISTS (SELECT 1 FROM payments p WHERE p.user_id = s.user_id AND p.status = 'completed'
            AND p.kind IN ('first', 'renewal') AND p.amount > ${trialAmount - 1} AND NOT (p.kind = 'first' AND p.amount = ${trialAmount})) AS paid
        FROM subscriptions s WHERE s.id = (SELECT MAX(id) FROM subscriptions t WHERE t.user_id = s.user_id) ${only}`,
@@ -441,6 +444,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         endDate: row.end_date,
         hasCard: row.card_token !== null,
         hasPaidCharge: row.paid === 1,
+        anchorDay: row.billing_anchor === null ? null : new Date(Number(row.billing_anchor)).getUTCDate(),
       });
     return map;
   };
@@ -638,6 +642,17 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       if (attempt.status === "declined") report.declinedRenewals++;
       if (attempt.amount > 0 && customer.cardRemoved)
         problem(`${customer.email}: renewal ${attempt.id} charged after the card was removed`);
+      // DESIGN §13: a renewed period ends its tariff's months on, on the anchor's day (the
+      // last day of a shorter month), never drifting to the 28th.
+      const was = before.get(attempt.user_id);
+      const became = after.get(attempt.user_id);
+      if (attempt.status === "completed" && was?.endDate && was.anchorDay !== null) {
+        const due = addMonthsOnDayUtc(was.endDate, customer.tariff, was.anchorDay);
+        if (became?.endDate !== due)
+          problem(
+            `${customer.email}: renewal ${attempt.id} moved the end from ${isoDay(was.endDate)} to ${isoDay(became?.endDate ?? 0)}, the anchor's day ${was.anchorDay} says ${isoDay(due)}`,
+          );
+      }
     }
     lastPaymentId = Math.max(
       lastPaymentId,
@@ -923,13 +938,16 @@ export function expectedSlotCharge(periodEnd: number, at: number, billingDay: nu
   return Math.max(100, Math.floor((scaled + 50 * length) / (100 * length)) * 100);
 }
 
-/** Calendar months in UTC, clamped to the month's last day (as a billing period runs). */
-function addMonthsUtc(time: number, months: number): number {
+/** Calendar months in UTC, landing on `day`, or on the last day of a shorter month. */
+function addMonthsOnDayUtc(time: number, months: number, day: number): number {
   const date = new Date(time);
-  const day = date.getUTCDate();
   date.setUTCDate(1);
   date.setUTCMonth(date.getUTCMonth() + months);
   const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
   date.setUTCDate(Math.min(day, last));
   return date.getTime();
 }
+
+/** Calendar months in UTC, clamped to the month's last day (as a billing period runs). */
+const addMonthsUtc = (time: number, months: number) =>
+  addMonthsOnDayUtc(time, months, new Date(time).getUTCDate());
