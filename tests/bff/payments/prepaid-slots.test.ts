@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { allowListSize } from "../../../bff/modules/access/allowlist";
 import { addMonthsOnDay, dayMs } from "../../../core/calendar";
 import { makeTestApp, postJson } from "../../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
@@ -107,6 +108,7 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
       expect(left).toBeGreaterThan(paidMonthEnd - now - 60_000);
     }
     expect(entryWithId(list, ids[0] ?? "")?.remainingMs).toBeGreaterThan(yearEnd - now);
+    expect(await allowListSize(context.database, now)).toBe(3);
     // The next renewal, a year on, is the plan alone.
     expect((await profileOf(world, customer)).userInfo.amount).toBe(150);
 
@@ -114,6 +116,7 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
     await advanceDays(app, (paidMonthEnd - context.clock.now()) / dayMs + 1);
     await runBilling(app);
     expect((await allowList(app, node)).entries.map((entry) => entry.id)).toEqual([ids[0]]);
+    expect(await allowListSize(context.database, context.clock.now())).toBe(1);
     const back = await signIn(app, customer.email);
     expect((await profileOf(world, back)).availableDevices).toBe(0);
     expect(
