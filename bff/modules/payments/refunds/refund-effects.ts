@@ -41,10 +41,9 @@ export async function takeRefundedSlot(
 /**
  * A refund the gateway tells us of, applied up to what the payment took: a full refund
  * of the charge that bought the current period ends access, and of a slot's charge takes
- * the slot. The customer is told of
- * the money that went back, unless an operator's refund run holds the payment: that
- * run tells of everything it returned in one message. Runs inside the caller's
- * transaction, once per refund TransactionId.
+ * the slot. The customer is told of the money that went back, unless an operator's refund
+ * run holds the payment: that run tells of everything it returned in one message. Runs
+ * inside the caller's transaction, once per refund TransactionId.
  */
 export async function applyGatewayRefund(
   database: Database,
