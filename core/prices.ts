@@ -1,5 +1,5 @@
-import { dayMs } from "./calendar";
-import { asPercent, type Currency, partOfAmount, roundToWholeUnits, toMinorUnits } from "./money";
+import { addMonthsOnDay, dayMs, dayOfMonth } from "./calendar";
+import { asPercent, type Currency, partOfAmount, toMinorUnits } from "./money";
 
 export type TariffMonths = 1 | 3 | 6 | 12;
 export const tariffMonths: readonly TariffMonths[] = [1, 3, 6, 12];
@@ -70,17 +70,34 @@ export function listPriceOfPeriod(period: {
   return period.periodPrice + period.extraDevices * devicePrice * period.tariffMonths;
 }
 
-/** A slot's month for the pro rata: the monthly price is spread over 30 days whatever the month. */
-const slotMonthDays = 30;
-
 /**
- * What one more device slot costs for the rest of the paid period: the monthly slot
- * price per day (÷ 30) for the days left, in whole currency units, at least one.
- * Renewals then include the slot at its full monthly price.
+ * What one more device slot costs for the rest of the paid period (minor units): the
+ * monthly slot price for each whole billing month left, plus the share of the month now
+ * running that is left, counted on that month's real length (so a part of a month never
+ * costs more than the month). Billing months end on `billingDay` (the subscription's
+ * anchor, DESIGN §13; by default the period end's own day), counted back from the period's
+ * end. Rounded half up to whole currency units like every charge, at least one unit: the
+ * purchase screen states this figure and the charge is this figure. Renewals then include
+ * the slot at its full monthly price.
  */
-export function proRataDevicePrice(monthlyPrice: number, periodEnd: number, now: number): number {
-  const daysLeft = Math.max(0, (periodEnd - now) / dayMs);
-  return Math.max(toMinorUnits(1), roundToWholeUnits((monthlyPrice * daysLeft) / slotMonthDays));
+export function proRataDevicePrice(
+  monthlyPrice: number,
+  periodEnd: number,
+  now: number,
+  billingDay: number = dayOfMonth(periodEnd),
+): number {
+  const minimum = toMinorUnits(1);
+  if (periodEnd <= now) return minimum;
+  // The month boundaries before the end: the end itself, then one billing month back each.
+  const boundary = (monthsBack: number) =>
+    monthsBack === 0 ? periodEnd : addMonthsOnDay(periodEnd, -monthsBack, billingDay);
+  let wholeMonths = 0;
+  while (boundary(wholeMonths + 1) > now) wholeMonths++;
+  const monthEnd = boundary(wholeMonths);
+  const monthLength = monthEnd - boundary(wholeMonths + 1);
+  // Exact integers: monthly × (whole months + left / length), decided half up once.
+  const price = partOfAmount(monthlyPrice, wholeMonths * monthLength + (monthEnd - now), monthLength);
+  return Math.max(minimum, price);
 }
 
 /** What each invitee that counts takes off the inviter's price, in percent (DESIGN §5). */

@@ -1,6 +1,6 @@
 import { type NewRenewalAttempt, type PaymentRow, payments } from "../../db/queries/payments";
 import { renewalClaims } from "../../db/queries/renewal-claims";
-import { type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
+import { renewedExtraSlots, type SubscriptionRow, subscriptions } from "../../db/queries/subscriptions";
 import type { CustomerReceipt } from "../adapters/cloudpayments/receipt";
 import type { AppContext } from "../context";
 import { accountIdOf } from "../modules/payments/orders";
@@ -109,7 +109,7 @@ export async function claimDue(
           attempt,
           // What the period buys, so its receipt (and a refund's) names it.
           tariff_months: subscription.tariff_months,
-          extra_devices: subscription.extra_devices,
+          extra_devices: renewedExtraSlots(subscription),
           // A free one is settled below, in this transaction: no lease needed.
           claimed_by: amount > 0 ? owner : null,
         });

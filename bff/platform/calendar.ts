@@ -1,2 +1,2 @@
 // One calendar for billing and the screens that promise its dates (DESIGN §13(c)).
-export { addMonths, dayMs } from "../../core/calendar";
+export { addMonths, addMonthsOnDay, dayMs, dayOfMonth } from "../../core/calendar";

@@ -47,6 +47,7 @@ export const errorStatus = {
   slot_needs_active_subscription: 409,
   slot_needs_saved_card: 409,
   renewal_in_progress: 409,
+  slot_price_changed: 409,
   card_declined_insufficient_funds: 409,
   card_declined_unusable: 409,
   card_declined: 409,

@@ -11,13 +11,23 @@ export type CredentialRow = {
   status: SubscriptionStatus;
   end_date: number | null;
   next_charge_at: number | null;
+  /** Its place by age among the customer's devices in use: 1 holds the included slot. */
+  slot: number | string;
+  /** When the extra slots' own paid time ends (migration 0023), if before the period's. */
+  slots_paid_until: number | string | null;
 };
 
-/** Credential rows counted per subscription term. */
-export type TermCount = Pick<CredentialRow, "status" | "end_date" | "next_charge_at"> & { count: number };
+/** The subscription term a credential's time left is decided by (bff/modules/access/allowlist.ts). */
+export type CredentialTerm = Pick<
+  CredentialRow,
+  "status" | "end_date" | "next_charge_at" | "slot" | "slots_paid_until"
+>;
+
+/** Credential rows counted per term (an extra slot's own end included). */
+export type TermCount = CredentialTerm & { count: number };
 
 /** A device that ever had a tag, as it stands now, with its slot and its owner's newest subscription. */
-export type DeviceState = Omit<CredentialRow, "credential" | "status"> & {
+export type DeviceState = Omit<CredentialRow, "credential" | "status" | "slot"> & {
   credential: string | null;
   is_active: number;
   detached_at: number | null;
@@ -44,7 +54,8 @@ export const allowList = {
   credentials: (db: Database) =>
     statement<CredentialRow, []>(
       db,
-      `SELECT d.user_id, d.node_tag, d.credential, s.status, s.end_date, s.next_charge_at ${credentialsInUse}`,
+      `SELECT d.user_id, d.node_tag, d.credential, d.slot, s.status, s.end_date, s.next_charge_at, s.slots_paid_until
+       ${credentialsInUse}`,
     ).all(),
 
   /**
@@ -54,8 +65,10 @@ export const allowList = {
   termCounts: (db: Database) =>
     statement<TermCount, []>(
       db,
-      `SELECT s.status, s.end_date, s.next_charge_at, COUNT(*) AS count ${credentialsInUse}
-     GROUP BY s.status, s.end_date, s.next_charge_at`,
+      `SELECT s.status, s.end_date, s.next_charge_at, MIN(d.slot) AS slot,
+         CASE WHEN d.slot > 1 THEN s.slots_paid_until END AS slots_paid_until, COUNT(*) AS count ${credentialsInUse}
+     GROUP BY s.status, s.end_date, s.next_charge_at, CASE WHEN d.slot > 1 THEN s.slots_paid_until END,
+       CASE WHEN d.slot > 1 THEN 1 ELSE 0 END`,
     ).all(),
 
   /**
@@ -67,7 +80,7 @@ export const allowList = {
     statement<DeviceState, [number, number, number, number]>(
       db,
       `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, slots.slot,
-       s.status, s.end_date, s.next_charge_at, s.extra_devices
+       s.status, s.end_date, s.next_charge_at, s.extra_devices, s.slots_paid_until
      FROM devices d
      LEFT JOIN (${devicesBySlot} AND user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?))
        slots ON slots.id = d.id

@@ -1,7 +1,7 @@
 import type { Language } from "../../core/languages";
 import type { Database } from "../database";
 import { statement } from "../database";
-import { jsonRows, skipLocked } from "../dialect";
+import { jsonRows, largerOf, skipLocked } from "../dialect";
 
 export type MailStatus = "pending" | "sent" | "failed";
 
@@ -33,6 +33,8 @@ export type NewMail = {
   data: string;
   eventKey: string;
   messageId: string;
+  /** When it may go out (app clock); now unless it is held back (renewal-notices.ts). */
+  sendAt?: number;
 };
 
 export const mailOutbox = {
@@ -51,11 +53,24 @@ export const mailOutbox = {
       mail.data,
       mail.eventKey,
       mail.messageId,
-      now,
+      mail.sendAt ?? now,
       now,
     );
     return (await mailOutbox.byEventKey(db, mail.eventKey)) as MailRow;
   },
+
+  /**
+   * Restates a message no worker has touched yet (never tried, never claimed), to go out no
+   * sooner than `sendAt`; false when one has (it may be on its way with the old facts).
+   */
+  restateUntouched: async (db: Database, id: number, data: string, sendAt: number) =>
+    (
+      await statement(
+        db,
+        `UPDATE mail_outbox SET data = ?, next_attempt_at = ${largerOf(db)}(next_attempt_at, ?)
+         WHERE id = ? AND status = 'pending' AND attempts = 0 AND claimed_until IS NULL`,
+      ).run(data, sendAt, id)
+    ).changes === 1,
 
   /**
    * Queues messages to customers in one statement, each in its customer's language and to

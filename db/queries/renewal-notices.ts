@@ -27,6 +27,15 @@ export const renewalNotices = {
        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mail_id) DO NOTHING`,
     ).run(notice.subscriptionId, notice.periodIndex, notice.mailId, notice.chargeAt, notice.amount, now),
 
+  /** A notice not sent yet, restated: its amount and charge date as they now are. */
+  restate: (db: Database, id: number, notice: { chargeAt: number; amount: number }, now: number) =>
+    statement(db, "UPDATE renewal_notices SET charge_at = ?, amount = ?, created_at = ? WHERE id = ?").run(
+      notice.chargeAt,
+      notice.amount,
+      now,
+      id,
+    ),
+
   /** The latest notice of a subscription's period, with when its mail went out. */
   latest: (db: Database, subscriptionId: number, periodIndex: number) =>
     statement<RenewalNoticeRow, [number, number]>(

@@ -28,6 +28,16 @@ export type SubscriptionRow = {
   card_fingerprint: string | null;
   /** When the customer removed this subscription's saved card (migration 0005). */
   card_removed_at: number | null;
+  /**
+   * When the first paid period began (migration 0022): its day of the month is the billing
+   * day every period ends on (bff/modules/subscriptions/billing-anchor.ts).
+   */
+  billing_anchor: number | null;
+  /**
+   * When the extra slots' paid time ends, when that is before the period's end (migration
+   * 0023: a purchase added time they were not paid for); null: they run with the period.
+   */
+  slots_paid_until: number | null;
   created_at: number;
   updated_at: number;
 };
@@ -96,30 +106,45 @@ export const subscriptions = {
       "UPDATE subscriptions SET promo_id = ?, promo_discount_percent = ?, updated_at = ? WHERE id = ?",
     ).run(promoId, percent, now, id),
 
-  /** Opens access from `start` to `end`; the scheduler charges again at `end`. */
+  /**
+   * Opens access from `start` to `end` (a trial); the scheduler charges again at `end`, where
+   * the first paid period begins: its anchor.
+   */
   activate: (db: Database, id: number, start: number, end: number, now: number) =>
     statement(
       db,
       `UPDATE subscriptions SET status = 'ACTIVE', first_payment_paid = 1, start_date = COALESCE(start_date, ?),
-           end_date = ?, next_charge_at = ?, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
-    ).run(start, end, end, now, id),
+           end_date = ?, next_charge_at = ?, billing_anchor = ?, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
+    ).run(start, end, end, end, now, id),
 
-  /** A first payment at the full price paid period 0 itself: the next charge opens period 1. */
+  /**
+   * A first payment at the full price paid period 0 itself, which begins at `start` (the
+   * anchor): the next charge opens period 1.
+   */
   activateFirstPeriod: (db: Database, id: number, start: number, end: number, now: number) =>
     statement(
       db,
       `UPDATE subscriptions SET status = 'ACTIVE', first_payment_paid = 1, start_date = COALESCE(start_date, ?),
-           end_date = ?, next_charge_at = ?, next_period_index = 1, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
-    ).run(start, end, end, now, id),
+           end_date = ?, next_charge_at = ?, next_period_index = 1, billing_anchor = ?, dunning_attempts = 0,
+           updated_at = ? WHERE id = ?`,
+    ).run(start, end, end, start, now, id),
 
-  /** Time added to a running period (a prepaid purchase bound to an account with access). */
-  extendBy: (db: Database, id: number, duration: number, now: number) =>
+  /**
+   * Time added to a running period (a prepaid purchase bound to an account with access).
+   * Days added move the billing day: `anchor` is then the new end; months keep it (null).
+   * The added time did not pay for extra slots: they end where they were paid to (the old
+   * end, or an earlier end of theirs; every SET reads the row as it was).
+   */
+  extendBy: (db: Database, id: number, duration: number, anchor: number | null, now: number) =>
     statement(
       db,
       `UPDATE subscriptions SET end_date = COALESCE(end_date, ?) + ?,
-         next_charge_at = CASE WHEN next_charge_at IS NULL THEN NULL ELSE next_charge_at + ? END, updated_at = ?
+         next_charge_at = CASE WHEN next_charge_at IS NULL THEN NULL ELSE next_charge_at + ? END,
+         billing_anchor = COALESCE(?, billing_anchor),
+         slots_paid_until = CASE WHEN extra_devices > 0 THEN COALESCE(slots_paid_until, end_date, ?) ELSE NULL END,
+         updated_at = ?
        WHERE id = ?`,
-    ).run(now, duration, duration, now, id),
+    ).run(now, duration, duration, anchor, now, now, id),
 
   cancel: (db: Database, id: number, now: number) =>
     statement(
@@ -155,13 +180,16 @@ export const subscriptions = {
          card_fingerprint = COALESCE(?, card_fingerprint), updated_at = ? WHERE id = ?`,
     ).run(token, lastFour, fingerprint, now, id),
 
-  /** A paid (or free) renewal: the next period starts where the last one ended. */
+  /**
+   * A paid (or free) renewal: the next period starts where the last one ended. Slots that
+   * ended before it (slots_paid_until) were not renewed with it: they are gone.
+   */
   extend: (db: Database, id: number, end: number, nextPeriodIndex: number, now: number) =>
     statement(
       db,
       `UPDATE subscriptions SET status = CASE WHEN status = 'EXPIRED' THEN 'ACTIVE' ELSE status END, end_date = ?,
          next_charge_at = CASE WHEN status = 'CANCELED' THEN NULL ELSE CAST(? AS BIGINT) END, next_period_index = ?,
-         dunning_attempts = 0, updated_at = ? WHERE id = ?`,
+         ${slotsRenewed}, dunning_attempts = 0, updated_at = ? WHERE id = ?`,
     ).run(end, end, nextPeriodIndex, now, id),
 
   /** Many paid renewals in one statement, each as `extend` does it. */
@@ -174,7 +202,7 @@ export const subscriptions = {
       db,
       `UPDATE subscriptions SET status = CASE WHEN status = 'EXPIRED' THEN 'ACTIVE' ELSE status END,
          end_date = e.end_date, next_charge_at = CASE WHEN status = 'CANCELED' THEN NULL ELSE e.end_date END,
-         next_period_index = e.next_period_index, dunning_attempts = 0, updated_at = ?
+         next_period_index = e.next_period_index, ${slotsRenewed}, dunning_attempts = 0, updated_at = ?
        FROM ${jsonRows(db, "e", [
          ["id", "BIGINT"],
          ["end_date", "BIGINT"],
@@ -230,10 +258,27 @@ export const subscriptions = {
       ).get(since)
     )?.count ?? 0,
 
-  addExtraDevice: (db: Database, id: number, now: number) =>
+  /**
+   * One more slot, bought at `boughtAt`. Priced to the other slots' end while they run
+   * (slot-quote.ts), it ends with them; bought after they ended, it is the only one and runs
+   * with the period.
+   */
+  addExtraDevice: (db: Database, id: number, boughtAt: number, now: number) =>
     statement(
       db,
-      "UPDATE subscriptions SET extra_devices = extra_devices + 1, updated_at = ? WHERE id = ?",
+      `UPDATE subscriptions SET
+         extra_devices = CASE WHEN slots_paid_until <= ? THEN 1 ELSE extra_devices + 1 END,
+         slots_paid_until = CASE WHEN slots_paid_until <= ? THEN NULL ELSE slots_paid_until END,
+         updated_at = ? WHERE id = ?`,
+    ).run(boughtAt, boughtAt, now, id),
+
+  /** A slot taken away (its charge was refunded): one fewer, never below none. */
+  removeExtraDevice: (db: Database, id: number, now: number) =>
+    statement(
+      db,
+      `UPDATE subscriptions SET extra_devices = extra_devices - 1,
+         slots_paid_until = CASE WHEN extra_devices = 1 THEN NULL ELSE slots_paid_until END, updated_at = ?
+       WHERE id = ? AND extra_devices > 0`,
     ).run(now, id),
 
   /** The demo fixtures' shortcut to a number of extra devices, with no purchase behind it. */
@@ -250,6 +295,24 @@ export const subscriptions = {
       ).get(userId, now)
     )?.ended ?? null,
 };
+
+/** The slot columns as a renewal leaves them: slots that end before the new period are gone. */
+const slotsRenewed = `extra_devices = CASE WHEN slots_paid_until IS NULL THEN extra_devices ELSE 0 END,
+  slots_paid_until = NULL`;
+
+/** The extra device slots paid for at `at` (DESIGN §13): none once their own paid time has ended. */
+export const paidExtraSlots = (
+  subscription: Pick<SubscriptionRow, "extra_devices" | "slots_paid_until">,
+  at: number,
+): number =>
+  subscription.slots_paid_until !== null && subscription.slots_paid_until <= at
+    ? 0
+    : subscription.extra_devices;
+
+/** The extra slots the next renewal renews and charges: none that end before the period does. */
+export const renewedExtraSlots = (
+  subscription: Pick<SubscriptionRow, "extra_devices" | "slots_paid_until">,
+) => (subscription.slots_paid_until === null ? subscription.extra_devices : 0);
 
 /** Access is open while ACTIVE (dunning keeps it), or CANCELED until the paid period ends. */
 export function hasAccess(subscription: SubscriptionRow | undefined, now: number): boolean {

@@ -268,12 +268,21 @@ export async function applyPromo(promoCode: string): Promise<string | undefined>
   return undefined;
 }
 
-/** Buys one more device slot with the saved card (charged pro rata now). */
+/**
+ * Buys one more device slot with the saved card: exactly the amount the screen states
+ * (the shop's `deviceCharge`), or nothing. When that figure no longer holds, the server
+ * says the new one and the cabinet is read again, so the screen states it before the next hold.
+ */
 export async function addDevice(): Promise<void> {
   const shop = $shop.get();
-  const { data, error } = await api.profile.addDevice.post(identity());
+  const shown = shop?.deviceCharge?.amount;
+  const { data, error } = await api.profile.addDevice.post({
+    ...identity(),
+    ...(shown === undefined ? {} : { amount: shown }),
+  });
   if (!data) {
     showToast(errorMessage(error) ?? translate("cabinet.addDeviceFailed"), "error");
+    if (errorCode(error) === "slot_price_changed") await loadCabinet();
     return;
   }
   showToast(

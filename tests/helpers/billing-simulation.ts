@@ -147,6 +147,8 @@ type Standing = {
   endDate: number | null;
   hasCard: boolean;
   hasPaidCharge: boolean;
+  /** The day of the month (UTC) of the subscription's billing anchor, its periods' day. */
+  anchorDay: number | null;
 };
 
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -426,8 +428,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       end_date: number | null;
       card_token: string | null;
       paid: number;
+      billing_anchor: number | null;
     }>(
-      `SELECT s.id, s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token,
+      `SELECT s.id, s.user_id, s.status, s.next_charge_at, s.end_date, s.card_token, s.billing_anchor,
          EXISTS (SELECT 1 FROM payments p WHERE p.user_id = s.user_id AND p.status = 'completed'
            AND p.kind IN ('first', 'renewal') AND p.amount > ${trialAmount - 1} AND NOT (p.kind = 'first' AND p.amount = ${trialAmount})) AS paid
        FROM subscriptions s WHERE s.id = (SELECT MAX(id) FROM subscriptions t WHERE t.user_id = s.user_id) ${only}`,
@@ -441,6 +444,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         endDate: row.end_date,
         hasCard: row.card_token !== null,
         hasPaidCharge: row.paid === 1,
+        anchorDay: row.billing_anchor === null ? null : new Date(Number(row.billing_anchor)).getUTCDate(),
       });
     return map;
   };
@@ -492,9 +496,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     );
   /**
    * DESIGN §13(a): a slot bought after the next period's notice raises that renewal above
-   * what the notice stated, so the purchase queues a new notice stating the rule's amount
-   * now (the renewal then charges it, never more); without a notice, or when the amount
-   * did not rise, nothing is queued.
+   * what the notice stated, so the period's one current notice states the rule's amount
+   * now (the renewal then charges it, never more): the latest notice restated when it had
+   * not gone out, else one new notice (held a few minutes, so the next slot restates it);
+   * without a notice, or when the amount did not rise, nothing changes.
    */
   const checkSlotNotice = async (
     customer: Customer,
@@ -519,9 +524,18 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     const stated = before?.period_index === periodIndex ? before.amount : undefined;
     const shouldNotice = stated !== undefined && expected > stated;
     const amounts = queued.map((notice) => notice.amount);
-    if (shouldNotice ? amounts.length !== 1 || amounts[0] !== expected : amounts.length > 0)
+    // The notice the purchase found, as it stands after it (restated, or left as it was).
+    const found = before
+      ? (await noticesOfSubscription(subscriptionId, before.id - 1)).find((notice) => notice.id === before.id)
+      : undefined;
+    if (found) slotNotices.add(found.id);
+    const current = queued.at(-1) ?? found;
+    const isRight = shouldNotice
+      ? amounts.length <= 1 && current?.amount === expected
+      : amounts.length === 0 && found?.amount === before?.amount;
+    if (!isRight)
       problem(
-        `${customer.email}: slot bought after a notice of ${(stated ?? 0) / 100} queued notices [${amounts.map((amount) => amount / 100).join(", ")}], rule says ${shouldNotice ? expected / 100 : "none"}`,
+        `${customer.email}: slot bought after a notice of ${(stated ?? 0) / 100} queued notices [${amounts.map((amount) => amount / 100).join(", ")}] and left it at ${(found?.amount ?? 0) / 100}, rule says ${shouldNotice ? expected / 100 : "none"}`,
       );
     if (shouldNotice) noticed.set(`${subscriptionId}/${periodIndex}`, expected);
     report.slotNotices += queued.length;
@@ -628,6 +642,17 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       if (attempt.status === "declined") report.declinedRenewals++;
       if (attempt.amount > 0 && customer.cardRemoved)
         problem(`${customer.email}: renewal ${attempt.id} charged after the card was removed`);
+      // DESIGN §13: a renewed period ends its tariff's months on, on the anchor's day (the
+      // last day of a shorter month), never drifting to the 28th.
+      const was = before.get(attempt.user_id);
+      const became = after.get(attempt.user_id);
+      if (attempt.status === "completed" && was?.endDate && was.anchorDay !== null) {
+        const due = addMonthsOnDayUtc(was.endDate, customer.tariff, was.anchorDay);
+        if (became?.endDate !== due)
+          problem(
+            `${customer.email}: renewal ${attempt.id} moved the end from ${isoDay(was.endDate)} to ${isoDay(became?.endDate ?? 0)}, the anchor's day ${was.anchorDay} says ${isoDay(due)}`,
+          );
+      }
     }
     lastPaymentId = Math.max(
       lastPaymentId,
@@ -692,11 +717,29 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         report.devices++;
         await checkSlotNotice(customer, standing.subscriptionId, noticeBefore);
         const { charged } = await json<{ charged: number }>(response);
-        // Pro rata: the monthly slot price per day (÷ 30) for the days left, whole units, at least 1.
-        const daysLeft = ((standing.endDate ?? now) - now) / dayMs;
-        const expected = Math.max(1, Math.round(((devicePerMonth / 100) * daysLeft) / 30));
-        if (Math.abs(charged - expected) > 1)
-          problem(`${customer.email}: device charged ${charged}, pro rata ${expected}`);
+        // Priced at the moment the purchase was committed, to the period's end, on its billing day.
+        const bought = await database.get<{
+          amount: number;
+          created_at: number;
+          end_date: number;
+          billing_anchor: number | null;
+        }>(
+          `SELECT p.amount, p.created_at, s.end_date, s.billing_anchor FROM payments p
+           JOIN subscriptions s ON s.id = p.subscription_id
+           WHERE p.subscription_id = ? AND p.kind = 'device' ORDER BY p.id DESC LIMIT 1`,
+          [standing.subscriptionId],
+        );
+        const expected = bought
+          ? expectedSlotCharge(
+              bought.end_date,
+              bought.created_at,
+              new Date(bought.billing_anchor ?? bought.end_date).getUTCDate(),
+            )
+          : undefined;
+        if (expected === undefined || Math.round(charged * 100) !== expected || bought?.amount !== expected)
+          problem(
+            `${customer.email}: device charged ${charged} (recorded ${(bought?.amount ?? 0) / 100}), pro rata ${(expected ?? 0) / 100}`,
+          );
       } else if (approves || response.status !== 409) {
         problem(`${customer.email}: addDevice → ${response.status}`);
       }
@@ -873,13 +916,38 @@ async function solveCaptcha(send: Send): Promise<string> {
   throw new Error("captcha not solvable");
 }
 
-/** Calendar months in UTC, clamped to the month's last day (as a billing period runs). */
-function addMonthsUtc(time: number, months: number): number {
+/**
+ * One more device slot for the rest of the period (README, Money rules), in minor units: the
+ * monthly price for each whole billing month left, plus the part left of the billing month
+ * now running over that month's real length, half up to whole units, at least one unit.
+ * Billing months end on `billingDay`, counted back from the period's end.
+ */
+export function expectedSlotCharge(periodEnd: number, at: number, billingDay: number): number {
+  if (periodEnd <= at) return 100;
+  const monthsBack = (count: number) => {
+    if (count === 0) return periodEnd;
+    const date = new Date(periodEnd);
+    const month = date.getUTCMonth() - count;
+    const last = new Date(Date.UTC(date.getUTCFullYear(), month + 1, 0)).getUTCDate();
+    return Date.UTC(date.getUTCFullYear(), month, Math.min(billingDay, last)) + (periodEnd % dayMs);
+  };
+  let whole = 0;
+  while (monthsBack(whole + 1) > at) whole++;
+  const length = monthsBack(whole) - monthsBack(whole + 1);
+  const scaled = devicePerMonth * (whole * length + (monthsBack(whole) - at)); // minor units × length
+  return Math.max(100, Math.floor((scaled + 50 * length) / (100 * length)) * 100);
+}
+
+/** Calendar months in UTC, landing on `day`, or on the last day of a shorter month. */
+function addMonthsOnDayUtc(time: number, months: number, day: number): number {
   const date = new Date(time);
-  const day = date.getUTCDate();
   date.setUTCDate(1);
   date.setUTCMonth(date.getUTCMonth() + months);
   const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
   date.setUTCDate(Math.min(day, last));
   return date.getTime();
 }
+
+/** Calendar months in UTC, clamped to the month's last day (as a billing period runs). */
+const addMonthsUtc = (time: number, months: number) =>
+  addMonthsOnDayUtc(time, months, new Date(time).getUTCDate());

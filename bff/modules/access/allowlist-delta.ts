@@ -16,8 +16,8 @@ const withinSlots = (device: DeviceState) =>
 
 function entryOfState(device: DeviceState, now: number): AllowEntry | undefined {
   if (device.is_active !== 1 || device.detached_at !== null || device.credential === null) return undefined;
-  if (device.status === null || !withinSlots(device)) return undefined;
-  return entryOf({ ...device, credential: device.credential, status: device.status }, now);
+  if (device.status === null || device.slot === null || !withinSlots(device)) return undefined;
+  return entryOf({ ...device, slot: device.slot, credential: device.credential, status: device.status }, now);
 }
 
 async function fullAnswer(database: Database, version: number, now: number): Promise<AllowListResponse> {

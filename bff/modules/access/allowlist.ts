@@ -1,11 +1,22 @@
 import type { Database } from "../../../db/database";
-import { allowList, type CredentialRow } from "../../../db/queries/allowlist";
+import { allowList, type CredentialRow, type CredentialTerm } from "../../../db/queries/allowlist";
 import { accessEndsAt } from "./access-rule";
 import type { AllowEntry } from "./node-wire";
 
+/**
+ * When a credential's access ends by the cabinet's rule (accessEndsAt), or earlier for a
+ * device in an extra slot whose own paid time ends first (DESIGN §13: slots never ride
+ * along unpaid): the nodes drop it then, even with the product unreachable.
+ */
+export function credentialEndsAt(term: CredentialTerm, now: number): number | null {
+  const endsAt = accessEndsAt(term, now);
+  if (endsAt === null || Number(term.slot) <= 1 || term.slots_paid_until === null) return endsAt;
+  return Math.min(endsAt, Number(term.slots_paid_until));
+}
+
 /** The entry a credential row gives now, or none when its owner has no access left. */
 export function entryOf(row: CredentialRow, now: number): AllowEntry | undefined {
-  const endsAt = accessEndsAt(row, now);
+  const endsAt = credentialEndsAt(row, now);
   if (endsAt === null || endsAt <= now) return undefined;
   return { tag: row.node_tag, id: row.credential, remainingMs: endsAt - now };
 }
@@ -32,7 +43,7 @@ export async function fullAllowList(database: Database, now: number): Promise<Al
 export async function allowListSize(database: Database, now: number): Promise<number> {
   let size = 0;
   for (const term of await allowList.termCounts(database)) {
-    const endsAt = accessEndsAt(term, now);
+    const endsAt = credentialEndsAt(term, now);
     if (endsAt !== null && endsAt > now) size += Number(term.count);
   }
   return size;

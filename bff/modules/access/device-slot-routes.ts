@@ -11,10 +11,21 @@ export function deviceSlotRoutes(context: AppContext) {
     .use(customerAuth(context))
     .post(
       "/addDevice",
-      ({ customer, request }) => addDeviceSlot(context, customer, context.clientAddress(request)),
+      ({ customer, request, body }) =>
+        addDeviceSlot(context, customer, context.clientAddress(request), body.amount),
       {
         customer: true,
-        body: t.Object(customerIdentity),
+        body: t.Object({
+          ...customerIdentity,
+          amount: t.Optional(
+            t.Number({
+              minimum: 0,
+              maximum: 1_000_000,
+              description:
+                "the charge the screen stated (the shop's deviceCharge.amount): charged exactly, or refused with slot_price_changed",
+            }),
+          ),
+        }),
         response: {
           200: t.Object({ success: t.Literal(true), charged: t.Number(), ...devicesPart }),
           ...customerErrors,

@@ -1,15 +1,15 @@
 import type { Database } from "../../../db/database";
 import { devices } from "../../../db/queries/devices";
-import type { SubscriptionRow } from "../../../db/queries/subscriptions";
+import { paidExtraSlots, type SubscriptionRow } from "../../../db/queries/subscriptions";
 import { accessEndsAt } from "./access-rule";
 
 /** The subscription gives access now, by the nodes' own rule. */
 export const givesAccess = (subscription: SubscriptionRow | undefined, now: number) =>
   accessEndsAt(subscription, now) !== null;
 
-/** Device slots: one included plus the extra ones bought, while access is open. */
+/** Device slots: one included plus the extra ones bought and still paid for, while access is open. */
 export function slotsOf(subscription: SubscriptionRow | undefined, now: number): number {
-  return subscription && givesAccess(subscription, now) ? 1 + subscription.extra_devices : 0;
+  return subscription && givesAccess(subscription, now) ? 1 + paidExtraSlots(subscription, now) : 0;
 }
 
 /** Slots not taken by a device in use. */

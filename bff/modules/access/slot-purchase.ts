@@ -1,5 +1,4 @@
-import { toCurrencyUnits } from "../../../core/money";
-import { defaultPrices, proRataDevicePrice } from "../../../core/prices";
+import { formatMoney, toCurrencyUnits, toMinorUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
 import { payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
@@ -12,8 +11,9 @@ import { accountIdOf } from "../payments/orders";
 import { buildReceipt } from "../payments/receipt";
 import { chargeSavedCard, settleCharge } from "../payments/saved-card";
 import { billingTurn } from "../subscriptions/billing-turn";
-import { renoticeRaisedCharge } from "../subscriptions/renewal-notices";
+import { renoticeRaisedCharge } from "../subscriptions/raised-charge-notice";
 import { devicesOf } from "./devices-part";
+import { slotQuote } from "./slot-quote";
 
 /** The gateway's reason code for "not enough money on the card". */
 const insufficientFundsCode = 5051;
@@ -31,7 +31,13 @@ function declined(reasonCode: number | null | undefined): ErrorCode {
  * (its amount could not include the slot, so the slot waits for it), and a claim after it
  * sees this purchase and leaves the renewal for the next pass (subscriptions.due).
  */
-async function openSlotPurchase(database: Database, user: UserRow, ip: string | null, now: number) {
+async function openSlotPurchase(
+  database: Database,
+  user: UserRow,
+  ip: string | null,
+  shownAmount: number | undefined,
+  now: number,
+) {
   return database.inTurn(billingTurn, async () => {
     const subscription = await subscriptions.current(database, user.id);
     if (subscription?.status !== "ACTIVE" || !subscription.end_date) {
@@ -41,11 +47,13 @@ async function openSlotPurchase(database: Database, user: UserRow, ip: string | 
     if (!cardToken) throw new AppError("slot_needs_saved_card");
     if (await payments.inFlight(database, subscription.id, "renewal", 0))
       throw new AppError("renewal_in_progress");
-    const amount = proRataDevicePrice(
-      defaultPrices[subscription.currency].extraDevicePerMonth,
-      subscription.end_date,
-      now,
-    );
+    const quote = slotQuote(subscription, now);
+    if (!quote) throw new AppError("slot_needs_active_subscription");
+    const { amount } = quote;
+    // What the screen stated is what is charged: a figure that no longer holds (the clock
+    // moved on since it was shown) is refused with the new one, never charged otherwise.
+    if (shownAmount !== undefined && toMinorUnits(shownAmount) !== amount)
+      throw new AppError("slot_price_changed", { amount: formatMoney(amount, subscription.currency) });
     const payment = await payments.insert(
       database,
       {
@@ -68,17 +76,26 @@ async function openSlotPurchase(database: Database, user: UserRow, ip: string | 
 
 /**
  * Buys an extra device slot with the saved card, now (spec: hold-to-add-device): pro rata
- * for the rest of the period, and in every renewal from the next one on. Bought after the
- * next renewal's notice, the slot gets a new notice stating the new amount, and that
- * renewal waits 24 hours after it (DESIGN §13(a), renoticeRaisedCharge).
+ * for the rest of the period, and in every renewal from the next one on. `shownAmount` is
+ * the figure the purchase screen stated (currency units, the shop's `deviceCharge`): the
+ * charge is exactly that, or nothing. Bought after the next renewal's notice, the slot
+ * gets a new notice stating the new amount, and that renewal waits 24 hours after it
+ * (DESIGN §13(a), renoticeRaisedCharge).
  */
 export async function addDeviceSlot(
   context: Pick<AppContext, "database" | "clock" | "config" | "payments">,
   user: UserRow,
   ip: string | null,
+  shownAmount?: number,
 ) {
   const { database, clock } = context;
-  const { payment, cardToken, subscriptionId } = await openSlotPurchase(database, user, ip, clock.now());
+  const { payment, cardToken, subscriptionId } = await openSlotPurchase(
+    database,
+    user,
+    ip,
+    shownAmount,
+    clock.now(),
+  );
   const { amount } = payment;
   const answer = await chargeSavedCard(
     context.payments.gateway,

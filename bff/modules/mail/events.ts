@@ -114,7 +114,7 @@ export async function queuePaymentsSucceeded(
 }
 
 /** What a payment_succeeded message reads of the subscription. */
-type PaidFacts = "user_id" | "tariff_months" | "end_date";
+type PaidFacts = "user_id" | "tariff_months" | "end_date" | "slots_paid_until";
 
 function paymentSucceeded(
   database: Database,
@@ -128,8 +128,8 @@ function paymentSucceeded(
     paidAt: now,
     what: isDevice ? "device" : "subscription",
     tariffMonths: isDevice ? null : (payment.tariff_months ?? subscription.tariff_months),
-    // A device slot lasts as long as the period it was bought in.
-    paidUntil: subscription.end_date,
+    // A device slot lasts as long as the period it was bought in, or the slots it joined.
+    paidUntil: (isDevice ? subscription.slots_paid_until : null) ?? subscription.end_date,
     receiptUrl: receiptUrlOf(database, payment.id),
   };
   return { userId: subscription.user_id, kind: "payment_succeeded", data, eventKey: `payment:${payment.id}` };

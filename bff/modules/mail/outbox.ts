@@ -12,6 +12,8 @@ export type MailEvent<K extends MailKind> = {
    * (a redelivered notification, a repeated pass): e.g. `payment_succeeded:{invoiceId}`.
    */
   eventKey: string;
+  /** When it may go out, if not at once (a held-back notice, renewal-notices.ts). */
+  sendAt?: number;
 };
 
 /**
@@ -37,6 +39,7 @@ export async function enqueueMail<K extends MailKind>(
       data: JSON.stringify(event.data),
       eventKey: `${event.kind}:${event.eventKey}`,
       messageId: `${crypto.randomUUID()}@kannt.mail`,
+      ...(event.sendAt === undefined ? {} : { sendAt: event.sendAt }),
     },
     now,
   );

@@ -2,7 +2,7 @@ import { percentToFraction, toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
 import { devices } from "../../../db/queries/devices";
 import { type CustomerSearchRow, customerCard, customerSearch } from "../../../db/queries/panel-customers";
-import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
+import { hasAccess, paidExtraSlots, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
 import { AppError } from "../../platform/errors";
 import { paged } from "../../platform/paging";
@@ -86,7 +86,8 @@ export async function userDetails(database: Database, userId: number, now: numbe
             discountPercent: discount.totalPercent,
           }
         : null,
-      deviceCount: subscription ? 1 + subscription.extra_devices : 0,
+      // The slots paid for now: extra ones whose own paid time ended are not counted.
+      deviceCount: subscription ? 1 + paidExtraSlots(subscription, now) : 0,
     },
     currency: user.currency,
     firstPayment: subscription ? toCurrencyUnits(subscription.first_payment) : 0,

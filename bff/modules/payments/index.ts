@@ -57,6 +57,8 @@ const prepaidPreview = t.Object({
   until: t.Optional(t.String()),
   reason: t.Optional(t.String()),
   isRefundOnConfirm: t.Optional(t.Boolean()),
+  /** Extra device slots the added time does not pay for: they end at `until` (DESIGN §13). */
+  slotsEnd: t.Optional(t.Object({ count: t.Number(), until: t.String() })),
 });
 
 const prepaidAttached = t.Object({
@@ -213,7 +215,7 @@ export function paymentsModule(context: AppContext) {
         detail: {
           summary: "What attaching an anonymous purchase to this account would do",
           description:
-            "The binding dialog's text before the click: the period bought is added to the access the account has, or starts now, with the date access then ends; or why it would be refused.",
+            "The binding dialog's text before the click: the period bought is added to the access the account has, or starts now, with the date access then ends (and, when extending, until when the account's extra device slots stay paid: slotsEnd); or why it would be refused.",
         },
       },
     )

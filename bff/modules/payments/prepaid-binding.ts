@@ -3,9 +3,15 @@ import type { Language } from "../../../core/languages";
 import { planFor } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { type PaymentRow, payments } from "../../../db/queries/payments";
-import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
+import {
+  hasAccess,
+  paidExtraSlots,
+  type SubscriptionRow,
+  subscriptions,
+} from "../../../db/queries/subscriptions";
 import { addMonths, dayMs } from "../../platform/calendar";
 import { queuePaymentSucceeded, queueTrialStarted } from "../mail/events";
+import { addBillingMonths } from "../subscriptions/billing-anchor";
 import { nextChargeAmount } from "../subscriptions/next-charge";
 import { hasHadTrial, markTrialRefusal, releaseTrialCard } from "./trial";
 
@@ -62,6 +68,8 @@ export type PrepaidPlan =
       /** The end of access once bound. */
       until: number;
       current: SubscriptionRow | undefined;
+      /** Extra device slots held now that the added time does not pay for: they end at `at`. */
+      slotsEnd?: { count: number; at: number };
     };
 
 const refusalOfMarked: Record<NonNullable<PaymentRow["trial_refusal"]>, PrepaidRefusal> = {
@@ -76,7 +84,7 @@ const refusalOfMarked: Record<NonNullable<PaymentRow["trial_refusal"]>, PrepaidR
  * (a second 1-rouble period would make the trial twice per customer). A full-price
  * purchase (its card had a trial, so it was bought at the plan's price) buys the tariff's
  * months, for any account. The bought period runs from the end of the account's access,
- * or from now.
+ * or from now; extra device slots the account holds end with the time they were paid for.
  */
 export async function planPrepaidBinding(
   database: Database,
@@ -100,8 +108,19 @@ export async function planPrepaidBinding(
   const current = await subscriptions.current(database, userId);
   const isExtending = current !== undefined && hasAccess(current, now);
   const from = isExtending ? (current.end_date ?? now) : now;
-  const until = "days" in bought ? from + bought.days * dayMs : addMonths(from, bought.months);
-  return { action: isExtending ? "extend" : "start", payment, bought, until, current };
+  // Months added to a period end on its billing day; a new period starts its own.
+  const until =
+    "days" in bought
+      ? from + bought.days * dayMs
+      : isExtending
+        ? addBillingMonths(current, from, bought.months)
+        : addMonths(from, bought.months);
+  if (!isExtending) return { action: "start", payment, bought, until, current };
+  // DESIGN §13: slots never ride along unpaid. They end with the time they were paid for
+  // (subscriptions.extendBy), and the dialog says so before the click.
+  const slots = paidExtraSlots(current, now);
+  const slotsEnd = slots > 0 ? { count: slots, at: current.slots_paid_until ?? from } : undefined;
+  return { action: "extend", payment, bought, until, current, ...(slotsEnd ? { slotsEnd } : {}) };
 }
 
 /**
@@ -131,7 +150,9 @@ export async function bindPrepaid(
   const { payment, current, until } = plan;
   const isTrial = payment.is_trial === 1;
   if (plan.action === "extend" && current) {
-    await subscriptions.extendBy(database, current.id, until - (current.end_date ?? now), now);
+    // Days added move the billing day to the new end; months keep it.
+    const anchor = "days" in plan.bought ? until : null;
+    await subscriptions.extendBy(database, current.id, until - (current.end_date ?? now), anchor, now);
     if (!current.card_token)
       await subscriptions.setCard(
         database,

@@ -14,6 +14,11 @@ export type PrepaidPreview = {
   reason?: string;
   /** A refused 1-unit trial goes back to the card when the customer confirms. */
   isRefundOnConfirm?: boolean;
+  /**
+   * Extra device slots the account holds that the added time does not pay for (DESIGN §13):
+   * how many, and when they end (ISO 8601).
+   */
+  slotsEnd?: { count: number; until: string };
 };
 
 /**
@@ -39,5 +44,8 @@ export async function previewPrepaid(
     outcome: plan.action === "extend" ? "extends" : "starts",
     ...plan.bought,
     until: new Date(plan.until).toISOString(),
+    ...(plan.slotsEnd
+      ? { slotsEnd: { count: plan.slotsEnd.count, until: new Date(plan.slotsEnd.at).toISOString() } }
+      : {}),
   };
 }

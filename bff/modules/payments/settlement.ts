@@ -1,4 +1,5 @@
 import { toCurrencyUnits } from "../../../core/money";
+import { planFor } from "../../../core/prices";
 import type { Database } from "../../../db/database";
 import { audit } from "../../../db/queries/operators";
 import { type CardOnFile, type PaymentRow, payments } from "../../../db/queries/payments";
@@ -14,6 +15,7 @@ import {
   queueSubscriptionEnded,
   queueTrialStarted,
 } from "../mail/events";
+import { addBillingMonths } from "../subscriptions/billing-anchor";
 import { retryDelaysDays } from "../subscriptions/dunning";
 import { nextChargeAmount } from "../subscriptions/next-charge";
 import { refuseTrialAtPay } from "./trial-at-pay";
@@ -78,6 +80,8 @@ export async function settleSuccess(
     return true;
   if (!subscription) return true; // An anonymous prepaid purchase: applied when it is bound to an account.
   if (payment.kind === "first") {
+    // What this order said, not what a later order (another tab) left on the subscription.
+    await subscriptions.updatePlan(database, subscription.id, planOfOrder(payment, subscription), now);
     if (payment.is_trial) {
       const trialDays = payment.trial_days ?? subscription.trial_days;
       await subscriptions.activate(database, subscription.id, now, now + trialDays * dayMs, now);
@@ -100,7 +104,7 @@ export async function settleSuccess(
     await queuePaymentsSucceeded(database, [{ payment, subscription: { ...subscription, ...period } }], now);
     return true;
   } else {
-    await subscriptions.addExtraDevice(database, subscription.id, now);
+    await subscriptions.addExtraDevice(database, subscription.id, payment.created_at, now);
   }
   if (payment.kind === "first" && payment.is_trial)
     await queueTrialStarted(database, payment, subscription.id, nextChargeAmount, now);
@@ -108,11 +112,27 @@ export async function settleSuccess(
   return true;
 }
 
-/** The period a paid renewal adds: from where the last one ended, the subscription's months. */
+/**
+ * The plan a first order bought, kept with the order (its tariff and trial days, at the list
+ * prices it was priced at): each order of a customer is its own, so paying one activates
+ * exactly what it said, whichever order was opened last.
+ */
+function planOfOrder(payment: PaymentRow, subscription: SubscriptionRow) {
+  return planFor(
+    payment.currency,
+    payment.tariff_months ?? subscription.tariff_months,
+    payment.trial_days ?? subscription.trial_days,
+  );
+}
+
+/**
+ * The period a paid renewal adds: from where the last one ended, the subscription's months,
+ * ending on its billing day (billing-anchor.ts): 31 January, 28 February, 31 March.
+ */
 function paidPeriod(payment: PaymentRow, subscription: SubscriptionRow, now: number) {
   return {
     id: subscription.id,
-    end_date: addMonths(subscription.end_date ?? now, subscription.tariff_months),
+    end_date: addBillingMonths(subscription, subscription.end_date ?? now, subscription.tariff_months),
     next_period_index: (payment.period_index ?? 0) + 1,
   };
 }

@@ -16,6 +16,11 @@ export const shopData = t.Object({
   periodMonths: t.Number(),
   currency: t.Union([t.Literal("RUB"), t.Literal("KZT")]),
   devicePrice: t.Number(),
+  /**
+   * Beyond the spec: what one more device slot charges now (the rest of the period, to
+   * `until`), then `perMonth` with each renewal; absent while no slot can be bought.
+   */
+  deviceCharge: t.Optional(t.Object({ amount: t.Number(), until: t.String(), perMonth: t.Number() })),
   /** DESIGN §13(c): whether buying now starts with the 1-unit trial, and the first full charge. */
   trial: t.Boolean(),
   trialDays: t.Number(),

@@ -13,6 +13,7 @@ import {
 import type { Database } from "../../../db/database";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
+import { slotQuote } from "../access/slot-quote";
 import { firstOrderTerms } from "../payments/first-order";
 import { discountBasis } from "../subscriptions/discount";
 
@@ -48,6 +49,7 @@ export async function shopOf(database: Database, user: UserRow, now: number, lan
     periodMonths: plan.tariffMonths,
     currency: user.currency,
     devicePrice: toCurrencyUnits(defaultPrices[user.currency].extraDevicePerMonth),
+    ...deviceChargeOf(subscription, now),
     trial: terms.isTrial,
     trialDays: plan.trialDays,
     ...(terms.noTrialReason ? { noTrialReason: terms.noTrialReason } : {}),
@@ -56,6 +58,23 @@ export async function shopOf(database: Database, user: UserRow, now: number, lan
       amount: toCurrencyUnits(terms.firstCharge.amount),
     },
     plans: await plansOf(database, user, subscription, now, language, basis),
+  };
+}
+
+/**
+ * What one more device slot charges now, to when, and then a month (slot-quote.ts): the
+ * purchase screen states it and `/api/profile/addDevice` charges exactly it. Absent while
+ * no slot can be bought.
+ */
+function deviceChargeOf(subscription: SubscriptionRow | undefined, now: number) {
+  const quote = slotQuote(subscription, now);
+  if (!quote) return {};
+  return {
+    deviceCharge: {
+      amount: toCurrencyUnits(quote.amount),
+      until: new Date(quote.until).toISOString(),
+      perMonth: toCurrencyUnits(quote.perMonth),
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { discountFor, listPriceOfPeriod, priceAfterDiscount } from "../../../core/prices";
 import type { Database } from "../../../db/database";
-import type { SubscriptionRow } from "../../../db/queries/subscriptions";
+import { renewedExtraSlots, type SubscriptionRow } from "../../../db/queries/subscriptions";
 import { currentDiscount, discountBases } from "./discount";
 
 /**
@@ -36,12 +36,16 @@ export async function nextChargeAmounts(
   );
 }
 
-/** The subscription's period at list price, with its bought extra device slots. */
+/**
+ * The subscription's next period at list price, with the extra device slots it renews
+ * (not those that end before it: DESIGN §13, slots never ride along unpaid, nor are
+ * they charged once they have ended).
+ */
 export function listPriceOf(subscription: SubscriptionRow): number {
   return listPriceOfPeriod({
     periodPrice: subscription.period_price,
     tariffMonths: subscription.tariff_months,
-    extraDevices: subscription.extra_devices,
+    extraDevices: renewedExtraSlots(subscription),
     currency: subscription.currency,
   });
 }

@@ -24,19 +24,35 @@ export const noticeMaximumMs = 7 * dayMs;
 export const noticeGraceMs = 7 * dayMs;
 const batch = 500;
 
-type NoticeContext = Pick<AppContext, "database" | "config">;
+export type NoticeContext = Pick<AppContext, "database" | "config">;
 
-/**
- * Queues a notice for the subscription's next period, stating `chargeAt` and `amount`.
- * Runs in the caller's transaction: the count that numbers the notice and the insert
- * that makes it the next one cannot be split by another pass.
- */
-async function queueNotice(
+/** What a notice states: the charge's date and amount, and a cancel link valid from `now`. */
+export const noticeData = (
   context: NoticeContext,
   subscription: SubscriptionRow,
   chargeAt: number,
   amount: number,
   now: number,
+) => ({
+  chargeAt,
+  charge: { amount, currency: subscription.currency },
+  tariffMonths: subscription.tariff_months,
+  cancelUrl: cancelUrl(publicUrlOf(context.config), context.config.jwtSecret, subscription.user_id, now),
+});
+
+/**
+ * Queues a notice for the subscription's next period, stating `chargeAt` and `amount`, to
+ * go out at `sendAt` (now unless held back). Runs in the caller's transaction: the count
+ * that numbers the notice and the insert that makes it the next one cannot be split by
+ * another pass.
+ */
+export async function queueNotice(
+  context: NoticeContext,
+  subscription: SubscriptionRow,
+  chargeAt: number,
+  amount: number,
+  now: number,
+  sendAt = now,
 ): Promise<boolean> {
   const { database } = context;
   if (amount <= 0) return false; // a free renewal charges nothing: nothing to announce
@@ -48,17 +64,8 @@ async function queueNotice(
       userId: subscription.user_id,
       kind: "renewal_notice",
       eventKey: `${subscription.id}:${periodIndex}:${sequence}`,
-      data: {
-        chargeAt,
-        charge: { amount, currency: subscription.currency },
-        tariffMonths: subscription.tariff_months,
-        cancelUrl: cancelUrl(
-          publicUrlOf(context.config),
-          context.config.jwtSecret,
-          subscription.user_id,
-          now,
-        ),
-      },
+      data: noticeData(context, subscription, chargeAt, amount, now),
+      sendAt,
     },
     now,
   );
@@ -153,31 +160,4 @@ export async function noticeGate(
     );
   }
   return { chargeable: false };
-}
-
-/**
- * A device slot bought after the next period's notice raises that period's charge above
- * what the notice stated; never more than a notice says, yet never free (DESIGN §13(a)):
- * a new notice states the new amount, and the charge waits until 24 hours after it (the
- * gate holds it until then, as for a notice that went out late; the subscription stays
- * ACTIVE, so access is kept). Without a notice yet, the regular one will state the slot.
- * Runs in the billing turn with the purchase's settlement, so no claim falls between them.
- */
-export async function renoticeRaisedCharge(
-  context: NoticeContext,
-  subscriptionId: number,
-  now: number,
-): Promise<boolean> {
-  const { database } = context;
-  const subscription = await subscriptions.byId(database, subscriptionId);
-  if (subscription?.status !== "ACTIVE" || subscription.next_charge_at === null || !subscription.card_token)
-    return false;
-  const notice = await renewalNotices.latest(database, subscription.id, subscription.next_period_index);
-  if (!notice) return false;
-  const amount = await nextChargeAmount(database, subscription, now);
-  if (amount <= notice.amount) return false;
-  const chargeAt = Math.max(subscription.next_charge_at, now + noticeMinimumMs);
-  if (!(await queueNotice(context, subscription, chargeAt, amount, now))) return false;
-  await renewalNotices.postpone(database, subscription.id, chargeAt, now);
-  return true;
 }

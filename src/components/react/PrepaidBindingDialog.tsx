@@ -45,6 +45,14 @@ function describeEffect(preview: PrepaidPreview, t: T, language: string): string
   return preview.outcome === "extends" ? t("prepaid.adds", values) : t("prepaid.starts", values);
 }
 
+/** DESIGN §13: the account's extra device slots are not paid for by the added time; when they end. */
+function describeSlots(preview: PrepaidPreview, t: T, language: string): string | undefined {
+  const slots = preview.slotsEnd;
+  if (preview.outcome !== "extends" || !slots) return undefined;
+  const until = formatUntil(slots.until, language).replace(/ /g, "\u00a0");
+  return t("prepaid.slotsEnd", { count: slots.count, until });
+}
+
 function OfferDialog({ offer }: { offer: PrepaidOffer }) {
   const { t, language } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -54,6 +62,7 @@ function OfferDialog({ offer }: { offer: PrepaidOffer }) {
   const isAttaching = offer.step === "attaching";
   const wasRefused = offer.step === "refused";
   const effect = !wasRefused && offer.preview ? describeEffect(offer.preview, t, language) : undefined;
+  const slots = !wasRefused && offer.preview ? describeSlots(offer.preview, t, language) : undefined;
   const willRefund = offer.preview?.isRefundOnConfirm === true;
   return (
     <dialog
@@ -70,6 +79,7 @@ function OfferDialog({ offer }: { offer: PrepaidOffer }) {
       <p>{t("prepaid.question", { email: offer.email })}</p>
       <p className="muted">{t("prepaid.text")}</p>
       {effect && <p data-testid="prepaid-effect">{effect}</p>}
+      {slots && <p data-testid="prepaid-slots">{slots}</p>}
       {wasRefused && (
         <p className="form__error" role="alert">
           {t("prepaid.refused", { reason: offer.reason ?? "" })}

@@ -1,12 +1,11 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useRef } from "react";
-import { HoldButton } from "../../components/react/HoldButton";
 import { Spinner } from "../../components/react/Spinner";
-import { formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { $profile, $shop } from "../../stores/cabinet";
 import { $connect, addSlotAndConnect, closeConnect, connectDevice } from "../../stores/device-connect";
 import { ConnectDetails } from "./ConnectDetails";
+import { SlotPurchase } from "./SlotPurchase";
 
 type Props = {
   /** The device to connect; "" takes a free slot for a new one. */
@@ -59,11 +58,7 @@ export default function ConnectPanel({ deviceId, canAddDevice, onClose }: Props)
           {canAddDevice && shop && (
             <>
               <p>{t("cabinet.connectBuySlot")}</p>
-              <HoldButton
-                label={t("cabinet.addDevice", { price: formatUnits(shop.devicePrice, shop.currency) })}
-                hint={t("cabinet.holdToAddDevice")}
-                onConfirm={addSlotAndConnect}
-              />
+              <SlotPurchase shop={shop} onConfirm={addSlotAndConnect} />
             </>
           )}
         </>

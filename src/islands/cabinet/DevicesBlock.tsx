@@ -1,9 +1,10 @@
 import { lazy, Suspense, useState } from "react";
 import { HoldButton } from "../../components/react/HoldButton";
 import { platformName, shortDeviceName } from "../../lib/cabinet-view";
-import { formatDateFor, formatUnits } from "../../lib/format";
+import { formatDateFor } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { addDevice, detachDevice, type ProfileData, type ShopData } from "../../stores/cabinet";
+import { SlotPurchase } from "./SlotPurchase";
 
 type Props = { profile: ProfileData; shop: ShopData; canAddDevice: boolean };
 
@@ -73,14 +74,7 @@ export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
           />
         </Suspense>
       )}
-      {canAddDevice && (
-        <HoldButton
-          label={t("cabinet.addDevice", { price: formatUnits(shop.devicePrice, shop.currency) })}
-          hint={t("cabinet.holdToAddDevice")}
-          variant="ghost"
-          onConfirm={addDevice}
-        />
-      )}
+      {canAddDevice && <SlotPurchase shop={shop} variant="ghost" onConfirm={addDevice} />}
     </section>
   );
 }

@@ -1,20 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { dayMs } from "../../../bff/platform/calendar";
 import { proRataDevicePrice } from "../../../core/prices";
 import { payments } from "../../../db/queries/payments";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { makeTestApp } from "../../helpers/app";
 import { asCustomer, signIn } from "../../helpers/customers";
 import { advanceDays, cards, ledger, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
-
-describe("pro-rata price of a device slot", () => {
-  test("is the monthly price per day for the days left, in whole units, at least one", () => {
-    expect(proRataDevicePrice(5_000, 30 * dayMs, 0)).toBe(5_000);
-    expect(proRataDevicePrice(5_000, 15 * dayMs, 0)).toBe(2_500);
-    expect(proRataDevicePrice(5_000, 1 * dayMs, 0)).toBe(200);
-    expect(proRataDevicePrice(5_000, 60_000, 0)).toBe(100);
-  });
-});
 
 describe("buying a device slot", () => {
   test("charges pro rata now, frees a slot, and every later renewal includes the slot", async () => {
@@ -24,7 +14,25 @@ describe("buying a device slot", () => {
     await payWithCard(app, options.invoiceId, cards.success);
     const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ success: true, charged: 50, availableDevices: 2 });
+    // The rest of the 30-day trial, counted on the real billing month it falls in.
+    const bought = await context.database.get<{
+      created_at: number;
+      end_date: number;
+      billing_anchor: number;
+    }>(
+      "SELECT p.created_at, s.end_date, s.billing_anchor FROM payments p JOIN subscriptions s ON s.id = p.subscription_id WHERE p.kind = 'device'",
+    );
+    const proRata = proRataDevicePrice(
+      5_000,
+      bought?.end_date ?? 0,
+      bought?.created_at ?? 0,
+      new Date(bought?.billing_anchor ?? 0).getUTCDate(),
+    );
+    expect(await response.json()).toMatchObject({
+      success: true,
+      charged: proRata / 100,
+      availableDevices: 2,
+    });
     const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
       userInfo: { amount: number };
     };
@@ -34,7 +42,54 @@ describe("buying a device slot", () => {
       "SELECT amount FROM payments WHERE kind = 'renewal'",
     );
     expect(renewal?.amount).toBe(20_000);
-    expect((await ledger(app, options.accountId)).map((entry) => entry.amount)).toEqual([1, 50, 200]);
+    expect((await ledger(app, options.accountId)).map((entry) => entry.amount)).toEqual([
+      1,
+      proRata / 100,
+      200,
+    ]);
+  });
+
+  test("the purchase screen's figure is what is charged, to the kopeck; a figure that no longer holds charges nothing", async () => {
+    const { app, context } = await makeTestApp();
+    const customer = await signIn(app, "exact-slot@example.com", { period: 1 });
+    const options = await order(app, customer, 1, 1);
+    await payWithCard(app, options.invoiceId, cards.success);
+    await passDays(app, 1.01); // the trial's end: the first paid month is running
+    const quoteOf = async () => {
+      const shop = (await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as {
+        deviceCharge: { amount: number; until: string; perMonth: number };
+      };
+      return shop.deviceCharge;
+    };
+    const devicesAtBank = async () =>
+      (await ledger(app, options.accountId)).filter((entry) => entry.invoiceId.startsWith("device-"));
+    for (const daysLater of [0, 9.4, 13.7]) {
+      await advanceDays(app, daysLater);
+      const quote = await quoteOf();
+      const subscription = await context.database.get<{ end_date: number }>(
+        "SELECT end_date FROM subscriptions WHERE user_id = ?",
+        [Number(options.accountId.replace("customer-", ""))],
+      );
+      expect(quote).toMatchObject({
+        until: new Date(subscription?.end_date ?? 0).toISOString(),
+        perMonth: 50,
+      });
+      expect(quote.amount).toBeLessThanOrEqual(50);
+      const stale = await app.handle(
+        asCustomer(customer, "/api/profile/addDevice", { amount: quote.amount + 1 }),
+      );
+      expect(stale.status).toBe(409);
+      expect(await stale.json()).toMatchObject({
+        error: { code: "slot_price_changed", message: expect.stringContaining(`now ${quote.amount}\u00a0₽`) },
+      });
+      const bought = await app.handle(
+        asCustomer(customer, "/api/profile/addDevice", { amount: quote.amount }),
+      );
+      expect(bought.status).toBe(200);
+      expect(await bought.json()).toMatchObject({ charged: quote.amount });
+      expect((await devicesAtBank()).at(-1)).toMatchObject({ amount: quote.amount, status: "Completed" });
+    }
+    expect(await devicesAtBank()).toHaveLength(3);
   });
 
   test("a declined card adds no slot and says so", async () => {

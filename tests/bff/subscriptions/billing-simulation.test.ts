@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { withPeerAddress } from "../../../bff/platform/client-address";
 import { makeTestApp } from "../../helpers/app";
-import { expectedRenewal, runBillingSimulation } from "../../helpers/billing-simulation";
+import { expectedRenewal, expectedSlotCharge, runBillingSimulation } from "../../helpers/billing-simulation";
 import { makeOperator } from "../../helpers/operators";
 import { freePort, startSmtpServer } from "../../helpers/smtp-server";
 
@@ -20,6 +20,16 @@ test("the model's rule: a month of an invitee's payment gives at most a month of
   expect(expectedRenewal(1, 0, 0, [12])).toBe(11_300); // a yearly invitee gives 25%, no more
   expect(expectedRenewal(12, 0, 0, [1])).toBe(105_800); // 1,057.5 → 1,058
   expect(expectedRenewal(6, 0, 90, [6, 3])).toBe(0);
+});
+
+test("the model's rule: a slot costs the months left, a part of a month on its real length", () => {
+  const at = (iso: string) => Date.parse(iso);
+  expect(expectedSlotCharge(at("2027-02-01T00:00:00Z"), at("2027-01-01T00:00:00Z"), 1)).toBe(5_000);
+  expect(expectedSlotCharge(at("2027-02-01T00:00:00Z"), at("2027-01-31T00:00:00Z"), 1)).toBe(200); // 1.61
+  expect(expectedSlotCharge(at("2027-03-01T00:00:00Z"), at("2027-02-15T00:00:00Z"), 1)).toBe(2_500);
+  expect(expectedSlotCharge(at("2028-01-15T00:00:00Z"), at("2027-06-30T00:00:00Z"), 15)).toBe(32_500);
+  expect(expectedSlotCharge(at("2027-03-31T00:00:00Z"), at("2027-02-28T00:00:00Z"), 31)).toBe(5_000);
+  expect(expectedSlotCharge(at("2027-03-31T00:00:00Z"), at("2027-04-01T00:00:00Z"), 31)).toBe(100);
 });
 
 /**

@@ -176,7 +176,7 @@ describe("the notice before every renewal charge", () => {
     expectEachChargeNoticed(charges, await noticesOf(w, userId));
   }, 300_000);
 
-  test("five device slots bought two days before a 1,080 ₽ yearly renewal are paid for the next year: each purchase is announced, and the renewal charges 4,080 ₽", async () => {
+  test("five device slots bought two days before a 1,080 ₽ yearly renewal are paid for the next year: one new notice states 4,080 ₽, and the renewal charges it", async () => {
     const w = await world();
     const customer = await signIn(w.app, "five-slots@example.com", { period: 5, tariff: 12 });
     const options = await order(w.app, customer, 12, 5);
@@ -189,10 +189,17 @@ describe("the notice before every renewal charge", () => {
       expect(bought.status).toBe(200);
       expect(((await bought.json()) as { charged: number }).charged).toBeLessThanOrEqual(4);
     }
-    // Each slot adds 50 ₽ × 12 months to the year, and each purchase is announced at once.
-    expect((await noticesOf(w, userId)).map((notice) => notice.amount)).toEqual([
-      108_000, 168_000, 228_000, 288_000, 348_000, 408_000,
+    // Each slot adds 50 ₽ × 12 months to the year; the five make one notice that supersedes
+    // the one sent, stating the new total, held a few minutes for the next slot.
+    const notices = await noticesOf(w, userId);
+    expect(notices.map((notice) => [notice.amount, notice.status])).toEqual([
+      [108_000, "sent"],
+      [408_000, "pending"],
     ]);
+    expect(JSON.parse(notices[1]?.data ?? "{}")).toMatchObject({
+      charge: { amount: 408_000 },
+      chargeAt: notices[1]?.charge_at,
+    });
     const profile = (await (await w.app.handle(asCustomer(customer, "/api/profile"))).json()) as {
       userInfo: { amount: number };
     };
@@ -212,6 +219,9 @@ describe("the notice before every renewal charge", () => {
     const userId = Number(options.accountId.replace("customer-", ""));
     await passDays(w.app, 4.5); // twelve hours before the renewal
     expect((await w.app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+    // The mail worker sends the new notice once its few minutes' hold for further slots is over.
+    await advanceDays(w.app, 11 / (24 * 60));
+    await runBilling(w.app);
     await passDays(w.app, 0.75); // past the old due date: the new notice is not 24 hours old yet
     expect(await renewalsOf(w, userId)).toEqual([]);
     expect((await subscriptionOf(w, userId))?.status).toBe("ACTIVE");
@@ -261,6 +271,43 @@ describe("the notice before every renewal charge", () => {
     const ended = await subscriptionOf(w, userId);
     expect(ended?.status).toBe("EXPIRED");
     expect(ended?.end_date).toBe(end);
+  }, 300_000);
+
+  test("slots bought one after another while the mail worker runs make one new notice per charge, sent once the last is in", async () => {
+    const w = await world();
+    const customer = await signIn(w.app, "slots-in-a-row@example.com", { period: 5 });
+    const options = await order(w.app, customer, 1, 5);
+    expect((await payWithCard(w.app, options.invoiceId, cards.success)).success).toBe(true);
+    const userId = Number(options.accountId.replace("customer-", ""));
+    await passDays(w.app, 3); // the 150 ₽ notice went out; the renewal is two days away
+    const worker = startMailWorker(w.context, 20);
+    try {
+      for (let slot = 0; slot < 3; slot++) {
+        expect((await w.app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the worker passes meanwhile
+      }
+      expect((await noticesOf(w, userId)).map((notice) => [notice.amount, notice.status])).toEqual([
+        [15_000, "sent"],
+        [30_000, "pending"],
+      ]);
+      await advanceDays(w.app, 11 / (24 * 60)); // the hold is over: the worker sends it
+      for (let wait = 0; wait < 200 && !(await noticesOf(w, userId))[1]?.sent_at; wait++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+    } finally {
+      await worker.stop();
+    }
+    const notices = await noticesOf(w, userId);
+    expect(notices.map((notice) => [notice.amount, notice.status])).toEqual([
+      [15_000, "sent"],
+      [30_000, "sent"],
+    ]);
+    // Exactly two notices reached the customer's mailbox, the second stating the new total.
+    const received = w.smtp.received.filter((mail) => headerOf(mail, "X-Message-Kind") === "renewal_notice");
+    expect(received).toHaveLength(2);
+    await passDays(w.app, 3);
+    const charges = await renewalsOf(w, userId);
+    expect(charges.map((charge) => [charge.amount, charge.status])).toEqual([[30_000, "completed"]]);
+    expectEachChargeNoticed(charges, notices);
   }, 300_000);
 
   test("the mail worker sends the notice of a charge due within days at once: a one-day trial is charged on the first pass after it", async () => {

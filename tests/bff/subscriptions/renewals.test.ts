@@ -52,12 +52,12 @@ describe("trial, then renewals over twelve simulated months", () => {
       const { app, context } = await makeTestApp();
       const { options } = await paidCustomer(app, `year${tariff}@example.com`, cards.success, tariff, 30);
       const trialEnd = context.clock.now() + 30 * dayMs;
-      // Each period ends `tariff` calendar months after the one before it ends (settlement.ts),
-      // so a period that ended on a short month's last day is followed from that day on:
-      // 30 January, 28 February, 28 March … Dues of a year, and the start of the next one.
+      // Each period ends on the billing day, the first paid period's start (DESIGN §13): a
+      // period that ended on a short month's last day is followed by one ending on that day
+      // again, 30 January, 28 February, 30 March … Dues of a year, and the start of the next one.
       const dues = [trialEnd];
       for (let charge = 1; charge <= expectedCharges; charge++)
-        dues.push(addMonths(dues.at(-1) ?? trialEnd, tariff));
+        dues.push(addMonths(trialEnd, charge * tariff));
       const yearEnd = dues.at(-1) ?? trialEnd;
       while (context.clock.now() < yearEnd - dayMs) {
         await passDays(app, 1);

@@ -29,7 +29,8 @@ const texts = {
     linkReset: "A new link is made. The old one stops working within seconds.",
     close: "Close",
     noSlot: /^Every device slot of your subscription is taken\./,
-    addDevice: /^Add a device: \+/,
+    addDevice: /^Add a device: \d+\s₽$/,
+    slotCharge: /^One more device slot: (.+?) is charged now for the rest of the period/,
     deviceAdded: /^One more device slot is yours/,
     consentCharge: /automatically until I cancel/,
     consentOffer: /public offer/,
@@ -50,7 +51,8 @@ const texts = {
     linkReset: "Новая ссылка создана. Старая перестанет работать через несколько секунд.",
     close: "Закрыть",
     noSlot: /^Все места для устройств в вашей подписке заняты\./,
-    addDevice: /^Ещё устройство: \+/,
+    addDevice: /^Ещё устройство: \d+\s₽$/,
+    slotCharge: /^Ещё одно место для устройства: сейчас спишется (.+?) за остаток периода/,
     deviceAdded: /^Место для ещё одного устройства добавлено/,
     consentCharge: /автоматически, пока я не отменю подписку/,
     consentOffer: /публичной оферты/,
@@ -175,8 +177,11 @@ for (const language of ["en", "ru"] as const) {
       dialog = page.getByRole("dialog");
       await expect(dialog.getByRole("alert")).toHaveText(t.noSlot);
       expect(await layoutProblems(page)).toEqual([]);
+      // The exact amount is stated before the hold, and it is what the toast says was charged.
+      const charge = (await dialog.getByTestId("slot-terms").textContent())?.match(t.slotCharge)?.[1];
+      expect(charge).toMatch(/^\d+\s₽$/);
       await holdButton(page, dialog.getByRole("button", { name: t.addDevice }));
-      await expect(toast(page, t.deviceAdded)).toBeVisible();
+      await expect(toast(page, t.deviceAdded)).toContainText(charge ?? "none");
       await shownLink(dialog, t);
       await page.keyboard.press("Escape");
       await expect(page.getByText(t.placeholder)).toHaveCount(2);

@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import {
   buyAnonymously,
+  makeCustomer,
   signInThroughUi,
   signInToPanel,
   signInWithDemoProvider,
@@ -126,6 +127,39 @@ test("after Not now the cabinet keeps the purchase, Change account keeps it, and
   await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
   await expect(page.getByTestId("pending-purchase")).toHaveCount(0);
   expect([await stored(page, "payment"), await stored(page, "userID")]).toEqual([null, null]);
+});
+
+test("attaching a year to an account with extra device slots says, before the click, that the slots end with their paid time", async ({
+  page,
+}) => {
+  const email = uniqueEmail("slots-attach");
+  await makeCustomer(page, { email, status: "ACTIVE", extraDevices: 2, language: "en" });
+  // A year bought at the plan's price without an account (its card had a trial), kept in this browser.
+  const prepaidToken = `e2e-slots-${Date.now()}-${"x".repeat(12)}`;
+  const ordered = await page.request.post("/api/shop/order", {
+    data: { prepaidToken, tariff: 12, period: 30, fullPrice: true },
+  });
+  const { invoiceId } = (await ordered.json()) as { invoiceId: string };
+  const paid = await page.request.post("/api/dev/sandbox/pay", {
+    data: { invoiceId, cardNumber: "4242 4242 4242 4242" },
+  });
+  expect(((await paid.json()) as { success: boolean }).success).toBe(true);
+  await page.goto("/instantLogin");
+  await page.evaluate((token) => {
+    localStorage.setItem("payment", "completed");
+    localStorage.setItem("userID", token);
+  }, prepaidToken);
+  await signInWithDemoProvider(page, email, "google.com", "/instantLogin");
+  const question = page.getByRole("dialog", { name: "Attach your purchase" });
+  await expect(question.getByTestId("prepaid-effect")).toContainText(
+    /^Adds 12 months to your subscription, to /,
+  );
+  await expect(question.getByTestId("prepaid-slots")).toContainText(
+    /^Extra device slots \(2\) are paid until .+: the added time does not pay for them, so they end then\./,
+  );
+  await question.getByRole("button", { name: "Attach" }).click();
+  await page.waitForURL("**/profile");
+  await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
 });
 
 test("an account that had its trial is told before the click that the purchase goes back instead", async ({

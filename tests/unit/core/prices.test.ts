@@ -105,18 +105,54 @@ describe("the discount: promo and referrals stacked, capped at 100% (DESIGN §5,
 });
 
 describe("pro rata of a device slot for the rest of the period", () => {
-  test("the monthly price per day (÷ 30) for the days left, in whole units", () => {
-    expect(proRataDevicePrice(5_000, 30 * dayMs, 0)).toBe(5_000);
-    expect(proRataDevicePrice(5_000, 15 * dayMs, 0)).toBe(2_500);
-    expect(proRataDevicePrice(30_000, 15 * dayMs, 0)).toBe(15_000);
-    expect(proRataDevicePrice(5_000, 1 * dayMs, 0)).toBe(200); // 1.67 → 2
+  const at = (iso: string) => Date.parse(iso);
+
+  test.each([
+    ["January, 31 days", "2027-01-01T00:00:00Z", "2027-02-01T00:00:00Z"],
+    ["February, 28 days", "2027-02-01T00:00:00Z", "2027-03-01T00:00:00Z"],
+    ["February of a leap year, 29 days", "2028-02-01T00:00:00Z", "2028-03-01T00:00:00Z"],
+    ["April, 30 days", "2027-04-01T00:00:00Z", "2027-05-01T00:00:00Z"],
+  ])("a whole month of %s costs the monthly price, half of it half, never more", (_, start, end) => {
+    const [from, to] = [at(start), at(end)];
+    expect(proRataDevicePrice(5_000, to, from)).toBe(5_000);
+    expect(proRataDevicePrice(30_000, to, from)).toBe(30_000);
+    expect(proRataDevicePrice(5_000, to, from + (to - from) / 2)).toBe(2_500);
+    for (let moment = from; moment < to; moment += dayMs / 4)
+      expect(proRataDevicePrice(5_000, to, moment)).toBeLessThanOrEqual(5_000);
+  });
+
+  test("the days left are counted against the real month: one day is 50/31, 50/30, 50/28 of a rouble", () => {
+    // 1.61, 1.67 and 1.79 roubles, each rounded half up to 2; 15 days of 31 are 24.19 → 24.
+    expect(proRataDevicePrice(5_000, at("2027-02-01T00:00:00Z"), at("2027-01-31T00:00:00Z"))).toBe(200);
+    expect(proRataDevicePrice(5_000, at("2027-05-01T00:00:00Z"), at("2027-04-30T00:00:00Z"))).toBe(200);
+    expect(proRataDevicePrice(5_000, at("2027-03-01T00:00:00Z"), at("2027-02-28T00:00:00Z"))).toBe(200);
+    expect(proRataDevicePrice(5_000, at("2027-02-01T00:00:00Z"), at("2027-01-17T00:00:00Z"))).toBe(2_400);
+    expect(proRataDevicePrice(5_000, at("2027-03-01T00:00:00Z"), at("2027-02-15T00:00:00Z"))).toBe(2_500);
+  });
+
+  test("a longer period: each whole billing month left at the monthly price, plus the part of this one", () => {
+    const end = at("2028-01-15T00:00:00Z");
+    // 15 Jan 2027 → 15 Jan 2028: twelve whole months.
+    expect(proRataDevicePrice(5_000, end, at("2027-01-15T00:00:00Z"))).toBe(60_000);
+    // From 30 June: 6 whole months (15 July … 15 January) and 15 of June-July's 30 days.
+    expect(proRataDevicePrice(5_000, end, at("2027-06-30T00:00:00Z"))).toBe(32_500);
+  });
+
+  test("billing months end on the anchor's day: on day 31 the month before 31 March began on 28 February", () => {
+    const end = at("2027-03-31T00:00:00Z");
+    // 28 Feb → 31 Mar is 31 days; 31 days left of it are the whole month.
+    expect(proRataDevicePrice(5_000, end, at("2027-02-28T00:00:00Z"), 31)).toBe(5_000);
+    // A period ending on 28 February with day 31 began on 31 January: 28 days.
+    expect(proRataDevicePrice(5_000, at("2027-02-28T00:00:00Z"), at("2027-01-31T00:00:00Z"), 31)).toBe(5_000);
+    expect(proRataDevicePrice(5_000, at("2027-02-28T00:00:00Z"), at("2027-02-14T00:00:00Z"), 31)).toBe(2_500);
   });
 
   test("a half unit rounds up, and it is never under one unit, even when the period is over", () => {
-    expect(proRataDevicePrice(6_000, 0.75 * dayMs, 0)).toBe(200); // 1.5 → 2
-    expect(proRataDevicePrice(6_000, 0.5 * dayMs, 0)).toBe(100);
-    expect(proRataDevicePrice(5_000, 60_000, 0)).toBe(100);
-    expect(proRataDevicePrice(5_000, 0, dayMs)).toBe(100);
+    const end = at("2027-05-01T00:00:00Z"); // April: 30 days
+    expect(proRataDevicePrice(6_000, end, end - 0.75 * dayMs)).toBe(200); // 1.5 → 2
+    expect(proRataDevicePrice(6_000, end, end - 0.5 * dayMs)).toBe(100);
+    expect(proRataDevicePrice(5_000, end, end - 60_000)).toBe(100);
+    expect(proRataDevicePrice(5_000, end, end + dayMs)).toBe(100);
   });
 });
 

@@ -312,6 +312,30 @@ describe("the cabinet's actions", () => {
     expect(store.$profile.get()?.availableDevices).toBe(2);
   });
 
+  test("a slot is bought for exactly the amount the screen states, and a figure that no longer holds is shown anew", async () => {
+    showCabinet();
+    const charge = { amount: 48, until: "2027-03-01T00:00:00.000Z", perMonth: 50 };
+    store.$shop.set({ ...shop(), deviceCharge: charge } as unknown as Shop);
+    calls.addDevice.mockReturnValueOnce(
+      refusal(
+        409,
+        "slot_price_changed",
+        "The price of a device slot for the rest of the period is now 47 ₽.",
+      ),
+    );
+    calls.profile.mockReturnValueOnce(answer(profile()));
+    calls.shop.mockReturnValueOnce(answer({ ...shop(), deviceCharge: { ...charge, amount: 47 } }));
+    await store.addDevice();
+    expect(calls.addDevice).toHaveBeenCalledWith({ ...identity, amount: 48 });
+    expect(lastToast()).toMatchObject({ type: "error", content: expect.stringMatching(/now 47 ₽/) });
+    expect(store.$shop.get()?.deviceCharge?.amount).toBe(47);
+    calls.addDevice.mockReturnValueOnce(answer({ success: true, charged: 47 }));
+    calls.profile.mockReturnValueOnce(answer(profile()));
+    calls.shop.mockReturnValueOnce(answer(shop()));
+    await store.addDevice();
+    expect(calls.addDevice).toHaveBeenLastCalledWith({ ...identity, amount: 47 });
+  });
+
   test("a refused or failed slot purchase says why and changes nothing", async () => {
     showCabinet();
     calls.addDevice.mockReturnValueOnce(refusal(402, "card_declined", "The bank declined the card."));

@@ -23,11 +23,27 @@ export async function endAccessPaidBy(
 }
 
 /**
+ * A device-slot charge refunded in full takes its slot away (DESIGN §13): the subscription
+ * has one slot fewer, so the newest device in use beyond the remaining slots leaves the
+ * nodes (the slot count's change is logged for the agents by the subscriptions trigger, as
+ * an expiry is) and renewals no longer charge for it. Called once per payment, on its move
+ * from completed to refunded, inside the transaction that records it.
+ */
+export async function takeRefundedSlot(
+  database: Database,
+  payment: PaymentRow,
+  now: number,
+): Promise<boolean> {
+  if (payment.kind !== "device" || !payment.subscription_id) return false;
+  return (await subscriptions.removeExtraDevice(database, payment.subscription_id, now)).changes === 1;
+}
+
+/**
  * A refund the gateway tells us of, applied up to what the payment took: a full refund
- * of the charge that bought the current period ends access. The customer is told of
- * the money that went back, unless an operator's refund run holds the payment: that
- * run tells of everything it returned in one message. Runs inside the caller's
- * transaction, once per refund TransactionId.
+ * of the charge that bought the current period ends access, and of a slot's charge takes
+ * the slot. The customer is told of the money that went back, unless an operator's refund
+ * run holds the payment: that run tells of everything it returned in one message. Runs
+ * inside the caller's transaction, once per refund TransactionId.
  */
 export async function applyGatewayRefund(
   database: Database,
@@ -37,7 +53,10 @@ export async function applyGatewayRefund(
   now: number,
 ): Promise<void> {
   const refunded = await payments.addRefund(database, original.id, amount, now);
-  if (refunded?.status === "refunded") await endAccessPaidBy(database, original, now);
+  if (refunded?.status === "refunded") {
+    if (original.status !== "refunded") await takeRefundedSlot(database, original, now);
+    await endAccessPaidBy(database, original, now);
+  }
   const returned = (refunded?.refunded_amount ?? original.refunded_amount) - original.refunded_amount;
   const isOperatorRun = (original as Partial<ClaimablePaymentRow>).refund_claim != null;
   if (returned <= 0 || isOperatorRun || original.user_id === null) return;

@@ -9,6 +9,7 @@ import { randomToken } from "../../../platform/random";
 import { queueRefundMade } from "../../mail/events";
 import { receiptOf } from "../receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
+import { takeRefundedSlot } from "./refund-effects";
 import { answerOf, paymentView, type RefundAnswer, refusalOf, totalOf } from "./refund-model";
 import { findRefundAccount, planRefund, type RefundLine, type RefundPlan, staleClaimMs } from "./refund-plan";
 import { type RefundWords, refundWords } from "./refund-words";
@@ -77,7 +78,10 @@ async function sendToGateway(context: RefundContext, plan: RefundPlan) {
     const isLast = index === plan.lines.length - 1;
     await database.transaction(async () => {
       const now = clock.now();
+      // The gateway's Refund notification may have recorded it first (and taken its slot).
+      const before = await refunds.byTransaction(database, line.transactionId);
       await refunds.recordRefunded(database, line.paymentId, now);
+      if (before?.status === "completed") await takeRefundedSlot(database, before, now);
       const subscription = plan.subscription && (await subscriptions.byId(database, plan.subscription.id));
       if (
         isLast &&
