@@ -1,5 +1,6 @@
 import type { Database } from "../database";
 import { statement } from "../database";
+import { cappedSum, largestExactInteger, smallerOf } from "../dialect";
 
 /** A node as the panel lists it, with its sync lag's start and today's traffic. */
 export type NodeRow = {
@@ -43,12 +44,12 @@ export type NodeState = {
 const pendingSince = `(SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
   ORDER BY c.version LIMIT 1)`;
 
-const nodesSelect = `SELECT n.id, n.name, n.host, n.core, n.core_version, n.inbounds, n.last_seen_at,
-    n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
+const nodesSelect = (db: Database) => `SELECT n.id, n.name, n.host, n.core, n.core_version, n.inbounds,
+    n.last_seen_at, n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
     ${pendingSince} AS pending_since,
     COALESCE(t.upload, 0) AS upload_today, COALESCE(t.download, 0) AS download_today
   FROM vpn_nodes n
-  LEFT JOIN (SELECT node_id, SUM(upload) AS upload, SUM(download) AS download
+  LEFT JOIN (SELECT node_id, ${cappedSum(db, "upload")} AS upload, ${cappedSum(db, "download")} AS download
     FROM device_traffic WHERE day = ? GROUP BY node_id) t ON t.node_id = n.id`;
 
 /** VPN nodes (keys kept as hashes, what their agents report) and the traffic and connections they send. */
@@ -100,11 +101,11 @@ export const vpnNodes = {
 
   /** Every node, by name, with the traffic of UTC day `day`. */
   list: (db: Database, day: number) =>
-    statement<NodeRow, [number]>(db, `${nodesSelect} ORDER BY LOWER(n.name), n.id`).all(day),
+    statement<NodeRow, [number]>(db, `${nodesSelect(db)} ORDER BY LOWER(n.name), n.id`).all(day),
 
   /** One node, with the traffic of UTC day `day`. */
   withTraffic: (db: Database, id: number, day: number) =>
-    statement<NodeRow, [number, number]>(db, `${nodesSelect} WHERE n.id = ?`).get(day, id),
+    statement<NodeRow, [number, number]>(db, `${nodesSelect(db)} WHERE n.id = ?`).get(day, id),
 
   enabled: (db: Database) =>
     statement<EnabledNode, []>(
@@ -158,7 +159,11 @@ export const vpnNodes = {
          SELECT node_id, batch_id FROM node_event_batches WHERE received_at < ? ORDER BY received_at LIMIT ?)`,
     ).run(before, limit),
 
-  /** Adds bytes to the device that holds `sample.tag`, per node and UTC day; no change: no such device. */
+  /**
+   * Adds bytes to the device that holds `sample.tag`, per node and UTC day; no change: no
+   * such device. A row never passes 2^53 − 1 (each sample is at most that, so the addition
+   * itself stays far inside 64 bits): sums of rows then stay computable on both engines.
+   */
   addTraffic: (
     db: Database,
     nodeId: number,
@@ -170,7 +175,8 @@ export const vpnNodes = {
       `INSERT INTO device_traffic (device_id, day, node_id, upload, download)
        SELECT id, ?, ?, ?, ? FROM devices WHERE node_tag = ?
      ON CONFLICT (device_id, day, node_id) DO UPDATE
-       SET upload = device_traffic.upload + excluded.upload, download = device_traffic.download + excluded.download`,
+       SET upload = ${smallerOf(db)}(device_traffic.upload + excluded.upload, ${largestExactInteger}),
+         download = ${smallerOf(db)}(device_traffic.download + excluded.download, ${largestExactInteger})`,
     ).run(day, nodeId, sample.upload, sample.download, sample.tag),
 
   /** A connection to the device that holds `event.tag`, under the node's name; no change: no such device. */

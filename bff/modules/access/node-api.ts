@@ -23,8 +23,8 @@ const nodeErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse 
  * the allow-list (long-polled), the node's report of itself, and its traffic and
  * connection events. The long poll's 20 s fit in the server's 75 s idle limit (server.ts).
  */
-export function nodeApiModule(context: Pick<AppContext, "database" | "clock" | "stopping">) {
-  const { database, clock, stopping } = context;
+export function nodeApiModule(context: Pick<AppContext, "config" | "database" | "clock" | "stopping">) {
+  const { config, database, clock, stopping } = context;
   const watcher = createChangeWatcher(database, stopping);
   return (
     new Elysia({ prefix: "/nodes", tags: ["nodes"] })
@@ -73,7 +73,10 @@ export function nodeApiModule(context: Pick<AppContext, "database" | "clock" | "
         "/events",
         async ({ node, body }) => ({
           success: true as const,
-          ...(await storeNodeEvents(database, node, body, clock.now())),
+          ...(await storeNodeEvents(database, node, body, {
+            productNow: clock.now(),
+            linkGbps: config.nodeLinkGbps,
+          })),
         }),
         {
           node: true,

@@ -2,6 +2,7 @@ import type { Database } from "../../../db/database";
 import { vpnNodes } from "../../../db/queries/nodes";
 import { dayMs } from "../../platform/calendar";
 import type { NodeIdentity } from "./node-keys";
+import { refuseBeyondLink } from "./node-link-bound";
 import type { NodeEvents } from "./node-wire";
 
 /** A node clock further than this from ours is not believed: the event is dated now. */
@@ -22,14 +23,16 @@ export function productTimeOf(at: number, productNow: number, wallNow: number): 
  * has (unlinked and deleted since) are dropped and counted. One transaction: a batch is
  * stored whole or not at all, so a send that failed is simply sent again; and a batch whose
  * answer was lost after the commit, sent again under its id, is found among the ids stored
- * with the batches and acknowledged without being counted twice.
+ * with the batches and acknowledged without being counted twice. A batch whose traffic is
+ * more than the node's link (`linkGbps`) carries is refused whole (400) before anything.
  */
 export function storeNodeEvents(
   database: Database,
   node: NodeIdentity,
   events: NodeEvents,
-  productNow: number,
+  { productNow, linkGbps }: { productNow: number; linkGbps: number },
 ): Promise<{ ignored: number; repeated?: true }> {
+  refuseBeyondLink(events.traffic, linkGbps, events.periodMs);
   const wallNow = Date.now();
   const day = Math.floor(productNow / dayMs);
   return database.transaction(async () => {

@@ -14,7 +14,13 @@
  * - `POST /api/nodes/events`: traffic per credential and connection events, in batches at
  *   least every 10 s; at most 1,000 samples and 1,000 events per batch, and a body of at
  *   most 64 KB (some 900 samples or 500 events), so a busy node sends several. A batch
- *   sent again under its `batchId` is stored once. Answers `NodeEventsAck`.
+ *   sent again under its `batchId` is stored once. Answers `NodeEventsAck`. A sample
+ *   that says a device moved more bytes (per direction, its samples in the batch added up)
+ *   than the node's link carries in the batch's `periodMs` (counted as at least 10 s; the
+ *   product's NODE_LINK_GBPS, 10 Gbit/s by default) refuses the whole batch with 400
+ *   `node_traffic_beyond_link`: a counter that went wrong, not traffic to store.
+ * - Numbers are JSON numbers: one written as text ("5") is bad input, as is a client
+ *   address that is not an IPv4 or IPv6 address.
  * - Bad input is 400, a missing or unknown key 401, a disabled node 403, each with
  *   `{success: false, error: {code, message}}`.
  */
@@ -110,6 +116,12 @@ export type NodeEvents = {
    * acknowledged without being counted twice. Without one, every send is stored.
    */
   batchId?: string;
+  /**
+   * How long the batch's traffic was gathered, in milliseconds (1 ms to 7 days): the time
+   * since the counters were last read with reset. Without it (agents before this field) the
+   * longest period, 7 days, is assumed when the samples are checked against the link.
+   */
+  periodMs?: number;
   traffic: TrafficSample[];
   connections: ConnectionEvent[];
 };
