@@ -1,6 +1,6 @@
 import type { Database } from "../database";
 import { statement } from "../database";
-import { cappedSum, largestExactInteger, smallerOf } from "../dialect";
+import { cappedSum } from "../dialect";
 
 /** A node as the panel lists it, with its sync lag's start and today's traffic. */
 export type NodeRow = {
@@ -52,7 +52,7 @@ const nodesSelect = (db: Database) => `SELECT n.id, n.name, n.host, n.core, n.co
   LEFT JOIN (SELECT node_id, ${cappedSum(db, "upload")} AS upload, ${cappedSum(db, "download")} AS download
     FROM device_traffic WHERE day = ? GROUP BY node_id) t ON t.node_id = n.id`;
 
-/** VPN nodes (keys kept as hashes, what their agents report) and the traffic and connections they send. */
+/** VPN nodes (keys kept as hashes, what their agents report); their batches of events are in node-events.ts. */
 export const vpnNodes = {
   insert: (db: Database, name: string, keyHash: string, now: number) =>
     statement(db, "INSERT INTO vpn_nodes (name, key_hash, created_at) VALUES (?, ?, ?)").run(
@@ -158,39 +158,6 @@ export const vpnNodes = {
       `DELETE FROM node_event_batches WHERE (node_id, batch_id) IN (
          SELECT node_id, batch_id FROM node_event_batches WHERE received_at < ? ORDER BY received_at LIMIT ?)`,
     ).run(before, limit),
-
-  /**
-   * Adds bytes to the device that holds `sample.tag`, per node and UTC day; no change: no
-   * such device. A row never passes 2^53 − 1 (each sample is at most that, so the addition
-   * itself stays far inside 64 bits): sums of rows then stay computable on both engines.
-   */
-  addTraffic: (
-    db: Database,
-    nodeId: number,
-    day: number,
-    sample: { tag: string; upload: number; download: number },
-  ) =>
-    statement<never, [number, number, number, number, string]>(
-      db,
-      `INSERT INTO device_traffic (device_id, day, node_id, upload, download)
-       SELECT id, ?, ?, ?, ? FROM devices WHERE node_tag = ?
-     ON CONFLICT (device_id, day, node_id) DO UPDATE
-       SET upload = ${smallerOf(db)}(device_traffic.upload + excluded.upload, ${largestExactInteger}),
-         download = ${smallerOf(db)}(device_traffic.download + excluded.download, ${largestExactInteger})`,
-    ).run(day, nodeId, sample.upload, sample.download, sample.tag),
-
-  /** A connection to the device that holds `event.tag`, under the node's name; no change: no such device. */
-  logConnection: (
-    db: Database,
-    nodeName: string,
-    at: number,
-    event: { tag: string; clientIp: string; success: boolean },
-  ) =>
-    statement<never, [string, number, string, number, string]>(
-      db,
-      `INSERT INTO connection_logs (user_id, device_id, server_name, connected_at, user_ip, success)
-       SELECT user_id, id, ?, ?, ?, ? FROM devices WHERE node_tag = ?`,
-    ).run(nodeName, at, event.clientIp, event.success ? 1 : 0, event.tag),
 
   /** Up to `limit` rows of per-device traffic of UTC days before `day`, oldest first. */
   deleteTrafficBefore: (db: Database, day: number, limit: number) =>
