@@ -54,6 +54,7 @@ export const errorStatus = {
   node_key_unknown: 401,
   node_disabled: 403,
   node_traffic_beyond_link: 400,
+  node_busy: 429,
   invalid_node_name: 400,
   node_not_found: 404,
   node_name_taken: 409,

@@ -5,7 +5,8 @@ import { errorResponse } from "../../platform/schemas";
 import { pollAllowList } from "./allowlist-poll";
 import { createChangeWatcher } from "./change-watcher";
 import { storeNodeEvents } from "./node-events";
-import { nodeByAuthorization } from "./node-keys";
+import { createIntakeLimit, type IntakeLimit } from "./node-intake-limit";
+import { type NodeIdentity, nodeByAuthorization } from "./node-keys";
 import {
   allowListQuery,
   allowListResponse,
@@ -17,24 +18,40 @@ import {
 import { storeNodeReport } from "./node-reports";
 
 const nodeErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse } as const;
+const eventsErrors = { ...nodeErrors, 429: errorResponse } as const;
 
 /**
  * The calls of the node agents (DESIGN §8), each with `Authorization: Bearer {NODE_KEY}`:
  * the allow-list (long-polled), the node's report of itself, and its traffic and
  * connection events. The long poll's 20 s fit in the server's 75 s idle limit (server.ts).
+ * A call's node is known before its body is read, so a flood of events from one key is
+ * refused (429) without parsing a byte of it (`limit`: per node, node-intake-limit.ts).
  */
-export function nodeApiModule(context: Pick<AppContext, "config" | "database" | "clock" | "stopping">) {
+export function nodeApiModule(
+  context: Pick<AppContext, "config" | "database" | "clock" | "stopping">,
+  limit: IntakeLimit = createIntakeLimit(),
+) {
   const { config, database, clock, stopping } = context;
   const watcher = createChangeWatcher(database, stopping);
+  // Each call's node, looked up once: before its body is read where it has one, else when resolved.
+  const callers = new WeakMap<Request, Promise<NodeIdentity>>();
+  const nodeOf = (request: Request) => {
+    let node = callers.get(request);
+    if (!node) {
+      // A refusal here comes before the transform hook below: it goes to the agent's log too.
+      answerInEnglish(request);
+      node = nodeByAuthorization(database, request.headers.get("authorization"));
+      callers.set(request, node);
+    }
+    return node;
+  };
   return (
     new Elysia({ prefix: "/nodes", tags: ["nodes"] })
       // Before validation: a node agent's refusals go to its log, in English.
       .onTransform(({ request }) => answerInEnglish(request))
       .macro({
         node: {
-          resolve: async ({ request }) => ({
-            node: await nodeByAuthorization(database, request.headers.get("authorization")),
-          }),
+          resolve: async ({ request }) => ({ node: await nodeOf(request) }),
         },
       })
       .get(
@@ -71,17 +88,24 @@ export function nodeApiModule(context: Pick<AppContext, "config" | "database" | 
       )
       .post(
         "/events",
-        async ({ node, body }) => ({
-          success: true as const,
-          ...(await storeNodeEvents(database, node, body, {
-            productNow: clock.now(),
-            linkGbps: config.nodeLinkGbps,
-          })),
-        }),
+        async ({ node, body }) => {
+          limit.charge(node.id, body.traffic.length + body.connections.length, Date.now());
+          return {
+            success: true as const,
+            ...(await storeNodeEvents(database, node, body, {
+              productNow: clock.now(),
+              linkGbps: config.nodeLinkGbps,
+            })),
+          };
+        },
         {
           node: true,
+          // Runs before the body is read; returning nothing leaves the reading to the JSON parser.
+          parse: async ({ request }) => {
+            limit.admit((await nodeOf(request)).id, Date.now());
+          },
           body: nodeEvents,
-          response: { 200: nodeEventsAck, ...nodeErrors },
+          response: { 200: nodeEventsAck, ...eventsErrors },
           detail: {
             summary: "A node's batch of traffic per credential and connection events (the panel's logs)",
           },

@@ -18,7 +18,11 @@
  *   that says a device moved more bytes (per direction, its samples in the batch added up)
  *   than the node's link carries in the batch's `periodMs` (counted as at least 10 s; the
  *   product's NODE_LINK_GBPS, 10 Gbit/s by default) refuses the whole batch with 400
- *   `node_traffic_beyond_link`: a counter that went wrong, not traffic to store.
+ *   `node_traffic_beyond_link`: a counter that went wrong, not traffic to store. A node
+ *   that sends more than the product takes in (about 22,000 items a second on average, twice
+ *   what 100,000 active credentials need, with a burst of ten seconds of that) is answered
+ *   429 `node_busy` with `Retry-After` (seconds) before its body is read: the agent keeps the
+ *   batch and sends it again after that wait.
  * - Numbers are JSON numbers: one written as text ("5") is bad input, as is a client
  *   address that is not an IPv4 or IPv6 address.
  * - Bad input is 400, a missing or unknown key 401, a disabled node 403, each with
