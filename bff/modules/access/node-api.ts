@@ -5,7 +5,7 @@ import { errorResponse } from "../../platform/schemas";
 import { pollAllowList } from "./allowlist-poll";
 import { createChangeWatcher } from "./change-watcher";
 import { storeNodeEvents } from "./node-events";
-import { createIntakeLimit, type IntakeLimit } from "./node-intake-limit";
+import { createIntakeLimit, type IntakeLimit, refusalPauseMs } from "./node-intake-limit";
 import { type NodeIdentity, nodeByAuthorization } from "./node-keys";
 import {
   allowListQuery,
@@ -25,7 +25,8 @@ const eventsErrors = { ...nodeErrors, 429: errorResponse } as const;
  * the allow-list (long-polled), the node's report of itself, and its traffic and
  * connection events. The long poll's 20 s fit in the server's 75 s idle limit (server.ts).
  * A call's node is known before its body is read, so a flood of events from one key is
- * refused (429) without parsing a byte of it (`limit`: per node, node-intake-limit.ts).
+ * refused (429, after a pause) without parsing a byte of it (`limit`: per node,
+ * node-intake-limit.ts).
  */
 export function nodeApiModule(
   context: Pick<AppContext, "config" | "database" | "clock" | "stopping">,
@@ -102,7 +103,10 @@ export function nodeApiModule(
           node: true,
           // Runs before the body is read; returning nothing leaves the reading to the JSON parser.
           parse: async ({ request }) => {
-            limit.admit((await nodeOf(request)).id, Date.now());
+            const waitMs = limit.waitMs((await nodeOf(request)).id, Date.now());
+            if (waitMs === 0) return;
+            await Bun.sleep(Math.min(waitMs, refusalPauseMs));
+            throw limit.refusal(waitMs);
           },
           body: nodeEvents,
           response: { 200: nodeEventsAck, ...eventsErrors },

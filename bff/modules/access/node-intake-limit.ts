@@ -19,12 +19,14 @@ export const nodeIntakeRates: IntakeRates = { itemsPerSecond: 22_000, burstItems
 
 export type IntakeLimit = {
   /**
-   * Before a batch is read: a node whose allowance is spent is refused at once (429
-   * `node_busy`, with Retry-After), so a flood costs neither parsing nor a database write.
+   * Before a batch is read: 0 when the node may send it, else how many milliseconds until it
+   * may (its allowance is spent). Nothing is taken yet.
    */
-  admit(nodeId: number, wallNow: number): void;
+  waitMs(nodeId: number, wallNow: number): number;
   /** After a batch was read: its cost is taken, even past zero (the next batch then waits longer). */
   charge(nodeId: number, items: number, wallNow: number): void;
+  /** The 429 for a node that must wait `waitMs`; worded without a plural form, as it may be made often. */
+  refusal(waitMs: number): AppError;
 };
 
 type Bucket = { balance: number; at: number };
@@ -47,19 +49,28 @@ export function createIntakeLimit(rates: IntakeRates = nodeIntakeRates): IntakeL
     return bucket;
   };
   return {
-    admit(nodeId, wallNow) {
+    waitMs(nodeId, wallNow) {
       const { balance } = refilled(nodeId, wallNow);
-      if (balance > 0) return;
-      const retryAfterSeconds = Math.max(1, Math.ceil((1 - balance) / rates.itemsPerSecond));
-      // Worded without a plural form: a flood meets this refusal thousands of times a second.
-      throw new AppError(
+      return balance > 0 ? 0 : Math.ceil(((1 - balance) / rates.itemsPerSecond) * 1000);
+    },
+    charge(nodeId, items, wallNow) {
+      refilled(nodeId, wallNow).balance -= rates.batchCost + items;
+    },
+    refusal(waitMs) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+      return new AppError(
         "node_busy",
         { rate: rates.itemsPerSecond, seconds: retryAfterSeconds },
         { retryAfterSeconds },
       );
     },
-    charge(nodeId, items, wallNow) {
-      refilled(nodeId, wallNow).balance -= rates.batchCost + items;
-    },
   };
 }
+
+/**
+ * How long a refused batch is held before its 429 goes out: a sender that does not wait
+ * (a broken agent in a loop, several senders with one key) then costs the server a few
+ * refusals a second instead of thousands, each of which would be a turn of the event loop
+ * that customers' calls wait behind. An agent that waits for Retry-After loses nothing.
+ */
+export const refusalPauseMs = 1_000;

@@ -7,12 +7,7 @@ import { AppError } from "../../../bff/platform/errors";
 /** Sends one batch of `items` at `at` (ms); false when refused. */
 function sender(limit: ReturnType<typeof createIntakeLimit>, nodeId: number) {
   return (items: number, at: number) => {
-    try {
-      limit.admit(nodeId, at);
-    } catch (error) {
-      if (error instanceof AppError && error.code === "node_busy") return false;
-      throw error;
-    }
+    if (limit.waitMs(nodeId, at) > 0) return false;
     limit.charge(nodeId, items, at);
     return true;
   };
@@ -43,19 +38,18 @@ describe("a node's allowance of events", () => {
     const allowed = nodeIntakeRates.burstItems + 20 * nodeIntakeRates.itemsPerSecond;
     expect(accepted * 1100).toBeLessThanOrEqual(allowed + 1100);
     expect(accepted * 1100).toBeGreaterThan(allowed - 2 * 1100);
-    const refusal = (() => {
-      try {
-        limit.admit(7, 20_000);
-      } catch (error) {
-        return error as AppError;
-      }
-    })();
-    expect(refusal?.code).toBe("node_busy");
-    expect(refusal?.status).toBe(429);
-    expect(refusal?.retryAfterSeconds).toBe(1);
-    expect(refusal?.message).toBe(
+    const waitMs = limit.waitMs(7, 20_000);
+    expect(waitMs).toBeGreaterThan(0);
+    expect(waitMs).toBeLessThanOrEqual(Math.ceil((1100 / nodeIntakeRates.itemsPerSecond) * 1000));
+    const refusal = limit.refusal(waitMs);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal.code).toBe("node_busy");
+    expect(refusal.status).toBe(429);
+    expect(refusal.retryAfterSeconds).toBe(1);
+    expect(refusal.message).toBe(
       "This node sends more than the product takes in (22000 items a second): keep the batch and send it again in 1 s.",
     );
+    expect(limit.refusal(2_001).retryAfterSeconds).toBe(3);
     // Another node is not held back by this one's flood.
     expect(sender(limit, 8)(1000, 20_000)).toBe(true);
   });
@@ -68,6 +62,8 @@ describe("a node's allowance of events", () => {
     expect(accepted).toBe(10);
     limit.charge(1, 0, 0);
     limit.charge(1, 450, 0);
-    expect(() => limit.admit(1, 0)).toThrow(expect.objectContaining({ retryAfterSeconds: 7 }));
+    // 650 in debt at 100 a second: 6.51 s until the balance is above zero again.
+    expect(limit.waitMs(1, 0)).toBe(6510);
+    expect(limit.waitMs(1, 6510)).toBe(0);
   });
 });
