@@ -52,6 +52,7 @@ export const errorStatus = {
   card_declined: 409,
   node_key_missing: 401,
   node_key_unknown: 401,
+  node_key_rotated: 401,
   node_disabled: 403,
   node_traffic_beyond_link: 400,
   node_busy: 429,

@@ -15,6 +15,8 @@ export type NodeRow = {
   credentials_count: number;
   disabled_at: number | null;
   created_at: number;
+  /** When an agent last called with the key the last rotation replaced (wall clock); null: none since. */
+  previous_key_used_at: number | null;
   /** Wall-clock time of the first change after the node's applied version; null: none. */
   pending_since: number | null;
   upload_today: number;
@@ -46,7 +48,7 @@ const pendingSince = `(SELECT c.changed_at FROM access_changes c WHERE c.version
 
 const nodesSelect = (db: Database) => `SELECT n.id, n.name, n.host, n.core, n.core_version, n.inbounds,
     n.last_seen_at, n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
-    ${pendingSince} AS pending_since,
+    n.previous_key_used_at, ${pendingSince} AS pending_since,
     COALESCE(t.upload, 0) AS upload_today, COALESCE(t.download, 0) AS download_today
   FROM vpn_nodes n
   LEFT JOIN (SELECT node_id, ${cappedSum(db, "upload")} AS upload, ${cappedSum(db, "download")} AS download
@@ -61,12 +63,30 @@ export const vpnNodes = {
       now,
     ),
 
-  /** Undefined: no such node. */
-  setKeyHash: (db: Database, id: number, keyHash: string) =>
-    statement<{ id: number }, [string, number]>(
+  /**
+   * A new key; the one it replaces is kept as the previous key, so calls with it can be told
+   * so (and when they last came). Undefined: no such node.
+   */
+  replaceKeyHash: (db: Database, id: number, keyHash: string, rotatedAt: number) =>
+    statement<{ id: number }, [string, number, number]>(
       db,
-      "UPDATE vpn_nodes SET key_hash = ? WHERE id = ? RETURNING id",
-    ).get(keyHash, id),
+      `UPDATE vpn_nodes SET previous_key_hash = key_hash, key_hash = ?, key_rotated_at = ?,
+         previous_key_used_at = NULL WHERE id = ? RETURNING id`,
+    ).get(keyHash, rotatedAt, id),
+
+  /** The node whose replaced key hashes to `keyHash`. */
+  byPreviousKeyHash: (db: Database, keyHash: string) =>
+    statement<{ id: number; key_rotated_at: number; previous_key_used_at: number | null }, [string]>(
+      db,
+      "SELECT id, key_rotated_at, previous_key_used_at FROM vpn_nodes WHERE previous_key_hash = ?",
+    ).get(keyHash),
+
+  /** An agent called with the node's replaced key at `usedAt` (wall clock). */
+  notePreviousKeyUse: (db: Database, id: number, usedAt: number) =>
+    statement<never, [number, number]>(db, "UPDATE vpn_nodes SET previous_key_used_at = ? WHERE id = ?").run(
+      usedAt,
+      id,
+    ),
 
   /** Disabled since `disabledAt`, or enabled (null). Undefined: no such node. */
   setDisabled: (db: Database, id: number, disabledAt: number | null) =>

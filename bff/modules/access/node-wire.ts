@@ -26,7 +26,10 @@
  * - Numbers are JSON numbers: one written as text ("5") is bad input, as is a client
  *   address that is not an IPv4 or IPv6 address.
  * - Bad input is 400, a missing or unknown key 401, a disabled node 403, each with
- *   `{success: false, error: {code, message}}`.
+ *   `{success: false, error: {code, message}}`. A key the panel has replaced (the last
+ *   rotation's) is 401 `node_key_rotated`, its message saying when ("This node's key was
+ *   replaced on …: put the new key in NODE_KEY"); the product notes when it was last used
+ *   and the panel shows it. Any other key is 401 `node_key_unknown`.
  */
 
 /** One credential allowed on the nodes. */

@@ -31,6 +31,12 @@ const node = t.Object({
   trafficToday: t.Object({ upload: t.Number(), download: t.Number() }),
   disabled: t.Boolean(),
   createdAt: t.String(),
+  oldKeyLastUsedAt: t.Nullable(
+    t.String({
+      description:
+        "When an agent last called with the key the last rotation replaced (ISO 8601): it still runs with it; null: none since",
+    }),
+  ),
 });
 const withKey = t.Object({
   success: t.Literal(true),

@@ -50,6 +50,8 @@ export type NodeView = {
   trafficToday: { upload: number; download: number };
   disabled: boolean;
   createdAt: string;
+  /** When an agent last called with the key the last rotation replaced (ISO 8601); null: none since. */
+  oldKeyLastUsedAt: string | null;
 };
 
 /** Seconds the node's oldest unapplied change has waited, by the wall clock it was stamped with. */
@@ -107,6 +109,7 @@ function viewOf(row: NodeRow, expected: number, wallNow: number): NodeView {
     trafficToday: { upload: row.upload_today, download: row.download_today },
     disabled: row.disabled_at !== null,
     createdAt: new Date(row.created_at).toISOString(),
+    oldKeyLastUsedAt: iso(row.previous_key_used_at),
   };
 }
 

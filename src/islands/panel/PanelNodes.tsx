@@ -66,6 +66,11 @@ function State({ node }: { node: VpnNode }) {
             : t("panel.nodesNeverSeen")}
         </span>
       )}
+      {node.oldKeyLastUsedAt && (
+        <span className="panel-nodes__detail panel-nodes__warning">
+          {t("panel.nodesOldKeyUsed", { when: formatDateTime(node.oldKeyLastUsedAt, language) })}
+        </span>
+      )}
     </>
   );
 }

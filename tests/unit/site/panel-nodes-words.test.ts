@@ -25,6 +25,7 @@ const node = (changes: Partial<VpnNode>): VpnNode => ({
   trafficToday: { upload: 0, download: 0 },
   disabled: false,
   createdAt: "2026-11-01T00:00:00.000Z",
+  oldKeyLastUsedAt: null,
   ...changes,
 });
 
