@@ -91,6 +91,7 @@ export async function customerWithDevice(app: App, context: AppContext, email: s
     customer,
     userId: Number(widget.accountId.replace("customer-", "")),
     device: {
+      deviceId,
       rowId: Number(row.id),
       id: row.credential,
       tag: row.node_tag,

@@ -35,13 +35,14 @@ export function nodeApiModule(
   const { config, database, clock, stopping } = context;
   const watcher = createChangeWatcher(database, stopping);
   // Each call's node, looked up once: before its body is read where it has one, else when resolved.
+  const authorize = (request: Request) => nodeByAuthorization(database, request.headers.get("authorization"));
   const callers = new WeakMap<Request, Promise<NodeIdentity>>();
   const nodeOf = (request: Request) => {
     let node = callers.get(request);
     if (!node) {
       // A refusal here comes before the transform hook below: it goes to the agent's log too.
       answerInEnglish(request);
-      node = nodeByAuthorization(database, request.headers.get("authorization"));
+      node = authorize(request);
       callers.set(request, node);
     }
     return node;
@@ -57,10 +58,14 @@ export function nodeApiModule(
       })
       .get(
         "/allowlist",
-        ({ query, set }) => {
+        ({ query, request, set }) => {
           // Credentials in clear: no cache on the way may keep a copy.
           set.headers["cache-control"] = "no-store";
-          return pollAllowList(database, watcher, clock, stopping, query.since ?? 0, query.wait ?? 0);
+          return pollAllowList(database, watcher, clock, stopping, {
+            since: query.since ?? 0,
+            waitSeconds: query.wait ?? 0,
+            recheck: () => authorize(request),
+          });
         },
         {
           node: true,

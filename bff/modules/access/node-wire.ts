@@ -8,7 +8,9 @@
  *   `since` (or 0, or a version the log no longer holds, or after a change that touches
  *   everyone) the whole list, `full: true`; otherwise only the devices whose access changed
  *   after `since`. With `wait` (at most 20 s) the call waits for a change before answering
- *   an empty delta, so a change reaches every agent within a second (long poll).
+ *   an empty delta, so a change reaches every agent within a second (long poll). A poll
+ *   checks its node again before it answers: disabled while it waited, 403; its key
+ *   replaced meanwhile, 401 `node_key_rotated`.
  * - `POST /api/nodes/report`: the node's report of itself, at start, after each applied
  *   change and at least every 10 s (its heartbeat).
  * - `POST /api/nodes/events`: traffic per credential and connection events, in batches at
