@@ -54,6 +54,8 @@ export const errorStatus = {
   node_key_unknown: 401,
   node_key_rotated: 401,
   node_disabled: 403,
+  node_agent_conflict: 409,
+  invalid_agent_instance: 400,
   node_traffic_beyond_link: 400,
   node_busy: 429,
   invalid_node_name: 400,

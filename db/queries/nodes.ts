@@ -17,10 +17,24 @@ export type NodeRow = {
   created_at: number;
   /** When an agent last called with the key the last rotation replaced (wall clock); null: none since. */
   previous_key_used_at: number | null;
+  /** The last agent instance refused because another held the key: when (wall clock) and from where. */
+  refused_agent_at: number | null;
+  refused_agent_address: string | null;
   /** Wall-clock time of the first change after the node's applied version; null: none. */
   pending_since: number | null;
   upload_today: number;
   download_today: number;
+};
+
+/** A node as its key finds it: what the node API checks before it serves a call. */
+export type KeyedNode = {
+  id: number;
+  name: string;
+  disabled_at: number | null;
+  /** The agent instance last seen with the key ('' for callers without one); null: none yet. */
+  agent_instance: string | null;
+  agent_seen_at: number | null;
+  refused_agent_at: number | null;
 };
 
 /** An enabled node as the access metrics read it. */
@@ -48,7 +62,7 @@ const pendingSince = `(SELECT c.changed_at FROM access_changes c WHERE c.version
 
 const nodesSelect = (db: Database) => `SELECT n.id, n.name, n.host, n.core, n.core_version, n.inbounds,
     n.last_seen_at, n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
-    n.previous_key_used_at, ${pendingSince} AS pending_since,
+    n.previous_key_used_at, n.refused_agent_at, n.refused_agent_address, ${pendingSince} AS pending_since,
     COALESCE(t.upload, 0) AS upload_today, COALESCE(t.download, 0) AS download_today
   FROM vpn_nodes n
   LEFT JOIN (SELECT node_id, ${cappedSum(db, "upload")} AS upload, ${cappedSum(db, "download")} AS download
@@ -96,10 +110,43 @@ export const vpnNodes = {
     ).get(disabledAt, id),
 
   byKeyHash: (db: Database, keyHash: string) =>
-    statement<{ id: number; name: string; disabled_at: number | null }, [string]>(
+    statement<KeyedNode, [string]>(
       db,
-      "SELECT id, name, disabled_at FROM vpn_nodes WHERE key_hash = ?",
+      `SELECT id, name, disabled_at, agent_instance, agent_seen_at, refused_agent_at
+       FROM vpn_nodes WHERE key_hash = ?`,
     ).get(keyHash),
+
+  /** The same agent instance was heard from again at `seenAt` (wall clock). */
+  noteAgentSeen: (db: Database, id: number, instance: string, seenAt: number) =>
+    statement<never, [number, number, string]>(
+      db,
+      "UPDATE vpn_nodes SET agent_seen_at = ? WHERE id = ? AND agent_instance = ?",
+    ).run(seenAt, id, instance),
+
+  /**
+   * `instance` becomes the node's agent, if the agent is still the one last read (`was`):
+   * of two instances taking over at once, one does. No change: another got there first.
+   */
+  takeOverAgent: (
+    db: Database,
+    id: number,
+    instance: string,
+    seenAt: number,
+    was: { instance: string | null; seenAt: number | null },
+  ) =>
+    statement<never, [string, number, number, string | null, number | null]>(
+      db,
+      `UPDATE vpn_nodes SET agent_instance = ?, agent_seen_at = ?
+       WHERE id = ? AND agent_instance IS NOT DISTINCT FROM ? AND agent_seen_at IS NOT DISTINCT FROM ?`,
+    ).run(instance, seenAt, id, was.instance, was.seenAt),
+
+  /** A second agent instance was refused at `at` (wall clock), calling from `address`. */
+  noteRefusedAgent: (db: Database, id: number, instance: string, at: number, address: string | null) =>
+    statement<never, [string, number, string | null, number]>(
+      db,
+      `UPDATE vpn_nodes SET refused_agent_instance = ?, refused_agent_at = ?, refused_agent_address = ?
+       WHERE id = ?`,
+    ).run(instance, at, address, id),
 
   nameAndState: (db: Database, id: number) =>
     statement<{ name: string; disabled_at: number | null }, [number]>(

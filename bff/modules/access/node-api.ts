@@ -4,9 +4,10 @@ import { answerInEnglish } from "../../platform/request-language";
 import { errorResponse } from "../../platform/schemas";
 import { pollAllowList } from "./allowlist-poll";
 import { createChangeWatcher } from "./change-watcher";
+import { authorizeAgentCall } from "./node-agents";
 import { storeNodeEvents } from "./node-events";
 import { createIntakeLimit, type IntakeLimit, refusalPauseMs } from "./node-intake-limit";
-import { type NodeIdentity, nodeByAuthorization } from "./node-keys";
+import type { NodeIdentity } from "./node-keys";
 import {
   allowListQuery,
   allowListResponse,
@@ -17,7 +18,12 @@ import {
 } from "./node-model";
 import { storeNodeReport } from "./node-reports";
 
-const nodeErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse } as const;
+const nodeErrors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  409: errorResponse,
+} as const;
 const eventsErrors = { ...nodeErrors, 429: errorResponse } as const;
 
 /**
@@ -29,13 +35,18 @@ const eventsErrors = { ...nodeErrors, 429: errorResponse } as const;
  * node-intake-limit.ts).
  */
 export function nodeApiModule(
-  context: Pick<AppContext, "config" | "database" | "clock" | "stopping">,
+  context: Pick<AppContext, "config" | "database" | "clock" | "stopping" | "clientAddress">,
   limit: IntakeLimit = createIntakeLimit(),
 ) {
-  const { config, database, clock, stopping } = context;
+  const { config, database, clock, stopping, clientAddress } = context;
   const watcher = createChangeWatcher(database, stopping);
   // Each call's node, looked up once: before its body is read where it has one, else when resolved.
-  const authorize = (request: Request) => nodeByAuthorization(database, request.headers.get("authorization"));
+  const authorize = (request: Request) =>
+    authorizeAgentCall(database, {
+      authorization: request.headers.get("authorization"),
+      instance: request.headers.get("x-agent-instance"),
+      address: clientAddress(request),
+    });
   const callers = new WeakMap<Request, Promise<NodeIdentity>>();
   const nodeOf = (request: Request) => {
     let node = callers.get(request);

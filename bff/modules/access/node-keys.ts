@@ -60,19 +60,26 @@ export async function setNodeDisabled(database: Database, nodeId: number, disabl
 }
 
 /**
- * The node an `Authorization: Bearer {NODE_KEY}` header names; 401 otherwise (a replaced key
- * `node_key_rotated`, any other `node_key_unknown`), 403 for a disabled node.
+ * The node an `Authorization: Bearer {NODE_KEY}` header names, as its key finds it; 401
+ * otherwise (a replaced key `node_key_rotated`, any other `node_key_unknown`), 403 for a
+ * disabled node.
  */
-export async function nodeByAuthorization(
-  database: Database,
-  header: string | null,
-  wallNow = Date.now(),
-): Promise<NodeIdentity> {
+export async function keyedNode(database: Database, header: string | null, wallNow = Date.now()) {
   const key = /^Bearer\s+(\S+)$/i.exec(header ?? "")?.[1];
   if (!key) throw new AppError("node_key_missing");
   const hash = hashOf(key);
   const node = await vpnNodes.byKeyHash(database, hash);
   if (!node) return refuseReplacedKey(database, hash, wallNow);
   if (node.disabled_at !== null) throw new AppError("node_disabled");
+  return node;
+}
+
+/** The node a key names (keyedNode), as its id and name. */
+export async function nodeByAuthorization(
+  database: Database,
+  header: string | null,
+  wallNow = Date.now(),
+): Promise<NodeIdentity> {
+  const node = await keyedNode(database, header, wallNow);
   return { id: node.id, name: node.name };
 }

@@ -3,7 +3,15 @@
  * send each other. The agent imports this file and nothing else from `bff/`, so it holds
  * types only: no runtime code, no imports.
  *
- * Every call carries `Authorization: Bearer {NODE_KEY}`.
+ * Every call carries `Authorization: Bearer {NODE_KEY}` and `X-Agent-Instance: {UUID}`, a
+ * UUID the agent makes once and keeps in its state file (AGENT_STATE). One key is one agent:
+ * the product keeps, per node, the instance last seen and when (wall clock). A call from
+ * another instance while that one was heard from within the last 60 s is refused with 409
+ * `node_agent_conflict` (its message names the conflict and what to do) and changes nothing:
+ * no report stored, no events, no allow-list; the panel shows when and from which address.
+ * Once the last instance has been silent for 60 s, the next one to call takes the key. A call
+ * without the header counts as the instance "" (clients of the API other than the agent keep
+ * working, as one instance); a header that is not a UUID is 400 `invalid_agent_instance`.
  * - `GET  /api/nodes/allowlist?since={version}&wait={seconds}`: the allow-list. Without
  *   `since` (or 0, or a version the log no longer holds, or after a change that touches
  *   everyone) the whole list, `full: true`; otherwise only the devices whose access changed
@@ -27,8 +35,8 @@
  *   batch and sends it again after that wait.
  * - Numbers are JSON numbers: one written as text ("5") is bad input, as is a client
  *   address that is not an IPv4 or IPv6 address.
- * - Bad input is 400, a missing or unknown key 401, a disabled node 403, each with
- *   `{success: false, error: {code, message}}`. A key the panel has replaced (the last
+ * - Bad input is 400, a missing or unknown key 401, a disabled node 403, a second agent
+ *   409, each with `{success: false, error: {code, message}}`. A key the panel has replaced (the last
  *   rotation's) is 401 `node_key_rotated`, its message saying when ("This node's key was
  *   replaced on …: put the new key in NODE_KEY"); the product notes when it was last used
  *   and the panel shows it. Any other key is 401 `node_key_unknown`.

@@ -37,6 +37,15 @@ const node = t.Object({
         "When an agent last called with the key the last rotation replaced (ISO 8601): it still runs with it; null: none since",
     }),
   ),
+  refusedAgent: t.Nullable(
+    t.Object(
+      {
+        at: t.String({ description: "ISO 8601, the last refusal" }),
+        address: t.Nullable(t.String({ description: "the address it called from" })),
+      },
+      { description: "A second agent with this node's key, refused within the last day; null: none" },
+    ),
+  ),
 });
 const withKey = t.Object({
   success: t.Literal(true),

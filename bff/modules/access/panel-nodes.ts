@@ -14,6 +14,9 @@ import type { InboundReport } from "./node-wire";
  */
 export const onlineWithinMs = 30_000;
 
+/** How long the panel shows a second agent that was refused: past a day it is history, not news. */
+const refusedAgentShownMs = dayMs;
+
 /**
  * A node's name: it labels the node's metric series and names the server in client apps'
  * link lists, so it is kept to characters every one of them carries as they are.
@@ -52,6 +55,8 @@ export type NodeView = {
   createdAt: string;
   /** When an agent last called with the key the last rotation replaced (ISO 8601); null: none since. */
   oldKeyLastUsedAt: string | null;
+  /** A second agent with the node's key, refused within the last day: when, and from which address. */
+  refusedAgent: { at: string; address: string | null } | null;
 };
 
 /** Seconds the node's oldest unapplied change has waited, by the wall clock it was stamped with. */
@@ -110,6 +115,10 @@ function viewOf(row: NodeRow, expected: number, wallNow: number): NodeView {
     disabled: row.disabled_at !== null,
     createdAt: new Date(row.created_at).toISOString(),
     oldKeyLastUsedAt: iso(row.previous_key_used_at),
+    refusedAgent:
+      row.refused_agent_at !== null && wallNow - Number(row.refused_agent_at) < refusedAgentShownMs
+        ? { at: new Date(Number(row.refused_agent_at)).toISOString(), address: row.refused_agent_address }
+        : null,
   };
 }
 

@@ -71,6 +71,14 @@ function State({ node }: { node: VpnNode }) {
           {t("panel.nodesOldKeyUsed", { when: formatDateTime(node.oldKeyLastUsedAt, language) })}
         </span>
       )}
+      {node.refusedAgent && (
+        <span className="panel-nodes__detail panel-nodes__warning">
+          {t("panel.nodesAgentRefused", {
+            when: formatDateTime(node.refusedAgent.at, language),
+            address: node.refusedAgent.address ?? "?",
+          })}
+        </span>
+      )}
     </>
   );
 }

@@ -26,6 +26,7 @@ const node = (changes: Partial<VpnNode>): VpnNode => ({
   disabled: false,
   createdAt: "2026-11-01T00:00:00.000Z",
   oldKeyLastUsedAt: null,
+  refusedAgent: null,
   ...changes,
 });
 
