@@ -9,6 +9,8 @@ export type NodeRow = {
   host: string | null;
   core: string | null;
   core_version: string | null;
+  /** 'up' or 'down' as the agent last reported; null: not said (read as up). */
+  core_state: "up" | "down" | null;
   inbounds: string;
   last_seen_at: number | null;
   applied_version: number;
@@ -38,7 +40,13 @@ export type KeyedNode = {
 };
 
 /** An enabled node as the access metrics read it. */
-export type EnabledNode = { name: string; last_seen_at: number | null; pending_since: number | null };
+export type EnabledNode = {
+  name: string;
+  last_seen_at: number | null;
+  pending_since: number | null;
+  core_state: "up" | "down" | null;
+  credentials_count: number;
+};
 
 /** A node client apps may be sent to: its name, the host it reported and its inbounds (JSON). */
 export type ReportedNode = { name: string; host: string | null; inbounds: string };
@@ -51,6 +59,7 @@ export type NodeState = {
   inbounds: string;
   appliedVersion: number;
   credentials: number;
+  coreState: "up" | "down" | null;
 };
 
 /**
@@ -60,7 +69,9 @@ export type NodeState = {
 const pendingSince = `(SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
   ORDER BY c.version LIMIT 1)`;
 
-const nodesSelect = (db: Database) => `SELECT n.id, n.name, n.host, n.core, n.core_version, n.inbounds,
+const nodesSelect = (
+  db: Database,
+) => `SELECT n.id, n.name, n.host, n.core, n.core_version, n.core_state, n.inbounds,
     n.last_seen_at, n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
     n.previous_key_used_at, n.refused_agent_at, n.refused_agent_address, ${pendingSince} AS pending_since,
     COALESCE(t.upload, 0) AS upload_today, COALESCE(t.download, 0) AS download_today
@@ -177,9 +188,7 @@ export const vpnNodes = {
   enabled: (db: Database) =>
     statement<EnabledNode, []>(
       db,
-      `SELECT n.name, n.last_seen_at,
-         (SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
-           ORDER BY c.version LIMIT 1) AS pending_since
+      `SELECT n.name, n.last_seen_at, n.core_state, n.credentials_count, ${pendingSince} AS pending_since
        FROM vpn_nodes n WHERE n.disabled_at IS NULL`,
     ).all(),
 
@@ -195,10 +204,10 @@ export const vpnNodes = {
     ).all(since),
 
   storeReport: (db: Database, id: number, state: NodeState, lastSeenAt: number) =>
-    statement<never, [string, string, string, string, number, number, number, number]>(
+    statement<never, [string, string, string, string, number, number, string | null, number, number]>(
       db,
       `UPDATE vpn_nodes SET host = ?, core = ?, core_version = ?, inbounds = ?, applied_version = ?,
-       credentials_count = ?, last_seen_at = ? WHERE id = ?`,
+       credentials_count = ?, core_state = ?, last_seen_at = ? WHERE id = ?`,
     ).run(
       state.host,
       state.core,
@@ -206,6 +215,7 @@ export const vpnNodes = {
       state.inbounds,
       state.appliedVersion,
       state.credentials,
+      state.coreState,
       lastSeenAt,
       id,
     ),

@@ -88,6 +88,7 @@ export const nodeReport = t.Object({
   inbounds: t.Array(inbound, { maxItems: maxInbounds }),
   appliedVersion: version,
   credentials: wholeNumber({ minimum: 0, maximum: 100_000_000 }),
+  coreState: t.Optional(literals("up", "down")),
   agentVersion: t.Optional(text(64)),
 });
 

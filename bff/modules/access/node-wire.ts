@@ -108,8 +108,19 @@ export type NodeReport = {
   inbounds: InboundReport[];
   /** The allow-list version the core holds now. */
   appliedVersion: number;
-  /** How many credentials the core holds now (the panel compares it with the expected). */
+  /**
+   * How many credentials the core holds now, as the core accepted them (the panel compares
+   * it with the expected); 0 while the core is down.
+   */
   credentials: number;
+  /**
+   * The core's state, not the agent's intent: "down" when the core's API does not answer or
+   * refuses calls (then `credentials` is 0, and the product stores 0 whatever is sent). The
+   * panel shows such a node as core down, neither online nor in sync, and
+   * `kannt_node_core_up{node}` is 0. Without it (agents before this field) the core counts
+   * as up.
+   */
+  coreState?: "up" | "down";
   agentVersion?: string;
 };
 

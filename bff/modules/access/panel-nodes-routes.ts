@@ -19,15 +19,24 @@ const node = t.Object({
   lastSeenAt: t.Nullable(t.String({ description: "ISO 8601; null: never reported" })),
   core: t.Nullable(t.String()),
   coreVersion: t.Nullable(t.String()),
+  coreState: t.Nullable(
+    t.Union([t.Literal("up"), t.Literal("down")], {
+      description:
+        "The core's state as the agent last reported it: down when its API does not answer or refuses calls; null: never reported",
+    }),
+  ),
   inbounds: t.Array(inbound),
   credentials: t.Object({
     held: t.Number({ description: "Credentials the node's core holds, as it last reported" }),
     expected: t.Number({ description: "Credentials on the allow-list now" }),
   }),
   appliedVersion: t.Number(),
-  syncLagSeconds: t.Number({
-    description: "How long the oldest allow-list change the node has not applied has waited; 0: up to date",
-  }),
+  syncLagSeconds: t.Nullable(
+    t.Number({
+      description:
+        "How long the oldest allow-list change the node has not applied has waited; 0: up to date; null: its agent never connected",
+    }),
+  ),
   trafficToday: t.Object({ upload: t.Number(), download: t.Number() }),
   disabled: t.Boolean(),
   createdAt: t.String(),

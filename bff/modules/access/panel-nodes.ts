@@ -38,17 +38,22 @@ export type NodeView = {
   name: string;
   /** The address client apps dial, as the agent last reported it. */
   host: string | null;
-  /** Enabled and heard from within the last 30 s (wall clock). */
+  /** Enabled and its agent heard from within the last 30 s (wall clock). */
   online: boolean;
   lastSeenAt: string | null;
   core: string | null;
   coreVersion: string | null;
+  /** The core's state as the agent last reported it: "down" when its API does not answer; null: never reported. */
+  coreState: "up" | "down" | null;
   inbounds: InboundSummary[];
   /** What the node's core holds against what the allow-list has now. */
   credentials: { held: number; expected: number };
   appliedVersion: number;
-  /** How long the oldest change the node has not applied has waited; 0 when it is up to date. */
-  syncLagSeconds: number;
+  /**
+   * How long the oldest change the node has not applied has waited; 0 when it is up to date;
+   * null when its agent never reported (it has no lag: it never connected).
+   */
+  syncLagSeconds: number | null;
   /** Bytes through the node this UTC day (of the billing clock), all devices. */
   trafficToday: { upload: number; download: number };
   disabled: boolean;
@@ -107,10 +112,11 @@ function viewOf(row: NodeRow, expected: number, wallNow: number): NodeView {
     lastSeenAt: iso(row.last_seen_at),
     core: row.core,
     coreVersion: row.core_version,
+    coreState: row.last_seen_at === null ? null : (row.core_state ?? "up"),
     inbounds: inboundsOf(row.inbounds),
     credentials: { held: row.credentials_count, expected },
     appliedVersion: row.applied_version,
-    syncLagSeconds: Math.round(lagSeconds(row.pending_since, wallNow)),
+    syncLagSeconds: row.last_seen_at === null ? null : Math.round(lagSeconds(row.pending_since, wallNow)),
     trafficToday: { upload: row.upload_today, download: row.download_today },
     disabled: row.disabled_at !== null,
     createdAt: new Date(row.created_at).toISOString(),

@@ -10,3 +10,6 @@ ALTER TABLE vpn_nodes ADD COLUMN agent_seen_at BIGINT;
 ALTER TABLE vpn_nodes ADD COLUMN refused_agent_instance TEXT;
 ALTER TABLE vpn_nodes ADD COLUMN refused_agent_at BIGINT;
 ALTER TABLE vpn_nodes ADD COLUMN refused_agent_address TEXT;
+
+-- What the node's core is doing (DESIGN §8): see the SQLite migration 0022.
+ALTER TABLE vpn_nodes ADD COLUMN core_state TEXT CHECK (core_state IN ('up', 'down'));

@@ -15,3 +15,8 @@ ALTER TABLE vpn_nodes ADD COLUMN agent_seen_at INTEGER;
 ALTER TABLE vpn_nodes ADD COLUMN refused_agent_instance TEXT;
 ALTER TABLE vpn_nodes ADD COLUMN refused_agent_at INTEGER;
 ALTER TABLE vpn_nodes ADD COLUMN refused_agent_address TEXT;
+
+-- What the node's core is doing, as its agent last reported (DESIGN §8): 'up', or 'down'
+-- when the core's API does not answer or refuses calls. NULL: the agent does not say
+-- (agents before this field), read as up.
+ALTER TABLE vpn_nodes ADD COLUMN core_state TEXT CHECK (core_state IN ('up', 'down'));
