@@ -24,7 +24,7 @@ const loadBefore = loadAverage();
 
 // Seeded customers with a device each: the senders' samples name their tags, so every
 // accepted batch writes 1,000 rows, as a real node's would.
-const directory = mkdtempSync(join(tmpdir(), "kannt-flood-"));
+const directory = mkdtempSync(join(process.env.BENCH_DIRECTORY ?? tmpdir(), "kannt-flood-"));
 const path = join(directory, "app.db");
 const seeded = await seedAccess(path, customers, ["flooded"]);
 const database = await openDatabase(path);
