@@ -99,20 +99,6 @@ export const vpnNodes = {
          previous_key_used_at = NULL WHERE id = ? RETURNING id`,
     ).get(keyHash, rotatedAt, id),
 
-  /** The node whose replaced key hashes to `keyHash`. */
-  byPreviousKeyHash: (db: Database, keyHash: string) =>
-    statement<{ id: number; key_rotated_at: number; previous_key_used_at: number | null }, [string]>(
-      db,
-      "SELECT id, key_rotated_at, previous_key_used_at FROM vpn_nodes WHERE previous_key_hash = ?",
-    ).get(keyHash),
-
-  /** An agent called with the node's replaced key at `usedAt` (wall clock). */
-  notePreviousKeyUse: (db: Database, id: number, usedAt: number) =>
-    statement<never, [number, number]>(db, "UPDATE vpn_nodes SET previous_key_used_at = ? WHERE id = ?").run(
-      usedAt,
-      id,
-    ),
-
   /** Disabled since `disabledAt`, or enabled (null). Undefined: no such node. */
   setDisabled: (db: Database, id: number, disabledAt: number | null) =>
     statement<{ id: number }, [number | null, number]>(
@@ -126,38 +112,6 @@ export const vpnNodes = {
       `SELECT id, name, disabled_at, agent_instance, agent_seen_at, refused_agent_at
        FROM vpn_nodes WHERE key_hash = ?`,
     ).get(keyHash),
-
-  /** The same agent instance was heard from again at `seenAt` (wall clock). */
-  noteAgentSeen: (db: Database, id: number, instance: string, seenAt: number) =>
-    statement<never, [number, number, string]>(
-      db,
-      "UPDATE vpn_nodes SET agent_seen_at = ? WHERE id = ? AND agent_instance = ?",
-    ).run(seenAt, id, instance),
-
-  /**
-   * `instance` becomes the node's agent, if the agent is still the one last read (`was`):
-   * of two instances taking over at once, one does. No change: another got there first.
-   */
-  takeOverAgent: (
-    db: Database,
-    id: number,
-    instance: string,
-    seenAt: number,
-    was: { instance: string | null; seenAt: number | null },
-  ) =>
-    statement<never, [string, number, number, string | null, number | null]>(
-      db,
-      `UPDATE vpn_nodes SET agent_instance = ?, agent_seen_at = ?
-       WHERE id = ? AND agent_instance IS NOT DISTINCT FROM ? AND agent_seen_at IS NOT DISTINCT FROM ?`,
-    ).run(instance, seenAt, id, was.instance, was.seenAt),
-
-  /** A second agent instance was refused at `at` (wall clock), calling from `address`. */
-  noteRefusedAgent: (db: Database, id: number, instance: string, at: number, address: string | null) =>
-    statement<never, [string, number, string | null, number]>(
-      db,
-      `UPDATE vpn_nodes SET refused_agent_instance = ?, refused_agent_at = ?, refused_agent_address = ?
-       WHERE id = ?`,
-    ).run(instance, at, address, id),
 
   nameAndState: (db: Database, id: number) =>
     statement<{ name: string; disabled_at: number | null }, [number]>(

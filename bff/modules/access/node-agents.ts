@@ -1,5 +1,6 @@
 import type { Database } from "../../../db/database";
-import { type KeyedNode, vpnNodes } from "../../../db/queries/nodes";
+import { nodeAgents } from "../../../db/queries/node-agents";
+import type { KeyedNode } from "../../../db/queries/nodes";
 import { AppError } from "../../platform/errors";
 import { keyedNode, type NodeIdentity } from "./node-keys";
 
@@ -49,12 +50,12 @@ async function admitAgent(
   const { instance } = call;
   const seenAt = node.agent_seen_at === null ? null : Number(node.agent_seen_at);
   if (node.agent_instance === instance && seenAt !== null) {
-    if (wallNow - seenAt >= noteEveryMs) await vpnNodes.noteAgentSeen(database, node.id, instance, wallNow);
+    if (wallNow - seenAt >= noteEveryMs) await nodeAgents.noteAgentSeen(database, node.id, instance, wallNow);
     return;
   }
   const isHeld = node.agent_instance !== null && seenAt !== null && wallNow - seenAt < agentSilenceMs;
   if (!isHeld) {
-    const taken = await vpnNodes.takeOverAgent(database, node.id, instance, wallNow, {
+    const taken = await nodeAgents.takeOverAgent(database, node.id, instance, wallNow, {
       instance: node.agent_instance,
       seenAt: node.agent_seen_at,
     });
@@ -62,7 +63,7 @@ async function admitAgent(
   }
   const refusedAt = node.refused_agent_at === null ? null : Number(node.refused_agent_at);
   if (refusedAt === null || wallNow - refusedAt >= noteEveryMs)
-    await vpnNodes.noteRefusedAgent(database, node.id, instance, wallNow, call.address);
+    await nodeAgents.noteRefusedAgent(database, node.id, instance, wallNow, call.address);
   const silentSeconds = seenAt === null ? 0 : Math.max(0, Math.round((wallNow - seenAt) / 1000));
   throw new AppError("node_agent_conflict", { seconds: silentSeconds });
 }

@@ -27,9 +27,9 @@ const nodeErrors = {
 const eventsErrors = { ...nodeErrors, 429: errorResponse } as const;
 
 /**
- * The calls of the node agents (DESIGN §8), each with `Authorization: Bearer {NODE_KEY}`:
- * the allow-list (long-polled), the node's report of itself, and its traffic and
- * connection events. The long poll's 20 s fit in the server's 75 s idle limit (server.ts).
+ * The calls of the node agents (DESIGN §8), each with `Authorization: Bearer {NODE_KEY}` and
+ * the agent's `X-Agent-Instance`: the allow-list (long-polled), the node's report of itself,
+ * and its traffic and connection events. The long poll's 20 s fit in the server's 75 s idle limit (server.ts).
  * A call's node is known before its body is read, so a flood of events from one key is
  * refused (429, after a pause) without parsing a byte of it (`limit`: per node,
  * node-intake-limit.ts).
@@ -40,13 +40,14 @@ export function nodeApiModule(
 ) {
   const { config, database, clock, stopping, clientAddress } = context;
   const watcher = createChangeWatcher(database, stopping);
-  // Each call's node, looked up once: before its body is read where it has one, else when resolved.
+  // The key names an enabled node, and the caller is its one agent (node-agents.ts).
   const authorize = (request: Request) =>
     authorizeAgentCall(database, {
       authorization: request.headers.get("authorization"),
       instance: request.headers.get("x-agent-instance"),
       address: clientAddress(request),
     });
+  // Each call's node, looked up once: before its body is read where it has one, else when resolved.
   const callers = new WeakMap<Request, Promise<NodeIdentity>>();
   const nodeOf = (request: Request) => {
     let node = callers.get(request);

@@ -1,5 +1,6 @@
 import { formatDateTime } from "../../../core/date-time";
 import type { Database } from "../../../db/database";
+import { nodeAgents } from "../../../db/queries/node-agents";
 import { vpnNodes } from "../../../db/queries/nodes";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
@@ -43,11 +44,11 @@ const previousKeyNoteMs = 1_000;
  * key was replaced and when, so the log says what to do rather than "unknown key".
  */
 async function refuseReplacedKey(database: Database, hash: string, wallNow: number): Promise<never> {
-  const replaced = await vpnNodes.byPreviousKeyHash(database, hash);
+  const replaced = await nodeAgents.byPreviousKeyHash(database, hash);
   if (!replaced) throw new AppError("node_key_unknown");
   const lastNoted = replaced.previous_key_used_at;
   if (lastNoted === null || wallNow - lastNoted >= previousKeyNoteMs)
-    await vpnNodes.notePreviousKeyUse(database, replaced.id, wallNow);
+    await nodeAgents.notePreviousKeyUse(database, replaced.id, wallNow);
   const rotatedAt = Number(replaced.key_rotated_at);
   throw new AppError("node_key_rotated", {
     when: (language) => `${formatDateTime(rotatedAt, language, { timeZone: "UTC" })} UTC`,
