@@ -14,6 +14,7 @@ const benchmarks = [
   ["bun", "bench/billing-simulation.ts"],
   ["bun", "bench/search.ts"],
   ["bun", "bench/allowlist.ts"],
+  ["bun", "bench/node-flood.ts"],
 ];
 
 for (const command of benchmarks) {

@@ -12,6 +12,20 @@ export const smallerOf = (db: Database) => (db.engine === "postgres" ? "LEAST" :
 /** SQLite's two-argument MAX is PostgreSQL's GREATEST. */
 export const largerOf = (db: Database) => (db.engine === "postgres" ? "GREATEST" : "MAX");
 
+/** 2^53 − 1: the largest whole number JavaScript holds exactly, and so the most any total may say. */
+export const largestExactInteger = 9007199254740991;
+
+/**
+ * `SUM(expression)` over whole numbers (bytes) that can neither overflow nor exceed 2^53 − 1,
+ * 0 over no rows. SQLite's SUM fails past 2^63 ("integer overflow"), so SQLite adds in
+ * floating point (TOTAL), exact while the sum is below 2^53; PostgreSQL's SUM of BIGINT is
+ * an exact NUMERIC. Either is then capped and made a whole number again.
+ */
+export const cappedSum = (db: Database, expression: string) =>
+  db.engine === "postgres"
+    ? `CAST(LEAST(COALESCE(SUM(${expression}), 0), ${largestExactInteger}) AS BIGINT)`
+    : `CAST(MIN(TOTAL(${expression}), ${largestExactInteger}) AS INTEGER)`;
+
 /**
  * Row locks for claiming work among several instances: PostgreSQL skips rows another
  * instance holds; SQLite has one writer at a time, so there is nothing to skip.

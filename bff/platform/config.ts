@@ -58,6 +58,12 @@ export type Config = Readonly<{
    * bank of a shop in another process with a database of its own. Demo only.
    */
   sandboxNotificationUrl: string | undefined;
+  /**
+   * NODE_LINK_GBPS (1–1000, default 10): the fastest link a VPN node has, in gigabits per
+   * second. A node's traffic sample above what such a link carries in the sample's period is
+   * refused (DESIGN §8): no device moves more bytes than its node's link can.
+   */
+  nodeLinkGbps: number;
   /** Connection logs are deleted after LOG_RETENTION_DAYS (90). */
   logRetentionDays: number;
   /** Addresses of connections and payments are cut to their network after IP_RETENTION_DAYS (30). */
@@ -289,6 +295,12 @@ export function loadConfig(environment: Environment = process.env): Config {
     ...parseSandboxLatency(environment),
     sandboxNotificationUrl: parseSandboxNotificationUrl(environment, mode),
     metricsToken: parseMetricsToken(optional(environment, "METRICS_TOKEN")),
+    nodeLinkGbps: wholeNumber("NODE_LINK_GBPS", optional(environment, "NODE_LINK_GBPS"), {
+      min: 1,
+      max: 1000,
+      fallback: 10,
+      unit: "gigabits per second",
+    }),
     logRetentionDays: days("LOG_RETENTION_DAYS", optional(environment, "LOG_RETENTION_DAYS"), 90),
     ipRetentionDays: days("IP_RETENTION_DAYS", optional(environment, "IP_RETENTION_DAYS"), 30),
     mailFrom: optional(environment, "MAIL_FROM") ?? defaultMailFrom(publicUrl),

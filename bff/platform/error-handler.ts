@@ -94,6 +94,8 @@ export const errorHandler = new Elysia({ name: "error-handler" })
       case "VALIDATION":
         return answer(request, validationError(error));
       case "PARSE":
+        // A route's own parse hook (the node API's, checking the key before the body) refused it.
+        if (error.cause instanceof AppError) return answer(request, error.cause);
         return answer(request, refusal("unreadable_body"));
       case "NOT_FOUND":
         return answer(request, refusal("not_found"));

@@ -1,5 +1,6 @@
 import type { Database } from "../database";
 import { statement } from "../database";
+import { cappedSum } from "../dialect";
 
 /** What a customer's export (DESIGN §16) reads beyond the cabinet's own queries. */
 export const accountData = {
@@ -64,11 +65,11 @@ export const accountData = {
          device_os, device_model
        FROM devices WHERE user_id = ? ORDER BY id`,
     ).all(userId),
-  /** Bytes per device and UTC day, all nodes added up. */
+  /** Bytes per device and UTC day, all nodes added up (each sum capped at 2^53 − 1). */
   traffic: (db: Database, userId: number) =>
     statement<{ device_id: string; day: number; upload: number; download: number }, [number]>(
       db,
-      `SELECT d.device_id, t.day, SUM(t.upload) AS upload, SUM(t.download) AS download
+      `SELECT d.device_id, t.day, ${cappedSum(db, "t.upload")} AS upload, ${cappedSum(db, "t.download")} AS download
        FROM device_traffic t JOIN devices d ON d.id = t.device_id
        WHERE d.user_id = ? GROUP BY d.device_id, t.day ORDER BY t.day, d.device_id`,
     ).all(userId),

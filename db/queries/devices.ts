@@ -1,6 +1,7 @@
 import type { Language } from "../../core/languages";
 import type { Database } from "../database";
 import { statement } from "../database";
+import { cappedSum } from "../dialect";
 
 export type DevicePlatform = "ios" | "android" | "windows" | "desktop" | "other";
 
@@ -94,8 +95,8 @@ export const devices = {
         // so a customer without traffic costs what the devices alone cost.
         `SELECT d.id, d.user_id, d.device_id, d.device_name, d.platform, d.is_active, d.created_at,
            d.first_activation_at, d.detached_at,
-           COALESCE((SELECT SUM(upload) FROM device_traffic WHERE device_id = d.id AND day >= ?), 0) AS upload,
-           COALESCE((SELECT SUM(download) FROM device_traffic WHERE device_id = d.id AND day >= ?), 0) AS download
+           (SELECT ${cappedSum(db, "upload")} FROM device_traffic WHERE device_id = d.id AND day >= ?) AS upload,
+           (SELECT ${cappedSum(db, "download")} FROM device_traffic WHERE device_id = d.id AND day >= ?) AS download
          FROM devices d WHERE d.user_id = ? AND d.detached_at IS NULL`,
       ).all(fromDay, fromDay, userId)
     ).sort((a, b) => a.created_at - b.created_at || a.id - b.id),
@@ -140,7 +141,8 @@ export const devices = {
   async trafficSince(db: Database, id: number, firstDay: number) {
     const row = await statement<{ upload: number | null; download: number | null }, [number, number]>(
       db,
-      "SELECT SUM(upload) AS upload, SUM(download) AS download FROM device_traffic WHERE device_id = ? AND day >= ?",
+      `SELECT ${cappedSum(db, "upload")} AS upload, ${cappedSum(db, "download")} AS download
+       FROM device_traffic WHERE device_id = ? AND day >= ?`,
     ).get(id, firstDay);
     return { upload: Number(row?.upload ?? 0), download: Number(row?.download ?? 0) };
   },

@@ -1,5 +1,6 @@
 import type { Database } from "../database";
 import { statement } from "../database";
+import { cappedSum } from "../dialect";
 
 /** A node as the panel lists it, with its sync lag's start and today's traffic. */
 export type NodeRow = {
@@ -8,20 +9,44 @@ export type NodeRow = {
   host: string | null;
   core: string | null;
   core_version: string | null;
+  /** 'up' or 'down' as the agent last reported; null: not said (read as up). */
+  core_state: "up" | "down" | null;
   inbounds: string;
   last_seen_at: number | null;
   applied_version: number;
   credentials_count: number;
   disabled_at: number | null;
   created_at: number;
+  /** When an agent last called with the key the last rotation replaced (wall clock); null: none since. */
+  previous_key_used_at: number | null;
+  /** The last agent instance refused because another held the key: when (wall clock) and from where. */
+  refused_agent_at: number | null;
+  refused_agent_address: string | null;
   /** Wall-clock time of the first change after the node's applied version; null: none. */
   pending_since: number | null;
   upload_today: number;
   download_today: number;
 };
 
+/** A node as its key finds it: what the node API checks before it serves a call. */
+export type KeyedNode = {
+  id: number;
+  name: string;
+  disabled_at: number | null;
+  /** The agent instance last seen with the key ('' for callers without one); null: none yet. */
+  agent_instance: string | null;
+  agent_seen_at: number | null;
+  refused_agent_at: number | null;
+};
+
 /** An enabled node as the access metrics read it. */
-export type EnabledNode = { name: string; last_seen_at: number | null; pending_since: number | null };
+export type EnabledNode = {
+  name: string;
+  last_seen_at: number | null;
+  pending_since: number | null;
+  core_state: "up" | "down" | null;
+  credentials_count: number;
+};
 
 /** A node client apps may be sent to: its name, the host it reported and its inbounds (JSON). */
 export type ReportedNode = { name: string; host: string | null; inbounds: string };
@@ -34,6 +59,7 @@ export type NodeState = {
   inbounds: string;
   appliedVersion: number;
   credentials: number;
+  coreState: "up" | "down" | null;
 };
 
 /**
@@ -43,15 +69,17 @@ export type NodeState = {
 const pendingSince = `(SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
   ORDER BY c.version LIMIT 1)`;
 
-const nodesSelect = `SELECT n.id, n.name, n.host, n.core, n.core_version, n.inbounds, n.last_seen_at,
-    n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
-    ${pendingSince} AS pending_since,
+const nodesSelect = (
+  db: Database,
+) => `SELECT n.id, n.name, n.host, n.core, n.core_version, n.core_state, n.inbounds,
+    n.last_seen_at, n.applied_version, n.credentials_count, n.disabled_at, n.created_at,
+    n.previous_key_used_at, n.refused_agent_at, n.refused_agent_address, ${pendingSince} AS pending_since,
     COALESCE(t.upload, 0) AS upload_today, COALESCE(t.download, 0) AS download_today
   FROM vpn_nodes n
-  LEFT JOIN (SELECT node_id, SUM(upload) AS upload, SUM(download) AS download
+  LEFT JOIN (SELECT node_id, ${cappedSum(db, "upload")} AS upload, ${cappedSum(db, "download")} AS download
     FROM device_traffic WHERE day = ? GROUP BY node_id) t ON t.node_id = n.id`;
 
-/** VPN nodes (keys kept as hashes, what their agents report) and the traffic and connections they send. */
+/** VPN nodes (keys kept as hashes, what their agents report); their batches of events are in node-events.ts. */
 export const vpnNodes = {
   insert: (db: Database, name: string, keyHash: string, now: number) =>
     statement(db, "INSERT INTO vpn_nodes (name, key_hash, created_at) VALUES (?, ?, ?)").run(
@@ -60,12 +88,16 @@ export const vpnNodes = {
       now,
     ),
 
-  /** Undefined: no such node. */
-  setKeyHash: (db: Database, id: number, keyHash: string) =>
-    statement<{ id: number }, [string, number]>(
+  /**
+   * A new key; the one it replaces is kept as the previous key, so calls with it can be told
+   * so (and when they last came). Undefined: no such node.
+   */
+  replaceKeyHash: (db: Database, id: number, keyHash: string, rotatedAt: number) =>
+    statement<{ id: number }, [string, number, number]>(
       db,
-      "UPDATE vpn_nodes SET key_hash = ? WHERE id = ? RETURNING id",
-    ).get(keyHash, id),
+      `UPDATE vpn_nodes SET previous_key_hash = key_hash, key_hash = ?, key_rotated_at = ?,
+         previous_key_used_at = NULL WHERE id = ? RETURNING id`,
+    ).get(keyHash, rotatedAt, id),
 
   /** Disabled since `disabledAt`, or enabled (null). Undefined: no such node. */
   setDisabled: (db: Database, id: number, disabledAt: number | null) =>
@@ -75,9 +107,10 @@ export const vpnNodes = {
     ).get(disabledAt, id),
 
   byKeyHash: (db: Database, keyHash: string) =>
-    statement<{ id: number; name: string; disabled_at: number | null }, [string]>(
+    statement<KeyedNode, [string]>(
       db,
-      "SELECT id, name, disabled_at FROM vpn_nodes WHERE key_hash = ?",
+      `SELECT id, name, disabled_at, agent_instance, agent_seen_at, refused_agent_at
+       FROM vpn_nodes WHERE key_hash = ?`,
     ).get(keyHash),
 
   nameAndState: (db: Database, id: number) =>
@@ -100,18 +133,16 @@ export const vpnNodes = {
 
   /** Every node, by name, with the traffic of UTC day `day`. */
   list: (db: Database, day: number) =>
-    statement<NodeRow, [number]>(db, `${nodesSelect} ORDER BY LOWER(n.name), n.id`).all(day),
+    statement<NodeRow, [number]>(db, `${nodesSelect(db)} ORDER BY LOWER(n.name), n.id`).all(day),
 
   /** One node, with the traffic of UTC day `day`. */
   withTraffic: (db: Database, id: number, day: number) =>
-    statement<NodeRow, [number, number]>(db, `${nodesSelect} WHERE n.id = ?`).get(day, id),
+    statement<NodeRow, [number, number]>(db, `${nodesSelect(db)} WHERE n.id = ?`).get(day, id),
 
   enabled: (db: Database) =>
     statement<EnabledNode, []>(
       db,
-      `SELECT n.name, n.last_seen_at,
-         (SELECT c.changed_at FROM access_changes c WHERE c.version > n.applied_version
-           ORDER BY c.version LIMIT 1) AS pending_since
+      `SELECT n.name, n.last_seen_at, n.core_state, n.credentials_count, ${pendingSince} AS pending_since
        FROM vpn_nodes n WHERE n.disabled_at IS NULL`,
     ).all(),
 
@@ -127,10 +158,10 @@ export const vpnNodes = {
     ).all(since),
 
   storeReport: (db: Database, id: number, state: NodeState, lastSeenAt: number) =>
-    statement<never, [string, string, string, string, number, number, number, number]>(
+    statement<never, [string, string, string, string, number, number, string | null, number, number]>(
       db,
       `UPDATE vpn_nodes SET host = ?, core = ?, core_version = ?, inbounds = ?, applied_version = ?,
-       credentials_count = ?, last_seen_at = ? WHERE id = ?`,
+       credentials_count = ?, core_state = ?, last_seen_at = ? WHERE id = ?`,
     ).run(
       state.host,
       state.core,
@@ -138,6 +169,7 @@ export const vpnNodes = {
       state.inbounds,
       state.appliedVersion,
       state.credentials,
+      state.coreState,
       lastSeenAt,
       id,
     ),
@@ -157,34 +189,6 @@ export const vpnNodes = {
       `DELETE FROM node_event_batches WHERE (node_id, batch_id) IN (
          SELECT node_id, batch_id FROM node_event_batches WHERE received_at < ? ORDER BY received_at LIMIT ?)`,
     ).run(before, limit),
-
-  /** Adds bytes to the device that holds `sample.tag`, per node and UTC day; no change: no such device. */
-  addTraffic: (
-    db: Database,
-    nodeId: number,
-    day: number,
-    sample: { tag: string; upload: number; download: number },
-  ) =>
-    statement<never, [number, number, number, number, string]>(
-      db,
-      `INSERT INTO device_traffic (device_id, day, node_id, upload, download)
-       SELECT id, ?, ?, ?, ? FROM devices WHERE node_tag = ?
-     ON CONFLICT (device_id, day, node_id) DO UPDATE
-       SET upload = device_traffic.upload + excluded.upload, download = device_traffic.download + excluded.download`,
-    ).run(day, nodeId, sample.upload, sample.download, sample.tag),
-
-  /** A connection to the device that holds `event.tag`, under the node's name; no change: no such device. */
-  logConnection: (
-    db: Database,
-    nodeName: string,
-    at: number,
-    event: { tag: string; clientIp: string; success: boolean },
-  ) =>
-    statement<never, [string, number, string, number, string]>(
-      db,
-      `INSERT INTO connection_logs (user_id, device_id, server_name, connected_at, user_ip, success)
-       SELECT user_id, id, ?, ?, ?, ? FROM devices WHERE node_tag = ?`,
-    ).run(nodeName, at, event.clientIp, event.success ? 1 : 0, event.tag),
 
   /** Up to `limit` rows of per-device traffic of UTC days before `day`, oldest first. */
   deleteTrafficBefore: (db: Database, day: number, limit: number) =>

@@ -9,6 +9,8 @@ import type {
   TrafficSample,
 } from "../../bff/modules/access/node-wire";
 import { postJson, request } from "./app";
+import { asCustomer, type SignedIn, signIn } from "./customers";
+import { cards, order, payWithCard } from "./payments";
 
 type App = ReturnType<typeof createApp>;
 
@@ -38,7 +40,7 @@ export async function allowList(
 export async function sendEvents(
   app: App,
   headers: Record<string, string>,
-  events: { batchId?: string; traffic?: TrafficSample[]; connections?: ConnectionEvent[] },
+  events: { batchId?: string; periodMs?: number; traffic?: TrafficSample[]; connections?: ConnectionEvent[] },
 ) {
   return app.handle(postJson("/api/nodes/events", { traffic: [], connections: [], ...events }, headers));
 }
@@ -68,3 +70,48 @@ export const sampleReport: NodeReport = {
 /** The entry with credential `id`, if the list has it. */
 export const entryWithId = (list: { entries: AllowEntry[] }, id: string) =>
   list.entries.find((entry) => entry.id === id);
+
+/** A paying customer with one device connected: its row id, credential, node tag and subscription URL's path. */
+export async function customerWithDevice(app: App, context: AppContext, email: string) {
+  const customer = await signIn(app, email);
+  const widget = await order(app, customer, 1, 30);
+  const paid = await payWithCard(app, widget.invoiceId, cards.success);
+  if (!paid.success) throw new Error(`payment: ${JSON.stringify(paid)}`);
+  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
+  const { deviceId, subscriptionUrl } = (await response.json()) as {
+    deviceId: string;
+    subscriptionUrl: string;
+  };
+  const row = await context.database.get<{ id: number; credential: string; node_tag: string }>(
+    "SELECT id, credential, node_tag FROM devices WHERE device_id = ?",
+    [deviceId],
+  );
+  if (!row) throw new Error("the connected device is not stored");
+  return {
+    customer,
+    userId: Number(widget.accountId.replace("customer-", "")),
+    device: {
+      deviceId,
+      rowId: Number(row.id),
+      id: row.credential,
+      tag: row.node_tag,
+      subscriptionPath: new URL(subscriptionUrl).pathname,
+    },
+  };
+}
+
+/** The status of each customer call that shows node traffic: the cabinet, its payments, the export and the app's subscription URL. */
+export async function customerCallStatuses(app: App, customer: SignedIn, subscriptionPath: string) {
+  const statuses: Record<string, number> = {};
+  for (const path of ["/api/profile", "/api/profile/payments", "/api/profile/export"])
+    statuses[path] = (await app.handle(asCustomer(customer, path))).status;
+  statuses["/sub"] = (await app.handle(request(subscriptionPath))).status;
+  return statuses;
+}
+
+export const allAnswered = {
+  "/api/profile": 200,
+  "/api/profile/payments": 200,
+  "/api/profile/export": 200,
+  "/sub": 200,
+};

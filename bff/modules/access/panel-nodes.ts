@@ -14,6 +14,9 @@ import type { InboundReport } from "./node-wire";
  */
 export const onlineWithinMs = 30_000;
 
+/** How long the panel shows a second agent that was refused: past a day it is history, not news. */
+const refusedAgentShownMs = dayMs;
+
 /**
  * A node's name: it labels the node's metric series and names the server in client apps'
  * link lists, so it is kept to characters every one of them carries as they are.
@@ -35,21 +38,30 @@ export type NodeView = {
   name: string;
   /** The address client apps dial, as the agent last reported it. */
   host: string | null;
-  /** Enabled and heard from within the last 30 s (wall clock). */
+  /** Enabled and its agent heard from within the last 30 s (wall clock). */
   online: boolean;
   lastSeenAt: string | null;
   core: string | null;
   coreVersion: string | null;
+  /** The core's state as the agent last reported it: "down" when its API does not answer; null: never reported. */
+  coreState: "up" | "down" | null;
   inbounds: InboundSummary[];
   /** What the node's core holds against what the allow-list has now. */
   credentials: { held: number; expected: number };
   appliedVersion: number;
-  /** How long the oldest change the node has not applied has waited; 0 when it is up to date. */
-  syncLagSeconds: number;
+  /**
+   * How long the oldest change the node has not applied has waited; 0 when it is up to date;
+   * null when its agent never reported (it has no lag: it never connected).
+   */
+  syncLagSeconds: number | null;
   /** Bytes through the node this UTC day (of the billing clock), all devices. */
   trafficToday: { upload: number; download: number };
   disabled: boolean;
   createdAt: string;
+  /** When an agent last called with the key the last rotation replaced (ISO 8601); null: none since. */
+  oldKeyLastUsedAt: string | null;
+  /** A second agent with the node's key, refused within the last day: when, and from which address. */
+  refusedAgent: { at: string; address: string | null } | null;
 };
 
 /** Seconds the node's oldest unapplied change has waited, by the wall clock it was stamped with. */
@@ -100,13 +112,19 @@ function viewOf(row: NodeRow, expected: number, wallNow: number): NodeView {
     lastSeenAt: iso(row.last_seen_at),
     core: row.core,
     coreVersion: row.core_version,
+    coreState: row.last_seen_at === null ? null : (row.core_state ?? "up"),
     inbounds: inboundsOf(row.inbounds),
     credentials: { held: row.credentials_count, expected },
     appliedVersion: row.applied_version,
-    syncLagSeconds: Math.round(lagSeconds(row.pending_since, wallNow)),
+    syncLagSeconds: row.last_seen_at === null ? null : Math.round(lagSeconds(row.pending_since, wallNow)),
     trafficToday: { upload: row.upload_today, download: row.download_today },
     disabled: row.disabled_at !== null,
     createdAt: new Date(row.created_at).toISOString(),
+    oldKeyLastUsedAt: iso(row.previous_key_used_at),
+    refusedAgent:
+      row.refused_agent_at !== null && wallNow - Number(row.refused_agent_at) < refusedAgentShownMs
+        ? { at: new Date(Number(row.refused_agent_at)).toISOString(), address: row.refused_agent_address }
+        : null,
   };
 }
 

@@ -18,7 +18,7 @@ import {
   type VpnNode,
 } from "../../stores/panel-nodes";
 import { NodeCreateForm, NodeRefusal, OnceKey } from "./NodesParts";
-import { inboundText, isInSync, lagText } from "./nodes-calls";
+import { inboundText, isInSync, lagText, nodeState } from "./nodes-calls";
 import { PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, ScrollRegion } from "./PanelStates";
 
@@ -47,9 +47,10 @@ function Cell({
 
 function State({ node }: { node: VpnNode }) {
   const { t, language } = useTranslation();
-  const state = node.disabled ? "disabled" : node.online ? "online" : "offline";
+  const state = nodeState(node);
   const word = {
     disabled: "panel.nodesDisabled",
+    coreDown: "panel.nodesCoreDown",
     online: "panel.nodesOnline",
     offline: "panel.nodesOffline",
   } as const;
@@ -59,11 +60,25 @@ function State({ node }: { node: VpnNode }) {
         <span className={`panel-nodes__dot panel-nodes__dot--${state}`} aria-hidden="true" />
         {t(word[state])}
       </span>
+      {state === "coreDown" && <span className="panel-nodes__detail">{t("panel.nodesCoreDownDetail")}</span>}
       {!node.online && (
         <span className="panel-nodes__detail">
           {node.lastSeenAt
             ? t("panel.nodesLastSeen", { when: formatDateTime(node.lastSeenAt, language) })
             : t("panel.nodesNeverSeen")}
+        </span>
+      )}
+      {node.oldKeyLastUsedAt && (
+        <span className="panel-nodes__detail panel-nodes__warning">
+          {t("panel.nodesOldKeyUsed", { when: formatDateTime(node.oldKeyLastUsedAt, language) })}
+        </span>
+      )}
+      {node.refusedAgent && (
+        <span className="panel-nodes__detail panel-nodes__warning">
+          {t("panel.nodesAgentRefused", {
+            when: formatDateTime(node.refusedAgent.at, language),
+            address: node.refusedAgent.address ?? "?",
+          })}
         </span>
       )}
     </>

@@ -32,8 +32,12 @@ export function nodeRefusalKey(refusal: Refusal): TranslationKey {
   }
 }
 
-/** "up to date", or how far behind in the largest whole unit that fits. */
-export function lagText(seconds: number, t: T): string {
+/**
+ * "up to date", or how far behind in the largest whole unit that fits; "never connected" for
+ * a node whose agent never reported (null), which has no lag to speak of.
+ */
+export function lagText(seconds: number | null, t: T): string {
+  if (seconds === null) return t("panel.nodesNeverConnected");
   if (seconds <= 0) return t("panel.nodesUpToDate");
   if (seconds < 60) return t("panel.nodesLagSeconds", { count: seconds });
   if (seconds < 3_600) return t("panel.nodesLagMinutes", { count: Math.floor(seconds / 60) });
@@ -41,9 +45,26 @@ export function lagText(seconds: number, t: T): string {
   return t("panel.nodesLagDays", { count: Math.floor(seconds / 86_400) });
 }
 
-/** The node holds what the allow-list has and has applied every change. */
+/**
+ * The node's core runs, holds what the allow-list has and has applied every change. A core
+ * that is down is not in sync, whatever its agent last applied.
+ */
 export const isInSync = (node: VpnNode) =>
-  node.syncLagSeconds === 0 && node.credentials.held === node.credentials.expected;
+  node.coreState !== "down" &&
+  node.syncLagSeconds === 0 &&
+  node.credentials.held === node.credentials.expected;
+
+export type NodeState = "disabled" | "coreDown" | "online" | "offline";
+
+/**
+ * What the State column says: disabled; core down when the agent reports (it is online) that
+ * its core does not answer, which serves nobody; online; or offline.
+ */
+export function nodeState(node: VpnNode): NodeState {
+  if (node.disabled) return "disabled";
+  if (!node.online) return "offline";
+  return node.coreState === "down" ? "coreDown" : "online";
+}
 
 /** "VLESS 443 tcp reality": what a client app needs to know of an inbound, in its own terms. */
 export const inboundText = (inbound: VpnNode["inbounds"][number]) =>

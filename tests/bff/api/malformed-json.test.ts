@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { describe, expect, test } from "vitest";
 import { errorHandler } from "../../../bff/platform/error-handler";
 import { makeTestApp, postJson } from "../../helpers/app";
+import { nodeHeaders } from "../../helpers/nodes";
 
 const badBodies = ["{", '{"uid": }', "not json at all", '{"a":1}}'];
 
@@ -42,7 +43,11 @@ describe("malformed or invalid JSON is a 400 JSON error, never a 500", () => {
   });
 
   test("every JSON route of the product answers a broken body with 400", async () => {
-    const { app } = await makeTestApp();
+    const { app, context } = await makeTestApp();
+    // The node API knows its caller before it reads a body (a flood from one key is refused
+    // unread): its calls carry a node's key, as an agent's do.
+    const node = await nodeHeaders(context, "malformed-json");
+    const headersFor = (path: string) => (path.startsWith("/api/nodes/") ? node : {});
     // Routes that read a JSON body (they declare its schema); a body-less call ignores the body.
     const routes = app.routes.filter(
       (route) => ["POST", "PUT", "PATCH"].includes(route.method) && (route.hooks as { body?: unknown }).body,
@@ -52,7 +57,7 @@ describe("malformed or invalid JSON is a 400 JSON error, never a 500", () => {
     );
     for (const route of routes) {
       for (const body of badBodies) {
-        const response = await app.handle(postJson(route.path, body));
+        const response = await app.handle(postJson(route.path, body, headersFor(route.path)));
         expect(response.status, `${route.method} ${route.path} with ${body}`).toBe(400);
         expect(((await response.json()) as { success: boolean }).success).toBe(false);
       }

@@ -161,3 +161,104 @@ test.describe("VPN nodes in the panel", () => {
     await other.context().close();
   });
 });
+
+test.describe("what the Nodes screen says of a node's agent and core", () => {
+  test.beforeEach(async ({ page }) => {
+    await useLanguage(page, "en");
+  });
+
+  test("core down, never connected, an old key still in use and a refused second agent each read in the node's row", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signInAdminToNodes(page);
+    // Nodes and their agents' calls through the API, as the panel and the agents make them.
+    const call = (path: string, body: unknown, headers: Record<string, string>) =>
+      page.evaluate(
+        async ({ path, body, headers }) =>
+          (
+            await fetch(path, {
+              method: "POST",
+              headers: { "content-type": "application/json", ...headers },
+              body: JSON.stringify(body),
+            })
+          ).status,
+        { path, body, headers },
+      );
+    const addNode = (name: string) =>
+      page.evaluate(async (name) => {
+        const response = await fetch("/api/panel/nodes", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${localStorage.getItem("accessToken")}`,
+          },
+          body: JSON.stringify({ name }),
+        });
+        return (await response.json()) as { node: { id: number }; key: string };
+      }, name);
+    const report = {
+      core: "xray",
+      coreVersion: "25.6.8",
+      host: "vpn.example.net",
+      inbounds: [],
+      appliedVersion: 0,
+      credentials: 3,
+    };
+    const agent = (key: string, instance: string) => ({
+      authorization: `Bearer ${key}`,
+      "x-agent-instance": instance,
+    });
+    const first = "6f1d4c2e-3b5a-4e8f-9c7d-0a1b2c3d4e5f";
+    const second = "0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b";
+
+    const downName = uniqueNodeName();
+    const down = await addNode(downName);
+    expect(await call("/api/nodes/report", { ...report, coreState: "down" }, agent(down.key, first))).toBe(
+      200,
+    );
+    // A second agent with the same key is refused, and noted.
+    expect(await call("/api/nodes/report", report, agent(down.key, second))).toBe(409);
+    const silentName = uniqueNodeName();
+    await addNode(silentName);
+    const rekeyedName = uniqueNodeName();
+    const rekeyed = await addNode(rekeyedName);
+    await page.reload();
+    await holdButton(page, nodeRow(page, rekeyedName).getByRole("button", { name: "New key" }));
+    await takeOnceKey(page, rekeyedName);
+    expect(await call("/api/nodes/report", report, agent(rekeyed.key, first))).toBe(401);
+
+    await page.reload();
+    const downRow = nodeRow(page, downName);
+    await expect(downRow).toContainText("Core down");
+    await expect(downRow).toContainText("its agent reports that the core does not answer");
+    await expect(downRow).not.toContainText("Online");
+    await expect(downRow).toContainText("out of sync");
+    await expect(downRow).toContainText(/A second agent with this key was refused, last at .+ from \S+\./);
+    const silentRow = nodeRow(page, silentName);
+    await expect(silentRow).toContainText("never connected");
+    await expect(silentRow).not.toContainText(" min");
+    await expect(nodeRow(page, rekeyedName)).toContainText(/An agent still uses the old key, last at .+\./);
+
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(downRow).toBeVisible();
+      expect(await layoutProblems(page), `${width} px`).toEqual([]);
+    }
+    const findings = await blockingAtBothWidths(page);
+    expect(findings.map(describeFinding)).toEqual([]);
+    // Every language has its words for them, at a phone's width too.
+    for (const [language, coreDown] of [
+      ["ru", "Ядро не работает"],
+      ["zh", "核心已停止"],
+      ["kk", "Ядро жұмыс істемейді"],
+    ] as const) {
+      await page.evaluate((lang) => localStorage.setItem("i18nextLng", lang), language);
+      await page.reload();
+      await expect(nodeRow(page, downName)).toContainText(coreDown);
+      expect(await layoutProblems(page), language).toEqual([]);
+    }
+    await page.evaluate(() => localStorage.setItem("i18nextLng", "en"));
+  });
+});

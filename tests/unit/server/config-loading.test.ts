@@ -49,6 +49,9 @@ describe("loadConfig refuses a value its variable does not take, naming both and
     ["LOG_RETENTION_DAYS", "-1", "a whole number of days from 1 to 3650"],
     ["IP_RETENTION_DAYS", "30d", "a whole number of days from 1 to 3650"],
     ["ALTCHA_MAX_NUMBER", "4e5", "a whole number from 1000 to 100000000"],
+    ["NODE_LINK_GBPS", "0", "a whole number of gigabits per second from 1 to 1000"],
+    ["NODE_LINK_GBPS", "2.5", "a whole number of gigabits per second from 1 to 1000"],
+    ["NODE_LINK_GBPS", "10G", "a whole number of gigabits per second from 1 to 1000"],
     ["LOG_LEVEL", "verbose", '"debug", "info", "warn" or "error"'],
     ["SKIP_BUILD", "maybe", "1, true, yes or on, or 0, false, no or off"],
     ["APP_MODE", "staging", '"demo" or "production"'],
@@ -79,7 +82,9 @@ describe("loadConfig refuses a value its variable does not take, naming both and
       staticDirectory: "dist",
       sandboxLatencyMs: 0,
       sandboxJitterMs: 0,
+      nodeLinkGbps: 10,
     });
+    expect(load({ NODE_LINK_GBPS: "100" }).nodeLinkGbps).toBe(100);
     expect(load({ BILLING_INTERVAL_SECONDS: "0" }).billingIntervalSeconds).toBe(0);
     expect(load({ BILLING_INTERVAL_SECONDS: " 86400 " }).billingIntervalSeconds).toBe(86_400);
     expect(load({ BILLING_INTERVAL_SECONDS: "" }).billingIntervalSeconds).toBe(60);

@@ -5,6 +5,7 @@ import {
   isInSync,
   lagText,
   nodeRefusalKey,
+  nodeState,
   type VpnNode,
 } from "../../../src/islands/panel/nodes-calls";
 
@@ -18,6 +19,7 @@ const node = (changes: Partial<VpnNode>): VpnNode => ({
   lastSeenAt: "2026-11-22T12:00:00.000Z",
   core: "xray",
   coreVersion: "25.1.1",
+  coreState: "up",
   inbounds: [],
   credentials: { held: 3, expected: 3 },
   appliedVersion: 7,
@@ -25,6 +27,8 @@ const node = (changes: Partial<VpnNode>): VpnNode => ({
   trafficToday: { upload: 0, download: 0 },
   disabled: false,
   createdAt: "2026-11-01T00:00:00.000Z",
+  oldKeyLastUsedAt: null,
+  refusedAgent: null,
   ...changes,
 });
 
@@ -36,6 +40,20 @@ describe("the Nodes screen's words", () => {
     expect(lagText(7_300, t)).toBe("2 h");
     expect(lagText(3 * 86_400 + 5, t)).toBe("3 d");
     expect(lagText(90, ru)).toBe("1 мин");
+    // A node whose agent never reported has no lag: it never connected.
+    expect(lagText(null, t)).toBe("never connected");
+    expect(lagText(null, ru)).toBe("ни разу не подключался");
+  });
+
+  test("a node whose agent reports its core down reads as core down, never online or in sync", () => {
+    const down = node({ coreState: "down", credentials: { held: 0, expected: 0 } });
+    expect(nodeState(down)).toBe("coreDown");
+    expect(isInSync(down)).toBe(false);
+    expect(nodeState(node({}))).toBe("online");
+    // Offline or disabled says more than what its core did when last heard from.
+    expect(nodeState(node({ coreState: "down", online: false }))).toBe("offline");
+    expect(nodeState(node({ coreState: "down", online: false, disabled: true }))).toBe("disabled");
+    expect(t("panel.nodesCoreDown")).toBe("Core down");
   });
 
   test("in sync only with every credential held and every change applied", () => {
