@@ -45,6 +45,14 @@ export function lagText(seconds: number, t: T): string {
 export const isInSync = (node: VpnNode) =>
   node.syncLagSeconds === 0 && node.credentials.held === node.credentials.expected;
 
-/** "VLESS 443 tcp reality": what a client app needs to know of an inbound, in its own terms. */
-export const inboundText = (inbound: VpnNode["inbounds"][number]) =>
-  `${inbound.protocol.toUpperCase()} ${inbound.port} ${inbound.network} ${inbound.security}`;
+/**
+ * ["VLESS 443", "tcp reality"]: what a client app needs to know of an inbound, in its own
+ * terms, in two halves that a narrow column may put on two lines.
+ */
+export const inboundParts = (inbound: VpnNode["inbounds"][number]): [string, string] => [
+  `${inbound.protocol.toUpperCase()} ${inbound.port}`,
+  `${inbound.network} ${inbound.security}`,
+];
+
+/** "VLESS 443 tcp reality". */
+export const inboundText = (inbound: VpnNode["inbounds"][number]) => inboundParts(inbound).join(" ");
