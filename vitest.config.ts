@@ -23,6 +23,7 @@ export const sqliteFileTests = [
 export const postgresOnlyTests = [
   "tests/bff/access/access-change-gaps.test.ts",
   "tests/bff/server/postgres-conflicts.test.ts",
+  "tests/bff/operators/operator-cli-postgres.test.ts",
   "tests/bff/subscriptions/renewal-claims-postgres.test.ts",
   "tests/bff/server/schema-parity.test.ts",
   "tests/bff/server/two-instances.test.ts",

@@ -16,6 +16,18 @@ export const operatorUsage =
 /** What a command printed and how it ended: 0 done, 1 refused, 2 not understood. */
 export type CommandResult = { exitCode: number; output: string };
 
+const commands = new Set(["node", "create", "reset-password", "unlock", "disable"]);
+
+/**
+ * Whether `args` is a command the CLI runs, told before any data is touched: every one of
+ * them changes the product's data, so a mistyped one must not open (or make) a database.
+ */
+export function isOperatorCommand(args: readonly string[]): boolean {
+  const [command, name, role] = args;
+  if (!command || !name || !commands.has(command)) return false;
+  return command !== "create" || role === "admin" || role === "support";
+}
+
 /**
  * `npm run operator -- …` (DESIGN §16), run where the database is: by the CLI itself, or by
  * the running server it asks over the control socket (the server holds the SQLite file).

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../bff/platform/config";
 import { startConfiguredServer, stopOnSignals } from "../bff/server";
+import { astroCommand } from "./site-build";
 
 /**
  * `npm start`: build the site when dist/ is missing or older than its sources, then
@@ -27,7 +28,7 @@ const config = loadConfig();
 const isStale = !existsSync(marker) || Math.max(...sources.map(newestChange)) > statSync(marker).mtimeMs;
 if (isStale && !config.skipBuild) {
   console.log("Building the site (first start or sources changed)…");
-  const build = Bun.spawnSync(["bun", "--bun", "x", "astro", "build"], {
+  const build = Bun.spawnSync(astroCommand("build"), {
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",

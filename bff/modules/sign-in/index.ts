@@ -55,6 +55,8 @@ export function signInModule(context: AppContext) {
     .post(
       "/session/logout",
       async ({ request, set }) => {
+        // Another site's page must not sign the customer out either (DESIGN §12).
+        if (isCrossSite(request)) throw new AppError("cross_site_request");
         const token = sessionToken(request);
         if (token) await deleteSession(context.database, token);
         set.headers["set-cookie"] = clearedSessionCookieHeader();
@@ -62,7 +64,7 @@ export function signInModule(context: AppContext) {
       },
       {
         detail: { summary: "End the customer's session" },
-        response: { 200: t.Object({ success: t.Literal(true) }) },
+        response: { 200: t.Object({ success: t.Literal(true) }), 403: errorResponse },
       },
     )
     .get("/identity/providers", () => context.identity.settings, {

@@ -18,7 +18,7 @@ import {
   type VpnNode,
 } from "../../stores/panel-nodes";
 import { NodeCreateForm, NodeRefusal, OnceKey } from "./NodesParts";
-import { inboundText, isInSync, lagText, nodeState } from "./nodes-calls";
+import { inboundParts, isInSync, lagText, nodeState } from "./nodes-calls";
 import { PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, ScrollRegion } from "./PanelStates";
 
@@ -95,10 +95,14 @@ function NodeRow({ node }: { node: VpnNode }) {
     <tr className="panel-nodes__row" aria-busy={isBusy}>
       <th scope="row" className="panel-nodes__name">
         <span translate="no">{node.name}</span>
+        {/* The address under the name: a column of its own left no room for the actions. */}
+        {node.host && (
+          <span className="panel-nodes__host">
+            <span className="visually-hidden">{t("panel.nodesColHost")} </span>
+            <span translate="no">{node.host}</span>
+          </span>
+        )}
       </th>
-      <Cell label={t("panel.nodesColHost")}>
-        {node.host ? <span translate="no">{node.host}</span> : none}
-      </Cell>
       <Cell label={t("panel.nodesColState")}>
         <State node={node} />
       </Cell>
@@ -110,9 +114,14 @@ function NodeRow({ node }: { node: VpnNode }) {
           none
         ) : (
           <ul className="panel-nodes__inbounds" translate="no">
-            {node.inbounds.map((inbound) => (
-              <li key={`${inbound.tag}-${inbound.port}`}>{inboundText(inbound)}</li>
-            ))}
+            {node.inbounds.map((inbound) => {
+              const [entry, transport] = inboundParts(inbound);
+              return (
+                <li key={`${inbound.tag}-${inbound.port}`}>
+                  <span>{entry}</span> <span>{transport}</span>
+                </li>
+              );
+            })}
           </ul>
         )}
       </Cell>
@@ -128,8 +137,10 @@ function NodeRow({ node }: { node: VpnNode }) {
             {t(isInSync(node) ? "panel.nodesInSync" : "panel.nodesOutOfSync")}
           </span>
         )}
+        <span className="panel-nodes__detail">
+          {t("panel.nodesLagLine", { lag: lagText(node.syncLagSeconds, t) })}
+        </span>
       </Cell>
-      <Cell label={t("panel.nodesColLag")}>{lagText(node.syncLagSeconds, t)}</Cell>
       <Cell label={t("panel.nodesColTraffic")}>
         {t("panel.nodesTraffic", {
           download: formatBytes(node.trafficToday.download, language),
@@ -173,12 +184,10 @@ function NodeRow({ node }: { node: VpnNode }) {
 function NodesTable({ nodes }: { nodes: VpnNode[] }) {
   const { t } = useTranslation();
   const columns = [
-    "panel.nodesColHost",
     "panel.nodesColState",
     "panel.nodesColCore",
     "panel.nodesColInbounds",
     "panel.nodesColCredentials",
-    "panel.nodesColLag",
     "panel.nodesColTraffic",
     "panel.nodesColActions",
   ] as const;

@@ -66,6 +66,14 @@ export function nodeState(node: VpnNode): NodeState {
   return node.coreState === "down" ? "coreDown" : "online";
 }
 
-/** "VLESS 443 tcp reality": what a client app needs to know of an inbound, in its own terms. */
-export const inboundText = (inbound: VpnNode["inbounds"][number]) =>
-  `${inbound.protocol.toUpperCase()} ${inbound.port} ${inbound.network} ${inbound.security}`;
+/**
+ * ["VLESS 443", "tcp reality"]: what a client app needs to know of an inbound, in its own
+ * terms, in two halves that a narrow column may put on two lines.
+ */
+export const inboundParts = (inbound: VpnNode["inbounds"][number]): [string, string] => [
+  `${inbound.protocol.toUpperCase()} ${inbound.port}`,
+  `${inbound.network} ${inbound.security}`,
+];
+
+/** "VLESS 443 tcp reality". */
+export const inboundText = (inbound: VpnNode["inbounds"][number]) => inboundParts(inbound).join(" ");

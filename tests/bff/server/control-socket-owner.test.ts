@@ -99,7 +99,10 @@ describe("a control socket that is not this user's own", () => {
     try {
       chmodSync(socket.path, 0o600);
       const cli = await run("bff/cli.ts", socket.databasePath, "disable", "someone");
-      expect(cli).toEqual({ code: 0, output: "done by the impostor" });
+      expect(cli).toEqual({
+        code: 0,
+        output: `done by the impostor\nDatabase: ${canonicalDatabasePath(socket.databasePath)} (SQLite, through the running server, pid ${process.pid})`,
+      });
       expect(socket.asked).toEqual(["GET /status", "POST /operator"]);
     } finally {
       socket.stop();

@@ -102,4 +102,32 @@ describe("session lifetime", () => {
     expect(logout.status).toBe(200);
     expect((await app.handle(asCustomer(dave, "/api/profile"))).status).toBe(401);
   });
+
+  test.each([
+    ["another site's Origin", { origin: "https://evil.example" }],
+    ["an opaque Origin (a sandboxed frame)", { origin: "null" }],
+    ["a cross-site fetch", { "sec-fetch-site": "cross-site" }],
+  ])(
+    "logout from %s is refused like every other customer call, and the session stays",
+    async (_, headers) => {
+      const erin = await signIn(app, `erin.${crypto.randomUUID()}@example.com`);
+      const logout = await app.handle(
+        postJson("/api/session/logout", {}, { cookie: erin.cookie, ...headers }),
+      );
+      expect(logout.status).toBe(403);
+      expect(((await logout.json()) as { error: { code: string } }).error.code).toBe("cross_site_request");
+      expect(logout.headers.getSetCookie()).toEqual([]);
+      expect((await app.handle(asCustomer(erin, "/api/profile"))).status).toBe(200);
+      // From the product's own page it still signs out.
+      const own = await app.handle(
+        postJson(
+          "/api/session/logout",
+          {},
+          { cookie: erin.cookie, origin: "http://localhost", host: "localhost" },
+        ),
+      );
+      expect(own.status).toBe(200);
+      expect((await app.handle(asCustomer(erin, "/api/profile"))).status).toBe(401);
+    },
+  );
 });
