@@ -87,6 +87,8 @@ export type NodeReport = {
   appliedVersion: number;
   /** How many credentials the core holds now (the panel compares it with the expected). */
   credentials: number;
+  /** "down": the core's API does not answer or refuses calls (then `credentials` is 0). */
+  coreState?: "up" | "down";
   agentVersion?: string;
 };
 
@@ -110,6 +112,8 @@ export type NodeEvents = {
    * acknowledged without being counted twice. Without one, every send is stored.
    */
   batchId?: string;
+  /** How long the batch's traffic was gathered, in ms (the product bounds each sample by it). */
+  periodMs?: number;
   traffic: TrafficSample[];
   connections: ConnectionEvent[];
 };
