@@ -3,6 +3,7 @@ import { AllowList } from "./allow-list";
 import { type CoreApi, errorText } from "./core-api";
 import { CoreUsers } from "./core-users";
 import type { Logger } from "./log";
+import type { Refusal } from "./refusal";
 import { loadState, type SavedState, saveState } from "./state-file";
 
 export type AccessSyncOptions = {
@@ -13,6 +14,8 @@ export type AccessSyncOptions = {
   log: Logger;
   /** A credential left the core: its open connections must end (called as each one goes). */
   onRemoved: (tag: string) => void;
+  /** Saved with the list: this agent's instance id, and the product's refusal if any. */
+  identity: () => { instanceId: string; refusal?: Refusal };
 };
 
 /**
@@ -35,8 +38,9 @@ export class AccessSync {
    * Puts the saved list back on the core before the product is asked anything: paying
    * customers keep access across an agent restart even while the product is down.
    * Entries that ran out meanwhile, and removals the core had not taken, are removed.
+   * Answers what was saved (the refusal in it is the caller's).
    */
-  async load(): Promise<void> {
+  async load(): Promise<SavedState | undefined> {
     let saved: SavedState | undefined;
     try {
       saved = await loadState(this.options.statePath);
@@ -62,6 +66,7 @@ export class AccessSync {
       });
     await this.converge();
     await this.save();
+    return saved;
   }
 
   async applyAnswer(answer: AllowListResponse): Promise<boolean> {
@@ -83,6 +88,21 @@ export class AccessSync {
     await this.converge();
     await this.save();
     return true;
+  }
+
+  /**
+   * The product refuses this node: nobody stays on the core, in the saved list either, and
+   * the next question is for the whole list (version 0), so that an answer after the
+   * refusal ends brings everyone back.
+   */
+  async empty(): Promise<void> {
+    const touched = this.allowList.apply(
+      { version: 0, full: true, entries: [], removed: [] },
+      this.options.now(),
+    );
+    this.users.touch(touched);
+    await this.converge();
+    await this.save();
   }
 
   /** The core restarted and lost every user added at run time: all of them again. */
@@ -126,6 +146,11 @@ export class AccessSync {
     const leftovers: [string, string][] = [];
     for (const [tag, id] of this.users.held)
       if (this.allowList.entries.get(tag)?.id !== id) leftovers.push([tag, id]);
-    return { version: this.allowList.version, entries: [...this.allowList.entries], leftovers };
+    return {
+      version: this.allowList.version,
+      entries: [...this.allowList.entries],
+      leftovers,
+      ...this.options.identity(),
+    };
   }
 }

@@ -8,8 +8,10 @@ import type { CoreKind } from "./core-messages";
 import { CoreWatch } from "./core-watch";
 import { EventSender } from "./event-sender";
 import type { Logger } from "./log";
+import { readLinesBackwards } from "./log-history";
 import { LogTail } from "./log-tail";
 import type { ProductApi } from "./product-api";
+import { RefusalWatch, watchedProduct } from "./refusal";
 import { Reporter } from "./reporter";
 import { Revocation, type Sockets } from "./revocation";
 
@@ -20,6 +22,8 @@ export type AgentOptions = {
   inbounds: InboundReport[];
   accessLogPath: string;
   statePath: string;
+  /** This agent's name towards the product, kept in AGENT_STATE (agent-instance.ts). */
+  instanceId: string;
   coreApi: CoreApi;
   product: ProductApi;
   sockets: Sockets;
@@ -30,8 +34,12 @@ export type AgentOptions = {
 const reportEveryMs = 10_000;
 const eventsEveryMs = 10_000;
 const pruneEveryMs = 30_000;
-/** How much of the access log is read back at start, for the connections opened before it. */
-const historyBytes = 4 * 1024 * 1024;
+/**
+ * How far back the access log is read at start to learn whose the open connections are
+ * (a few seconds of reading); a connection older than that is closed, and its app, if it
+ * may still connect, connects again and is logged.
+ */
+const relearnMaxBytes = 256 * 1024 * 1024;
 
 /** The node agent: the loops that keep the core in step with the product, and report back. */
 export class Agent {
@@ -44,10 +52,23 @@ export class Agent {
   private readonly stopping = new AbortController();
   private readonly reporter: Reporter;
   private readonly bursts: ConnectionBursts;
+  private readonly refusals: RefusalWatch;
+  private readonly product: ProductApi;
   private revoking: string[] = [];
+  private isCoreUp = false;
+  private readonly now: () => number;
 
   constructor(private readonly options: AgentOptions) {
     const now = options.now ?? Date.now;
+    this.now = now;
+    this.refusals = new RefusalWatch(
+      undefined,
+      now,
+      options.log,
+      () => this.sync.empty(),
+      () => void this.sync.save(),
+    );
+    this.product = watchedProduct(options.product, this.refusals);
     const ports = [...new Set(options.inbounds.map((inbound) => inbound.port))];
     const portOfInbound = new Map(options.inbounds.map((inbound) => [inbound.tag, inbound.port]));
     this.revocation = new Revocation(ports, portOfInbound, options.sockets, options.log, now, (tag) => {
@@ -62,34 +83,51 @@ export class Agent {
       now,
       log: options.log,
       onRemoved: (tag) => this.revokeSoon(tag),
+      identity: () => ({ instanceId: options.instanceId, refusal: this.refusals.refusal }),
     });
     this.events = new EventSender(
       options.coreApi,
-      options.product,
+      this.product,
       options.log,
       (tag) => this.isKnownTag(tag),
       now,
     );
     this.tail = new LogTail(options.accessLogPath, (line) => this.onAccessLine(line));
     this.watch = new CoreWatch(options.coreApi);
-    this.reporter = new Reporter(options.product, () => this.nodeReport(), options.log, this.stopping.signal);
+    this.reporter = new Reporter(this.product, () => this.nodeReport(), options.log, this.stopping.signal);
   }
 
   async start(): Promise<void> {
-    // Before the saved list goes back: its expired entries are revoked as it loads.
-    await this.tail.skipToEnd({ maxBytes: historyBytes, onLine: (text) => this.onPastLine(text) });
+    await this.relearnOpenConnections();
     // Seen once before the push: a core that restarts (or only comes up) after it is noticed.
     await this.watch.check();
-    await this.sync.load();
-    this.revocation.forgetUnless((tag) => this.isKnownTag(tag));
+    this.isCoreUp = this.watch.isUp;
+    if (!this.isCoreUp)
+      this.options.log("warn", "the core's API does not answer; the node reports its core down");
+    const uptime = this.watch.uptimeSeconds;
+    if (uptime !== undefined) this.events.countersSince = this.now() - uptime * 1000;
+    const saved = await this.sync.load();
+    this.refusals.restore(saved?.refusal);
+    // Lines written since the agent began to follow the log name connections too.
+    await this.readLog();
+    const closed = await this.revocation.closeUnallowed((tag) => this.sync.allowList.entries.has(tag));
+    if (closed > 0)
+      this.options.log(
+        "info",
+        "connections closed at start: their device may not connect, or no log line names them",
+        {
+          count: closed,
+        },
+      );
+    await this.refusals.check();
     void this.report();
     this.every(250, () => this.readLog());
     this.every(1_000, () => this.tick());
     this.every(reportEveryMs, () => this.report());
     this.every(eventsEveryMs, () => this.events.flush());
-    this.every(pruneEveryMs, () => this.revocation.prune());
+    this.every(pruneEveryMs, () => this.pruneConnections());
     void pollAllowList({
-      product: this.options.product,
+      product: this.product,
       sync: this.sync,
       log: this.options.log,
       signal: this.stopping.signal,
@@ -123,15 +161,39 @@ export class Agent {
     );
   }
 
-  /** Each second: expiry by the agent's clock, retries, and a look at whether the core restarted. */
+  /**
+   * Before anything is added or removed: whose is every connection already open on the
+   * managed ports? The access log, read backwards from where the agent starts following
+   * it, says; whatever it cannot name is closed once the allow-list is known.
+   */
+  private async relearnOpenConnections(): Promise<void> {
+    const end = await this.tail.skipToEnd();
+    const found = await this.revocation.relearn((onLine) =>
+      end === undefined
+        ? Promise.resolve()
+        : readLinesBackwards(this.options.accessLogPath, end, onLine, relearnMaxBytes),
+    );
+    if (found.open > 0) this.options.log("info", "open connections found at start", found);
+  }
+
+  /** Each second: expiry by the agent's clock, retries, the product's refusal, and the core's state. */
   private async tick(): Promise<void> {
-    if ((await this.watch.check()) === "restarted") {
+    const state = await this.watch.check();
+    if (state === "down" && this.isCoreUp) {
+      this.isCoreUp = false;
+      this.options.log("error", "the core's API does not answer; the node reports its core down");
+      void this.report();
+    }
+    if (state === "restarted") {
+      if (!this.isCoreUp) this.options.log("info", "the core answers again");
+      this.isCoreUp = true;
       this.options.log("warn", "the core restarted; pushing every credential again", {
         credentials: this.sync.allowList.entries.size,
       });
       await this.sync.coreRestarted();
       void this.report();
     }
+    await this.refusals.check();
     if (await this.sync.sweep()) void this.report();
   }
 
@@ -150,15 +212,6 @@ export class Agent {
   }
 
   /**
-   * A line written before the agent started: its endpoint may still be open (the next
-   * prune drops those that are not), but it was reported, if at all, by the agent before.
-   */
-  private onPastLine(text: string): void {
-    const line = parseAccessLine(text);
-    if (line) this.revocation.record(line);
-  }
-
-  /**
    * Removals come one by one as the core takes them; those of the same moment are closed
    * together (one `ss` run for a full resync's many, not one each).
    */
@@ -171,7 +224,7 @@ export class Agent {
       // Lines already written name connections opened up to now: read them before closing.
       void this.readLog()
         .catch(() => undefined)
-        .then(() => this.revocation.revoke(tags));
+        .then(() => this.revocation.revoke(tags, () => this.readLog()));
     }, 20);
   }
 
@@ -191,6 +244,12 @@ export class Agent {
     return this.reporter.send();
   }
 
+  /** Forgets ended connections and notes the ones no line names (every 30 s). */
+  pruneConnections(): Promise<void> {
+    return this.revocation.prune();
+  }
+
+  /** What the core holds, as the core took it: a core that does not answer holds nothing. */
   nodeReport(): NodeReport {
     return {
       core: this.options.core,
@@ -198,7 +257,8 @@ export class Agent {
       host: this.options.nodeHost,
       inbounds: this.options.inbounds,
       appliedVersion: this.sync.appliedVersion,
-      credentials: this.sync.users.held.size,
+      credentials: this.isCoreUp ? this.sync.users.accepted : 0,
+      coreState: this.isCoreUp ? "up" : "down",
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { AccessSync } from "./access-sync";
 import type { Logger } from "./log";
-import type { ProductApi } from "./product-api";
+import { type ProductApi, ProductError } from "./product-api";
 
 const longPollSeconds = 15;
 const maxBackoffMs = 30_000;
@@ -32,6 +32,8 @@ export async function pollAllowList(options: {
   const now = options.now ?? Date.now;
   let backoffMs = 1_000;
   let lastFullAt = now();
+  /** When the fetches began to fail: the recovery is logged with how long the outage lasted. */
+  let failingSince: number | undefined;
   while (!signal.aborted) {
     const askedAt = Date.now();
     try {
@@ -40,21 +42,36 @@ export async function pollAllowList(options: {
       const since = isFullDue ? 0 : sync.allowList.version;
       const answer = await product.allowList(since, longPollSeconds, signal);
       backoffMs = 1_000;
+      // The list was emptied while the question waited (the product refused the node): a
+      // delta from before that is no delta of what the agent holds now.
+      if (!answer.full && sync.allowList.version !== since) continue;
+      if (failingSince !== undefined) {
+        log("info", "the product answers again", {
+          failedFor: `${Math.round((Date.now() - failingSince) / 1000)} s`,
+        });
+        failingSince = undefined;
+      }
       if (answer.full || isFullDue) lastFullAt = now();
       if (answer.skipped)
         log("warn", "allow-list entries without a valid id were skipped", { count: answer.skipped });
       if (await sync.applyAnswer(answer)) {
-        log("info", "allow-list applied", {
+        const fields = {
           version: answer.version,
           full: answer.full,
           changed: answer.entries.length + answer.removed.length,
-          credentials: sync.users.held.size,
-        });
+          credentials: sync.users.accepted,
+        };
+        // Only what the core took is "applied": a core that is down takes nothing.
+        if (sync.users.isInStep) log("info", "allow-list applied", fields);
+        else log("warn", "allow-list received; the core has not taken all of it yet (retrying)", fields);
         options.onApplied();
       } else if (Date.now() - askedAt < minPollMs) await pause(minPollMs - (Date.now() - askedAt));
     } catch (error) {
       if (signal.aborted) return;
-      log("warn", "allow-list fetch failed; access stays as it is", {
+      failingSince ??= Date.now();
+      const isRefusal = error instanceof ProductError && [401, 403, 409].includes(error.status ?? 0);
+      // A refusal's effect on access is the refusal watch's to say (refusal.ts).
+      log("warn", isRefusal ? "allow-list fetch refused" : "allow-list fetch failed; access stays as it is", {
         cause: (error as Error).message,
         retryInMs: backoffMs,
       });

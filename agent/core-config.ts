@@ -151,3 +151,15 @@ export function managedInbounds(text: string): InboundReport[] {
     );
   return reports;
 }
+
+/** What the core's config says about its access log: where it goes, and whether addresses are masked. */
+export function accessLogSettings(text: string): { access?: string; maskAddress?: string } {
+  let config: unknown;
+  try {
+    config = JSON.parse(stripJsonComments(text));
+  } catch (error) {
+    throw new CoreConfigError(`not valid JSON: ${(error as Error).message}`);
+  }
+  const log = objectAt(objectAt(config).log);
+  return { access: textAt(log.access), maskAddress: textAt(log.maskAddress) };
+}

@@ -48,6 +48,17 @@ export class CoreUsers {
   }
 
   /**
+   * Credentials the core has taken on every managed inbound, as the product wants them:
+   * what the node reports, never what the agent merely means to add.
+   */
+  get accepted(): number {
+    let count = 0;
+    for (const [tag, entry] of this.allowList.entries)
+      if (this.held.get(tag) === entry.id && !this.partlyAdded.has(tag)) count++;
+    return count;
+  }
+
+  /**
    * The core may have lost its run-time users (it restarted, or its API failed for a
    * while) or may hold anything (the agent just started): push every allowed credential
    * again. Removals not yet taken, and the given leftovers, are made again too: if the

@@ -14,6 +14,15 @@ export class CoreWatch {
 
   constructor(private readonly api: CoreApi) {}
 
+  /** The core's uptime at the last look, in seconds (undefined before one answered). */
+  get uptimeSeconds(): number | undefined {
+    return this.last?.uptimeSeconds;
+  }
+
+  get isUp(): boolean {
+    return this.last !== undefined && !this.isDown;
+  }
+
   async check(): Promise<CoreState> {
     let stats: SysStats;
     try {

@@ -2,6 +2,8 @@ import type { ConnectionEvent, NodeEvents, TrafficSample } from "../bff/modules/
 
 /** Connection events kept while the product is unreachable; the oldest give way beyond this. */
 const maxConnections = 50_000;
+/** The longest period a batch may say its traffic was gathered over (node-wire.ts). */
+const maxPeriodMs = 7 * 24 * 60 * 60 * 1000;
 /** The product takes request bodies up to 64 KB, and up to 1,000 samples and 1,000 events each (node-wire.ts). */
 const maxBatchBytes = 48 * 1024;
 const maxBatchItems = 1_000;
@@ -15,10 +17,14 @@ const maxBatchItems = 1_000;
 export class EventQueue {
   private traffic = new Map<string, { upload: number; download: number }>();
   private connections: ConnectionEvent[] = [];
+  /** Since when the queued traffic was counted: the product bounds a sample by its period. */
+  private trafficSince: number | undefined;
   droppedConnections = 0;
 
-  addTraffic(tag: string, upload: number, download: number): void {
+  /** Bytes a device moved, counted by the core since `since` (ms). */
+  addTraffic(tag: string, upload: number, download: number, since: number): void {
     if (upload === 0 && download === 0) return;
+    this.trafficSince = Math.min(this.trafficSince ?? since, since);
     const sum = this.traffic.get(tag) ?? { upload: 0, download: 0 };
     sum.upload += upload;
     sum.download += download;
@@ -43,7 +49,11 @@ export class EventQueue {
   }
 
   /** Everything queued, cut into bodies under the product's limit, and the queue emptied. */
-  takeBatches(): NodeEvents[] {
+  takeBatches(now: number): NodeEvents[] {
+    const periodMs =
+      this.trafficSince === undefined
+        ? undefined
+        : Math.min(maxPeriodMs, Math.max(1, Math.ceil(now - this.trafficSince)));
     const batches: NodeEvents[] = [];
     let batch: NodeEvents = { traffic: [], connections: [] };
     let size = 0;
@@ -67,6 +77,7 @@ export class EventQueue {
     if (size > 0) batches.push(batch);
     this.traffic = new Map();
     this.connections = [];
-    return batches;
+    this.trafficSince = undefined;
+    return batches.map((taken) => (taken.traffic.length > 0 && periodMs ? { periodMs, ...taken } : taken));
   }
 }

@@ -11,13 +11,16 @@ const eagerBatch = 1_000;
 /** A tag that left is still reported this long: its last bytes are read after its removal. */
 const leftTagMemoryMs = 60_000;
 
+/** The counters' first read when the core's start is unknown: the longest period a batch may name. */
+const unknownCountersPeriodMs = 7 * 24 * 60 * 60 * 1000;
+
 /** A refusal that would come again for the same batch: it is dropped, not retried for ever. */
 const isPermanent = (error: unknown) =>
   error instanceof ProductError &&
   error.status !== undefined &&
   error.status >= 400 &&
   error.status < 500 &&
-  ![401, 403, 408, 429].includes(error.status);
+  ![401, 403, 408, 409, 429].includes(error.status);
 
 /**
  * Traffic per credential (the core's per-user counters, read and zeroed) and connection
@@ -32,6 +35,13 @@ export class EventSender {
   private readonly recentlyLeft = new Map<string, number>();
   private flushing: Promise<void> | undefined;
   private lastFlushAt = 0;
+  /** When batches stopped getting through: the recovery is logged with how long it took. */
+  private failingSince: number | undefined;
+  /**
+   * Since when the core's per-user counters count: the last read (they are read with
+   * reset), or the core's start for the first read. Unknown: at most a week.
+   */
+  countersSince: number | undefined;
 
   constructor(
     private readonly core: CoreApi,
@@ -68,7 +78,7 @@ export class EventSender {
     await this.readTraffic();
     if (!(await this.deliverUnsent())) return;
     if (this.queue.isEmpty) return;
-    this.unsent = this.queue.takeBatches().map((batch) => ({ batchId: randomUUID(), ...batch }));
+    this.unsent = this.queue.takeBatches(this.now()).map((batch) => ({ batchId: randomUUID(), ...batch }));
     if (!(await this.deliverUnsent())) return;
     if (this.queue.droppedConnections > 0) {
       this.log("warn", "connection events dropped while the product was unreachable", {
@@ -86,29 +96,47 @@ export class EventSender {
       } catch (error) {
         const cause = (error as Error).message;
         if (!isPermanent(error)) {
+          this.failingSince ??= this.now();
           this.log("warn", "events not delivered; kept for the next try", { cause });
           return false;
         }
-        this.log("error", "the product refused a batch of events; dropped", { cause });
+        // Sending it again would be refused again, and every later batch would wait behind it.
+        this.log("error", "the product refused a batch of events; dropped", {
+          cause,
+          samples: batch.traffic.length,
+          connections: batch.connections.length,
+        });
       }
       this.unsent.shift();
+      this.recovered();
     }
     return true;
   }
 
+  private recovered(): void {
+    if (this.failingSince === undefined) return;
+    this.log("info", "events delivered again", {
+      failedFor: `${Math.round((this.now() - this.failingSince) / 1000)} s`,
+    });
+    this.failingSince = undefined;
+  }
+
   private async readTraffic(): Promise<void> {
     let stats: Awaited<ReturnType<CoreApi["takeUserTraffic"]>>;
+    const readAt = this.now();
     try {
       stats = await this.core.takeUserTraffic();
     } catch (error) {
       this.log("warn", "traffic counters unreadable", { cause: (error as Error).message });
       return;
     }
+    const since = this.countersSince ?? readAt - unknownCountersPeriodMs;
+    this.countersSince = readAt;
     for (const stat of stats) {
       const parsed = parseUserStat(stat.name);
       if (!parsed || !this.isKnownTag(parsed.email)) continue;
-      if (parsed.direction === "uplink") this.queue.addTraffic(parsed.email, stat.value, 0);
-      else this.queue.addTraffic(parsed.email, 0, stat.value);
+      if (parsed.direction === "uplink") this.queue.addTraffic(parsed.email, stat.value, 0, since);
+      else this.queue.addTraffic(parsed.email, 0, stat.value, since);
     }
     const now = this.now();
     for (const [tag, leftAt] of this.recentlyLeft)

@@ -21,11 +21,11 @@ export class LogTail {
   ) {}
 
   /**
-   * Marks the current end of the file as read. With `history`, the last `maxBytes` before
-   * that end go to `history.onLine` first (whole lines only): connections opened before
-   * the agent started are still open, and only the log says whose they are.
+   * Marks the current end of the file as read and answers it (the offset and whether the
+   * file exists): what came before is history, read backwards by whoever needs it
+   * (log-history.ts). A line still being written is news: the next look reads it whole.
    */
-  async skipToEnd(history?: { maxBytes: number; onLine: (line: string) => void }): Promise<void> {
+  async skipToEnd(): Promise<number | undefined> {
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(this.path);
@@ -33,30 +33,11 @@ export class LogTail {
       // Not there yet: read it from its first byte once it appears.
       this.offset = 0;
       this.inode = undefined;
-      return;
+      return undefined;
     }
     this.inode = info.ino;
-    this.offset = info.size;
-    if (!history || info.size === 0) return;
-    // One byte before the bound: it says whether the first line read is whole.
-    const start = Math.max(0, info.size - history.maxBytes - 1);
-    const buffer = new Uint8Array(info.size - start);
-    const file = await open(this.path, "r");
-    let read: number;
-    try {
-      ({ bytesRead: read } = await file.read(buffer, 0, buffer.length, start));
-    } finally {
-      await file.close();
-    }
-    const bytes = buffer.subarray(0, read);
-    const lastNewline = bytes.lastIndexOf(0x0a);
-    // A line still being written is news: the next look reads it whole.
-    this.offset = lastNewline < 0 ? start : start + lastNewline + 1;
-    if (lastNewline < 0) return;
-    const lines = new TextDecoder().decode(bytes.subarray(0, lastNewline)).split("\n");
-    // The piece before the first line break is a cut line (or nothing, when the bound fell between lines).
-    if (start > 0) lines.shift();
-    for (const line of lines) if (line) history.onLine(line);
+    this.offset = await lineBoundaryBefore(this.path, info.size);
+    return this.offset;
   }
 
   /** Reads what was appended since the last look; true when there may be more to read. */
@@ -98,5 +79,21 @@ export class LogTail {
   private startOver(): void {
     this.offset = 0;
     this.remainder = "";
+  }
+}
+
+/** The offset just after the last line break at or before `size` (0 when there is none). */
+async function lineBoundaryBefore(path: string, size: number): Promise<number> {
+  if (size === 0) return 0;
+  const length = Math.min(size, chunkBytes);
+  const buffer = new Uint8Array(length);
+  const file = await open(path, "r");
+  try {
+    const { bytesRead } = await file.read(buffer, 0, length, size - length);
+    const lastNewline = buffer.subarray(0, bytesRead).lastIndexOf(0x0a);
+    // A last line longer than a chunk is no access line: skip it rather than read it as news.
+    return lastNewline < 0 ? (size > length ? size : 0) : size - length + lastNewline + 1;
+  } finally {
+    await file.close();
   }
 }

@@ -3,7 +3,9 @@
  * server, configured by environment only. See the README's section on VPN nodes.
  */
 import { open, readFile, unlink } from "node:fs/promises";
+import { accessLogProblem } from "./access-log-check";
 import { Agent } from "./agent";
+import { agentInstanceId } from "./agent-instance";
 import { connectCoreApi } from "./core-api";
 import { CoreConfigError, managedInbounds } from "./core-config";
 import { coreVersion } from "./core-version";
@@ -17,7 +19,7 @@ function stop(message: string): never {
   process.exit(1);
 }
 
-async function readCoreConfig(path: string) {
+async function readCoreConfig(path: string, accessLogPath: string) {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -25,7 +27,10 @@ async function readCoreConfig(path: string) {
     stop(`CORE_CONFIG (${path}) cannot be read: ${(error as Error).message}`);
   }
   try {
-    return managedInbounds(text);
+    const inbounds = managedInbounds(text);
+    const problem = await accessLogProblem(accessLogPath, text);
+    if (problem) stop(problem);
+    return inbounds;
   } catch (error) {
     if (error instanceof CoreConfigError) stop(`CORE_CONFIG (${path}) ${error.message}`);
     throw error;
@@ -51,9 +56,10 @@ try {
   throw error;
 }
 
-const inbounds = await readCoreConfig(settings.coreConfigPath);
+const inbounds = await readCoreConfig(settings.coreConfigPath, settings.accessLogPath);
 await checkStateWritable(settings.statePath);
 const log = throttledLogger(consoleLogger);
+const instanceId = await agentInstanceId(settings.statePath);
 
 const agent = new Agent({
   core: settings.core,
@@ -62,8 +68,9 @@ const agent = new Agent({
   inbounds,
   accessLogPath: settings.accessLogPath,
   statePath: settings.statePath,
+  instanceId,
   coreApi: connectCoreApi(settings.core, settings.coreApi),
-  product: productApi(settings.productUrl, settings.nodeKey),
+  product: productApi(settings.productUrl, settings.nodeKey, instanceId),
   sockets: { close: closeSockets, established: establishedEndpoints },
   log,
 });

@@ -7,15 +7,14 @@ export type Endpoint = {
   seenAt: number;
 };
 
-/** How many open endpoints one device keeps track of; older ones give way (a device opens a few at once). */
-const endpointsPerTag = 256;
-
 const keyOf = (ip: string, port: number) => (ip.includes(":") ? `[${ip}]:${port}` : `${ip}:${port}`);
 
 /**
  * Which client endpoints each device tag has open, learned from the access log: removing a
  * user from the core does not close its open connections (DESIGN §8), so the agent closes
- * these sockets itself when the tag leaves.
+ * these sockets itself when the tag leaves. There is no cap per device: a torrent client or
+ * a tunnel keeps hundreds of connections open, and one forgotten is one that outlives a
+ * refund. Memory follows what is open instead: `prune` drops what the kernel no longer lists.
  */
 export class OpenConnections {
   private readonly byTag = new Map<string, Map<string, Endpoint>>();
@@ -34,11 +33,11 @@ export class OpenConnections {
     }
     endpoints.delete(key);
     endpoints.set(key, endpoint);
-    if (endpoints.size > endpointsPerTag) {
-      const oldest = endpoints.keys().next().value as string;
-      endpoints.delete(oldest);
-      this.owners.delete(oldest);
-    }
+  }
+
+  /** The tag whose connection this `ip:port` is, as far as the log said. */
+  ownerOf(key: string): string | undefined {
+    return this.owners.get(key);
   }
 
   /** The tag's endpoints, forgotten at once: the caller closes them. */
@@ -50,8 +49,9 @@ export class OpenConnections {
     return [...endpoints.values()];
   }
 
-  forgetUnless(isKept: (tag: string) => boolean): void {
-    for (const tag of [...this.byTag.keys()]) if (!isKept(tag)) this.take(tag);
+  /** Every tag with an endpoint known, as a copy (the caller may take them meanwhile). */
+  tags(): string[] {
+    return [...this.byTag.keys()];
   }
 
   /**

@@ -15,7 +15,10 @@ export type ProductApi = {
 export class ProductError extends Error {
   constructor(
     message: string,
+    /** The HTTP status when the product answered; undefined when it could not be reached. */
     readonly status?: number,
+    /** The error code of the answer's body (`node_disabled`, `node_key_rotated`, …). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -70,9 +73,11 @@ export function parseAllowList(body: unknown): AllowListResponse & { skipped: nu
 
 async function failure(response: Response, what: string): Promise<ProductError> {
   let detail = "";
+  let code: string | undefined;
   try {
-    const body = (await response.json()) as { error?: { message?: unknown } };
+    const body = (await response.json()) as { error?: { message?: unknown; code?: unknown } };
     if (typeof body?.error?.message === "string") detail = `: ${body.error.message}`;
+    if (typeof body?.error?.code === "string") code = body.error.code;
   } catch {
     // A proxy's HTML error page: the status says enough.
   }
@@ -82,11 +87,20 @@ async function failure(response: Response, what: string): Promise<ProductError> 
       : response.status === 403
         ? " (the node is disabled in the panel)"
         : "";
-  return new ProductError(`${what} answered ${response.status}${detail}${hint}`, response.status);
+  return new ProductError(`${what} answered ${response.status}${detail}${hint}`, response.status, code);
 }
 
-export function productApi(productUrl: string, nodeKey: string): ProductApi {
-  const headers = { authorization: `Bearer ${nodeKey}`, "content-type": "application/json" };
+/**
+ * The product's node API over HTTP. Every call names this agent's instance
+ * (`X-Agent-Instance`, kept in AGENT_STATE across restarts): one node key is one agent,
+ * and the product refuses a second one rather than merge two machines into one node.
+ */
+export function productApi(productUrl: string, nodeKey: string, instanceId: string): ProductApi {
+  const headers = {
+    authorization: `Bearer ${nodeKey}`,
+    "content-type": "application/json",
+    "x-agent-instance": instanceId,
+  };
 
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${productUrl}${path}`, {

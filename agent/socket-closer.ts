@@ -27,6 +27,8 @@ const portFilter = (ports: number[]) => [
  * matched, so nothing else on the machine is touched. Needs root (or CAP_NET_ADMIN).
  */
 export async function closeSockets(endpoints: Endpoint[], managedPorts: number[]): Promise<void> {
+  // Every group is tried: one failed run must not leave the rest of a revocation open.
+  const failures: string[] = [];
   const groups = new Map<string, { ports: number[]; endpoints: Endpoint[] }>();
   for (const endpoint of endpoints) {
     const ports = endpoint.inboundPort === undefined ? managedPorts : [endpoint.inboundPort];
@@ -43,9 +45,12 @@ export async function closeSockets(endpoints: Endpoint[], managedPorts: number[]
         "dst",
         endpointKey(endpoint.ip, endpoint.port),
       ]);
-      await run(["ss", "-K", "-H", "-tn", "(", ...destinations, ")", "and", ...portFilter(ports)]);
+      await run(["ss", "-K", "-H", "-tn", "(", ...destinations, ")", "and", ...portFilter(ports)]).catch(
+        (error: Error) => failures.push(error.message),
+      );
     }
   }
+  if (failures.length > 0) throw new Error(failures.join("; "));
 }
 
 /** `ip:port` of every client connected to the managed ports now, as OpenConnections keys them. */

@@ -1,5 +1,6 @@
 import { open, readFile, rename, unlink } from "node:fs/promises";
 import type { AllowedCredential } from "./allow-list";
+import type { Refusal } from "./refusal";
 
 /**
  * AGENT_STATE: the last allow-list, so an agent restarted while the product is down puts
@@ -12,6 +13,10 @@ export type SavedState = {
   entries: [string, AllowedCredential][];
   /** Credentials the core may still hold though the list dropped them (a removal it had not taken yet). */
   leftovers?: [string, string][];
+  /** This agent's name towards the product (`X-Agent-Instance`), the same across restarts. */
+  instanceId?: string;
+  /** The product refuses this node since then: a restart does not start the grace again. */
+  refusal?: Refusal;
 };
 
 export class StateFileError extends Error {}
@@ -55,7 +60,7 @@ export async function loadState(path: string): Promise<SavedState | undefined> {
   } catch {
     throw new StateFileError("it is not the JSON the agent writes");
   }
-  const { version, entries, leftovers } = (parsed ?? {}) as Record<string, unknown>;
+  const { version, entries, leftovers, instanceId, refusal } = (parsed ?? {}) as Record<string, unknown>;
   const isPair = (item: unknown) =>
     Array.isArray(item) && typeof item[0] === "string" && typeof item[1] === "string";
   if (
@@ -69,5 +74,15 @@ export async function loadState(path: string): Promise<SavedState | undefined> {
     version,
     entries: entries as SavedState["entries"],
     leftovers: (leftovers ?? []) as [string, string][],
+    instanceId: typeof instanceId === "string" && instanceIdPattern.test(instanceId) ? instanceId : undefined,
+    refusal: isRefusal(refusal) ? refusal : undefined,
   };
 }
+
+const instanceIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const isRefusal = (value: unknown): value is Refusal =>
+  typeof value === "object" &&
+  value !== null &&
+  ["disabled", "key", "conflict"].includes((value as Refusal).kind) &&
+  Number.isFinite((value as Refusal).since);

@@ -18,6 +18,10 @@ export class FakeNodeApi {
   readonly reports: NodeReport[] = [];
   readonly events: NodeEvents[] = [];
   readonly refusedCalls: string[] = [];
+  /** Every `X-Agent-Instance` an agent sent. */
+  readonly instances = new Set<string>();
+  /** While set, every call is answered with this status and code (403 disabled, 401 key rotated, …). */
+  refusal: { status: number; code: string } | undefined;
   private server: ReturnType<typeof Bun.serve> | undefined;
 
   constructor(private readonly nodeKey: string) {}
@@ -80,6 +84,14 @@ export class FakeNodeApi {
 
   private async handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    this.instances.add(request.headers.get("x-agent-instance") ?? "");
+    if (this.refusal) {
+      this.refusedCalls.push(`${request.method} ${url.pathname}`);
+      return Response.json(
+        { success: false, error: { code: this.refusal.code, message: "Refused by the test." } },
+        { status: this.refusal.status },
+      );
+    }
     if (request.headers.get("authorization") !== `Bearer ${this.nodeKey}`) {
       this.refusedCalls.push(`${request.method} ${url.pathname}`);
       return Response.json(

@@ -1,9 +1,10 @@
-import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { parseAccessLine } from "../../../agent/access-log";
 import { ConnectionBursts } from "../../../agent/connection-bursts";
+import { readLinesBackwards } from "../../../agent/log-history";
 import { LogTail } from "../../../agent/log-tail";
 import { OpenConnections } from "../../../agent/open-connections";
 
@@ -89,6 +90,16 @@ describe("open connections per device", () => {
     expect(open.size).toBe(1);
   });
 
+  test("a device with thousands of connections has every one of them taken for closing, the oldest included", () => {
+    const open = new OpenConnections();
+    open.record("dev-stream", endpoint("203.0.113.7", 40000));
+    for (let port = 1; port <= 5_000; port++)
+      open.record("dev-stream", endpoint("203.0.113.7", 40000 + port));
+    const taken = open.take("dev-stream");
+    expect(taken).toHaveLength(5_001);
+    expect(taken[0]?.port).toBe(40000);
+  });
+
   test("a client port reused by another device (NAT) belongs to the newest, so revoking the old one spares it", () => {
     const open = new OpenConnections();
     open.record("old", endpoint("198.51.100.1", 40000));
@@ -143,35 +154,67 @@ describe("following the access log", () => {
     expect(lines.at(-1)).toBe("truncated");
   });
 
-  test("at start the last bytes are read back, whole lines only, as history; a line still being written is news", async () => {
+  test("at start the end is marked at the last whole line: a line still being written is news", async () => {
     const path = join(directory, "history.log");
     writeFileSync(path, "older line\nrecent one\nlast one\nbeing writ");
-    const history: string[] = [];
     const lines: string[] = [];
     const tail = new LogTail(path, (line) => lines.push(line));
-    // A bound in the middle of "older line": that piece is not a line.
-    await tail.skipToEnd({ maxBytes: 33, onLine: (line) => history.push(line) });
-    expect(history).toEqual(["recent one", "last one"]);
-    // A bound right at a line's start keeps that line.
-    const atLineStart: string[] = [];
-    await new LogTail(path, () => undefined).skipToEnd({
-      maxBytes: 30,
-      onLine: (line) => atLineStart.push(line),
-    });
-    expect(atLineStart).toEqual(["recent one", "last one"]);
+    expect(await tail.skipToEnd()).toBe("older line\nrecent one\nlast one\n".length);
     appendFileSync(path, "ten\nnext\n");
     await tail.poll();
     expect(lines).toEqual(["being written", "next"]);
   });
 
-  test("a whole log within the bound is read back from its first line", async () => {
-    const path = join(directory, "short-history.log");
-    writeFileSync(path, "first\nsecond\n");
-    const history: string[] = [];
-    const tail = new LogTail(path, () => undefined);
-    await tail.skipToEnd({ maxBytes: 1 << 20, onLine: (line) => history.push(line) });
-    expect(history).toEqual(["first", "second"]);
-    expect(await tail.poll()).toBe(false);
+  test("history is read backwards, newest line first, until the reader has what it needs", async () => {
+    const path = join(directory, "backwards.log");
+    writeFileSync(path, "first\nsecond\nthird\nfourth\n");
+    const all: string[] = [];
+    expect(await readLinesBackwards(path, 26, (line) => all.push(line) > 0, 1 << 20)).toEqual({
+      bytesRead: 26,
+      isWhole: true,
+    });
+    expect(all).toEqual(["fourth", "third", "second", "first"]);
+    const untilSecond: string[] = [];
+    await readLinesBackwards(path, 26, (line) => untilSecond.push(line) > 0 && line !== "second", 1 << 20);
+    expect(untilSecond).toEqual(["fourth", "third", "second"]);
+    // From a given end: what came after it is not history.
+    const fromThird: string[] = [];
+    await readLinesBackwards(path, 19, (line) => fromThird.push(line) > 0, 1 << 20);
+    expect(fromThird).toEqual(["third", "second", "first"]);
+    // A bound in the middle of "second": that piece is not a line.
+    const bounded: string[] = [];
+    expect(await readLinesBackwards(path, 26, (line) => bounded.push(line) > 0, 16)).toMatchObject({
+      isWhole: false,
+    });
+    expect(bounded).toEqual(["fourth", "third"]);
+  });
+
+  test("a line searched for is found behind more than 10 MB of other lines, across the read chunks", async () => {
+    const path = join(directory, "busy.log");
+    const wanted =
+      "2026/11/26 01:08:00 203.0.113.7:40001 accepted tcp:example.com:443 [direct] email: dev-stream";
+    const other = (index: number) =>
+      `2026/11/26 01:09:00 198.51.100.${index % 250}:${10_000 + (index % 50_000)} accepted tcp:example.com:443 [direct] email: dev-other-${index % 97}\n`;
+    const filler: string[] = [];
+    for (let index = 0; index < 130_000; index++) filler.push(other(index));
+    writeFileSync(path, `${wanted}\n${filler.join("")}`);
+    const end = statSync(path).size;
+    expect(end).toBeGreaterThan(10 * 1024 * 1024);
+    let seen = 0;
+    let found: string | undefined;
+    const result = await readLinesBackwards(
+      path,
+      end,
+      (line) => {
+        seen++;
+        if (line.includes("dev-stream")) found = line;
+        return found === undefined;
+      },
+      256 * 1024 * 1024,
+    );
+    expect(found).toBe(wanted);
+    expect(seen).toBe(130_001);
+    expect(result.bytesRead).toBe(end);
   });
 
   test("a log that does not exist yet is read from its first line once the core creates it", async () => {

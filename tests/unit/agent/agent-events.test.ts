@@ -52,11 +52,13 @@ describe("traffic and connection events", () => {
     expect(product.received).toEqual([
       {
         batchId: first?.batchId,
+        periodMs: first?.periodMs,
         traffic: [{ tag: "dev-a", upload: 100, download: 2000 }],
         connections: [{ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true }],
       },
       {
         batchId: expect.not.stringMatching(first?.batchId ?? ""),
+        periodMs: expect.any(Number),
         traffic: [
           { tag: "dev-a", upload: 50, download: 0 },
           { tag: "dev-b", upload: 0, download: 7 },
@@ -116,10 +118,67 @@ describe("traffic and connection events", () => {
     expect(product.received).toEqual([]);
   });
 
+  test("a batch with traffic says how long it was counted, from the oldest counters in it", () => {
+    const queue = new EventQueue();
+    queue.addTraffic("dev-a", 10, 20, 50_000);
+    queue.addTraffic("dev-b", 1, 2, 40_000);
+    queue.addConnection({ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true });
+    expect(queue.takeBatches(60_000)).toEqual([
+      {
+        periodMs: 20_000,
+        traffic: [
+          { tag: "dev-a", upload: 10, download: 20 },
+          { tag: "dev-b", upload: 1, download: 2 },
+        ],
+        connections: [{ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true }],
+      },
+    ]);
+    // Connections alone carry no period; the next traffic counts from its own start.
+    queue.addConnection({ tag: "dev-a", clientIp: "203.0.113.7", at: 2, success: true });
+    expect(queue.takeBatches(70_000)[0]).not.toHaveProperty("periodMs");
+    queue.addTraffic("dev-a", 1, 1, 65_000);
+    expect(queue.takeBatches(75_000)[0]?.periodMs).toBe(10_000);
+  });
+
+  test("the counters' first read after a start counts from the core's start, later ones from the read before", async () => {
+    let clock = 1_000_000;
+    const core = new FakeCoreApi([]);
+    const product = new EventsProduct();
+    const sender = new EventSender(
+      core,
+      product,
+      silentLogger,
+      () => true,
+      () => clock,
+    );
+    sender.countersSince = clock - 3_600_000;
+    core.traffic = [stat("dev-a", "downlink", 10)];
+    await sender.flush();
+    expect(product.received[0]?.periodMs).toBe(3_600_000);
+    clock += 10_000;
+    core.traffic = [stat("dev-a", "downlink", 10)];
+    await sender.flush();
+    expect(product.received[1]?.periodMs).toBe(10_000);
+  });
+
+  test("a batch refused because another agent holds the key, or the product is busy, is kept, not dropped", async () => {
+    const core = new FakeCoreApi([]);
+    const product = new EventsProduct();
+    const sender = new EventSender(core, product, silentLogger, () => true);
+    sender.connection({ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true });
+    for (const status of [409, 429]) {
+      product.failWith = new ProductError(`POST /api/nodes/events answered ${status}`, status);
+      await sender.flush();
+    }
+    product.failWith = undefined;
+    await sender.flush();
+    expect(product.received.flatMap((batch) => batch.connections)).toHaveLength(1);
+  });
+
   test("batches hold at most 1,000 samples and 1,000 events, as the product takes them", () => {
     const queue = new EventQueue();
-    for (let index = 0; index < 2_500; index++) queue.addTraffic(`d${index}`, 1, 2);
-    const batches = queue.takeBatches();
+    for (let index = 0; index < 2_500; index++) queue.addTraffic(`d${index}`, 1, 2, 0);
+    const batches = queue.takeBatches(10_000);
     expect(batches.map((batch) => batch.traffic.length)).toEqual([1_000, 1_000, 500]);
   });
 
@@ -132,9 +191,9 @@ describe("traffic and connection events", () => {
         at: 1_790_000_000_000 + index,
         success: true,
       });
-    for (let index = 0; index < 2_000; index++) queue.addTraffic(`dev-${index}`, 1, 2);
+    for (let index = 0; index < 2_000; index++) queue.addTraffic(`dev-${index}`, 1, 2, 0);
     expect(queue.droppedConnections).toBe(10_000);
-    const batches = queue.takeBatches();
+    const batches = queue.takeBatches(10_000);
     expect(batches.length).toBeGreaterThan(1);
     for (const batch of batches) {
       expect(JSON.stringify(batch).length).toBeLessThan(64 * 1024);

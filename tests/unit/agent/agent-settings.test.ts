@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { accessLogProblem } from "../../../agent/access-log-check";
 import { readSettings, SettingsError } from "../../../agent/settings";
 import { exitCodeOf, spawnCaptured } from "../../helpers/captured-process";
 
@@ -95,17 +96,100 @@ describe("`npm run agent` with a bad configuration", () => {
     );
   });
 
-  test("stops on an AGENT_STATE it cannot write", async () => {
-    const config = join(directory, "good.json");
-    writeFileSync(config, JSON.stringify({ inbounds: [{ tag: "kannt-v", port: 443, protocol: "vless" }] }));
+  test("stops, naming CORE_ACCESS_LOG, when it is not the file the core logs to (a typo would leave revoked connections open)", async () => {
+    const accessLog = join(directory, "core-access.log");
+    writeFileSync(accessLog, "");
+    writeFileSync(join(directory, "acess.log"), "");
+    const config = join(directory, "logging.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        log: { access: accessLog },
+        inbounds: [{ tag: "kannt-v", port: 443, protocol: "vless" }],
+      }),
+    );
     const agent = spawnCaptured("agent/main.ts", {
       ...withoutAgentVariables(),
       ...complete,
       CORE_CONFIG: config,
+      CORE_ACCESS_LOG: join(directory, "acess.log"),
+      AGENT_STATE: join(directory, "state.json"),
+    });
+    expect(await exitCodeOf(agent, 60_000)).toBe(1);
+    expect(agent.stderr()).toContain(
+      `kannt-agent: CORE_ACCESS_LOG (${join(directory, "acess.log")}) is not the file the core's config writes its access log to (${accessLog})`,
+    );
+  });
+
+  test("stops on an AGENT_STATE it cannot write", async () => {
+    const accessLog = join(directory, "good-access.log");
+    writeFileSync(accessLog, "");
+    const config = join(directory, "good.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        log: { access: accessLog },
+        inbounds: [{ tag: "kannt-v", port: 443, protocol: "vless" }],
+      }),
+    );
+    const agent = spawnCaptured("agent/main.ts", {
+      ...withoutAgentVariables(),
+      ...complete,
+      CORE_CONFIG: config,
+      CORE_ACCESS_LOG: accessLog,
       AGENT_STATE: join(directory, "no-such-folder", "state.json"),
     });
     expect(await exitCodeOf(agent, 60_000)).toBe(1);
     expect(agent.stderr()).toContain("kannt-agent: AGENT_STATE");
     expect(agent.stderr()).toContain("cannot be written");
+  });
+});
+
+describe("CORE_ACCESS_LOG against the core's config", () => {
+  const directory = mkdtempSync(join(tmpdir(), "kannt-agent-log-check-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  const accessLog = join(directory, "access.log");
+  writeFileSync(accessLog, "");
+  const configWith = (log: unknown) => JSON.stringify({ log, inbounds: [] });
+
+  test("the file the config names, however spelled (a link to it, a hard link), passes", async () => {
+    expect(await accessLogProblem(accessLog, configWith({ access: accessLog }))).toBeUndefined();
+    symlinkSync(accessLog, join(directory, "link.log"));
+    expect(
+      await accessLogProblem(join(directory, "link.log"), configWith({ access: accessLog })),
+    ).toBeUndefined();
+    linkSync(accessLog, join(directory, "hard.log"));
+    expect(
+      await accessLogProblem(accessLog, configWith({ access: join(directory, "hard.log") })),
+    ).toBeUndefined();
+  });
+
+  test.each([
+    ["no access log in the config", {}, /log\.access is not set/],
+    ["the access log turned off", { access: "none" }, /log\.access is "none"/],
+    ["a relative path in the config", { access: "access.log" }, /relative path/],
+    ["client addresses masked (Xray)", { access: "ACCESS", maskAddress: "/16" }, /masks client addresses/],
+    [
+      "another file",
+      { access: join(directory, "other.log") },
+      /is not the file the core's config writes its access log to/,
+    ],
+  ])("%s: refused, naming the variable", async (_case, log, reason) => {
+    const settings = JSON.parse(JSON.stringify(log).replace("ACCESS", accessLog)) as Record<string, string>;
+    writeFileSync(join(directory, "other.log"), "");
+    const problem = await accessLogProblem(accessLog, configWith(settings));
+    expect(problem).toMatch(/^CORE_ACCESS_LOG \(/);
+    expect(problem).toMatch(reason);
+  });
+
+  test("a file that is missing or cannot be read is refused", async () => {
+    const missing = join(directory, "missing.log");
+    expect(await accessLogProblem(missing, configWith({ access: missing }))).toMatch(
+      /^CORE_ACCESS_LOG \(.*missing\.log\) cannot be read: .*Start the core first/,
+    );
+    // Root reads any file: unreadable means a folder in its place here.
+    const folder = join(directory, "folder.log");
+    mkdirSync(folder);
+    expect(await accessLogProblem(folder, configWith({ access: folder }))).toMatch(/cannot be read/);
   });
 });

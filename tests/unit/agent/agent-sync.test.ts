@@ -38,6 +38,7 @@ function setup(
     now: () => clock.now,
     log: silentLogger,
     onRemoved: (tag) => removed.push(tag),
+    identity: () => ({ instanceId: "5f0c7e1e-8d7b-4c55-9a41-0b6f6f1f2a10" }),
   });
   return { core, sync, clock, removed, statePath };
 }
@@ -215,6 +216,7 @@ describe("AGENT_STATE", () => {
       version: 5,
       entries: [["dev-a", { id: a.id, expiresAt: clock.now + 60_000 }]],
       leftovers: [],
+      instanceId: "5f0c7e1e-8d7b-4c55-9a41-0b6f6f1f2a10",
     });
     expect(readdirSync(directory).filter((name) => name.endsWith(".tmp"))).toEqual([]);
 
