@@ -136,6 +136,17 @@ export const devices = {
       ).get(userId)
     )?.count ?? 0,
 
+  /** Devices attached but not in use: waiting for a slot (an app that activated with none free). */
+  countWaiting: async (db: Database, userId: number) =>
+    Number(
+      (
+        await statement<{ count: number }, [number]>(
+          db,
+          "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 0 AND detached_at IS NULL",
+        ).get(userId)
+      )?.count ?? 0,
+    ),
+
   /** The device's bytes since `firstDay` (days since the epoch, UTC), every node together. */
   async trafficSince(db: Database, id: number, firstDay: number) {
     const row = await statement<{ upload: number | null; download: number | null }, [number, number]>(

@@ -101,7 +101,9 @@ export function accessModule(context: AppContext) {
       "/devices/activate",
       async ({ customer, body, request, set }) => {
         Object.assign(set.headers, secretAnswer);
-        const result = await activateDevice(database, customer.id, body, clock.now());
+        const result = await activateDevice(database, customer.id, body, clock.now(), () =>
+          countLinkChange(customer.id),
+        );
         if (!result.isActivated) throw new AppError("no_free_device_slot");
         return {
           success: true as const,
@@ -118,7 +120,7 @@ export function accessModule(context: AppContext) {
           deviceName: t.String({ minLength: 1, maxLength: 100 }),
           platform,
         }),
-        response: { 200: activation, ...customerErrors, 409: errorResponse },
+        response: { 200: activation, ...customerErrors, 409: errorResponse, 429: errorResponse },
         detail: {
           tags: ["app"],
           summary:
