@@ -1,6 +1,6 @@
 import type { Database } from "../database";
 import { statement } from "../database";
-import { devicesBySlot } from "./devices";
+import { devicesBySlot, isWithinSlots, withinSlotsColumn } from "./devices";
 import type { SubscriptionStatus } from "./subscriptions";
 
 /** A device with a credential, with its owner's newest subscription (the one that decides). */
@@ -22,9 +22,8 @@ export type DeviceState = Omit<CredentialRow, "credential" | "status"> & {
   is_active: number;
   detached_at: number | null;
   status: CredentialRow["status"] | null;
-  /** Its place by age among the customer's devices in use; null when not in use. */
-  slot: number | string | null;
-  extra_devices: number | string | null;
+  /** Whether it holds one of its owner's slots (isWithinSlots); 0 when not in use or no subscription. */
+  is_within_slots: number | string;
 };
 
 /**
@@ -36,7 +35,7 @@ export type DeviceState = Omit<CredentialRow, "credential" | "status"> & {
 const credentialsInUse = `FROM (${devicesBySlot}) d
   JOIN (SELECT user_id, MAX(id) AS id FROM subscriptions GROUP BY user_id) newest ON newest.user_id = d.user_id
   JOIN subscriptions s ON s.id = newest.id
-  WHERE d.credential IS NOT NULL AND d.node_tag IS NOT NULL AND d.slot <= 1 + s.extra_devices
+  WHERE d.credential IS NOT NULL AND d.node_tag IS NOT NULL AND ${isWithinSlots("d.slot", "s.extra_devices")}
     AND s.status IN ('ACTIVE', 'CANCELED')`;
 
 export const allowList = {
@@ -66,8 +65,9 @@ export const allowList = {
   devicesOfChangedUsers: (db: Database, from: number, to: number) =>
     statement<DeviceState, [number, number, number, number]>(
       db,
-      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, slots.slot,
-       s.status, s.end_date, s.next_charge_at, s.extra_devices
+      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at,
+       ${withinSlotsColumn("slots.slot", "s.extra_devices")} AS is_within_slots,
+       s.status, s.end_date, s.next_charge_at
      FROM devices d
      LEFT JOIN (${devicesBySlot} AND user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?))
        slots ON slots.id = d.id

@@ -71,6 +71,18 @@ export const devicesBySlot = `SELECT id, user_id, node_tag, credential,
     ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS slot
   FROM devices WHERE is_active = 1 AND detached_at IS NULL`;
 
+/**
+ * The slot rule, written once: a device numbered `slot` by devicesBySlot holds one of the
+ * `1 + extraDevices` slots of its owner's newest subscription. The allow-list (full and
+ * delta) and the subscription answer all ask it, so a device the nodes refuse is exactly
+ * the one whose link says it is beyond its slots (DESIGN §8).
+ */
+export const isWithinSlots = (slot: string, extraDevices: string) => `${slot} <= 1 + ${extraDevices}`;
+
+/** isWithinSlots as a column: 1 or 0 on both engines (PostgreSQL would answer a boolean). */
+export const withinSlotsColumn = (slot: string, extraDevices: string) =>
+  `CASE WHEN ${isWithinSlots(slot, extraDevices)} THEN 1 ELSE 0 END`;
+
 export const devices = {
   /** Devices the customer still has, oldest first (sorted here: see subscriptions.current). */
   attached: async (db: Database, userId: number) =>
@@ -127,6 +139,19 @@ export const devices = {
            d.first_activation_at, d.hwid, d.device_os, d.device_model, u.language, u.deleted_at
          FROM devices d JOIN users u ON u.id = d.user_id WHERE d.sub_token = ?`,
     ).get(token),
+
+  /**
+   * Where the device stands in its owner's slots (the slot rule), or undefined when it is
+   * not in use: numbered among that customer's devices alone, against the newest subscription.
+   */
+  slotStanding: (db: Database, userId: number, id: number) =>
+    statement<{ slot: number | string; is_within_slots: number | string }, [number, number]>(
+      db,
+      `SELECT slots.slot, ${withinSlotsColumn("slots.slot", "COALESCE(s.extra_devices, 0)")} AS is_within_slots
+         FROM (${devicesBySlot} AND user_id = ?) slots
+         LEFT JOIN subscriptions s ON s.id = (SELECT MAX(id) FROM subscriptions WHERE user_id = slots.user_id)
+       WHERE slots.id = ?`,
+    ).get(userId, id),
 
   countInUse: async (db: Database, userId: number) =>
     (

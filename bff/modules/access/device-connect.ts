@@ -5,6 +5,7 @@ import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { newCredential } from "./device-credentials";
 import { freeSlots, givesAccess } from "./device-slots";
+import { retireLink } from "./retired-link";
 
 export type ConnectedDevice = { deviceId: string; subToken: string };
 
@@ -42,6 +43,8 @@ export function connectDevice(
     if (isInUse && device.credential && device.sub_token && !rotate)
       return { deviceId, subToken: device.sub_token };
     const credential = newCredential();
+    // The link it had stops working; an app still fetching it reads that it was replaced.
+    await retireLink(database, device, "replaced", now);
     await devices.putInUse(database, device.id, credential, null);
     return { deviceId, subToken: credential.subToken };
   });
