@@ -11,10 +11,14 @@ export type CredentialRow = {
   status: SubscriptionStatus;
   end_date: number | null;
   next_charge_at: number | null;
+  /** A pending device's credential stays on the nodes only until its reservation ends. */
+  pending_until: number | null;
 };
 
-/** Credential rows counted per subscription term. */
-export type TermCount = Pick<CredentialRow, "status" | "end_date" | "next_charge_at"> & { count: number };
+/** Credential rows counted per subscription term (and reservation, for pending devices). */
+export type TermCount = Pick<CredentialRow, "status" | "end_date" | "next_charge_at" | "pending_until"> & {
+  count: number;
+};
 
 /** A device that ever had a tag, as it stands now, with its slot and its owner's newest subscription. */
 export type DeviceState = Omit<CredentialRow, "credential" | "status"> & {
@@ -43,7 +47,8 @@ export const allowList = {
   credentials: (db: Database) =>
     statement<CredentialRow, []>(
       db,
-      `SELECT d.user_id, d.node_tag, d.credential, s.status, s.end_date, s.next_charge_at ${credentialsInUse}`,
+      `SELECT d.user_id, d.node_tag, d.credential, s.status, s.end_date, s.next_charge_at, d.pending_until
+       ${credentialsInUse}`,
     ).all(),
 
   /**
@@ -53,8 +58,8 @@ export const allowList = {
   termCounts: (db: Database) =>
     statement<TermCount, []>(
       db,
-      `SELECT s.status, s.end_date, s.next_charge_at, COUNT(*) AS count ${credentialsInUse}
-     GROUP BY s.status, s.end_date, s.next_charge_at`,
+      `SELECT s.status, s.end_date, s.next_charge_at, d.pending_until, COUNT(*) AS count ${credentialsInUse}
+     GROUP BY s.status, s.end_date, s.next_charge_at, d.pending_until`,
     ).all(),
 
   /**
@@ -65,7 +70,7 @@ export const allowList = {
   devicesOfChangedUsers: (db: Database, from: number, to: number) =>
     statement<DeviceState, [number, number, number, number]>(
       db,
-      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at,
+      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, d.pending_until,
        ${withinSlotsColumn("slots.slot", "s.extra_devices")} AS is_within_slots,
        s.status, s.end_date, s.next_charge_at
      FROM devices d

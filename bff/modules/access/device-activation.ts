@@ -3,6 +3,7 @@ import { type CredentialedDevice, type DevicePlatform, devices } from "../../../
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { AppError } from "../../platform/errors";
 import { newCredential } from "./device-credentials";
+import { confirmPending } from "./device-pending";
 import { freeSlots, givesAccess, slotsOf } from "./device-slots";
 import { deviceView } from "./device-view";
 import { waitingDeviceLimit } from "./link-limits";
@@ -14,10 +15,11 @@ export type AppDevice = { deviceId: string; deviceName: string; platform: Device
  * A free slot puts it in use with its own credential, which it keeps on later activations
  * (the app may call again; a new key each time would cut its own running connection);
  * without a slot it stays attached and unused, with no credential, so nothing reaches the
- * nodes. A device id the account has not got attached is a link change (`countChange`,
- * the link-change limit) and, when it would wait for a slot, is refused once the account
- * has `waitingDeviceLimit` devices waiting. One transaction, as connectDevice: the count
- * goes back with a refusal.
+ * nodes. A pending device (connected in the cabinet) activated takes its slot for good. A
+ * device id the account has not got attached is a link change (`countChange`, the
+ * link-change limit) and, when it would wait for a slot, is refused once the account has
+ * `waitingDeviceLimit` devices waiting. One transaction, as connectDevice: the count goes
+ * back with a refusal.
  */
 export function activateDevice(
   database: Database,
@@ -47,6 +49,9 @@ export function activateDevice(
     }
     if (!device) throw new Error("device insert returned nothing");
     if (device.is_active !== 1 && !hasFreeSlot) return { isActivated: false as const };
+    // A pending device the app activates is used: it takes its slot for good, if it may.
+    if (device.pending_until !== null && !(await confirmPending(database, userId, device.id)))
+      return { isActivated: false as const };
     const isReady = device.is_active === 1 && device.first_activation_at !== null;
     if (!isReady || !device.credential || !device.sub_token) {
       const kept =

@@ -7,6 +7,7 @@ import { vpnNodes } from "../../../../db/queries/nodes";
 import { retiredLinks } from "../../../../db/queries/retired-links";
 import { type SubscriptionRow, subscriptions } from "../../../../db/queries/subscriptions";
 import type { AppContext } from "../../../context";
+import { confirmPending } from "../device-pending";
 import { linkHash } from "../retired-link";
 import { clashConfig } from "./clash-config";
 import { formatForUserAgent, type SubscriptionFormat } from "./client-format";
@@ -72,7 +73,10 @@ async function findLink(
     return { deviceId, deviceName, language, standing: reason };
   }
   const subscription = await subscriptions.current(database, device.user_id);
-  const standing = await standingOf(database, device, subscription, now);
+  let standing = await standingOf(database, device, subscription, now);
+  // A pending device's first fetch is its use: it takes its slot for good (DESIGN §8).
+  if (fetch.isFetch && standing === "open" && device.pending_until !== null)
+    standing = (await confirmPending(database, device.user_id, device.id)) ? "open" : "beyondSlots";
   const deviceName =
     fetch.isFetch && standing !== "removed"
       ? await recordFetch(database, device, fetch.report, now)
