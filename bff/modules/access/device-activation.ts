@@ -7,6 +7,7 @@ import { confirmPending } from "./device-pending";
 import { freeSlots, givesAccess, slotsOf } from "./device-slots";
 import { deviceView } from "./device-view";
 import { waitingDeviceLimit } from "./link-limits";
+import { cleanText } from "./subscription/device-report";
 
 export type AppDevice = { deviceId: string; deviceName: string; platform: DevicePlatform };
 
@@ -24,10 +25,12 @@ export type AppDevice = { deviceId: string; deviceName: string; platform: Device
 export function activateDevice(
   database: Database,
   userId: number,
-  app: AppDevice,
+  reported: AppDevice,
   now: number,
   countChange: () => Promise<unknown>,
 ) {
+  // The name is the app's word: kept as clean text, as a first fetch's is.
+  const app = { ...reported, deviceName: cleanText(reported.deviceName) ?? "" };
   return database.transaction(async () => {
     const subscription = await subscriptions.current(database, userId);
     if (!givesAccess(subscription, now)) throw new AppError("device_needs_subscription");
