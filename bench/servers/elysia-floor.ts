@@ -34,6 +34,7 @@ const answer = {
     created: "2026-11-21T01:07:18.651Z",
     firstActivation: "2026-11-21T01:07:18.651Z",
     isActive: true,
+    pendingUntil: null,
     traffic: { upload: 0, download: 0 },
   })),
   availableDevices: 0,

@@ -61,9 +61,9 @@ function cutAddresses(
 
 /**
  * Privacy retention (DESIGN §16), run by the scheduler after every renewal pass and safe to
- * run on several instances at once: connection logs and per-device traffic older than
- * LOG_RETENTION_DAYS are deleted, and the allow-list's change log and the ids of stored
- * node event batches older than a day (wall clock); the addresses of connections, payments and customers' own audit entries (an
+ * run on several instances at once: connection logs, per-device traffic and retired
+ * subscription links older than LOG_RETENTION_DAYS are deleted, and the allow-list's change
+ * log and the ids of stored node event batches older than a day (wall clock); the addresses of connections, payments and customers' own audit entries (an
  * account deletion) older than IP_RETENTION_DAYS are cut to their network (operators'
  * entries keep theirs); expired sessions and dead throttle rows (whose keys hold addresses)
  * go. The work is bounded per pass (`limits`); what is left waits for the next one. Spent
@@ -87,6 +87,9 @@ export async function runRetention(
     async (size) => (await accessRetention.deleteTraffic(database, logsBefore, size)).changes,
   );
   await batches(async (size) => (await accessRetention.pruneChanges(database, size)).changes);
+  await batches(
+    async (size) => (await accessRetention.forgetRetiredLinks(database, logsBefore, size)).changes,
+  );
   await batches(async (size) => (await accessRetention.forgetEventBatches(database, size)).changes);
   // Logs older than logsBefore are deleted above (or by a later pass), not cut.
   const logAddressesCut = await batches(

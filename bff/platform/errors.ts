@@ -42,6 +42,7 @@ export const errorStatus = {
   // Devices and VPN access.
   device_needs_subscription: 409,
   no_free_device_slot: 409,
+  too_many_waiting_devices: 409,
   device_not_attached: 404,
   too_many_device_changes: 429,
   slot_needs_active_subscription: 409,

@@ -154,8 +154,9 @@ export const accountDeletion = {
   deleteOwnRows: async (db: Database, userId: number) => {
     for (const sql of [
       "DELETE FROM connection_logs WHERE user_id = ?",
-      // Their traffic first: it points at the devices.
+      // Their traffic and retired links first: they point at the devices.
       "DELETE FROM device_traffic WHERE device_id IN (SELECT id FROM devices WHERE user_id = ?)",
+      "DELETE FROM retired_links WHERE device_id IN (SELECT id FROM devices WHERE user_id = ?)",
       "DELETE FROM devices WHERE user_id = ?",
       "DELETE FROM sessions WHERE user_id = ?",
       "DELETE FROM renewal_notices WHERE subscription_id IN (SELECT id FROM subscriptions WHERE user_id = ?)",

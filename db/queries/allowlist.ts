@@ -1,6 +1,6 @@
 import type { Database } from "../database";
 import { statement } from "../database";
-import { devicesBySlot } from "./devices";
+import { devicesBySlot, isWithinSlots, withinSlotsColumn } from "./devices";
 import type { SubscriptionStatus } from "./subscriptions";
 
 /** A device with a credential, with its owner's newest subscription (the one that decides). */
@@ -15,26 +15,32 @@ export type CredentialRow = {
   slot: number | string;
   /** When the extra slots' own paid time ends (migration 0023), if before the period's. */
   slots_paid_until: number | string | null;
+  /** A pending device's credential stays on the nodes only until its reservation ends. */
+  pending_until: number | null;
 };
 
-/** The subscription term a credential's time left is decided by (bff/modules/access/allowlist.ts). */
+/**
+ * What a credential's time left is decided by (bff/modules/access/allowlist.ts): its owner's
+ * term, an extra slot's own paid end, a pending device's reservation.
+ */
 export type CredentialTerm = Pick<
   CredentialRow,
-  "status" | "end_date" | "next_charge_at" | "slot" | "slots_paid_until"
+  "status" | "end_date" | "next_charge_at" | "slot" | "slots_paid_until" | "pending_until"
 >;
 
-/** Credential rows counted per term (an extra slot's own end included). */
+/** Credential rows counted per term (an extra slot's own end and a reservation included). */
 export type TermCount = CredentialTerm & { count: number };
 
 /** A device that ever had a tag, as it stands now, with its slot and its owner's newest subscription. */
 export type DeviceState = Omit<CredentialRow, "credential" | "status" | "slot"> & {
   credential: string | null;
+  /** Its place by age among its owner's devices in use; null when not in use. */
+  slot: number | string | null;
   is_active: number;
   detached_at: number | null;
   status: CredentialRow["status"] | null;
-  /** Its place by age among the customer's devices in use; null when not in use. */
-  slot: number | string | null;
-  extra_devices: number | string | null;
+  /** Whether it holds one of its owner's slots (isWithinSlots); 0 when not in use or no subscription. */
+  is_within_slots: number | string;
 };
 
 /**
@@ -46,7 +52,7 @@ export type DeviceState = Omit<CredentialRow, "credential" | "status" | "slot"> 
 const credentialsInUse = `FROM (${devicesBySlot}) d
   JOIN (SELECT user_id, MAX(id) AS id FROM subscriptions GROUP BY user_id) newest ON newest.user_id = d.user_id
   JOIN subscriptions s ON s.id = newest.id
-  WHERE d.credential IS NOT NULL AND d.node_tag IS NOT NULL AND d.slot <= 1 + s.extra_devices
+  WHERE d.credential IS NOT NULL AND d.node_tag IS NOT NULL AND ${isWithinSlots("d.slot", "s.extra_devices")}
     AND s.status IN ('ACTIVE', 'CANCELED')`;
 
 export const allowList = {
@@ -54,7 +60,8 @@ export const allowList = {
   credentials: (db: Database) =>
     statement<CredentialRow, []>(
       db,
-      `SELECT d.user_id, d.node_tag, d.credential, d.slot, s.status, s.end_date, s.next_charge_at, s.slots_paid_until
+      `SELECT d.user_id, d.node_tag, d.credential, d.slot, s.status, s.end_date, s.next_charge_at,
+         s.slots_paid_until, d.pending_until
        ${credentialsInUse}`,
     ).all(),
 
@@ -66,9 +73,10 @@ export const allowList = {
     statement<TermCount, []>(
       db,
       `SELECT s.status, s.end_date, s.next_charge_at, MIN(d.slot) AS slot,
-         CASE WHEN d.slot > 1 THEN s.slots_paid_until END AS slots_paid_until, COUNT(*) AS count ${credentialsInUse}
+         CASE WHEN d.slot > 1 THEN s.slots_paid_until END AS slots_paid_until, d.pending_until,
+         COUNT(*) AS count ${credentialsInUse}
      GROUP BY s.status, s.end_date, s.next_charge_at, CASE WHEN d.slot > 1 THEN s.slots_paid_until END,
-       CASE WHEN d.slot > 1 THEN 1 ELSE 0 END`,
+       CASE WHEN d.slot > 1 THEN 1 ELSE 0 END, d.pending_until`,
     ).all(),
 
   /**
@@ -79,8 +87,9 @@ export const allowList = {
   devicesOfChangedUsers: (db: Database, from: number, to: number) =>
     statement<DeviceState, [number, number, number, number]>(
       db,
-      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, slots.slot,
-       s.status, s.end_date, s.next_charge_at, s.extra_devices, s.slots_paid_until
+      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, d.pending_until, slots.slot,
+       ${withinSlotsColumn("slots.slot", "s.extra_devices")} AS is_within_slots,
+       s.status, s.end_date, s.next_charge_at, s.slots_paid_until
      FROM devices d
      LEFT JOIN (${devicesBySlot} AND user_id IN (SELECT user_id FROM access_changes WHERE version > ? AND version <= ?))
        slots ON slots.id = d.id

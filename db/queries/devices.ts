@@ -15,6 +15,8 @@ export type DeviceRow = {
   created_at: number;
   first_activation_at: number | null;
   detached_at: number | null;
+  /** Set while the device is pending: its slot is held until then, unless it is used first. */
+  pending_until: number | null;
 };
 
 /** A device with what puts it on the nodes: its credential, node tag and link token. */
@@ -43,6 +45,7 @@ export type TokenDevice = {
   device_model: string | null;
   language: Language;
   deleted_at: number | null;
+  pending_until: number | null;
 };
 
 /** What a first fetch fills in; a field already set stays as it is. */
@@ -55,31 +58,54 @@ export type FirstFetch = {
 };
 
 const rowColumns =
-  "id, user_id, device_id, device_name, platform, is_active, created_at, first_activation_at, detached_at";
+  "id, user_id, device_id, device_name, platform, is_active, created_at, first_activation_at, detached_at, pending_until";
 
-const credentialedColumns = `id, user_id, device_id, device_name, platform, is_active, created_at, first_activation_at,
-  detached_at, credential, node_tag, sub_token`;
+const credentialedColumns = `${rowColumns}, credential, node_tag, sub_token`;
+
+/**
+ * Attached and not a pending device whose reservation has run out: what the cabinet and
+ * the panel list (a pending link given back is no device yet). Binds `now`.
+ */
+const listedDevice = (alias: string) =>
+  `${alias}detached_at IS NULL AND (${alias}pending_until IS NULL OR ${alias}pending_until > ?)`;
 
 /**
  * A customer's devices in use, each numbered by age (oldest first): only the first
  * `1 + extra_devices` of them hold a slot of the current subscription, so a customer who
  * buys again with fewer slots than devices still in use gets no more credentials on the
  * nodes than slots (DESIGN §8). Numbered among the devices in use alone, as slots are
- * counted (`devices.countInUse`). It ends in its WHERE, so a caller may narrow it with
- * `AND user_id …`: whole customers only, or the numbering would change.
+ * counted (`devices.countInUse`), a pending device (at most one a customer: the cabinet
+ * reuses it) after all the others: a reservation never pushes a device in use out, and
+ * its running out moves no other device's number. It ends in its WHERE, so a caller may
+ * narrow it with `AND user_id …`: whole customers only, or the numbering would change.
  */
-export const devicesBySlot = `SELECT id, user_id, node_tag, credential,
-    ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS slot
+export const devicesBySlot = `SELECT id, user_id, node_tag, credential, pending_until,
+    ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY (pending_until IS NOT NULL), created_at, id) AS slot
   FROM devices WHERE is_active = 1 AND detached_at IS NULL`;
 
+/**
+ * The slot rule, written once: a device numbered `slot` by devicesBySlot holds one of the
+ * `1 + extraDevices` slots of its owner's newest subscription. The allow-list (full and
+ * delta) and the subscription answer all ask it, so a device the nodes refuse is exactly
+ * the one whose link says it is beyond its slots (DESIGN §8).
+ */
+export const isWithinSlots = (slot: string, extraDevices: string) => `${slot} <= 1 + ${extraDevices}`;
+
+/** isWithinSlots as a column: 1 or 0 on both engines (PostgreSQL would answer a boolean). */
+export const withinSlotsColumn = (slot: string, extraDevices: string) =>
+  `CASE WHEN ${isWithinSlots(slot, extraDevices)} THEN 1 ELSE 0 END`;
+
 export const devices = {
-  /** Devices the customer still has, oldest first (sorted here: see subscriptions.current). */
-  attached: async (db: Database, userId: number) =>
+  /**
+   * Devices the customer still has, oldest first (sorted here: see subscriptions.current);
+   * a pending device only while it holds its slot.
+   */
+  attached: async (db: Database, userId: number, now: number) =>
     (
-      await statement<DeviceRow, [number]>(
+      await statement<DeviceRow, [number, number]>(
         db,
-        `SELECT ${rowColumns} FROM devices WHERE user_id = ? AND detached_at IS NULL`,
-      ).all(userId)
+        `SELECT ${rowColumns} FROM devices WHERE user_id = ? AND ${listedDevice("")}`,
+      ).all(userId, now)
     ).sort((a, b) => a.created_at - b.created_at || a.id - b.id),
 
   /**
@@ -87,18 +113,18 @@ export const devices = {
    * the cabinet's one devices query (the traffic is folded in, so the profile costs no
    * extra round trip).
    */
-  attachedWithTraffic: async (db: Database, userId: number, fromDay: number) =>
+  attachedWithTraffic: async (db: Database, userId: number, fromDay: number, now: number) =>
     (
-      await statement<DeviceWithTraffic, [number, number, number]>(
+      await statement<DeviceWithTraffic, [number, number, number, number]>(
         db,
         // Two index range scans per device (device_id, day): no temporary index or sort,
         // so a customer without traffic costs what the devices alone cost.
         `SELECT d.id, d.user_id, d.device_id, d.device_name, d.platform, d.is_active, d.created_at,
-           d.first_activation_at, d.detached_at,
+           d.first_activation_at, d.detached_at, d.pending_until,
            (SELECT ${cappedSum(db, "upload")} FROM device_traffic WHERE device_id = d.id AND day >= ?) AS upload,
            (SELECT ${cappedSum(db, "download")} FROM device_traffic WHERE device_id = d.id AND day >= ?) AS download
-         FROM devices d WHERE d.user_id = ? AND d.detached_at IS NULL`,
-      ).all(fromDay, fromDay, userId)
+         FROM devices d WHERE d.user_id = ? AND ${listedDevice("d.")}`,
+      ).all(fromDay, fromDay, userId, now)
     ).sort((a, b) => a.created_at - b.created_at || a.id - b.id),
 
   /** Whether the customer has ever had this device, attached or not (device ids are unique per customer). */
@@ -125,17 +151,66 @@ export const devices = {
     statement<TokenDevice, [string]>(
       db,
       `SELECT d.id, d.user_id, d.device_name, d.platform, d.is_active, d.detached_at, d.credential,
-           d.first_activation_at, d.hwid, d.device_os, d.device_model, u.language, u.deleted_at
+           d.first_activation_at, d.hwid, d.device_os, d.device_model, u.language, u.deleted_at, d.pending_until
          FROM devices d JOIN users u ON u.id = d.user_id WHERE d.sub_token = ?`,
     ).get(token),
 
-  countInUse: async (db: Database, userId: number) =>
-    (
-      await statement<{ count: number }, [number]>(
-        db,
-        "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND detached_at IS NULL",
-      ).get(userId)
-    )?.count ?? 0,
+  /**
+   * Where the device stands in its owner's slots (the slot rule), or undefined when it is
+   * not in use: numbered among that customer's devices alone, against the newest subscription.
+   */
+  slotStanding: (db: Database, userId: number, id: number) =>
+    statement<{ slot: number | string; is_within_slots: number | string }, [number, number]>(
+      db,
+      `SELECT slots.slot, ${withinSlotsColumn("slots.slot", "COALESCE(s.extra_devices, 0)")} AS is_within_slots
+         FROM (${devicesBySlot} AND user_id = ?) slots
+         LEFT JOIN subscriptions s ON s.id = (SELECT MAX(id) FROM subscriptions WHERE user_id = slots.user_id)
+       WHERE slots.id = ?`,
+    ).get(userId, id),
+
+  /** Devices holding a slot: in use, a pending one only until its reservation runs out. */
+  countInUse: async (db: Database, userId: number, now: number) =>
+    Number(
+      (
+        await statement<{ count: number }, [number, number]>(
+          db,
+          `SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 1 AND ${listedDevice("")}`,
+        ).get(userId, now)
+      )?.count ?? 0,
+    ),
+
+  /** The customer's pending device (the cabinet keeps at most one), whether or not it still holds its slot. */
+  pendingOf: (db: Database, userId: number) =>
+    statement<CredentialedDevice, [number]>(
+      db,
+      `SELECT ${credentialedColumns} FROM devices
+         WHERE user_id = ? AND pending_until IS NOT NULL AND detached_at IS NULL AND sub_token IS NOT NULL`,
+    ).get(userId),
+
+  /** Holds (or holds again) the pending device's slot until `until`, or gives it back (`until` = now). */
+  reserveUntil: (db: Database, id: number, until: number) =>
+    statement<never, [number, number]>(
+      db,
+      "UPDATE devices SET pending_until = ? WHERE id = ? AND pending_until IS NOT NULL",
+    ).run(until, id),
+
+  /** The pending device is used: it is a device in use from now on. */
+  confirm: (db: Database, id: number) =>
+    statement<never, [number]>(
+      db,
+      "UPDATE devices SET pending_until = NULL WHERE id = ? AND pending_until IS NOT NULL",
+    ).run(id),
+
+  /** Devices attached but not in use: waiting for a slot (an app that activated with none free). */
+  countWaiting: async (db: Database, userId: number) =>
+    Number(
+      (
+        await statement<{ count: number }, [number]>(
+          db,
+          "SELECT COUNT(*) AS count FROM devices WHERE user_id = ? AND is_active = 0 AND detached_at IS NULL",
+        ).get(userId)
+      )?.count ?? 0,
+    ),
 
   /** The device's bytes since `firstDay` (days since the epoch, UTC), every node together. */
   async trafficSince(db: Database, id: number, firstDay: number) {
@@ -179,16 +254,32 @@ export const devices = {
   },
 
   /**
-   * A device the cabinet connects before any app has fetched its link: no name, platform
-   * 'other' and no first activation until the first fetch fills them.
+   * A device the cabinet connects before any app has fetched its link: pending until
+   * `pendingUntil`, no name, platform 'other' and no first activation until the first
+   * fetch fills them.
    */
-  async insertConnected(db: Database, userId: number, deviceId: string, credential: Credential, now: number) {
-    const row = await statement<{ id: number }, [number, string, number, string, string, string]>(
+  async insertConnected(
+    db: Database,
+    userId: number,
+    deviceId: string,
+    credential: Credential,
+    now: number,
+    pendingUntil: number,
+  ) {
+    const row = await statement<{ id: number }, [number, string, number, string, string, string, number]>(
       db,
       `INSERT INTO devices (user_id, device_id, device_name, platform, is_active, created_at, credential, node_tag,
-           sub_token)
-         VALUES (?, ?, '', 'other', 1, ?, ?, ?, ?) RETURNING id`,
-    ).get(userId, deviceId, now, credential.credential, credential.nodeTag, credential.subToken);
+           sub_token, pending_until)
+         VALUES (?, ?, '', 'other', 1, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      userId,
+      deviceId,
+      now,
+      credential.credential,
+      credential.nodeTag,
+      credential.subToken,
+      pendingUntil,
+    );
     if (!row) throw new Error("device insert returned no id");
     return row.id;
   },
@@ -250,7 +341,7 @@ export const devices = {
   detach: (db: Database, userId: number, deviceId: string, now: number) =>
     statement<never, [number, number, string]>(
       db,
-      `UPDATE devices SET is_active = 0, detached_at = ?, credential = NULL, sub_token = NULL
+      `UPDATE devices SET is_active = 0, detached_at = ?, credential = NULL, sub_token = NULL, pending_until = NULL
          WHERE user_id = ? AND device_id = ? AND detached_at IS NULL`,
     ).run(now, userId, deviceId),
 };

@@ -252,6 +252,20 @@ export const payments = {
          AND created_at > CAST(? AS BIGINT) LIMIT 1`,
     ).get(subscriptionId, after)) !== undefined,
 
+  /**
+   * Whether the subscription's newest renewal attempt was declined and none of its payments
+   * was refunded: access that ended then ended on a failed payment, not by a refund.
+   */
+  endedOnDecline: async (db: Database, subscriptionId: number) => {
+    const row = await statement<{ last_renewal: string | null; refunds: number | string }, [number, number]>(
+      db,
+      `SELECT (SELECT status FROM payments WHERE subscription_id = ? AND kind = 'renewal'
+                 ORDER BY id DESC LIMIT 1) AS last_renewal,
+              (SELECT COUNT(*) FROM payments WHERE subscription_id = ? AND refunded_amount > 0) AS refunds`,
+    ).get(subscriptionId, subscriptionId);
+    return row?.last_renewal === "declined" && Number(row.refunds) === 0;
+  },
+
   /** How many renewal attempts the subscription's period has had, whatever their outcome. */
   renewalAttempts: async (db: Database, subscriptionId: number, periodIndex: number) =>
     (

@@ -3,7 +3,7 @@ import { api, errorCode, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { needsSignIn } from "./auth";
-import { $profile, addDevice, loadCabinet } from "./cabinet";
+import { $profile, addDevice, type Device, loadCabinet } from "./cabinet";
 import { $identity } from "./customer";
 
 /** A device's subscription link as connect and resetLink answer it; `qrSvg` is the server's drawing of it. */
@@ -21,6 +21,9 @@ export type ConnectState =
 
 export const $connect = atom<ConnectState>({ step: "loading" });
 
+/** The "I've added it" call of a pending device: "saving" while it is on its way. */
+export const $confirming = atom<"idle" | "saving">("idle");
+
 /** Bumped by every call and by closing: an answer that arrives for an older one is dropped. */
 let generation = 0;
 
@@ -29,11 +32,19 @@ type Answer = {
   error: { status: unknown; value?: unknown } | null;
 };
 
-const failedCall = (thrown: unknown): Answer => ({ data: null, error: { status: 0, value: thrown } });
+type DevicesAnswer = {
+  data: { success: true; devices: Device[]; availableDevices: number } | null;
+  error: { status: unknown; value?: unknown } | null;
+};
+
+const failedCall = (thrown: unknown) => ({ data: null, error: { status: 0, value: thrown } });
 
 /**
- * Takes a free slot for a new device (no `deviceId`) or reads an existing device's link.
- * Without a session the cabinet's own reload sends the customer to sign in.
+ * Takes a free slot for a new device (no `deviceId`; the server reuses the customer's
+ * pending device and its link, if there is one) or reads an existing device's link. The
+ * list is read again, so the panel knows whether the device is pending (its slot held
+ * only until the link is used). Without a session the cabinet's own reload sends the
+ * customer to sign in.
  */
 export async function connectDevice(deviceId?: string): Promise<void> {
   const call = ++generation;
@@ -49,6 +60,7 @@ export async function connectDevice(deviceId?: string): Promise<void> {
       subscriptionUrl: data.subscriptionUrl,
       qrSvg: data.qrSvg,
     });
+    await loadCabinet();
     return;
   }
   if (needsSignIn(error)) {
@@ -107,12 +119,48 @@ export async function copyLink(subscriptionUrl: string): Promise<void> {
   }
 }
 
+/** Whether the device is pending, as the list last read says; one not listed yet may be. */
+export function isPendingDevice(deviceId: string): boolean {
+  const device = $profile.get()?.devices?.find((candidate) => candidate.deviceId === deviceId);
+  return device === undefined || device.pendingUntil !== null;
+}
+
 /**
- * The panel closed: the list is read again, so what the app reported on its first fetch
- * (name, platform, first activation) and a device just connected show up.
+ * "I've added it": the pending device takes its slot for good. The list takes the
+ * server's answer; a refusal (no slot left for it) says why in the customer's words.
+ */
+export async function confirmAdded(deviceId: string): Promise<void> {
+  $confirming.set("saving");
+  const { data, error }: DevicesAnswer = await api.profile.devices.confirm
+    .post({ ...$identity.get(), deviceId })
+    .catch(failedCall);
+  $confirming.set("idle");
+  const profile = $profile.get();
+  if (data?.success) {
+    if (profile) $profile.set({ ...profile, devices: data.devices, availableDevices: data.availableDevices });
+    showToast(translate("cabinet.connectConfirmed"), "success");
+    return;
+  }
+  if (needsSignIn(error)) {
+    await loadCabinet();
+    return;
+  }
+  showToast(errorMessage(error) ?? translate("cabinet.connectConfirmFailed"), "error");
+}
+
+/**
+ * The panel closed: a pending device's link was not used, so its slot goes back now (the
+ * server keeps a device its app has used meanwhile, and gives a slot back by itself after
+ * half an hour if this call never arrives). The list is read again, so what the app
+ * reported on its first fetch (name, platform, first activation) shows up.
  */
 export async function closeConnect(): Promise<void> {
+  const shown = $connect.get();
   generation++;
   $connect.set({ step: "loading" });
+  if (shown.step === "ready" && isPendingDevice(shown.deviceId))
+    await api.profile.devices.release
+      .post({ ...$identity.get(), deviceId: shown.deviceId })
+      .catch(failedCall);
   await loadCabinet();
 }

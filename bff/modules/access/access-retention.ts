@@ -1,6 +1,7 @@
 import type { Database } from "../../../db/database";
 import { accessChanges } from "../../../db/queries/access-changes";
 import { vpnNodes } from "../../../db/queries/nodes";
+import { retiredLinks } from "../../../db/queries/retired-links";
 import { dayMs } from "../../platform/calendar";
 
 export const accessRetention = {
@@ -17,6 +18,13 @@ export const accessRetention = {
    */
   forgetEventBatches: (database: Database, limit: number) =>
     vpnNodes.forgetEventBatchesBefore(database, Date.now() - dayMs, limit),
+
+  /**
+   * Retired subscription links are recognised as long as the connection logs are kept
+   * (LOG_RETENTION_DAYS): an app still fetching one after that gets a plain 404.
+   */
+  forgetRetiredLinks: (database: Database, before: number, limit: number) =>
+    retiredLinks.pruneBefore(database, before, limit),
 
   /** The allow-list's change log keeps a day (wall clock); an agent further behind gets a full list. */
   pruneChanges: (database: Database, limit: number) =>

@@ -11,12 +11,10 @@ import type { AllowEntry, AllowListResponse } from "./node-wire";
  */
 const maxDeltaRows = 5000;
 
-const withinSlots = (device: DeviceState) =>
-  device.slot !== null && Number(device.slot) <= 1 + Number(device.extra_devices ?? 0);
-
 function entryOfState(device: DeviceState, now: number): AllowEntry | undefined {
   if (device.is_active !== 1 || device.detached_at !== null || device.credential === null) return undefined;
-  if (device.status === null || device.slot === null || !withinSlots(device)) return undefined;
+  if (device.status === null || device.slot === null || Number(device.is_within_slots) !== 1)
+    return undefined;
   return entryOf({ ...device, slot: device.slot, credential: device.credential, status: device.status }, now);
 }
 

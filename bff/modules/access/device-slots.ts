@@ -12,7 +12,7 @@ export function slotsOf(subscription: SubscriptionRow | undefined, now: number):
   return subscription && givesAccess(subscription, now) ? 1 + paidExtraSlots(subscription, now) : 0;
 }
 
-/** Slots not taken by a device in use. */
+/** Slots not taken by a device in use (a pending one only while it holds its slot). */
 export async function freeSlots(
   database: Database,
   userId: number,
@@ -21,5 +21,5 @@ export async function freeSlots(
 ): Promise<number> {
   const slots = slotsOf(subscription, now);
   if (slots === 0) return 0;
-  return Math.max(0, slots - (await devices.countInUse(database, userId)));
+  return Math.max(0, slots - (await devices.countInUse(database, userId, now)));
 }

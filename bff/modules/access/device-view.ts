@@ -12,6 +12,7 @@ export function deviceView(device: DeviceRow) {
     created: iso(device.created_at),
     firstActivation: iso(device.first_activation_at),
     isActive: device.is_active === 1,
+    pendingUntil: iso(device.pending_until === null ? null : Number(device.pending_until)),
   };
 }
 

@@ -23,7 +23,7 @@ export async function devicesOf(
   subscription?: SubscriptionRow,
 ) {
   const current = subscription ?? (await subscriptions.current(database, userId));
-  const attached = await devices.attachedWithTraffic(database, userId, monthStartDay(now));
+  const attached = await devices.attachedWithTraffic(database, userId, monthStartDay(now), now);
   const inUse = attached.filter((device) => device.is_active === 1).length;
   return {
     devices: attached.map((device) => ({

@@ -9,6 +9,7 @@ import { activateDevice } from "./device-activation";
 import { connectDevice } from "./device-connect";
 import { detachDevice } from "./device-detach";
 import { deviceLinkAnswer, subscriptionUrl } from "./device-links";
+import { pendingDeviceRoutes } from "./device-pending-routes";
 import { deviceSlotRoutes } from "./device-slot-routes";
 import { linkChangeLimit } from "./link-limits";
 import { activation, deviceIdField, deviceLink, devicesPart } from "./model";
@@ -30,13 +31,15 @@ export function accessModule(context: AppContext) {
   return new Elysia({ tags: ["cabinet"] })
     .use(customerAuth(context))
     .use(deviceSlotRoutes(context))
+    .use(pendingDeviceRoutes(context))
     .post(
       "/profile/devices/connect",
       async ({ customer, body, request, set }) => {
         Object.assign(set.headers, secretAnswer);
-        // A new device is a change; asking for a device's own link again is not.
-        if (body.deviceId === undefined) await countLinkChange(customer.id);
-        const connected = await connectDevice(database, customer.id, body.deviceId, clock.now());
+        // A new device (or its slot held again) is a change; asking for a link again is not.
+        const connected = await connectDevice(database, customer.id, body.deviceId, clock.now(), () =>
+          countLinkChange(customer.id),
+        );
         return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
       },
       {
@@ -51,7 +54,7 @@ export function accessModule(context: AppContext) {
         },
         detail: {
           summary:
-            "Connect a device: without deviceId a new device takes a free slot; answers the device's subscription link and its QR code",
+            "Connect a device: without deviceId a new (or the pending) device holds a free slot until its link is used; answers the device's subscription link and its QR code",
         },
       },
     )
@@ -59,8 +62,14 @@ export function accessModule(context: AppContext) {
       "/profile/devices/resetLink",
       async ({ customer, body, request, set }) => {
         Object.assign(set.headers, secretAnswer);
-        await countLinkChange(customer.id);
-        const connected = await connectDevice(database, customer.id, body.deviceId, clock.now(), true);
+        const connected = await connectDevice(
+          database,
+          customer.id,
+          body.deviceId,
+          clock.now(),
+          () => countLinkChange(customer.id),
+          true,
+        );
         return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
       },
       {
@@ -101,7 +110,9 @@ export function accessModule(context: AppContext) {
       "/devices/activate",
       async ({ customer, body, request, set }) => {
         Object.assign(set.headers, secretAnswer);
-        const result = await activateDevice(database, customer.id, body, clock.now());
+        const result = await activateDevice(database, customer.id, body, clock.now(), () =>
+          countLinkChange(customer.id),
+        );
         if (!result.isActivated) throw new AppError("no_free_device_slot");
         return {
           success: true as const,
@@ -118,7 +129,7 @@ export function accessModule(context: AppContext) {
           deviceName: t.String({ minLength: 1, maxLength: 100 }),
           platform,
         }),
-        response: { 200: activation, ...customerErrors, 409: errorResponse },
+        response: { 200: activation, ...customerErrors, 409: errorResponse, 429: errorResponse },
         detail: {
           tags: ["app"],
           summary:

@@ -16,6 +16,12 @@ export const device = t.Object({
   created: t.Nullable(t.String()),
   firstActivation: t.Nullable(t.String()),
   isActive: t.Boolean(),
+  pendingUntil: t.Nullable(
+    t.String({
+      description:
+        "connected in the cabinet, its link not used yet: its slot is held until then (null once in use)",
+    }),
+  ),
   traffic: monthlyTraffic,
 });
 
@@ -42,6 +48,7 @@ export const activation = t.Object({
     created: t.Nullable(t.String()),
     firstActivation: t.Nullable(t.String()),
     isActive: t.Boolean(),
+    pendingUntil: t.Nullable(t.String()),
   }),
   subscriptionUrl: t.String(),
 });

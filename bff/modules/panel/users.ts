@@ -65,7 +65,7 @@ export async function userDetails(database: Database, userId: number, now: numbe
   const subscription = await shownSubscription(database, userId);
   const discount = await currentDiscount(database, userId, subscription, now);
   const promoActivated = await customerCard.hasActivatedPromo(database, userId);
-  const attached = await devices.attached(database, userId);
+  const attached = await devices.attached(database, userId, now);
   return {
     id: user.id,
     email: user.email,

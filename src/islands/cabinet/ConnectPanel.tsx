@@ -5,6 +5,7 @@ import { useTranslation } from "../../lib/i18n/use-translation";
 import { $profile, $shop } from "../../stores/cabinet";
 import { $connect, addSlotAndConnect, closeConnect, connectDevice } from "../../stores/device-connect";
 import { ConnectDetails } from "./ConnectDetails";
+import { PendingChoice } from "./PendingChoice";
 import { SlotPurchase } from "./SlotPurchase";
 
 type Props = {
@@ -51,7 +52,12 @@ export default function ConnectPanel({ deviceId, canAddDevice, onClose }: Props)
     >
       <h2 id="connect-title">{title}</h2>
       {state.step === "loading" && <Spinner label={t("common.loading")} />}
-      {state.step === "ready" && <ConnectDetails link={state} traffic={device?.traffic} />}
+      {state.step === "ready" && (
+        <>
+          <ConnectDetails link={state} traffic={device?.traffic} />
+          {device?.pendingUntil && <PendingChoice deviceId={state.deviceId} />}
+        </>
+      )}
       {state.step === "no-slot" && (
         <>
           <p role="alert">{state.message}</p>

@@ -3,7 +3,7 @@ import { HoldButton } from "../../components/react/HoldButton";
 import { platformName, shortDeviceName } from "../../lib/cabinet-view";
 import { formatDateFor } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { addDevice, detachDevice, type ProfileData, type ShopData } from "../../stores/cabinet";
+import { addDevice, type Device, detachDevice, type ProfileData, type ShopData } from "../../stores/cabinet";
 import { SlotPurchase } from "./SlotPurchase";
 
 type Props = { profile: ProfileData; shop: ShopData; canAddDevice: boolean };
@@ -15,6 +15,14 @@ export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
   const { t, language } = useTranslation();
   const active = profile.devices.filter((device) => device.isActive);
   const unactivated = profile.devices.length - active.length;
+  /** Under the name: a pending link, a device waiting for a slot, or the platform and first day. */
+  const deviceNote = (device: Device) => {
+    if (device.pendingUntil) return t("cabinet.pendingDevice");
+    if (!device.isActive) return t("cabinet.waitingForSlot");
+    const since = formatDateFor("since", device.firstActivation ?? device.created, language);
+    const platform = device.platform === "other" ? "" : `${platformName(device.platform)} · `;
+    return `${platform}${t("cabinet.deviceSince", { since })}`;
+  };
   /** The device whose Connect panel is open; "" for a new one. */
   const [connecting, setConnecting] = useState<string>();
   return (
@@ -24,23 +32,17 @@ export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
         {t("cabinet.availableDevices", { count: profile.availableDevices })}
       </p>
       {unactivated > 0 && <p>{t("cabinet.unactivatedDevices", { count: unactivated })}</p>}
-      {active.length === 0 ? (
-        <p className="muted">{t("cabinet.noActiveDevices")}</p>
-      ) : (
+      {active.length === 0 && <p className="muted">{t("cabinet.noActiveDevices")}</p>}
+      {profile.devices.length > 0 && (
         <ul className="devices">
-          {active.map((device) => (
+          {profile.devices.map((device) => (
             <li key={device.deviceId} className="devices__item">
               <div>
                 {/* A device connected here has no name until its app first fetches the link. */}
                 <p className="devices__name" id={`device-${device.id}`} title={device.deviceName}>
                   {shortDeviceName(device.deviceName) || t("cabinet.newDevice")}
                 </p>
-                <p className="muted">
-                  {device.platform !== "other" && `${platformName(device.platform)} · `}
-                  {t("cabinet.deviceSince", {
-                    since: formatDateFor("since", device.firstActivation ?? device.created, language),
-                  })}
-                </p>
+                <p className="muted">{deviceNote(device)}</p>
               </div>
               <div className="devices__actions">
                 <button

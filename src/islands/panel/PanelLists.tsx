@@ -20,6 +20,7 @@ import {
 import { customerHref, selectedPersonEmail } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
+import { ReportedName } from "./ReportedName";
 
 type Table = { head: string[]; rows: { key: string | number; cells: ReactNode[] }[]; totalPages: number };
 
@@ -248,7 +249,7 @@ function Logs({ userId }: { userId: number }) {
       cells: [
         log.id,
         log.email,
-        log.deviceName === null ? "—" : log.deviceName || t("panel.deviceNotNamed"),
+        log.deviceName === null ? "—" : <ReportedName key="name" name={log.deviceName} />,
         log.platform ?? "—",
         log.serverName ?? t("panel.notSpecified"),
         formatDateTime(log.connectionDate, language),

@@ -2,7 +2,6 @@ import { useStore } from "@nanostores/react";
 import { type ReactNode, useEffect } from "react";
 import type { Currency } from "../../../core/money";
 import { fractionToPercent } from "../../../core/money";
-import { shortDeviceName } from "../../lib/cabinet-view";
 import { formatDate, formatDateFor, formatUnits } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { customerHref } from "../../stores/panel-session";
@@ -17,6 +16,7 @@ import { PanelLayout } from "./PanelLayout";
 import { PanelMessages } from "./PanelMessages";
 import { StatusBadge } from "./PanelSearch";
 import { Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
+import { ReportedName } from "./ReportedName";
 
 const percent = (fraction: number) => `${Math.round(fractionToPercent(fraction))}%`;
 
@@ -123,8 +123,8 @@ function Details({ id }: { id: number }) {
                   {active.map((device) => (
                     <tr key={device.id}>
                       <td>{device.id}</td>
-                      <td title={device.deviceName}>
-                        {shortDeviceName(device.deviceName) || t("panel.deviceNotNamed")}
+                      <td>
+                        <ReportedName name={device.deviceName} isShort />
                       </td>
                       <td>{device.platform}</td>
                       <td>{formatDate(device.created, language)}</td>

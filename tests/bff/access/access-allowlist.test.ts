@@ -32,10 +32,14 @@ async function credentialOf(context: TestApp["context"], deviceId: string): Prom
   return { deviceId, id: row?.credential ?? "", tag: row?.node_tag ?? "" };
 }
 
+/** A device connected in the cabinet and added in its app: in use, no longer pending. */
 async function connect({ app, context }: TestApp, customer: SignedIn): Promise<Device> {
   const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
   expect(response.status, await response.clone().text()).toBe(200);
-  return credentialOf(context, ((await response.json()) as { deviceId: string }).deviceId);
+  const { deviceId } = (await response.json()) as { deviceId: string };
+  const confirmed = await app.handle(asCustomer(customer, "/api/profile/devices/confirm", { deviceId }));
+  expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+  return credentialOf(context, deviceId);
 }
 
 /** A customer who paid the 1-rouble first payment (a one-day trial) with `card`. */

@@ -275,7 +275,7 @@ describe("GET /sub/{token}", () => {
     expect(clash.proxies).toEqual([expect.objectContaining({ name: note, server: "0.0.0.0", port: 1 })]);
   });
 
-  test("an unlinked device gets the note although the account still has access", async () => {
+  test("an unlinked device gets the note that it was removed although the account still has access", async () => {
     const customer = await customerWithDevice("sub-unlinked@example.com", "ACTIVE");
     await database.run("UPDATE devices SET is_active = 0, detached_at = ? WHERE id = ?", [
       clock.now(),
@@ -286,7 +286,7 @@ describe("GET /sub/{token}", () => {
     const lines = decodeBase64(await response.text()).split("\n");
     expect(lines).toHaveLength(1);
     expect(decodeURIComponent(new URL(lines[0] ?? "").hash.slice(1))).toBe(
-      `Subscription ended — renew at ${cabinetUrl}`,
+      `This device was unlinked — connect it again at ${cabinetUrl}`,
     );
     // An unlinked device's record is not completed by a copied link still fetching.
     expect((await deviceRow(customer.deviceId))?.first_activation_at).toBeNull();

@@ -28,6 +28,11 @@ const texts = {
     reset: "Reset link",
     linkReset: "A new link is made. The old one stops working within seconds.",
     close: "Close",
+    pendingNote: /^Until the link is used, it holds a free slot for half an hour\./,
+    confirm: "I've added it",
+    replaced: /^This link was replaced — /,
+    confirmed: "Added: this device now has its slot.",
+    freeSlots: (count: number) => `Free device slots: ${count}`,
     noSlot: /^Every device slot of your subscription is taken\./,
     addDevice: /^Add a device: \d+\s₽$/,
     slotCharge: /^One more device slot: (.+?) is charged now for the rest of the period/,
@@ -50,6 +55,11 @@ const texts = {
     reset: "Сбросить ссылку",
     linkReset: "Новая ссылка создана. Старая перестанет работать через несколько секунд.",
     close: "Закрыть",
+    pendingNote: /^Пока ссылкой не воспользовались, она держит свободное место полчаса\./,
+    confirm: "Ссылка добавлена",
+    replaced: /^Эта ссылка заменена — /,
+    confirmed: "Готово: у этого устройства теперь есть своё место.",
+    freeSlots: (count: number) => `Свободных мест для устройств: ${count}`,
     noSlot: /^Все места для устройств в вашей подписке заняты\./,
     addDevice: /^Ещё устройство: \d+\s₽$/,
     slotCharge: /^Ещё одно место для устройства: сейчас спишется (.+?) за остаток периода/,
@@ -132,7 +142,12 @@ for (const language of ["en", "ru"] as const) {
         await expect(toast(page, t.linkReset)).toBeVisible();
         await expect(dialog.getByRole("textbox", { name: t.link })).not.toHaveValue(first);
         const second = await shownLink(dialog, t);
-        expect((await page.request.get(first)).status()).toBe(404);
+        // The old link no longer gives access: its apps read that it was replaced.
+        const old = await page.request.get(first);
+        expect(old.status()).toBe(200);
+        expect(
+          Buffer.from(old.headers().announce?.slice("base64:".length) ?? "", "base64").toString(),
+        ).toMatch(t.replaced);
         expect((await page.request.get(second)).status()).toBe(200);
 
         // Escape closes it; the list is read again and shows what the app reported.
@@ -163,10 +178,13 @@ for (const language of ["en", "ru"] as const) {
       await payInWidget(page, "4242 4242 4242 4242");
       await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
 
-      // The one slot the subscription has goes to a first device.
+      // The one slot the subscription has goes to a first device, added in its app.
       await page.getByRole("button", { name: t.connectNew }).click();
       let dialog = page.getByRole("dialog", { name: t.titleOf(t.placeholder) });
       await shownLink(dialog, t);
+      await dialog.getByRole("button", { name: t.confirm }).click();
+      await expect(toast(page, t.confirmed)).toBeVisible();
+      await expect(dialog.getByRole("button", { name: t.confirm })).toHaveCount(0);
       await dialog.getByRole("button", { name: t.close }).click();
       await expect(dialog).toBeHidden();
       await expect(page.getByText(t.placeholder)).toHaveCount(1);
@@ -183,9 +201,44 @@ for (const language of ["en", "ru"] as const) {
       await holdButton(page, dialog.getByRole("button", { name: t.addDevice }));
       await expect(toast(page, t.deviceAdded)).toContainText(charge ?? "none");
       await shownLink(dialog, t);
+      await dialog.getByRole("button", { name: t.confirm }).click();
+      // The first device's toast may still be up.
+      await expect(toast(page, t.confirmed).last()).toBeVisible();
       await page.keyboard.press("Escape");
       await expect(page.getByText(t.placeholder)).toHaveCount(2);
       await expect(page.getByTestId("available-devices")).toContainText("0");
+    });
+
+    test("closed unused, Connect gives the slot back: opened again, the same link and no slot to buy", async ({
+      page,
+    }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize(language === "ru" ? phone : laptop);
+      const email = uniqueEmail("connect.unused");
+      await makeCustomer(page, { email, status: "ACTIVE", language });
+      await signInThroughUi(page, email);
+      await expect(page.getByTestId("available-devices")).toHaveText(t.freeSlots(1));
+
+      await page.getByRole("button", { name: t.connectNew }).click();
+      let dialog = page.getByRole("dialog", { name: t.titleOf(t.placeholder) });
+      const first = await shownLink(dialog, t);
+      await expect(dialog.getByText(t.pendingNote)).toBeVisible();
+      await expect(dialog.getByRole("button", { name: t.confirm })).toBeVisible();
+      const blocking = await blockingAtBothWidths(page);
+      expect(blocking.map(describeFinding), blocking.map(describeFinding).join("\n")).toEqual([]);
+      await dialog.getByRole("button", { name: t.close }).click();
+      await expect(dialog).toBeHidden();
+      // No "waiting for the app" entry is left behind, and the slot is free again.
+      await expect(page.getByText(t.placeholder)).toHaveCount(0);
+      await expect(page.getByTestId("available-devices")).toHaveText(t.freeSlots(1));
+
+      await page.getByRole("button", { name: t.connectNew }).click();
+      dialog = page.getByRole("dialog", { name: t.titleOf(t.placeholder) });
+      expect(await shownLink(dialog, t)).toBe(first);
+      await expect(dialog.getByRole("alert")).toHaveCount(0);
+      await expect(dialog.getByRole("button", { name: t.addDevice })).toHaveCount(0);
+      await page.keyboard.press("Escape");
+      await expect(page.getByTestId("available-devices")).toHaveText(t.freeSlots(1));
     });
 
     test("the open panel passes axe at both widths, and a refused copy says so", async ({ page }) => {
@@ -239,6 +292,8 @@ test("in the app's web view (/mobileProfile) a device is connected the same way"
   const dialog = page.getByRole("dialog", { name: t.titleOf(t.placeholder) });
   await shownLink(dialog, t);
   expect(await layoutProblems(page)).toEqual([]);
+  await dialog.getByRole("button", { name: t.confirm }).click();
+  await expect(toast(page, t.confirmed)).toBeVisible();
   await dialog.getByRole("button", { name: t.close }).click();
   await expect(page.getByText(t.placeholder)).toBeVisible();
 });

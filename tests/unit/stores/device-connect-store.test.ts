@@ -3,21 +3,37 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 
 // The network and the cabinet's own calls are replaced: these tests are about what the
 // Connect panel's store does with each answer.
-const calls = vi.hoisted(() => ({ connect: vi.fn(), resetLink: vi.fn() }));
+const calls = vi.hoisted(() => ({
+  connect: vi.fn(),
+  resetLink: vi.fn(),
+  confirm: vi.fn(),
+  release: vi.fn(),
+}));
 vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { profile: { devices: { connect: { post: calls.connect }, resetLink: { post: calls.resetLink } } } },
+  api: {
+    profile: {
+      devices: {
+        connect: { post: calls.connect },
+        resetLink: { post: calls.resetLink },
+        confirm: { post: calls.confirm },
+        release: { post: calls.release },
+      },
+    },
+  },
 }));
 const cabinet = vi.hoisted(() => ({ loadCabinet: vi.fn(), addDevice: vi.fn() }));
+type ListedDevice = { deviceId: string; pendingUntil: string | null };
+type Profile = { availableDevices: number; devices?: ListedDevice[] };
 vi.mock("../../../src/stores/cabinet", () => ({
-  $profile: atom<{ availableDevices: number } | undefined>(),
+  $profile: atom<Profile | undefined>(),
   loadCabinet: cabinet.loadCabinet,
   addDevice: cabinet.addDevice,
 }));
 
-// The mocked cabinet's profile: only the free-slot count matters here.
+// The mocked cabinet's profile: the free-slot count and the devices' pending state.
 const $profile = (await import("../../../src/stores/cabinet")).$profile as unknown as WritableAtom<
-  { availableDevices: number } | undefined
+  Profile | undefined
 >;
 const { $identity, $email, $uid } = await import("../../../src/stores/customer");
 const { $toasts } = await import("../../../src/lib/toast/toast-store");
@@ -121,6 +137,60 @@ describe("the Connect panel's store", () => {
   test("closing the panel reads the device list again", async () => {
     await store.closeConnect();
     expect(cabinet.loadCabinet).toHaveBeenCalledOnce();
+  });
+
+  test("closing the panel with a pending device's link unused gives its slot back, then reads the list", async () => {
+    calls.connect.mockReturnValueOnce(answer(link("cabinet-1", "t1")));
+    await store.connectDevice();
+    $profile.set({
+      availableDevices: 0,
+      devices: [{ deviceId: "cabinet-1", pendingUntil: "2026-12-01T10:30:00.000Z" }],
+    });
+    calls.release.mockReturnValueOnce(answer({ success: true, devices: [], availableDevices: 1 }));
+    await store.closeConnect();
+    expect(calls.release).toHaveBeenCalledWith({ ...$identity.get(), deviceId: "cabinet-1" });
+    expect(cabinet.loadCabinet).toHaveBeenCalledTimes(2);
+  });
+
+  test("closing the panel of a device in use gives nothing back; a failed release still reads the list", async () => {
+    calls.connect.mockReturnValueOnce(answer(link("dev-7", "t7")));
+    await store.connectDevice("dev-7");
+    $profile.set({ availableDevices: 0, devices: [{ deviceId: "dev-7", pendingUntil: null }] });
+    await store.closeConnect();
+    expect(calls.release).not.toHaveBeenCalled();
+    calls.connect.mockReturnValueOnce(answer(link("cabinet-2", "t2")));
+    await store.connectDevice();
+    calls.release.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
+    await store.closeConnect();
+    expect(calls.release).toHaveBeenCalledOnce();
+    expect(cabinet.loadCabinet).toHaveBeenCalledTimes(4);
+  });
+
+  test("'I've added it' takes the slot: the list takes the answer and a toast says so", async () => {
+    $profile.set({ availableDevices: 0, devices: [{ deviceId: "cabinet-1", pendingUntil: "2026-12-01" }] });
+    let finish: (value: unknown) => void = () => undefined;
+    calls.confirm.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const saving = store.confirmAdded("cabinet-1");
+    expect(store.$confirming.get()).toBe("saving");
+    finish({
+      data: { success: true, devices: [{ deviceId: "cabinet-1", pendingUntil: null }], availableDevices: 0 },
+      error: null,
+    });
+    await saving;
+    expect(calls.confirm).toHaveBeenCalledWith({ ...$identity.get(), deviceId: "cabinet-1" });
+    expect(store.$confirming.get()).toBe("idle");
+    expect($profile.get()?.devices).toEqual([{ deviceId: "cabinet-1", pendingUntil: null }]);
+    expect(lastToast()).toMatchObject({ type: "success", content: "cabinet.connectConfirmed" });
+  });
+
+  test("'I've added it' refused says the server's words, or that it failed", async () => {
+    calls.confirm.mockReturnValueOnce(refusal(409, "no_free_device_slot", "Все места заняты."));
+    await store.confirmAdded("cabinet-1");
+    expect(lastToast()).toMatchObject({ type: "error", content: "Все места заняты." });
+    calls.confirm.mockReturnValueOnce(refusal(500));
+    await store.confirmAdded("cabinet-1");
+    expect(lastToast()).toMatchObject({ type: "error", content: "cabinet.connectConfirmFailed" });
+    expect(store.$confirming.get()).toBe("idle");
   });
 
   test("a reset shows the new link and says the old one stops working", async () => {

@@ -3,6 +3,8 @@ import type { DevicePlatform } from "../../../../db/queries/devices";
 /** What a client app says of itself when it fetches the subscription. */
 export type DeviceReport = {
   hwid?: string;
+  /** The app's own name for the device (`x-device-name`), as its owner named the phone. */
+  name?: string;
   os?: string;
   model?: string;
   appName?: string;
@@ -11,13 +13,20 @@ export type DeviceReport = {
 const maxHwidLength = 128;
 const maxTextLength = 64;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
-const unwanted = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Control characters (C0, C1), every bidi control (the ALM, LRM and RLM marks, embeddings,
+ * overrides, isolates), zero-width and invisible characters, line and paragraph separators
+ * and the BOM: each can hide or reorder what a customer or operator reads.
+ */
+const unwanted =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+  /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
 
 /**
- * A header's value as text worth keeping: control characters and direction marks removed
- * (they could hide what an operator reads), spaces collapsed, cut to `max`. Undefined when
- * nothing is left.
+ * Client-reported text as text worth keeping (a device's name from the app, a header's
+ * value): the characters above become spaces, spaces are collapsed, and it is cut to `max`
+ * characters. Undefined when nothing is left. It stays text: every place that shows it
+ * (cabinet, panel, export) writes it as text, never as markup.
  */
 export function cleanText(value: string | null, max = maxTextLength): string | undefined {
   if (value === null) return undefined;
@@ -55,11 +64,29 @@ export function appNameOf(userAgent: string | null): string | undefined {
   return cleanText(product);
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A header's value as the app wrote it. Header values reach us one byte per character, so
+ * an app that names a phone "Телефон Анны" sends its UTF-8 bytes: read as UTF-8 when they
+ * are valid UTF-8, else kept as they came (their control bytes are cleaned out after).
+ */
+export function headerUtf8(value: string | null): string | null {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: bytes above ASCII are what is looked for.
+  if (value === null || !/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+  try {
+    return utf8.decode(Buffer.from(value, "latin1"));
+  } catch {
+    return value;
+  }
+}
+
 export function deviceReportOf(headers: Headers): DeviceReport {
   return {
     hwid: cleanHwid(headers.get("x-hwid")),
-    os: cleanText(headers.get("x-device-os")),
-    model: cleanText(headers.get("x-device-model")),
+    name: cleanText(headerUtf8(headers.get("x-device-name"))),
+    os: cleanText(headerUtf8(headers.get("x-device-os"))),
+    model: cleanText(headerUtf8(headers.get("x-device-model"))),
     appName: appNameOf(headers.get("user-agent")),
   };
 }
@@ -75,5 +102,10 @@ export function platformOf(os: string | undefined): DevicePlatform | undefined {
   return "other";
 }
 
-/** The name a device gets from its first fetch: its model, else its OS, else the app. */
-export const reportedName = (report: DeviceReport) => report.model ?? report.os ?? report.appName;
+/**
+ * The name a device gets from its first fetch: the app's own name for it, else its model,
+ * else its OS, else the app's name. Whatever it is, it is what the app reported, and the
+ * panel says so.
+ */
+export const reportedName = (report: DeviceReport) =>
+  report.name ?? report.model ?? report.os ?? report.appName;

@@ -1,15 +1,20 @@
 import { dayMs } from "../../../../core/calendar";
 import { translator } from "../../../../core/i18n";
-import { devices, type TokenDevice } from "../../../../db/queries/devices";
+import type { Language } from "../../../../core/languages";
+import type { Database } from "../../../../db/database";
+import { devices } from "../../../../db/queries/devices";
 import { vpnNodes } from "../../../../db/queries/nodes";
-import { subscriptions } from "../../../../db/queries/subscriptions";
+import { retiredLinks } from "../../../../db/queries/retired-links";
+import { type SubscriptionRow, subscriptions } from "../../../../db/queries/subscriptions";
 import type { AppContext } from "../../../context";
-import { accessEndsAt } from "../access-rule";
+import { confirmPending } from "../device-pending";
+import { linkHash } from "../retired-link";
 import { clashConfig } from "./clash-config";
 import { formatForUserAgent, type SubscriptionFormat } from "./client-format";
 import type { DeviceReport } from "./device-report";
 import { recordFetch } from "./first-fetch";
-import { paidUntilSeconds, profileHeaders, profileTitle } from "./profile-headers";
+import { isRetryingPayment, type LinkStanding, placeholderKeys, standingOf } from "./link-standing";
+import { type DeviceAccess, paidUntilSeconds, profileHeaders, profileTitle } from "./profile-headers";
 import { noteCredential, noteEntry, type ServerEntry, serverEntries } from "./server-entries";
 import { shareLinksBody } from "./share-links";
 import { isSingBoxSupported, singBoxConfig } from "./singbox-config";
@@ -39,63 +44,99 @@ export function monthStartDay(now: number): number {
  */
 const reportedWithinMs = dayMs;
 
-/** A device whose credential is on the nodes: active, attached, of an account not deleted. */
-const isInUse = (device: TokenDevice) =>
-  device.is_active === 1 &&
-  device.detached_at === null &&
-  device.deleted_at === null &&
-  device.credential !== null;
-
 function bodyOf(format: SubscriptionFormat, uuid: string, entries: ServerEntry[]): string {
   if (format === "singbox") return singBoxConfig(uuid, entries);
   if (format === "clash") return clashConfig(uuid, entries);
   return shareLinksBody(uuid, entries);
 }
 
+/** The device a token names, live or retired, with what its answer needs. */
+type FoundLink = {
+  deviceId: number;
+  deviceName: string;
+  language: Language;
+  standing: LinkStanding;
+  subscription?: SubscriptionRow;
+  credential?: string;
+};
+
+async function findLink(
+  database: Database,
+  fetch: SubscriptionFetch,
+  now: number,
+): Promise<FoundLink | undefined> {
+  const device = await devices.byToken(database, fetch.token);
+  if (!device) {
+    const retired = await retiredLinks.byHash(database, linkHash(fetch.token));
+    if (!retired) return undefined;
+    const { device_id: deviceId, device_name: deviceName, language, reason } = retired;
+    return { deviceId, deviceName, language, standing: reason };
+  }
+  const subscription = await subscriptions.current(database, device.user_id);
+  let standing = await standingOf(database, device, subscription, now);
+  // A pending device's first fetch is its use: it takes its slot for good (DESIGN §8).
+  if (fetch.isFetch && standing === "open" && device.pending_until !== null)
+    standing = (await confirmPending(database, device.user_id, device.id)) ? "open" : "beyondSlots";
+  const deviceName =
+    fetch.isFetch && standing !== "removed"
+      ? await recordFetch(database, device, fetch.report, now)
+      : device.device_name;
+  return {
+    deviceId: device.id,
+    deviceName,
+    language: device.language,
+    standing,
+    subscription,
+    credential: device.credential ?? undefined,
+  };
+}
+
+const accessOf = (standing: LinkStanding): DeviceAccess =>
+  standing === "open" ? "open" : standing === "ended" || standing === "paymentFailed" ? "ended" : "unused";
+
 /**
  * `GET /sub/{token}` (DESIGN §8): the device's servers in the body its app reads, with the
- * profile headers. Without access (ended, refunded, the device unlinked) the body holds
- * only a note saying where to renew. Undefined: no device has this token.
+ * profile headers. Without access (ended, payment failed, the device beyond its slots,
+ * unlinked, its link replaced) the body holds only a placeholder whose name says why and
+ * where to go, in the customer's language, and `announce` says the same. Undefined: no
+ * device has or had this token.
  */
 export async function subscriptionAnswer(
   context: Pick<AppContext, "database" | "clock" | "config">,
   fetch: SubscriptionFetch,
 ): Promise<SubscriptionAnswer | undefined> {
   const { database, clock, config } = context;
-  const device = await devices.byToken(database, fetch.token);
-  if (!device) return undefined;
   const now = clock.now();
-  const subscription = await subscriptions.current(database, device.user_id);
-  const credential = isInUse(device) ? device.credential : null;
-  const isPaid = accessEndsAt(subscription, now) !== null;
-  const hasAccess = credential !== null && isPaid;
-  const isAttached = device.detached_at === null && device.deleted_at === null;
-  const deviceName =
-    fetch.isFetch && isAttached ? await recordFetch(database, device, fetch.report, now) : device.device_name;
+  const link = await findLink(database, fetch, now);
+  if (!link) return undefined;
+  const { standing, subscription } = link;
 
-  const language = device.language;
+  const words = translator(link.language);
   const cabinetUrl = `${config.publicUrl}/profile`;
   const format = fetch.format ?? formatForUserAgent(fetch.userAgent);
   let entries: ServerEntry[] = [];
-  if (hasAccess) {
+  if (standing === "open") {
     const all = serverEntries(await vpnNodes.reportedSince(database, Date.now() - reportedWithinMs));
     entries = format === "singbox" ? all.filter((entry) => isSingBoxSupported(entry.inbound)) : all;
   }
-  const words = translator(language);
-  const announce = hasAccess ? undefined : words("appSubscription.ended", { url: cabinetUrl });
-  const notes = announce ?? words("appSubscription.noServers");
-  const isNoteOnly = entries.length === 0;
-  const body = isNoteOnly
-    ? bodyOf(format, noteCredential, [noteEntry(notes)])
-    : bodyOf(format, credential ?? noteCredential, entries);
+  const placeholder = standing === "open" ? undefined : words(placeholderKeys[standing], { url: cabinetUrl });
+  const announce =
+    placeholder ??
+    (isRetryingPayment(subscription)
+      ? words("appSubscription.paymentRetrying", { url: cabinetUrl })
+      : undefined);
+  const body =
+    entries.length === 0 || !link.credential
+      ? bodyOf(format, noteCredential, [noteEntry(placeholder ?? words("appSubscription.noServers"))])
+      : bodyOf(format, link.credential, entries);
 
-  const traffic = await devices.trafficSince(database, device.id, monthStartDay(now));
+  const traffic = await devices.trafficSince(database, link.deviceId, monthStartDay(now));
   const headers = profileHeaders({
     format,
-    title: profileTitle(deviceName || words("appSubscription.newDevice")),
+    title: profileTitle(link.deviceName || words("appSubscription.newDevice")),
     upload: traffic.upload,
     download: traffic.download,
-    expireSeconds: paidUntilSeconds(subscription, hasAccess ? "open" : isPaid ? "unused" : "ended"),
+    expireSeconds: paidUntilSeconds(subscription, accessOf(standing)),
     cabinetUrl,
     announce,
   });
