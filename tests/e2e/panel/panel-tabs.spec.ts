@@ -45,13 +45,12 @@ async function openInOtherTab(tab: Page, customer: PayingCustomer) {
 test("a refund held in one tab refunds that tab's customer after another tab opened someone else", async ({
   page,
   context,
-  baseURL,
 }) => {
   // Two purchases, a captcha sign-in and a 2-second hold, on two cores shared with other workers.
   test.setTimeout(120_000);
   await useLanguage(page, "en");
-  const anna = await payingCustomerThroughApi(baseURL ?? "", uniqueEmail("tab.anna"));
-  const boris = await payingCustomerThroughApi(baseURL ?? "", uniqueEmail("tab.boris"));
+  const anna = await payingCustomerThroughApi(page, uniqueEmail("tab.anna"));
+  const boris = await payingCustomerThroughApi(page, uniqueEmail("tab.boris"));
   await signInToPanel(page);
   await page.waitForURL("**/panel-search");
 
@@ -83,12 +82,11 @@ test("a refund held in one tab refunds that tab's customer after another tab ope
 test("receipts, invited users and connection logs name their own customer, whatever another tab opened", async ({
   page,
   context,
-  baseURL,
 }) => {
   test.setTimeout(120_000);
   await useLanguage(page, "en");
-  const anna = await payingCustomerThroughApi(baseURL ?? "", uniqueEmail("list.anna"));
-  const boris = await payingCustomerThroughApi(baseURL ?? "", uniqueEmail("list.boris"));
+  const anna = await payingCustomerThroughApi(page, uniqueEmail("list.anna"));
+  const boris = await payingCustomerThroughApi(page, uniqueEmail("list.boris"));
   await signInToPanel(page);
   await page.waitForURL("**/panel-search");
   const tabB = await context.newPage();

@@ -1,4 +1,5 @@
-import { type APIRequestContext, expect, request } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, request } from "@playwright/test";
+import { languageCookieName } from "../../../core/languages";
 
 export type PayingCustomer = { email: string; uid: string; userId: number; accountId: string };
 
@@ -11,11 +12,32 @@ async function posted<T>(api: APIRequestContext, path: string, data: unknown): P
 
 /**
  * A customer who paid the 1-unit first payment (a one-day trial) through the sandbox bank,
- * as the widget would: signed in through the demo provider, ordered and paid by API, in a
- * session of its own so it never meets the browser's. The bank's ledger holds the charge.
+ * as the widget would: signed up in `language` through the demo provider, ordered and paid
+ * by API, in a session of its own so it never meets the page's (whose origin it uses). The
+ * bank's ledger holds the charge; the trial's first mails are queued in `language`.
  */
-export async function payingCustomerThroughApi(baseURL: string, email: string): Promise<PayingCustomer> {
-  const api = await request.newContext({ baseURL, extraHTTPHeaders: { "accept-language": "en" } });
+export async function payingCustomerThroughApi(
+  page: Page,
+  email: string,
+  language: "ru" | "en" | "zh" | "kk" = "en",
+): Promise<PayingCustomer> {
+  const origin = new URL((await page.request.get("/api/health")).url());
+  // The language cookie the site's switcher leaves, in the jar so the session cookie joins it.
+  const languageCookie = {
+    name: languageCookieName,
+    value: language,
+    domain: origin.hostname,
+    path: "/",
+    expires: -1,
+    httpOnly: false,
+    secure: false,
+    sameSite: "Lax" as const,
+  };
+  const api = await request.newContext({
+    baseURL: origin.origin,
+    extraHTTPHeaders: { "accept-language": language },
+    storageState: { cookies: [languageCookie], origins: [] },
+  });
   try {
     const identity = await posted<{
       credential: string;
