@@ -36,6 +36,11 @@ const allowedWords = new Set(
     "Store",
     "Play",
     "TV",
+    // Client apps the landing and the cabinet name: any of them takes the subscription link.
+    "Happ",
+    "Streisand",
+    "FlClash",
+    "Hiddify",
     // Abbreviations used untranslated in these languages.
     "VPN",
     "PDF",
