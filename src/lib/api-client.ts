@@ -30,3 +30,15 @@ export function errorCode(error: { value?: unknown } | null | undefined): ErrorC
 export function isNetworkFailure(error: { value?: unknown } | null | undefined): boolean {
   return error?.value instanceof Error;
 }
+
+/**
+ * Why a call failed, as a screen tells it: "network" when nothing answered (check the
+ * connection), "server" when the server answered that it failed (5xx: try again later),
+ * "refused" when it answered with a refusal (its own words say why).
+ */
+export type FailureCause = "network" | "server" | "refused";
+
+export function failureCause(error: { status?: unknown; value?: unknown } | null | undefined): FailureCause {
+  if (!error || isNetworkFailure(error) || typeof error.status !== "number") return "network";
+  return error.status >= 500 ? "server" : "refused";
+}

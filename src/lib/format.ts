@@ -26,8 +26,15 @@ export function formatUnits(units: number, currency: Currency): string {
 }
 
 /**
- * "25%", or "8,3%" in Russian: a referral discount prorated per month may be a fraction of a
- * percent, shown to one decimal in the interface language.
+ * The locale a number is written in. Kazakh writes numbers as Russian does (CLDR: a decimal
+ * comma, groups by a no-break space), and Chromium has no Kazakh number data: asked for "kk"
+ * it writes "2.1", so Kazakh numbers take Russian's rules.
+ */
+const numberLocale = (language: string) => (language === "kk" ? "ru" : language);
+
+/**
+ * "25%", or "8,3%" in Russian and Kazakh: a referral discount prorated per month may be a
+ * fraction of a percent, shown to one decimal in the interface language.
  */
 export const percent = (fraction: number, language = "en") =>
-  `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(fractionToPercent(fraction))}%`;
+  `${new Intl.NumberFormat(numberLocale(language), { maximumFractionDigits: 1 }).format(fractionToPercent(fraction))}%`;

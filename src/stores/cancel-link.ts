@@ -1,6 +1,6 @@
 import { atom, computed } from "nanostores";
 import type { ErrorCode } from "../../bff/platform/errors";
-import { api, errorCode, errorMessage } from "../lib/api-client";
+import { api, errorCode, errorMessage, type FailureCause, failureCause } from "../lib/api-client";
 import { formatUntil } from "../lib/format";
 import { $language, translate } from "../lib/i18n/runtime";
 import { queueToastForNextPage } from "../lib/toast/toast-store";
@@ -23,8 +23,13 @@ export type CancelLinkState =
   | { step: "not-active"; email: string }
   /** The server's own words: an invalid or expired link, too many tries, nothing to cancel. */
   | { step: "refused"; reason: CancelLinkRefusal; message: string | undefined }
-  /** The account could not be read (network, server): try again. */
-  | { step: "failed" };
+  /** The account could not be read: nothing answered, or the server failed. Try again. */
+  | { step: "failed"; cause: LoadFailure };
+
+/** Why a screen could not be loaded: only a call nothing answered blames the connection. */
+export type LoadFailure = "network" | "server";
+const loadFailureOf = (error?: { status?: unknown; value?: unknown } | null): LoadFailure =>
+  failureCause(error) === "network" ? "network" : "server";
 
 export const $cancelLink = atom<CancelLinkState>({ step: "loading" });
 /**
@@ -33,9 +38,16 @@ export const $cancelLink = atom<CancelLinkState>({ step: "loading" });
  */
 export const $cancelLinkError = atom<string | undefined>();
 
-/** A failed cancel's words: what the server answered, or the connection's fault when it did not. */
-const cancelFailure = (error?: { value?: unknown } | null) =>
-  errorMessage(error) ?? translate("cancel.linkCancelFailed");
+/**
+ * A failed cancel's words: the connection's fault only when nothing answered; a server that
+ * failed (5xx, a proxy's page included) says so and to try later; a refusal in its own words.
+ */
+function cancelFailure(error?: { status?: unknown; value?: unknown } | null): string {
+  const cause: FailureCause = failureCause(error);
+  if (cause === "network") return translate("cancel.linkCancelFailed");
+  if (cause === "server") return translate("cancel.serverFailed");
+  return errorMessage(error) ?? translate("cancel.serverFailed");
+}
 
 /** The cabinet for whoever holds the link: straight in when this browser is signed in, else via sign-in. */
 export const $cabinetLink = computed($email, (email) =>
@@ -91,10 +103,10 @@ export async function openCancelLink(): Promise<void> {
       return;
     }
     console.error("cancel link failed", error);
-    $cancelLink.set(refusalOf(error) ?? { step: "failed" });
+    $cancelLink.set(refusalOf(error) ?? { step: "failed", cause: loadFailureOf(error) });
   } catch (error) {
     console.error("cancel link failed", error);
-    $cancelLink.set({ step: "failed" });
+    $cancelLink.set({ step: "failed", cause: "network" });
   }
 }
 
@@ -122,7 +134,10 @@ export async function confirmCancelLink(): Promise<void> {
  * error with a retry and is never taken for "no active subscription" (which sent the
  * customer away to the cabinet as if there were nothing to cancel).
  */
-export type CancelScreenState = { step: "loading" } | { step: "failed" } | { step: "ready" };
+export type CancelScreenState =
+  | { step: "loading" }
+  | { step: "failed"; cause: LoadFailure }
+  | { step: "ready" };
 export const $cancelScreen = atom<CancelScreenState>({ step: "loading" });
 /** Why the cancel call failed (cancelFailure's words): the screen stays, says so, and the hold can be tried again. */
 export const $cancelFailed = atom<string | undefined>();
@@ -141,7 +156,11 @@ export async function openCancelScreen(): Promise<void> {
       goToSignIn();
       return;
     }
-    if (!data) throw error ?? new Error("no profile");
+    if (!data) {
+      console.error("profile for cancel failed", error);
+      $cancelScreen.set({ step: "failed", cause: loadFailureOf(error) });
+      return;
+    }
     // Spec: only an active subscription gets here; the cabinet shows any other state.
     if (data.userInfo.subscriptionStatus !== "ACTIVE") {
       location.assign("/profile");
@@ -150,7 +169,7 @@ export async function openCancelScreen(): Promise<void> {
     $cancelScreen.set({ step: "ready" });
   } catch (error) {
     console.error("profile for cancel failed", error);
-    $cancelScreen.set({ step: "failed" });
+    $cancelScreen.set({ step: "failed", cause: "network" });
   }
 }
 

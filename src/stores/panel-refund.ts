@@ -1,7 +1,6 @@
 import { atom } from "nanostores";
 import { api, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
-import { readStorage, storageKeys } from "../lib/storage-keys";
 import { panelCall } from "./panel-session";
 
 type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
@@ -18,11 +17,14 @@ export const $refundPreview = atom<RefundPreview>({ state: "loading" });
 /** The last refund's answer (styled by Success) or why the request failed. */
 export const $refundResult = atom<RefundResult>(undefined);
 
-/** The customer opened from the search: the uid picks the account, the e-mail confirms it. */
-export const selectedCustomer = () => ({
-  email: readStorage(storageKeys.selectedPersonEmail) ?? "",
-  uid: readStorage(storageKeys.selectedPersonUid) ?? undefined,
-});
+/**
+ * The customer the page names, as the server answered for its URL's id: the uid picks the
+ * account, the e-mail confirms it. Never the customer last chosen in this browser, which
+ * another tab may have changed since this page opened.
+ */
+export type RefundCustomer = { email: string; uid?: string };
+
+const bodyOf = ({ email, uid }: RefundCustomer) => ({ email, uid });
 
 type Outcome = { data: RefundAnswer | null; error: { status: unknown; value: unknown } | null };
 
@@ -37,9 +39,9 @@ async function ask(call: () => Promise<Outcome>): Promise<{ answer: RefundAnswer
   }
 }
 
-export async function loadRefundPreview(): Promise<void> {
+export async function loadRefundPreview(customer: RefundCustomer): Promise<void> {
   const outcome = await ask(() =>
-    panelCall((headers) => api.panel.refund.preview.post(selectedCustomer(), { headers })),
+    panelCall((headers) => api.panel.refund.preview.post(bodyOf(customer), { headers })),
   );
   $refundPreview.set(
     "answer" in outcome
@@ -49,10 +51,10 @@ export async function loadRefundPreview(): Promise<void> {
 }
 
 /** The hold-to-confirm refund; the preview is asked again after, so it shows what is left. */
-export async function makeRefund(): Promise<void> {
+export async function makeRefund(customer: RefundCustomer): Promise<void> {
   $refundResult.set(undefined);
   $refundResult.set(
-    await ask(() => panelCall((headers) => api.panel.refund.post(selectedCustomer(), { headers }))),
+    await ask(() => panelCall((headers) => api.panel.refund.post(bodyOf(customer), { headers }))),
   );
-  await loadRefundPreview();
+  await loadRefundPreview(customer);
 }

@@ -101,7 +101,11 @@ export async function logoutOperator(): Promise<void> {
   location.assign("/panel-login");
 }
 
-/** The customer the operator opened (spec §3 storage keys). */
+/**
+ * The customer the operator opened (spec §3 storage keys). Every tab shares them, so a
+ * page never takes whom it shows or acts on from here: only a page opened without an id
+ * starts from the stored id (customerFromUrl), and writes it into its address.
+ */
 export function selectPerson(person: { id: number; email: string; uid?: string }): void {
   writeStorage(storageKeys.selectedPerson, String(person.id));
   writeStorage(storageKeys.selectedPersonEmail, person.email);
@@ -113,9 +117,6 @@ export function selectPerson(person: { id: number; email: string; uid?: string }
 export function selectedPersonId(): number | undefined {
   return toCustomerId(readStorage(storageKeys.selectedPerson));
 }
-
-/** The e-mail of the customer last opened in this browser, if any. */
-export const selectedPersonEmail = () => readStorage(storageKeys.selectedPersonEmail) ?? undefined;
 
 function toCustomerId(value: string | null | undefined): number | undefined {
   if (!value || !/^\d{1,15}$/.test(value)) return undefined;

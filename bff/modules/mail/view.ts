@@ -1,8 +1,10 @@
 import { t } from "elysia";
+import type { Language } from "../../../core/languages";
 import type { MailRow } from "../../../db/queries/mail-outbox";
 import type { Config } from "../../platform/config";
 import type { MailData, MailKind } from "./kinds";
 import { renderMail } from "./render";
+import { mailDocument } from "./templates";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
@@ -19,6 +21,19 @@ export function renderRow(config: Pick<Config, "publicUrl">, row: MailRow) {
     JSON.parse(row.data) as MailData[MailKind],
     mailLinks(config),
   );
+}
+
+/**
+ * A message's subject worded in `language` from the facts it was sent with: as sent in its
+ * own language, or for a reader of another (its dates in that reader's words).
+ */
+export function subjectOf(config: Pick<Config, "publicUrl">, row: MailRow, language: Language): string {
+  return mailDocument(
+    row.kind as MailKind,
+    language,
+    JSON.parse(row.data) as MailData[MailKind],
+    mailLinks(config),
+  ).subject;
 }
 
 export const mailStatus = t.Union([t.Literal("pending"), t.Literal("sent"), t.Literal("failed")]);
@@ -59,7 +74,11 @@ export const deliveryRecord = t.Object({
   kind: t.String(),
   language: t.String(),
   to: t.String(),
-  subject: t.String(),
+  subject: t.String({ description: "as sent, in `language`" }),
+  subjectForReader: t.String({
+    description:
+      "the same subject worded in the caller's language (the language cookie, then Accept-Language), its dates in that language's words",
+  }),
   status: mailStatus,
   attempts: t.Number(),
   lastError: t.Nullable(t.String()),
@@ -69,14 +88,15 @@ export const deliveryRecord = t.Object({
   messageId: t.String(),
 });
 
-export async function deliveryRecordOf(config: Pick<Config, "publicUrl">, row: MailRow) {
-  const content = await renderRow(config, row);
+/** `readerLanguage`: the operator's, in which the panel words the subject (the mail's stays as sent). */
+export function deliveryRecordOf(config: Pick<Config, "publicUrl">, row: MailRow, readerLanguage: Language) {
   return {
     id: row.id,
     kind: row.kind,
     language: row.language,
     to: row.recipient,
-    subject: content.subject,
+    subject: subjectOf(config, row, row.language),
+    subjectForReader: subjectOf(config, row, readerLanguage),
     status: row.status,
     attempts: row.attempts,
     lastError: row.last_error,

@@ -116,10 +116,7 @@ export function panelModule(context: AppContext) {
       )
       .post(
         "/users/messages",
-        ({ query }) => {
-          const { number, size } = pageOf(query, 10);
-          return messagesOf(context, query.userId, number, size);
-        },
+        ({ query, request }) => messagesOf(context, query.userId, pageOf(query, 10), callerLanguage(request)),
         {
           operator: "support",
           query: t.Object({ ...pageQuery, userId: userIdQuery }),

@@ -18,11 +18,15 @@ export type OrderStatus = {
   fullPrice?: { amount: number; currency: Currency; tariff: number; period: number };
 };
 
-/** Why the trial was not given, by how it was refused and whether the card was charged. */
+/**
+ * Why the trial was not given, by who had it before and whether the bank took the payment:
+ * refused at Check, nothing was charged; refused at Pay, it was, and goes back to the card.
+ */
 const reasonKeys = {
-  cardAtCheck: "order.trialRefusedCardAtCheck",
-  cardAtPay: "order.trialRefusedCardAtPay",
-  customer: "order.trialRefusedCustomer",
+  card: { atCheck: "order.trialRefusedCardAtCheck", atPay: "order.trialRefusedCardAtPay" },
+  customer: { atCheck: "order.trialRefusedCustomerAtCheck", atPay: "order.trialRefusedCustomer" },
+  // Refused when a prepaid purchase was bound to an account that had its trial (paid, then).
+  account: { atCheck: "order.trialRefusedCustomerAtCheck", atPay: "order.trialRefusedCustomer" },
 } as const;
 
 /**
@@ -45,8 +49,7 @@ export async function orderStatusOf(
   const refusal = payment.is_trial ? payment.trial_refusal : null;
   if (!refusal) return { status: payment.status };
   const wasCharged = payment.status === "completed" || payment.status === "refunded";
-  const reasonKey =
-    refusal === "card" ? (wasCharged ? reasonKeys.cardAtPay : reasonKeys.cardAtCheck) : reasonKeys.customer;
+  const reasonKey = reasonKeys[refusal][wasCharged ? "atPay" : "atCheck"];
   const tariff = payment.tariff_months ?? 1;
   const period = payment.trial_days ?? 1;
   const plan = planFor(payment.currency, tariff, period);

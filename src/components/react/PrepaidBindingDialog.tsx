@@ -10,6 +10,7 @@ import {
   type PrepaidOffer,
   type PrepaidPreview,
 } from "../../stores/prepaid-binding";
+import { type PrepaidOfferView, prepaidOfferView } from "../../stores/prepaid-offer-view";
 import { I18nBoundary } from "./I18nBoundary";
 
 /**
@@ -31,11 +32,11 @@ type T = ReturnType<typeof useTranslation>["t"];
 
 /**
  * What attaching does, said before the click (DESIGN §13): "Adds 1 month to your
- * subscription, to 12 January 2027", the period that was bought, or why it cannot be.
+ * subscription, to 12 January 2027", the period that was bought.
  */
 function describeEffect(preview: PrepaidPreview, t: T, language: string): string | undefined {
-  if (preview.outcome === "refused") return t("prepaid.willBeRefused", { reason: preview.reason ?? "" });
-  if (preview.outcome === "bound" || !preview.until) return undefined;
+  if (preview.outcome !== "extends" && preview.outcome !== "starts") return undefined;
+  if (!preview.until) return undefined;
   const months = preview.months;
   const period =
     months === 1 || months === 3 || months === 6 || months === 12
@@ -54,16 +55,13 @@ function describeSlots(preview: PrepaidPreview, t: T, language: string): string 
 }
 
 function OfferDialog({ offer }: { offer: PrepaidOffer }) {
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
   }, []);
   const isAttaching = offer.step === "attaching";
-  const wasRefused = offer.step === "refused";
-  const effect = !wasRefused && offer.preview ? describeEffect(offer.preview, t, language) : undefined;
-  const slots = !wasRefused && offer.preview ? describeSlots(offer.preview, t, language) : undefined;
-  const willRefund = offer.preview?.isRefundOnConfirm === true;
+  const view = prepaidOfferView(offer);
   return (
     <dialog
       ref={dialog}
@@ -75,33 +73,24 @@ function OfferDialog({ offer }: { offer: PrepaidOffer }) {
         if (!isAttaching) declinePendingPurchase();
       }}
     >
-      <h2 id="prepaid-title">{t("prepaid.title")}</h2>
-      <p>{t("prepaid.question", { email: offer.email })}</p>
-      <p className="muted">{t("prepaid.text")}</p>
-      {effect && <p data-testid="prepaid-effect">{effect}</p>}
-      {slots && <p data-testid="prepaid-slots">{slots}</p>}
-      {wasRefused && (
-        <p className="form__error" role="alert">
-          {t("prepaid.refused", { reason: offer.reason ?? "" })}
-        </p>
-      )}
+      {view.kind === "question" ? <Question offer={offer} /> : <Refusal offer={offer} view={view} />}
       {offer.step === "failed" && (
         <p className="form__error" role="alert">
           {t("prepaid.failed")}
         </p>
       )}
       <div className="prompt__actions">
-        {!wasRefused && (
+        {(view.kind === "question" || view.canReturnPayment) && (
           <button
             type="button"
             className="button button--primary"
             disabled={isAttaching}
             onClick={() => void attachPendingPurchase()}
           >
-            {isAttaching
-              ? t("prepaid.attaching")
-              : willRefund
-                ? t("prepaid.confirmRefund")
+            {view.kind === "refusal"
+              ? t("prepaid.confirmRefund")
+              : isAttaching
+                ? t("prepaid.attaching")
                 : t("prepaid.confirm")}
           </button>
         )}
@@ -111,9 +100,50 @@ function OfferDialog({ offer }: { offer: PrepaidOffer }) {
           disabled={isAttaching}
           onClick={declinePendingPurchase}
         >
-          {wasRefused ? t("prepaid.continue") : t("prepaid.decline")}
+          {view.kind === "refusal" && view.wasAttempted ? t("prepaid.continue") : t("prepaid.decline")}
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** "Attach this purchase to {e-mail}?" and what attaching adds. */
+function Question({ offer }: { offer: PrepaidOffer }) {
+  const { t, language } = useTranslation();
+  const effect = offer.preview ? describeEffect(offer.preview, t, language) : undefined;
+  const slots = offer.preview ? describeSlots(offer.preview, t, language) : undefined;
+  return (
+    <>
+      <h2 id="prepaid-title">{t("prepaid.title")}</h2>
+      <p>{t("prepaid.question", { email: offer.email })}</p>
+      <p className="muted">{t("prepaid.text")}</p>
+      {effect && <p data-testid="prepaid-effect">{effect}</p>}
+      {slots && <p data-testid="prepaid-slots">{slots}</p>}
+    </>
+  );
+}
+
+/** Only that the purchase cannot be (or was not) attached, and the server's reason. */
+function Refusal({
+  offer,
+  view,
+}: {
+  offer: PrepaidOffer;
+  view: Extract<PrepaidOfferView, { kind: "refusal" }>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <h2 id="prepaid-title">{t("prepaid.refusedTitle")}</h2>
+      {view.wasAttempted ? (
+        <p className="form__error" role="alert">
+          {t("prepaid.refused", { reason: view.reason || t("prepaid.refusedUnknown") })}
+        </p>
+      ) : (
+        <p data-testid="prepaid-effect">
+          {t("prepaid.willBeRefused", { email: offer.email, reason: view.reason })}
+        </p>
+      )}
+    </>
   );
 }

@@ -95,7 +95,8 @@ export function AppInstallBlock() {
       >
         {t("cabinet.goToStore")}
       </a>
-      <p className="muted">{t("cabinet.appUnderDevelopment")}</p>
+      {/* Any app that takes a subscription link works, on every platform (the Connect panel lists them). */}
+      <p className="muted">{t("cabinet.otherApps")}</p>
     </section>
   );
 }

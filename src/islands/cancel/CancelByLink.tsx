@@ -109,7 +109,9 @@ export function CancelByLink() {
       content = (
         <section className="card cancel" aria-labelledby="cancel-title">
           <h1 id="cancel-title">{t("cancel.linkFailedTitle")}</h1>
-          <p role="alert">{t("cancel.linkLoadFailed")}</p>
+          <p role="alert">
+            {t(state.cause === "server" ? "cancel.linkLoadFailedServer" : "cancel.linkLoadFailed")}
+          </p>
           <button type="button" className="button button--primary" onClick={() => void openCancelLink()}>
             {t("cancel.linkRetry")}
           </button>

@@ -38,7 +38,9 @@ function CancelScreenContent() {
         {state.step === "failed" ? (
           <section className="card cancel" aria-labelledby="cancel-title">
             <h1 id="cancel-title">{t("cancel.loadFailedTitle")}</h1>
-            <p role="alert">{t("cancel.loadFailed")}</p>
+            <p role="alert">
+              {t(state.cause === "server" ? "cancel.loadFailedServer" : "cancel.loadFailed")}
+            </p>
             <button type="button" className="button button--primary" onClick={() => void openCancelScreen()}>
               {t("cancel.linkRetry")}
             </button>

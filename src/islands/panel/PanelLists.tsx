@@ -17,12 +17,26 @@ import {
   receiptSizes,
   receipts,
 } from "../../stores/panel-lists";
-import { customerHref, selectedPersonEmail } from "../../stores/panel-session";
+import { customerHref } from "../../stores/panel-session";
+import { $customer, loadCustomer } from "../../stores/panel-user";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
 import { ReportedName } from "./ReportedName";
 
 type Table = { head: string[]; rows: { key: string | number; cells: ReactNode[] }[]; totalPages: number };
+
+/**
+ * Whom the page lists: the e-mail the server gives for the URL's id, never the customer
+ * last chosen in this browser (another tab may have chosen someone else since).
+ */
+function CustomerName({ userId }: { userId: number }) {
+  const named = useStore($customer);
+  useEffect(() => {
+    void loadCustomer(userId);
+  }, [userId]);
+  const email = named.state === "ready" && named.data.id === userId ? named.data.email : undefined;
+  return <span className="panel-crumbs__who">{email ?? `#${userId}`}</span>;
+}
 
 /** A paged table of one customer's records; `table` words one page of them. */
 function CustomerTable<T>({
@@ -51,7 +65,7 @@ function CustomerTable<T>({
     <>
       <p className="panel-crumbs">
         <a href={customerHref("panel-user", userId)}>{t("panel.back")}</a>
-        <span className="panel-crumbs__who">{selectedPersonEmail() ?? `#${userId}`}</span>
+        <CustomerName userId={userId} />
       </p>
       {sizeChoice}
       {loaded.state === "loading" && <Loading />}

@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { formatDateTime } from "../../../core/date-time";
+import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import {
   $messages,
@@ -15,6 +16,20 @@ import { Pager } from "./PanelLayout";
 import { ScrollRegion } from "./PanelStates";
 
 type Message = MessagesPage["content"][number];
+
+/** The language a message went out in, named in the operator's language ("орыс тілі", not "ru"). */
+const languageKey: Record<string, TranslationKey> = {
+  ru: "panelMessages.languageRu",
+  en: "panelMessages.languageEn",
+  zh: "panelMessages.languageZh",
+  kk: "panelMessages.languageKk",
+};
+
+function LanguageName({ code }: { code: string }) {
+  const { t } = useTranslation();
+  const key = languageKey[code];
+  return <>{key ? t(key) : code}</>;
+}
 
 /** Where a message stands: sent when, waiting for which try, or refused. */
 function DeliveryState({ message }: { message: Message }) {
@@ -76,9 +91,10 @@ export function PanelMessages({ userId }: { userId: number }) {
               {result.content.map((message) => (
                 <tr key={message.id}>
                   <td>
-                    <code>{message.kind}</code> · {message.language}
+                    <code>{message.kind}</code> · <LanguageName code={message.language} />
                   </td>
-                  <td>{message.subject}</td>
+                  {/* Worded in the operator's language: the mail's own went out in `message.language`. */}
+                  <td>{message.subjectForReader}</td>
                   <td>{formatDateTime(message.createdAt, language)}</td>
                   <td>
                     <DeliveryState message={message} />

@@ -11,6 +11,7 @@ import {
   loadRefundPreview,
   makeRefund,
   type RefundAnswer,
+  type RefundCustomer,
 } from "../../stores/panel-refund";
 import { customerHref } from "../../stores/panel-session";
 import { $customer, loadCustomer, retryCustomer } from "../../stores/panel-user";
@@ -56,13 +57,15 @@ function RefundList({ answer }: { answer: RefundAnswer }) {
   );
 }
 
-function Refund() {
+/** The refund of the customer this page names (its URL's id, as the server answered for it). */
+function Refund({ customer }: { customer: RefundCustomer }) {
   const { t } = useTranslation();
   const preview = useStore($refundPreview);
   const result = useStore($refundResult);
+  const { email, uid } = customer;
   useEffect(() => {
-    void loadRefundPreview();
-  }, []);
+    void loadRefundPreview({ email, uid });
+  }, [email, uid]);
   const canRefund = preview.state === "ready" && preview.answer.Success;
   return (
     <>
@@ -71,7 +74,11 @@ function Refund() {
       {preview.state === "failed" && (
         <div role="alert" className="panel-failed">
           <p className="form__error">{preview.message}</p>
-          <button type="button" className="button button--ghost" onClick={() => void loadRefundPreview()}>
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => void loadRefundPreview({ email, uid })}
+          >
             {t("panel.retry")}
           </button>
         </div>
@@ -88,7 +95,7 @@ function Refund() {
         hint={t("panel.holdToRefund")}
         variant="danger"
         disabled={!canRefund}
-        onConfirm={makeRefund}
+        onConfirm={() => makeRefund({ email, uid })}
       />
       {result && "answer" in result && (
         <p role="status" className={result.answer.Success ? "refund refund--success" : "refund"}>
@@ -134,7 +141,7 @@ function Management({ id }: { id: number }) {
       <section className="card card--warning" aria-labelledby="cancel-user-title">
         <h2 id="cancel-user-title">{t("panel.cancelTitle")}</h2>
         <p>{t("panel.cancelWarning")}</p>
-        <Refund />
+        <Refund customer={{ email: loaded.data.email, uid: loaded.data.uid }} />
       </section>
     </>
   );

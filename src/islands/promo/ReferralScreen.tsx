@@ -4,6 +4,7 @@ import { I18nBoundary } from "../../components/react/I18nBoundary";
 import { SiteFooter } from "../../components/react/SiteFooter";
 import { Spinner } from "../../components/react/Spinner";
 import { useTranslation } from "../../lib/i18n/use-translation";
+import { referralRuleValues } from "../../lib/referral-rule";
 import { showToast } from "../../lib/toast/toast-store";
 import { $referralCode, inviteLink, loadReferralCode } from "../../stores/referral";
 import { InviteeList } from "./InviteeList";
@@ -19,7 +20,7 @@ const canShare = () => typeof navigator.share === "function";
 
 /** /promo: the customer's invite link as text, QR, share, copy and download. */
 function ReferralScreenContent() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const state = useStore($referralCode);
   const [isShareShown] = useState(canShare);
 
@@ -82,6 +83,7 @@ function ReferralScreenContent() {
     );
   }
   const { code } = state;
+  const rule = referralRuleValues(language);
   return (
     <>
       <main id="main" className="screen referral">
@@ -92,8 +94,12 @@ function ReferralScreenContent() {
         <ol className="referral__steps">
           <li>{t("promo.step1")}</li>
           <li>{t("promo.step2")}</li>
-          <li>{t("promo.step3")}</li>
+          <li>{t("promo.step3", rule)}</li>
         </ol>
+        {/* The rule as the discount is computed (DESIGN §13): prorated per month of the friend's payment. */}
+        <p className="muted" data-testid="referral-rule">
+          {t("promo.rule", rule)}
+        </p>
         <div className="card referral__card">
           <img src={qrUrl} width={256} height={256} alt={t("promo.qrAlt")} data-testid="invite-qr" />
           <p className="referral__link" data-testid="invite-link">

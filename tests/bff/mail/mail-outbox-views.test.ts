@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { deliverDueMail, retryDelayMs } from "../../../bff/jobs/mail-worker";
+import { enqueueMail } from "../../../bff/modules/mail/outbox";
 import { renderMail } from "../../../bff/modules/mail/render";
 import type { MailTransport } from "../../../bff/modules/mail/transport";
 import { MailDeliveryError } from "../../../bff/modules/mail/transport";
@@ -136,6 +137,7 @@ describe("POST /api/panel/users/messages", () => {
     language: string;
     to: string;
     subject: string;
+    subjectForReader: string;
     status: string;
     attempts: number;
     lastError: string | null;
@@ -209,6 +211,12 @@ describe("POST /api/panel/users/messages", () => {
       language: "ru",
       to: "reader@example.com",
       subject: rendered.subject,
+      // The caller named no language: the subject is also worded in English for it.
+      subjectForReader: (
+        await renderMail("subscription_canceled", "en", JSON.parse(queued[10]?.data ?? "{}"), {
+          cabinetUrl: `${context.config.publicUrl}/profile`,
+        })
+      ).subject,
       status: "sent",
       attempts: 1,
       lastError: null,
@@ -242,5 +250,43 @@ describe("POST /api/panel/users/messages", () => {
       content: [],
       page: { size: 10, number: 0, totalElements: 0, totalPages: 0 },
     });
+  });
+
+  test("a Russian customer's message read on a Kazakh panel: the subject as sent, and worded in Kazakh", async () => {
+    const { app, context, clock } = await makeTestApp();
+    const customer = await makeMailCustomer(context, "renews@example.com", "ru");
+    const chargeAt = Date.UTC(2027, 0, 1, 9);
+    await context.database.transaction(() =>
+      enqueueMail(
+        context.database,
+        {
+          userId: customer,
+          kind: "renewal_notice",
+          data: {
+            chargeAt,
+            charge: { amount: 15_000, currency: "RUB" },
+            tariffMonths: 1,
+            cancelUrl: "https://kannt.example/cancel?token=t",
+          },
+          eventKey: "renews-notice",
+        },
+        clock.now(),
+      ),
+    );
+    const support = await makeOperator(context, "kk-reader", "support");
+    const { accessToken } = await tokensFor(app, support.username, support.password);
+    const inKazakh = await app.handle(
+      request(`/api/panel/users/messages?userId=${customer}`, {
+        method: "POST",
+        headers: { ...bearer(accessToken), "content-type": "application/json", cookie: "i18next=kk" },
+        body: "{}",
+      }),
+    );
+    expect(inKazakh.status).toBe(200);
+    const [message] = (
+      (await inKazakh.json()) as { content: { subject: string; subjectForReader: string }[] }
+    ).content;
+    expect(message?.subject).toMatch(/^Подписка Kannt продлится 1 января: 150\s₽$/);
+    expect(message?.subjectForReader).toMatch(/^Kannt жазылымы ұзартылады: 1 қаңтар, 150\s₽$/);
   });
 });

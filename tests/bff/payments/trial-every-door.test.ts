@@ -368,6 +368,34 @@ describe("the trial is once per card at Pay as well as at Check", () => {
     expect(Date.parse(profile.expirationDate ?? "") - clock.now()).toBeGreaterThan(27 * dayMs);
   });
 
+  test("a customer refused at Check: the order says nothing was charged, and the bank holds no charge for it", async () => {
+    const customer = await signIn(app, "check-customer@example.com");
+    // Two first orders opened side by side (two tabs): the first paid, the second refused at Check.
+    const firstOrder = await order(app, customer);
+    const secondOrder = await order(app, customer);
+    expect(secondOrder.invoiceId).not.toBe(firstOrder.invoiceId);
+    expect((await payWithCard(app, firstOrder.invoiceId, cards.success)).success).toBe(true);
+    const refused = await payWithCard(app, secondOrder.invoiceId, cards.success);
+    expect(refused).toMatchObject({ success: false, checkCode: 13 });
+
+    // The bank declined the second without taking anything: its one charge is the first order's.
+    const entries = await ledger(app, firstOrder.accountId);
+    const charged = entries.filter((entry) => entry.kind === "payment" && entry.status === "Completed");
+    expect(charged.map((entry) => entry.invoiceId)).toEqual([firstOrder.invoiceId]);
+    expect(entries.find((entry) => entry.invoiceId === secondOrder.invoiceId)?.status).toBe("Declined");
+    for (const [language, words] of [
+      ["en", /nothing was charged/],
+      ["ru", /деньги не списаны/],
+      ["zh", /未扣任何款项/],
+      ["kk", /ақша алынбады/],
+    ] as const) {
+      const status = await orderStatus(secondOrder.invoiceId, language);
+      expect(status).toMatchObject({ trialRefused: "customer", fullPrice: { amount: 150, tariff: 1 } });
+      expect(status.reason, language).toMatch(words);
+      expect(status.reason, language).not.toMatch(/goes back|возвращается|退回|қайтарылады/);
+    }
+  });
+
   test("an order that nobody refused says only its status; an unknown one is 404", async () => {
     const customer = await signIn(app, "plain-status@example.com");
     const widget = await order(app, customer);

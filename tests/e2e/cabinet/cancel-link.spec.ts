@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type Browser, type BrowserContext, expect, type Page, type Route, test } from "@playwright/test";
 import { signCancelToken } from "../../../bff/modules/subscriptions/cancel-token";
 import {
   holdButton,
@@ -203,6 +203,45 @@ test("a failed load is said and can be retried with the token kept in memory onl
   await visitor.context.close();
 });
 
+test("by the link, a server that failed is said to have failed, not to be out of reach", async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueEmail("link.server");
+  const response = await page.request.post("/api/dev/fixtures/subscription", {
+    data: { email, status: "ACTIVE" },
+  });
+  const { userId } = (await response.json()) as { userId: number };
+  const visitor = await freshBrowser(browser);
+  const failing = (route: Route) =>
+    route.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad Gateway</h1>" });
+  await visitor.page.route("**/api/subscriptions/cancel-link", failing);
+  await visitor.page.goto(`/cancel?token=${signCancelToken(e2eJwtSecret, userId, await serverTime(page))}`);
+  await expect(visitor.page.getByRole("heading", { name: "Could not open the cancel link" })).toBeVisible();
+  await expect(visitor.page.getByRole("alert")).toHaveText(
+    "Something went wrong on our server. Please try again later.",
+  );
+  await visitor.page.unroute("**/api/subscriptions/cancel-link");
+  await visitor.page.getByRole("button", { name: "Try again" }).click();
+  await expect(visitor.page.getByText(`Cancelling the subscription of ${email}`)).toBeVisible();
+
+  await visitor.page.route("**/api/subscriptions/cancel-link/cancel", (route) =>
+    route.fulfill({ status: 500, json: { success: false, error: { code: "internal", message: "Oops." } } }),
+  );
+  await hold(visitor.page, "Cancel subscription", 2600);
+  await expect(visitor.page.getByRole("alert")).toHaveText(
+    "The subscription was not cancelled: something went wrong on our server. Nothing has changed; please try again later.",
+  );
+  await visitor.page.unroute("**/api/subscriptions/cancel-link/cancel");
+  await visitor.page.route("**/api/subscriptions/cancel-link/cancel", (route) =>
+    route.abort("connectionreset"),
+  );
+  await hold(visitor.page, "Cancel subscription", 2600);
+  await expect(visitor.page.getByRole("alert")).toContainText("the server could not be reached");
+  expect(visitor.violations).toEqual([]);
+  await visitor.context.close();
+});
+
 test("without a token the screen is the cabinet's, as before: no active subscription goes to /profile", async ({
   page,
 }) => {
@@ -230,6 +269,9 @@ test.describe("the signed-in /cancel", () => {
     await page.goto("/cancel");
     await expect(page.getByRole("heading", { name: "Could not load your subscription" })).toBeVisible();
     await expect(page.getByRole("alert")).toContainText("Nothing has changed in your subscription");
+    // The server answered that it failed: not the connection's fault.
+    await expect(page.getByRole("alert")).toContainText("Something went wrong on our server");
+    await expect(page.getByRole("alert")).not.toContainText("could not be reached");
     await expect(page).toHaveURL(/\/cancel$/);
     await expect(page).toHaveTitle("Cancel subscription | Kannt");
     await page.unroute("**/api/profile");
@@ -252,7 +294,20 @@ test.describe("the signed-in /cancel", () => {
     ).toBeVisible();
     await page.route("**/api/subscriptions/cancel", (route) => route.abort("connectionreset"));
     await hold(page, "Cancel subscription", 2600);
-    await expect(page.getByRole("alert")).toContainText("The subscription was not cancelled");
+    await expect(page.getByRole("alert")).toHaveText(
+      "The subscription was not cancelled: the server could not be reached. Check your connection and hold the button again.",
+    );
+    await expect(page).toHaveURL(/\/cancel$/);
+
+    // A server that failed (a proxy's 500 page, no words of the app's): said so, try later.
+    await page.unroute("**/api/subscriptions/cancel");
+    await page.route("**/api/subscriptions/cancel", (route) =>
+      route.fulfill({ status: 500, contentType: "text/html", body: "<h1>Internal Server Error</h1>" }),
+    );
+    await hold(page, "Cancel subscription", 2600);
+    await expect(page.getByRole("alert")).toHaveText(
+      "The subscription was not cancelled: something went wrong on our server. Nothing has changed; please try again later.",
+    );
     await expect(page).toHaveURL(/\/cancel$/);
 
     // A server that answered is not blamed on the connection: its own words are shown.

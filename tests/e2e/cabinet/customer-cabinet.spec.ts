@@ -22,6 +22,8 @@ const texts = {
     resumedToast: /^Subscription resumed\. Access continues, and .+ will be charged on .+\.$/,
     devices: "Devices",
     install: "Install the app",
+    otherApps: "On iPhone, Windows and Mac, and on Android too, any app that takes a subscription link works",
+    notOutYet: /in development|coming soon/i,
     support: "Support 24/7",
     unlink: "Unlink",
     changeAccount: "Change account",
@@ -44,6 +46,9 @@ const texts = {
     resumedToast: /^Подписка возобновлена\. Доступ сохраняется, .+ будет списано .+\.$/,
     devices: "Устройства",
     install: "Установите приложение",
+    otherApps:
+      "На iPhone, Windows и Mac, как и на Android, подойдёт любое приложение, принимающее ссылку подписки",
+    notOutYet: /в разработке|скоро появится/i,
     support: "Поддержка 24/7",
     unlink: "Отвязать",
     changeAccount: "Сменить аккаунт",
@@ -117,6 +122,14 @@ for (const language of ["en", "ru"] as const) {
           await expect(page.getByRole("heading", { name: heading }), `${status}: ${heading}`).toHaveCount(0);
         const untilText = status === "NOT_ACTIVE" ? t.noSubscription : dot === "red" ? t.endedOn : t.until;
         await expect(page.getByText(untilText, { exact: false }).first()).toBeVisible();
+        if (status !== "ACTIVE" && status !== "CANCELED") continue;
+        // What is true of apps: any that takes the subscription link, on every platform.
+        const apps = page.getByRole("region", { name: t.install });
+        await expect(apps, status).toContainText(t.otherApps);
+        for (const app of ["Happ", "Streisand", "FlClash", "Hiddify"])
+          await expect(apps, status).toContainText(app);
+        await expect(apps, status).not.toContainText(t.notOutYet);
+        await expect(apps.getByRole("link"), status).toHaveAttribute("href", /play\.google\.com/);
       }
     });
 

@@ -8,6 +8,17 @@ import { e2eJwtSecret } from "../../helpers/e2e-secrets";
 // sideways and no button label breaks onto a second line. SCREENSHOT_DIR keeps pictures.
 
 const languages = ["ru", "en", "zh", "kk"] as const;
+
+/**
+ * What /promo says of the referral rule (DESIGN §13), as its reader reads it: a friend's 25%,
+ * and what a monthly friend takes off a yearly plan, prorated per month.
+ */
+const ruleWords = {
+  en: { step: "you get 25% off your plan, up to 100% in all", rule: "takes about 2.1% off your year" },
+  ru: { step: "вы получаете скидку 25% на свой тариф", rule: "снижает цену вашего года примерно на 2,1%" },
+  zh: { step: "带来 25% 的折扣", rule: "减免约 2.1%" },
+  kk: { step: "тарифіңізге 25% жеңілдік аласыз", rule: "шамамен 2,1% азайтады" },
+} as const;
 const screenshotDirectory = process.env.SCREENSHOT_DIR;
 
 /** Labels of visible buttons and button-like links whose text takes more than one line. */
@@ -63,6 +74,8 @@ for (const language of languages) {
 
       await page.goto("/promo");
       await expect(page.getByTestId("invite-link")).toBeVisible();
+      await expect(page.locator(".referral__steps li").nth(2)).toContainText(ruleWords[language].step);
+      await expect(page.getByTestId("referral-rule")).toContainText(ruleWords[language].rule);
       await expectFits(page, `promo-${tag}`);
 
       await page.route("**/api/profile/getReferralCode", (route) => route.abort("connectionreset"));

@@ -172,13 +172,21 @@ test("an account that had its trial is told before the click that the purchase g
   await page.waitForURL((url) => !url.pathname.startsWith("/profile"));
   await buyAnonymously(page);
   await signInWithDemoProvider(page, email, "google.com", "/instantLogin");
-  const question = page.getByRole("dialog", { name: "Attach your purchase" });
-  await expect(question.getByTestId("prepaid-effect")).toContainText(
-    "It cannot be attached to this account: This account has already had its trial",
+  // Only the refusal and its reason: no question to attach what cannot be attached.
+  const refusal = page.getByRole("dialog", { name: "This purchase cannot be attached" });
+  await expect(refusal.getByTestId("prepaid-effect")).toContainText(
+    `It cannot be attached to ${email}: This account has already had its trial`,
   );
-  await question.getByRole("button", { name: "Return the payment" }).click();
-  await expect(question.getByRole("alert")).toContainText("The payment goes back to your card");
-  await question.getByRole("button", { name: "Continue without it" }).click();
+  await expect(refusal.getByText(/Attach this purchase to/)).toHaveCount(0);
+  await expect(refusal.getByText(/Once attached/)).toHaveCount(0);
+  await expect(refusal.getByRole("button", { name: "Attach", exact: true })).toHaveCount(0);
+  await refusal.getByRole("button", { name: "Return the payment" }).click();
+  await expect(refusal.getByRole("alert")).toContainText(
+    "The purchase was not attached: This account has already had its trial",
+  );
+  await expect(refusal.getByRole("alert")).toContainText("The payment goes back to your card");
+  await expect(refusal.getByRole("button", { name: "Return the payment" })).toHaveCount(0);
+  await refusal.getByRole("button", { name: "Continue without it" }).click();
   await page.waitForURL("**/profile");
   await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
   await expect(page.getByTestId("pending-purchase")).toHaveCount(0);

@@ -87,7 +87,9 @@ test("an invite link stores its token under promo", async ({ page }) => {
   await expect.poll(() => page.evaluate(() => localStorage.getItem("promo"))).toBe("abc123");
 });
 
-test("the iOS button shows the coming-soon toast, which closes itself after 5 seconds", async ({ page }) => {
+test("the iOS button shows how to connect an iPhone in a toast, which closes itself after 5 seconds", async ({
+  page,
+}) => {
   await page.goto("/en/");
   await page.mouse.move(0, 0);
   // Timed in the page, from the click to the toast's removal, so a busy test runner cannot skew it.
@@ -98,7 +100,7 @@ test("the iOS button shows the coming-soon toast, which closes itself after 5 se
         const started = performance.now();
         const observer = new MutationObserver(() => {
           const toast = document.querySelector(".toast");
-          if (toast?.textContent?.includes("The iPhone app is coming soon")) shown = true;
+          if (toast?.textContent?.includes("On iPhone, install Happ")) shown = true;
           if (shown && !toast) {
             observer.disconnect();
             resolve({ shown, closedAfterMs: performance.now() - started });
@@ -108,7 +110,7 @@ test("the iOS button shows the coming-soon toast, which closes itself after 5 se
         document.querySelector<HTMLButtonElement>("button[data-toast]")?.click();
       }),
   );
-  await expect(page.getByRole("status").filter({ hasText: "The iPhone app is coming soon" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "On iPhone, install Happ" })).toBeVisible();
   const { shown, closedAfterMs } = await timing;
   expect(shown).toBe(true);
   expect(closedAfterMs).toBeGreaterThanOrEqual(4_950);
@@ -122,7 +124,7 @@ test("a toast dragged past 80% of its width is dismissed, a shorter drag snaps b
   await page.goto("/en/");
   await page.clock.pauseAt(start.getTime() + 3_600_000);
   await page.getByRole("button", { name: /iPhone/ }).click();
-  const toast = page.getByRole("status").filter({ hasText: "coming soon" });
+  const toast = page.getByRole("status").filter({ hasText: "On iPhone" });
 
   const rest = await settledBox(toast);
   await dragBy(page, toast, rest, 0.5);
@@ -250,7 +252,7 @@ test("at 390 px the sign-in page's chrome fits in every language", async ({ brow
   await context.close();
 });
 
-test("every link on the public pages leads somewhere real; unreleased apps say so instead", async ({
+test("every link on the public pages leads somewhere real; iPhone and Windows say which apps connect them", async ({
   page,
 }) => {
   const externalHosts = new Set(["play.google.com", "t.me"]);
@@ -277,17 +279,46 @@ test("every link on the public pages leads somewhere real; unreleased apps say s
       path,
     ).toBe(false);
   }
+  // iPhone and Windows connect through the subscription link in others' apps: each says which.
   await page.goto("/ru/");
-  for (const name of [/iPhone/, /Windows/]) {
-    const tile = page.getByRole("button", { name });
-    await expect(tile).toContainText("В разработке");
+  for (const [name, apps] of [
+    ["iPhone", "На iPhone установите Happ, Streisand или Hiddify из App Store"],
+    ["Windows", "На Windows установите Hiddify или FlClash"],
+  ] as const) {
+    const tile = page.getByRole("button", { name, exact: true });
     await tile.click();
-    await expect(page.getByRole("status").filter({ hasText: "Пока Kannt работает на Android" })).toHaveCount(
-      1,
-    );
+    await expect(page.getByRole("status").filter({ hasText: apps })).toHaveCount(1);
     await page.getByRole("button", { name: "Закрыть уведомление" }).first().click();
   }
 });
+
+/** "In development" and "for now only Android", as the landing said them before. */
+const notOutYet =
+  /in development|coming soon|on the way|в разработке|скоро появится|开发中|即将推出|әзірленуде|жақында/i;
+
+for (const [language, works] of [
+  ["en", "Kannt works on Android, iPhone, Windows and Mac"],
+  ["ru", "Kannt работает на Android, iPhone, Windows и Mac"],
+  ["zh", "Kannt 支持 Android、iPhone、Windows 和 Mac"],
+  ["kk", "Kannt Android, iPhone, Windows және Mac-та жұмыс істейді"],
+] as const) {
+  test(`the landing in ${language} says every platform works through the apps the cabinet offers`, async ({
+    page,
+  }) => {
+    await page.goto(`/${language}/`);
+    const apps = page.locator("section.apps");
+    await expect(apps).toContainText(works);
+    for (const app of ["Happ", "Streisand", "FlClash", "Hiddify"]) await expect(apps).toContainText(app);
+    await expect(apps).not.toContainText(notOutYet);
+    await expect(apps.getByRole("link", { name: /Google Play/ })).toHaveAttribute(
+      "href",
+      /play\.google\.com/,
+    );
+    const description = await page.locator('meta[name="description"]').getAttribute("content");
+    expect(description).toMatch(/iPhone/);
+    expect(description).not.toMatch(notOutYet);
+  });
+}
 
 test("the copyright runs to the current year, and a page built last year catches up in the browser", async ({
   page,
@@ -394,7 +425,7 @@ test("every support link counts a go_support event", async ({ page, context }) =
 
 /** Names and codes that stay as they are in every language. */
 const properNames =
-  /Kannt|Google Play|Google|Yandex|Android|iPhone|Windows|Mac|VPN|PDF|Telegram|support@kannt\.app|\b(RU|EN|KK|ZH)\b/g;
+  /Kannt|Google Play|Google|Yandex|Android|iPhone|Windows|Mac|App Store|Happ|Streisand|FlClash|Hiddify|VPN|PDF|Telegram|support@kannt\.app|\b(RU|EN|KK|ZH)\b/g;
 
 test("ru, zh and kk public pages, titles and descriptions have no English but proper names", async ({
   page,

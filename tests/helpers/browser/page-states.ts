@@ -5,6 +5,7 @@ import { languageCookieName, languageStorageKey } from "../../../core/languages"
 import { e2eJwtSecret } from "../e2e-secrets";
 import { drawn } from "./drawn";
 import { makeCustomer, panelAdmin, signInThroughUi, solveCaptcha, uniqueEmail } from "./pages";
+import { payingCustomerThroughApi } from "./paying-customer";
 
 /**
  * Every page of the product in its main states, reached as a visitor, customer or
@@ -262,16 +263,24 @@ function customerScreen(
 function operatorScreen(
   page: string,
   state: string,
-  customer: { name: string; status: Status; extra?: Record<string, unknown> },
+  customer: {
+    name: string;
+    status: Status;
+    extra?: Record<string, unknown>;
+    /** A customer who paid the trial in the sandbox, signed up in this language: its first mails are queued in it. */
+    paidInLanguage?: ScreenLanguage;
+  },
   path: (person: Made) => string,
 ): Screen {
   const makePerson = (browserPage: Page, language: ScreenLanguage) =>
-    makeCustomer(browserPage, {
-      email: uniqueEmail(customer.name),
-      status: customer.status,
-      language,
-      ...customer.extra,
-    });
+    customer.paidInLanguage
+      ? payingCustomerThroughApi(browserPage, uniqueEmail(customer.name), customer.paidInLanguage)
+      : makeCustomer(browserPage, {
+          email: uniqueEmail(customer.name),
+          status: customer.status,
+          language,
+          ...customer.extra,
+        });
   return {
     area: "panel",
     page,
@@ -394,6 +403,14 @@ export const screens: Screen[] = [
       { name: "panel", status: "ACTIVE", extra: { devices: 2, deviceNames } },
       (person) => `/${name}?id=${person.userId}`,
     ),
+  ),
+  // A Russian-speaking customer's mails, which name dates, read in any language: the panel
+  // words each subject in the operator's language (a kk operator reads no Russian month).
+  operatorScreen(
+    "panel-user",
+    "mail-of-a-russian-customer",
+    { name: "panel.mail", status: "ACTIVE", paidInLanguage: "ru" },
+    (person) => `/panel-user?id=${person.userId}`,
   ),
   // A refund refused by the server: its Message, worded by the server in the operator's language.
   operatorScreen(

@@ -36,6 +36,11 @@ const allowedWords = new Set(
     "Store",
     "Play",
     "TV",
+    // Client apps the landing and the cabinet name: any of them takes the subscription link.
+    "Happ",
+    "Streisand",
+    "FlClash",
+    "Hiddify",
     // Abbreviations used untranslated in these languages.
     "VPN",
     "PDF",
@@ -128,6 +133,14 @@ export async function textsOf(page: Page): Promise<Seen[]> {
   });
 }
 
+/** Russian month names as a date writes them: after a day, or before a year. */
+const russianMonths =
+  "январ[ья]|феврал[ья]|марта?|апрел[ья]|ма[йя]|июн[ья]|июл[ья]|августа?|сентябр[ья]|октябр[ья]|ноябр[ья]|декабр[ья]";
+const russianDate = new RegExp(
+  `\\d{1,2}\\s(${russianMonths})(?!\\p{L})|(?<!\\p{L})(${russianMonths})\\s\\d{4}`,
+  "iu",
+);
+
 /** Each problem on the page as one readable line. */
 export function untranslatedProblems(seen: Seen[], language: ScreenLanguage): string[] {
   const found: string[] = [];
@@ -141,6 +154,10 @@ export function untranslatedProblems(seen: Seen[], language: ScreenLanguage): st
     // A date with the month as a number where the month's name belongs: "2026 M11 22".
     if (language === "kk" && /\bM\d{1,2}\b/.test(text))
       found.push(`${where}: a month printed as "M<n>" — "${text}"`);
+    // A date in Russian on a Kazakh screen: "1 января", "январь 2027", what Intl writes
+    // when it falls back to the device's language.
+    const russianMonth = language === "kk" ? russianDate.exec(text) : null;
+    if (russianMonth) found.push(`${where}: a Russian month, "${russianMonth[0]}" — "${text}"`);
   }
   return [...new Set(found)];
 }

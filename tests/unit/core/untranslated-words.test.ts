@@ -30,6 +30,24 @@ describe("untranslated words", () => {
     expect(untranslatedProblems([{ where: "<p>", text: "2026 ж. 22 қараша" }], "kk")).toEqual([]);
   });
 
+  test("a Russian month in a date fails on a Kazakh screen, in any of its forms", () => {
+    for (const text of [
+      "Kannt жазылымы ұзартылады: 1 января, 150 ₽",
+      "2027 ж.\u00a01\u00a0января",
+      "Басталуы: 12 мая 2027 г.",
+      "январь 2027",
+      "3 Декабря",
+    ])
+      expect(untranslatedProblems([{ where: "<td>", text }], "kk"), text).toEqual([
+        expect.stringContaining("a Russian month"),
+      ]);
+    // Kazakh dates, and Kazakh words that merely look alike, pass.
+    for (const text of ["2027 ж. 1 қаңтар", "2026 ж. 22 мамыр", "Май 5 литр", "маусым 2027"])
+      expect(untranslatedProblems([{ where: "<td>", text }], "kk"), text).toEqual([]);
+    // A Russian screen writes Russian months.
+    expect(untranslatedProblems([{ where: "<td>", text: "1 января 2027 г." }], "ru")).toEqual([]);
+  });
+
   test("a language's own name marked with its lang passes", () => {
     expect(untranslatedProblems([{ where: "title of <a>", text: "English", foreign: true }], "ru")).toEqual(
       [],

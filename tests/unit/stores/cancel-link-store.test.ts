@@ -2,15 +2,39 @@ import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 
 // The network is replaced: these tests are about which screen the cancel link's store
 // chooses for each answer.
-const calls = vi.hoisted(() => ({ open: vi.fn(), cancel: vi.fn() }));
+const calls = vi.hoisted(() => ({
+  open: vi.fn(),
+  cancel: vi.fn(),
+  profile: vi.fn(),
+  signedInCancel: vi.fn(),
+}));
 vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { subscriptions: { "cancel-link": { post: calls.open, cancel: { post: calls.cancel } } } },
+  api: {
+    profile: { post: calls.profile },
+    subscriptions: {
+      cancel: { post: calls.signedInCancel },
+      "cancel-link": { post: calls.open, cancel: { post: calls.cancel } },
+    },
+  },
 }));
 
-vi.stubGlobal("location", { href: "https://kannt.example/cancel?token=signed-token" });
+const assign = vi.fn();
+vi.stubGlobal("location", {
+  href: "https://kannt.example/cancel?token=signed-token",
+  pathname: "/cancel",
+  search: "",
+  assign,
+});
 vi.stubGlobal("history", { state: null, replaceState: vi.fn() });
 const store = await import("../../../src/stores/cancel-link");
+const { $email, $uid } = await import("../../../src/stores/customer");
+
+/** A server that failed without a word of its own, as a proxy in front of it answers (502 page). */
+const serverFailure = (status: number) =>
+  Promise.resolve({ data: null, error: { status, value: "Bad Gateway" } });
+/** Eden's answer for a request that never reached the server. */
+const unreachable = () => Promise.resolve({ data: null, error: { value: new TypeError("Failed to fetch") } });
 
 /** A refusal as the server answers it: its status, code and words. */
 const refusal = (status: number, code: string, message: string) =>
@@ -35,7 +59,7 @@ describe("the cancel link's screen", () => {
   test("the code decides, not the status: an unknown refusal is a failure to try again", async () => {
     calls.open.mockReturnValueOnce(refusal(409, "payment_pending", "A payment is being processed."));
     await store.openCancelLink();
-    expect(store.$cancelLink.get()).toEqual({ step: "failed" });
+    expect(store.$cancelLink.get()).toEqual({ step: "failed", cause: "server" });
     calls.open.mockReturnValueOnce(refusal(500, "cancel_link_invalid", "The link is invalid."));
     await store.openCancelLink();
     expect(store.$cancelLink.get()).toEqual({
@@ -68,5 +92,61 @@ describe("the cancel link's screen", () => {
     );
     await store.confirmCancelLink();
     expect(store.$cancelLinkError.get()).toBe("cancel.linkCancelFailed");
+  });
+});
+
+describe("a cancel screen says whether the server failed or could not be reached", () => {
+  test("the link's screen: a 5xx is the server's failure, a dropped connection the connection's", async () => {
+    calls.open.mockReturnValueOnce(serverFailure(502));
+    await store.openCancelLink();
+    expect(store.$cancelLink.get()).toEqual({ step: "failed", cause: "server" });
+    calls.open.mockReturnValueOnce(unreachable());
+    await store.openCancelLink();
+    expect(store.$cancelLink.get()).toEqual({ step: "failed", cause: "network" });
+    calls.open.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
+    await store.openCancelLink();
+    expect(store.$cancelLink.get()).toEqual({ step: "failed", cause: "network" });
+  });
+
+  test("the link's hold: a 500, with the app's words or none, says the server failed and to try later", async () => {
+    calls.cancel.mockReturnValueOnce(serverFailure(500));
+    await store.confirmCancelLink();
+    expect(store.$cancelLinkError.get()).toBe("cancel.serverFailed");
+    calls.cancel.mockReturnValueOnce(refusal(500, "internal", "Something went wrong on our side."));
+    await store.confirmCancelLink();
+    expect(store.$cancelLinkError.get()).toBe("cancel.serverFailed");
+    calls.cancel.mockReturnValueOnce(unreachable());
+    await store.confirmCancelLink();
+    expect(store.$cancelLinkError.get()).toBe("cancel.linkCancelFailed");
+  });
+
+  test("the signed-in screen: loading and the hold tell a failed server from an unreachable one", async () => {
+    $email.set("buyer@example.com");
+    $uid.set("uid-42");
+    calls.profile.mockReturnValueOnce(serverFailure(503));
+    await store.openCancelScreen();
+    expect(store.$cancelScreen.get()).toEqual({ step: "failed", cause: "server" });
+    calls.profile.mockReturnValueOnce(unreachable());
+    await store.openCancelScreen();
+    expect(store.$cancelScreen.get()).toEqual({ step: "failed", cause: "network" });
+    calls.profile.mockReturnValueOnce(
+      Promise.resolve({ data: { userInfo: { subscriptionStatus: "ACTIVE" } }, error: null }),
+    );
+    await store.openCancelScreen();
+    expect(store.$cancelScreen.get()).toEqual({ step: "ready" });
+
+    calls.signedInCancel.mockReturnValueOnce(serverFailure(500));
+    await store.confirmCancel();
+    expect(calls.signedInCancel).toHaveBeenCalledWith({ email: "buyer@example.com", uid: "uid-42" });
+    expect(store.$cancelFailed.get()).toBe("cancel.serverFailed");
+    calls.signedInCancel.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
+    await store.confirmCancel();
+    expect(store.$cancelFailed.get()).toBe("cancel.linkCancelFailed");
+    calls.signedInCancel.mockReturnValueOnce(
+      refusal(409, "payment_pending", "A payment is being processed."),
+    );
+    await store.confirmCancel();
+    expect(store.$cancelFailed.get()).toBe("A payment is being processed.");
+    expect(assign).not.toHaveBeenCalled();
   });
 });

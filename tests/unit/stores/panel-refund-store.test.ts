@@ -18,21 +18,25 @@ beforeEach(async () => {
   vi.resetModules();
   stored.clear();
   stored.set("accessToken", "operator.token");
-  stored.set("selected_person_email", "buyer@example.com");
-  stored.set("selected_person_uid", "uid-42");
+  // Another tab opened another customer since: what every tab shares must not decide.
+  stored.set("selected_person", "7");
+  stored.set("selected_person_email", "other@example.com");
+  stored.set("selected_person_uid", "uid-7");
   store = await import("../../../src/stores/panel-refund");
 });
 afterEach(() => vi.clearAllMocks());
 
+/** The customer the page names, as the server answered for its URL's id. */
+const shown = { email: "buyer@example.com", uid: "uid-42" };
 const refundAnswer = (Success: boolean, total: number) => ({ Success, total, payments: [], Message: "" });
 const answer = (data: unknown) => Promise.resolve({ data, error: null });
 const refusal = (status: number, message?: string) =>
   Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
 
 describe("the refund section's store", () => {
-  test("the preview is asked for the opened customer, by uid and e-mail", async () => {
+  test("the preview is asked for the page's customer, by uid and e-mail, whatever another tab chose", async () => {
     calls.preview.mockReturnValueOnce(answer(refundAnswer(true, 300)));
-    await store.loadRefundPreview();
+    await store.loadRefundPreview(shown);
     expect(calls.preview).toHaveBeenCalledWith(
       { email: "buyer@example.com", uid: "uid-42" },
       { headers: { authorization: "Bearer operator.token" } },
@@ -42,18 +46,22 @@ describe("the refund section's store", () => {
 
   test("a failed preview shows the server's words, or says the request failed", async () => {
     calls.preview.mockReturnValueOnce(refusal(403, "Only administrators refund."));
-    await store.loadRefundPreview();
+    await store.loadRefundPreview(shown);
     expect(store.$refundPreview.get()).toEqual({ state: "failed", message: "Only administrators refund." });
     calls.preview.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
-    await store.loadRefundPreview();
+    await store.loadRefundPreview(shown);
     expect(store.$refundPreview.get()).toEqual({ state: "failed", message: "panel.requestFailed" });
   });
 
-  test("a refund shows its answer, then the preview of what is left", async () => {
+  test("a refund acts on the page's customer, shows its answer, then the preview of what is left", async () => {
     calls.refund.mockReturnValueOnce(answer(refundAnswer(true, 300)));
     calls.preview.mockReturnValueOnce(answer(refundAnswer(false, 0)));
-    await store.makeRefund();
+    await store.makeRefund(shown);
     expect(calls.refund).toHaveBeenCalledWith(
+      { email: "buyer@example.com", uid: "uid-42" },
+      { headers: { authorization: "Bearer operator.token" } },
+    );
+    expect(calls.preview).toHaveBeenCalledWith(
       { email: "buyer@example.com", uid: "uid-42" },
       { headers: { authorization: "Bearer operator.token" } },
     );
@@ -64,7 +72,7 @@ describe("the refund section's store", () => {
   test("a refund the server refused says why, and the preview is still asked again", async () => {
     calls.refund.mockReturnValueOnce(refusal(500));
     calls.preview.mockReturnValueOnce(answer(refundAnswer(true, 300)));
-    await store.makeRefund();
+    await store.makeRefund(shown);
     expect(store.$refundResult.get()).toEqual({ failure: "panel.requestFailed" });
     expect(calls.preview).toHaveBeenCalledOnce();
   });

@@ -49,9 +49,13 @@ describe("the customer a per-customer page shows", () => {
     expect(session.currentCustomer()).toEqual({ problem: "missing" });
   });
 
-  test("the opened customer's e-mail is kept for the pages' headings", () => {
-    expect(session.selectedPersonEmail()).toBeUndefined();
+  test("the opened customer is kept under the spec's storage keys", () => {
     session.selectPerson({ id: 42, email: "buyer@example.com", uid: "uid-42" });
-    expect(session.selectedPersonEmail()).toBe("buyer@example.com");
+    expect(Object.fromEntries(stored)).toEqual({
+      selected_person: "42",
+      selected_person_email: "buyer@example.com",
+      selected_person_uid: "uid-42",
+    });
+    expect(session.selectedPersonId()).toBe(42);
   });
 });

@@ -51,7 +51,7 @@ describe("the customer page's store", () => {
     await store.loadCustomer(42);
     expect(uidWhenShown).toBe("uid-42");
     expect(session.selectedPersonId()).toBe(42);
-    expect(session.selectedPersonEmail()).toBe("buyer@example.com");
+    expect(stored.get("selected_person_email")).toBe("buyer@example.com");
   });
 
   test("a customer without a uid leaves no other customer's uid behind", async () => {
