@@ -84,3 +84,20 @@ export async function referralCodeOf(app: App, customer: SignedIn): Promise<stri
   if (response.status !== 200) throw new Error(`getReferralCode: ${response.status}`);
   return ((await response.json()) as { referralCode: string }).referralCode;
 }
+
+/**
+ * A device connected in the cabinet and added in its app (`devices/confirm`): in use and
+ * holding its slot, no longer pending (a second Connect would offer the same pending link).
+ */
+export async function connectDeviceInUse(app: App, customer: SignedIn) {
+  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
+  if (response.status !== 200)
+    throw new Error(`devices/connect: ${response.status} ${await response.text()}`);
+  const connected = (await response.json()) as { deviceId: string; subscriptionUrl: string };
+  const confirmed = await app.handle(
+    asCustomer(customer, "/api/profile/devices/confirm", { deviceId: connected.deviceId }),
+  );
+  if (confirmed.status !== 200)
+    throw new Error(`devices/confirm: ${confirmed.status} ${await confirmed.text()}`);
+  return connected;
+}

@@ -1,10 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { allowListSize } from "../../../bff/modules/access/allowlist";
 import { addMonthsOnDay, dayMs } from "../../../core/calendar";
-import { makeTestApp, postJson } from "../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
+import { makeTestApp, postJson, request } from "../../helpers/app";
+import { asCustomer, connectDeviceInUse, type SignedIn, signIn } from "../../helpers/customers";
 import { allowList, entryWithId, nodeHeaders } from "../../helpers/nodes";
 import { advanceDays, cards, ledger, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
+import { inbounds } from "../../helpers/subscription-inbounds";
 
 // DESIGN §13: extra device slots never ride along unpaid. A prepaid purchase that extends a
 // period holding slots adds time the slots were not paid for: they end with the period they
@@ -51,9 +52,10 @@ async function monthlyWithSlots(world: World) {
   for (let slot = 0; slot < 2; slot++)
     expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
   const ids: string[] = [];
+  const links: string[] = [];
   for (let device = 0; device < 3; device++) {
-    const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-    const { deviceId } = (await response.json()) as { deviceId: string };
+    const { deviceId, subscriptionUrl } = await connectDeviceInUse(app, customer);
+    links.push(new URL(subscriptionUrl).pathname);
     const row = await context.database.get<{ credential: string }>(
       "SELECT credential FROM devices WHERE device_id = ?",
       [deviceId],
@@ -65,7 +67,21 @@ async function monthlyWithSlots(world: World) {
     userId: Number(widget.accountId.replace("customer-", "")),
     accountId: widget.accountId,
     ids,
+    links,
   };
+}
+
+/** The words of the one placeholder a link answers, or undefined when it lists servers. */
+async function placeholderOf({ app }: World, path: string): Promise<string | undefined> {
+  const answer = await app.handle(request(path));
+  expect(answer.status).toBe(200);
+  const lines = Buffer.from(await answer.text(), "base64")
+    .toString("utf8")
+    .split("\n");
+  const link = new URL(lines[0] ?? "");
+  return link.username === "00000000-0000-0000-0000-000000000000"
+    ? decodeURIComponent(link.hash.slice(1))
+    : undefined;
 }
 
 describe("a prepaid year bound to a monthly account with two extra slots", () => {
@@ -73,7 +89,11 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
     const world = await makeTestApp();
     const { app, context } = world;
     const node = await nodeHeaders(context, "nl-prepaid-slots");
-    const { customer, userId, accountId, ids } = await monthlyWithSlots(world);
+    const { customer, userId, accountId, ids, links } = await monthlyWithSlots(world);
+    await context.database.run(
+      "UPDATE vpn_nodes SET host = ?, inbounds = ?, last_seen_at = ? WHERE name = ?",
+      ["nl.example.com", JSON.stringify([inbounds.realityVision]), Date.now(), "nl-prepaid-slots"],
+    );
     const before = await subscriptionOf(world, userId);
     const paidMonthEnd = before?.end_date ?? 0;
     const billingDay = new Date(before?.billing_anchor ?? 0).getUTCDate();
@@ -117,6 +137,9 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
     await runBilling(app);
     expect((await allowList(app, node)).entries.map((entry) => entry.id)).toEqual([ids[0]]);
     expect(await allowListSize(context.database, context.clock.now())).toBe(1);
+    // Their links say so inside the app, by the nodes' own rule; the included one lists servers.
+    expect(await placeholderOf(world, links[0] ?? "")).toBeUndefined();
+    for (const link of links.slice(1)) expect(await placeholderOf(world, link)).toMatch(/slot/i);
     const back = await signIn(app, customer.email);
     expect((await profileOf(world, back)).availableDevices).toBe(0);
     expect(

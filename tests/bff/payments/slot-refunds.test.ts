@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { makeTestApp } from "../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
+import { asCustomer, connectDeviceInUse, type SignedIn, signIn } from "../../helpers/customers";
 import { allowList, nodeHeaders } from "../../helpers/nodes";
 import { cards, order, passDays, payWithCard } from "../../helpers/payments";
 import { panelRefund, staffHeaders } from "../../helpers/refunds";
@@ -21,9 +21,7 @@ async function customerWithSlot(world: World, email: string) {
     expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
   const tags: string[] = [];
   for (let device = 0; device < 3; device++) {
-    const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-    expect(response.status).toBe(200);
-    const { deviceId } = (await response.json()) as { deviceId: string };
+    const { deviceId } = await connectDeviceInUse(app, customer);
     const row = await context.database.get<{ node_tag: string }>(
       "SELECT node_tag FROM devices WHERE device_id = ?",
       [deviceId],
