@@ -15,20 +15,18 @@ export type CredentialRow = {
   slot: number | string;
   /** When the extra slots' own paid time ends (migration 0023), if before the period's. */
   slots_paid_until: number | string | null;
-  /** A pending device's credential stays on the nodes only until its reservation ends. */
-  pending_until: number | null;
 };
 
 /**
  * What a credential's time left is decided by (bff/modules/access/allowlist.ts): its owner's
- * term, an extra slot's own paid end, a pending device's reservation.
+ * term, and an extra slot's own paid end.
  */
 export type CredentialTerm = Pick<
   CredentialRow,
-  "status" | "end_date" | "next_charge_at" | "slot" | "slots_paid_until" | "pending_until"
+  "status" | "end_date" | "next_charge_at" | "slot" | "slots_paid_until"
 >;
 
-/** Credential rows counted per term (an extra slot's own end and a reservation included). */
+/** Credential rows counted per term (an extra slot's own end included). */
 export type TermCount = CredentialTerm & { count: number };
 
 /** A device that ever had a tag, as it stands now, with its slot and its owner's newest subscription. */
@@ -61,7 +59,7 @@ export const allowList = {
     statement<CredentialRow, []>(
       db,
       `SELECT d.user_id, d.node_tag, d.credential, d.slot, s.status, s.end_date, s.next_charge_at,
-         s.slots_paid_until, d.pending_until
+         s.slots_paid_until
        ${credentialsInUse}`,
     ).all(),
 
@@ -73,10 +71,9 @@ export const allowList = {
     statement<TermCount, []>(
       db,
       `SELECT s.status, s.end_date, s.next_charge_at, MIN(d.slot) AS slot,
-         CASE WHEN d.slot > 1 THEN s.slots_paid_until END AS slots_paid_until, d.pending_until,
-         COUNT(*) AS count ${credentialsInUse}
+         CASE WHEN d.slot > 1 THEN s.slots_paid_until END AS slots_paid_until, COUNT(*) AS count ${credentialsInUse}
      GROUP BY s.status, s.end_date, s.next_charge_at, CASE WHEN d.slot > 1 THEN s.slots_paid_until END,
-       CASE WHEN d.slot > 1 THEN 1 ELSE 0 END, d.pending_until`,
+       CASE WHEN d.slot > 1 THEN 1 ELSE 0 END`,
     ).all(),
 
   /**
@@ -87,7 +84,7 @@ export const allowList = {
   devicesOfChangedUsers: (db: Database, from: number, to: number) =>
     statement<DeviceState, [number, number, number, number]>(
       db,
-      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, d.pending_until, slots.slot,
+      `SELECT d.user_id, d.node_tag, d.credential, d.is_active, d.detached_at, slots.slot,
        ${withinSlotsColumn("slots.slot", "s.extra_devices")} AS is_within_slots,
        s.status, s.end_date, s.next_charge_at, s.slots_paid_until
      FROM devices d

@@ -179,13 +179,18 @@ export const devices = {
       )?.count ?? 0,
     ),
 
-  /** The customer's pending device (the cabinet keeps at most one), whether or not it still holds its slot. */
-  pendingOf: (db: Database, userId: number) =>
-    statement<CredentialedDevice, [number]>(
+  /**
+   * A pending device of the customer's that holds no slot any more (its reservation given
+   * back or run out), the newest: the next new device is that one again, with its link.
+   */
+  givenBackPendingOf: (db: Database, userId: number, now: number) =>
+    statement<CredentialedDevice, [number, number]>(
       db,
       `SELECT ${credentialedColumns} FROM devices
-         WHERE user_id = ? AND pending_until IS NOT NULL AND detached_at IS NULL AND sub_token IS NOT NULL`,
-    ).get(userId),
+         WHERE user_id = ? AND pending_until IS NOT NULL AND pending_until <= ? AND detached_at IS NULL
+           AND is_active = 1 AND sub_token IS NOT NULL
+         ORDER BY created_at DESC, id DESC LIMIT 1`,
+    ).get(userId, now),
 
   /** Holds (or holds again) the pending device's slot until `until`, or gives it back (`until` = now). */
   reserveUntil: (db: Database, id: number, until: number) =>

@@ -40,17 +40,24 @@ type DevicesAnswer = {
 const failedCall = (thrown: unknown) => ({ data: null, error: { status: 0, value: thrown } });
 
 /**
- * Takes a free slot for a new device (no `deviceId`; the server reuses the customer's
- * pending device and its link, if there is one) or reads an existing device's link. The
- * list is read again, so the panel knows whether the device is pending (its slot held
- * only until the link is used). Without a session the cabinet's own reload sends the
- * customer to sign in.
+ * A pending device the list shows (the server lists one only while it holds its slot): a
+ * new device asked for again is that one, so a second press never takes a second slot.
+ */
+const heldPendingDevice = () => $profile.get()?.devices?.find((device) => device.pendingUntil !== null);
+
+/**
+ * Takes a free slot for a new device (no `deviceId`: the pending device the list shows,
+ * if there is one; else the server makes one, or gives back the link of one whose
+ * reservation ran out) or reads an existing device's link. The list is read again, so the
+ * panel knows whether the device is pending (its slot held only until the link is used).
+ * Without a session the cabinet's own reload sends the customer to sign in.
  */
 export async function connectDevice(deviceId?: string): Promise<void> {
   const call = ++generation;
   $connect.set({ step: "loading" });
+  const asked = deviceId ?? heldPendingDevice()?.deviceId;
   const { data, error }: Answer = await api.profile.devices.connect
-    .post({ ...$identity.get(), ...(deviceId ? { deviceId } : {}) })
+    .post({ ...$identity.get(), ...(asked ? { deviceId: asked } : {}) })
     .catch(failedCall);
   if (call !== generation) return;
   if (data?.success) {

@@ -5,19 +5,16 @@ import type { AllowEntry } from "./node-wire";
 
 /**
  * When a credential leaves the nodes by their own clock: when its owner's access ends by
- * the cabinet's rule (accessEndsAt); before that for a device in an extra slot whose own paid
- * time ends first (DESIGN §13: slots never ride along unpaid), and for a pending device,
- * whose reservation ends (DESIGN §8). The nodes drop it then, even with the product
- * unreachable. Null: now.
+ * the cabinet's rule (accessEndsAt), or earlier for a device in an extra slot whose own paid
+ * time ends first (DESIGN §13: slots never ride along unpaid); the nodes drop it then, even
+ * with the product unreachable. A pending device is like any other here: while the slot
+ * rule gives it a slot its credential stays with its owner's whole term (only its own
+ * first fetch can learn the credential, and that takes the slot for good).
  */
 export function credentialEndsAt(term: CredentialTerm, now: number): number | null {
-  const accessEnd = accessEndsAt(term, now);
-  if (accessEnd === null) return null;
-  let endsAt = accessEnd;
-  if (Number(term.slot) > 1 && term.slots_paid_until !== null)
-    endsAt = Math.min(endsAt, Number(term.slots_paid_until));
-  if (term.pending_until !== null) endsAt = Math.min(endsAt, Number(term.pending_until));
-  return endsAt;
+  const endsAt = accessEndsAt(term, now);
+  if (endsAt === null || Number(term.slot) <= 1 || term.slots_paid_until === null) return endsAt;
+  return Math.min(endsAt, Number(term.slots_paid_until));
 }
 
 /** The entry a credential row gives now, or none when its owner has no access left. */

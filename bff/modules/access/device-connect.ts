@@ -11,11 +11,14 @@ import { retireLink } from "./retired-link";
 export type ConnectedDevice = { deviceId: string; subToken: string };
 
 /**
- * The cabinet connects a device (DESIGN §8). Without `deviceId` a new device is made
- * pending: it gets its credential now, so it is on the nodes before any app has fetched
- * its link, and holds a free slot for `pendingReservationMs`, until its link is used
- * (device-pending.ts). The customer's pending device, if there is one, is reused: its link
- * again and its slot held again, never a second device. With `deviceId`, that device's
+ * The cabinet connects a device (DESIGN §8). Without `deviceId` it takes a free slot for a
+ * new device (409 when none is free): a pending one, whose credential is on the nodes at
+ * once, before any app has fetched its link, and which holds the slot for
+ * `pendingReservationMs`, until its link is used (device-pending.ts). A pending device whose
+ * reservation was given back or ran out is that new device again (its link again, its slot
+ * held again), so closing the panel unused leaves nothing behind; a pending device still
+ * holding its slot is a device like any other, and the cabinet asks for its link by its
+ * `deviceId` when Connect is pressed again. With `deviceId`, that device's
  * link is answered (a device from before credentials, or one waiting for a slot, gets one
  * now, in use). `rotate` issues a new UUID and link token (the node tag stays), which drops
  * the old ones on every node. Every call that changes what the nodes hold is counted
@@ -35,10 +38,10 @@ export function connectDevice(
     const subscription = await subscriptions.current(database, userId);
     if (!givesAccess(subscription, now)) throw new AppError("device_needs_subscription");
     if (deviceId === undefined) {
-      const pending = await devices.pendingOf(database, userId);
-      if (pending?.sub_token) {
-        await reservePending(database, userId, pending, subscription, now, countChange);
-        return { deviceId: pending.device_id, subToken: pending.sub_token };
+      const givenBack = await devices.givenBackPendingOf(database, userId, now);
+      if (givenBack?.sub_token) {
+        await reservePending(database, userId, givenBack, subscription, now, countChange);
+        return { deviceId: givenBack.device_id, subToken: givenBack.sub_token };
       }
       if ((await freeSlots(database, userId, subscription, now)) <= 0)
         throw new AppError("no_free_device_slot");

@@ -66,8 +66,11 @@ export async function confirmDevice(database: Database, userId: number, deviceId
 
 /**
  * `POST /api/profile/devices/release`: the Connect panel closed with the link unused. The
- * slot goes back at once (and the credential off the nodes); the device and its link stay
- * for the next Connect, which reserves it again. A device in use is left as it is.
+ * slot goes back at once; the device and its link stay for the next Connect, which
+ * reserves it again. Its credential stays on the nodes while the slot rule still gives it
+ * a slot (nobody has its credential: only a fetch of its link, which takes the slot, gives
+ * it), and leaves them as soon as another device takes the slot. A device in use is left
+ * as it is.
  */
 export async function releaseDevice(database: Database, userId: number, deviceId: string, now: number) {
   await database.transaction(async () => {

@@ -54,7 +54,7 @@ const fetchLink = ({ app }: TestApp, link: Link) =>
 const minutes = (count: number) => count / (24 * 60);
 
 describe("Connect a new device", () => {
-  test("pressed again while the device is pending, the same device and link; closed unused, the slot is free and the next press shows the same link", async () => {
+  test("asked for by its id while pending, the same device and link; a new device meanwhile finds no free slot; closed unused, the slot is free and the next new device is that one again", async () => {
     const testApp = await world();
     const { customer } = testApp;
     const first = await connect(testApp, customer);
@@ -62,7 +62,12 @@ describe("Connect a new device", () => {
     expect(held.availableDevices).toBe(0);
     expect(held.devices).toEqual([expect.objectContaining({ deviceId: first.deviceId, isActive: true })]);
     expect(Date.parse(held.devices[0]?.pendingUntil ?? "")).toBeGreaterThan(testApp.clock.now());
-    expect(await connect(testApp, customer)).toEqual(first);
+    // The cabinet asks again by the pending device's id (it lists it).
+    expect(await connect(testApp, customer, first.deviceId)).toEqual(first);
+    // DESIGN §8: a new device needs a free slot, and the pending one holds the only one.
+    const refused = await call(testApp, customer, "/devices/connect");
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("no_free_device_slot");
 
     const released = await call(testApp, customer, "/devices/release", { deviceId: first.deviceId });
     expect(released.status).toBe(200);
@@ -70,6 +75,18 @@ describe("Connect a new device", () => {
     expect(await released.json()).toEqual({ success: true, devices: [], availableDevices: 1 });
     expect(await connect(testApp, customer)).toEqual(first);
     expect((await profileOf(testApp, customer)).availableDevices).toBe(0);
+  });
+
+  test("with two free slots, a second new device is a second device, each with its own link", async () => {
+    const testApp = await world();
+    const { customer } = testApp;
+    expect((await call(testApp, customer, "/addDevice")).status).toBe(200);
+    const first = await connect(testApp, customer);
+    const second = await connect(testApp, customer);
+    expect(second.deviceId).not.toBe(first.deviceId);
+    expect(second.subscriptionUrl).not.toBe(first.subscriptionUrl);
+    expect((await profileOf(testApp, customer)).availableDevices).toBe(0);
+    expect((await call(testApp, customer, "/devices/connect")).status).toBe(409);
   });
 
   test("the app's first fetch takes the slot for good: closing the panel then changes nothing, and no second device is offered a slot", async () => {
@@ -122,28 +139,51 @@ describe("Connect a new device", () => {
     expect((await profileOf(testApp, customer)).availableDevices).toBe(0);
   });
 
-  test("a pending device is on the nodes for its reservation only: closed unused it leaves them, and after half an hour its slot is free by itself", async () => {
+  test("a pending device's credential has its owner's whole term on the nodes; given back, after half an hour by itself, it stays until another device takes the slot", async () => {
     const testApp = await world();
-    const { app, customer, node } = testApp;
+    const { app, customer, node, context } = testApp;
     const start = await allowList(app, node);
     const first = await connect(testApp, customer);
     const { credential, node_tag: tag } = await credentialOf(testApp, first.deviceId);
     const added = await allowList(app, node, { since: start.version });
-    expect(entryWithId(added, credential)?.remainingMs).toBeLessThanOrEqual(pendingReservationMs);
-    expect(entryWithId(added, credential)?.remainingMs).toBeGreaterThan(pendingReservationMs - 60_000);
+    const paidUntil = (
+      (await context.database.get<{ end_date: number }>(
+        "SELECT end_date FROM subscriptions ORDER BY id DESC LIMIT 1",
+      )) ?? { end_date: 0 }
+    ).end_date;
+    // DESIGN §8: each entry carries the time access has left, not the reservation's half hour.
+    expect(entryWithId(added, credential)?.remainingMs).toBeGreaterThanOrEqual(
+      paidUntil - context.clock.now() - 60_000,
+    );
 
-    await call(testApp, customer, "/devices/release", { deviceId: first.deviceId });
-    const removed = await allowList(app, node, { since: added.version });
-    expect(removed).toMatchObject({ full: false, entries: [], removed: [tag] });
-
-    // Held again, then left: half an hour on, the slot is free without any call.
-    expect(await connect(testApp, customer)).toEqual(first);
+    // Half an hour on, its slot is free without any call; the credential stays while nothing else has the slot.
     await advanceDays(app, minutes(31));
     expect(await profileOf(testApp, customer)).toMatchObject({ devices: [], availableDevices: 1 });
-    expect(entryWithId(await allowList(app, node), credential)).toBeUndefined();
+    expect(entryWithId(await allowList(app, node), credential)).toBeDefined();
 
-    // Its link used later, with the slot still free: the device takes it.
+    // Another device takes the slot: the pending one leaves the nodes.
+    const before = await allowList(app, node);
+    const activated = await app.handle(
+      asCustomer(customer, "/api/devices/activate", {
+        deviceId: "phone-1",
+        deviceName: "Pixel 9",
+        platform: "android",
+      }),
+    );
+    expect(activated.status).toBe(200);
+    expect(await allowList(app, node, { since: before.version })).toMatchObject({ removed: [tag] });
+    expect(entryWithId(await allowList(app, node), credential)).toBeUndefined();
+  });
+
+  test("a pending device whose reservation ran out takes the slot again when its link is used while the slot is free", async () => {
+    const testApp = await world();
+    const { app, customer, node } = testApp;
+    const first = await connect(testApp, customer);
+    const { credential } = await credentialOf(testApp, first.deviceId);
+    await advanceDays(app, minutes(31));
+    expect((await profileOf(testApp, customer)).availableDevices).toBe(1);
     expect((await fetchLink(testApp, first)).status).toBe(200);
+    expect((await credentialOf(testApp, first.deviceId)).pending_until).toBeNull();
     expect(entryWithId(await allowList(app, node), credential)?.remainingMs).toBeGreaterThan(
       pendingReservationMs,
     );

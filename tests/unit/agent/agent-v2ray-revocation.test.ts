@@ -155,9 +155,10 @@ async function flowingStream(proxyPort: number): Promise<Tunnel> {
  * The streams end within the bound, and nothing arrives on any of them after it: a
  * connection the agent did not close would keep ticking every 100 ms.
  */
-async function expectAllCut(streams: Tunnel[], revokedAt: number): Promise<void> {
+async function expectAllCut(streams: Tunnel[], revokedAt: number, what: string): Promise<void> {
   await until("every stream has ended", () => streams.every((stream) => stream.isClosed()));
   const endedAfterMs = Date.now() - revokedAt;
+  console.log(`[revocation] ${what}: every stream ended ${endedAfterMs} ms after the change`);
   expect(endedAfterMs, `the last stream ended ${endedAfterMs} ms after the revocation`).toBeLessThanOrEqual(
     revocationBoundMs,
   );
@@ -187,7 +188,7 @@ describe("revocation on a real V2Ray reaches every connection", () => {
 
     const revokedAt = Date.now();
     product.revoke(devices.many.tag);
-    await expectAllCut([stream, ...held], revokedAt);
+    await expectAllCut([stream, ...held], revokedAt, "1,100 connections and 41 streams");
     expect(await reachesVia(proxies.many)).toBe(false);
     // The others were not touched.
     expect(await reachesVia(proxies.restarted)).toBe(true);
@@ -219,7 +220,7 @@ describe("revocation on a real V2Ray reaches every connection", () => {
 
     const revokedAt = Date.now();
     product.revoke(devices.restarted.tag);
-    await expectAllCut([stream], revokedAt);
+    await expectAllCut([stream], revokedAt, "after a restart behind 11 MB of log");
     expect(await reachesVia(proxies.restarted)).toBe(false);
   });
 
@@ -229,7 +230,7 @@ describe("revocation on a real V2Ray reaches every connection", () => {
     product.refusal = { status: 403, code: "node_disabled" };
     // The waiting long poll ends with a change; the next question is refused.
     product.allow("dev-unrelated", randomUUID(), 60_000);
-    await expectAllCut([stream], disabledAt);
+    await expectAllCut([stream], disabledAt, "a disabled node");
     expect(await reachesVia(proxies.disabled)).toBe(false);
     expect(agentLog()).toContain("the product refuses this node");
 

@@ -75,6 +75,20 @@ describe("the Connect panel's store", () => {
     });
   });
 
+  test("a new device asked for while the list shows a pending one is that one, by its id: a second press takes no second slot", async () => {
+    $profile.set({
+      availableDevices: 0,
+      devices: [
+        { deviceId: "dev-in-use", pendingUntil: null },
+        { deviceId: "cabinet-9", pendingUntil: "2026-12-02T06:00:00.000Z" },
+      ],
+    });
+    calls.connect.mockReturnValueOnce(answer(link("cabinet-9", "t9")));
+    await store.connectDevice();
+    expect(calls.connect).toHaveBeenCalledWith({ ...$identity.get(), deviceId: "cabinet-9" });
+    expect(store.$connect.get()).toMatchObject({ step: "ready", deviceId: "cabinet-9" });
+  });
+
   test("an existing device is asked for by its id", async () => {
     calls.connect.mockReturnValueOnce(answer(link("dev-7", "t7")));
     await store.connectDevice("dev-7");

@@ -56,15 +56,7 @@ export async function standingOf(
   if (slot === undefined || Number(slot.is_within_slots) !== 1) return "beyondSlots";
   // The nodes' own clock rule (credentialEndsAt): an extra slot whose paid time is over
   // (DESIGN §13) holds no credential there any more, whatever the slot count says.
-  const endsAt = credentialEndsAt(
-    {
-      ...subscription,
-      slot: slot.slot,
-      slots_paid_until: subscription.slots_paid_until,
-      pending_until: null,
-    },
-    now,
-  );
+  const endsAt = credentialEndsAt({ ...subscription, slot: slot.slot }, now);
   return endsAt !== null && endsAt > now ? "open" : "beyondSlots";
 }
 
