@@ -14,6 +14,13 @@ const leftTagMemoryMs = 60_000;
 /** The counters' first read when the core's start is unknown: the longest period a batch may name. */
 const unknownCountersPeriodMs = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * Answers of 5xx to the same batch before it is dropped: a product that is down answers
+ * nothing (kept for as long as it takes), but one that answers and fails on this batch
+ * every time would otherwise hold every later event of the node behind it for ever.
+ */
+const maxServerErrorsPerBatch = 10;
+
 /** A refusal that would come again for the same batch: it is dropped, not retried for ever. */
 const isPermanent = (error: unknown) =>
   error instanceof ProductError &&
@@ -37,6 +44,8 @@ export class EventSender {
   private lastFlushAt = 0;
   /** When batches stopped getting through: the recovery is logged with how long it took. */
   private failingSince: number | undefined;
+  /** 5xx answers the first kept batch has had. */
+  private serverErrors = 0;
   /**
    * Since when the core's per-user counters count: the last read (they are read with
    * reset), or the core's start for the first read. Unknown: at most a week.
@@ -95,7 +104,9 @@ export class EventSender {
         await this.product.events(batch);
       } catch (error) {
         const cause = (error as Error).message;
-        if (!isPermanent(error)) {
+        const status = error instanceof ProductError ? (error.status ?? 0) : 0;
+        if (status >= 500) this.serverErrors++;
+        if (!isPermanent(error) && this.serverErrors < maxServerErrorsPerBatch) {
           this.failingSince ??= this.now();
           this.log("warn", "events not delivered; kept for the next try", { cause });
           return false;
@@ -108,6 +119,7 @@ export class EventSender {
         });
       }
       this.unsent.shift();
+      this.serverErrors = 0;
       this.recovered();
     }
     return true;

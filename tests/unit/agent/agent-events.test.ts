@@ -175,6 +175,23 @@ describe("traffic and connection events", () => {
     expect(product.received.flatMap((batch) => batch.connections)).toHaveLength(1);
   });
 
+  test("a batch the product fails on (5xx) ten times is dropped, so later events are not held behind it for ever; one it cannot reach is kept", async () => {
+    const core = new FakeCoreApi([]);
+    const product = new EventsProduct();
+    const sender = new EventSender(core, product, silentLogger, () => true);
+    sender.connection({ tag: "dev-a", clientIp: "203.0.113.7", at: 1, success: true });
+    product.failWith = new ProductError("fetch failed: connect ECONNREFUSED");
+    for (let attempt = 0; attempt < 20; attempt++) await sender.flush();
+    product.failWith = new ProductError("POST /api/nodes/events answered 500", 500);
+    for (let attempt = 0; attempt < 9; attempt++) await sender.flush();
+    expect(product.sent.at(-1)?.connections[0]?.at).toBe(1);
+    await sender.flush();
+    product.failWith = undefined;
+    sender.connection({ tag: "dev-a", clientIp: "203.0.113.7", at: 2, success: true });
+    await sender.flush();
+    expect(product.received.flatMap((batch) => batch.connections.map((event) => event.at))).toEqual([2]);
+  });
+
   test("batches hold at most 1,000 samples and 1,000 events, as the product takes them", () => {
     const queue = new EventQueue();
     for (let index = 0; index < 2_500; index++) queue.addTraffic(`d${index}`, 1, 2, 0);
