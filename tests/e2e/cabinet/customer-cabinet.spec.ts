@@ -22,7 +22,7 @@ const texts = {
     resumedToast: /^Subscription resumed\. Access continues, and .+ will be charged on .+\.$/,
     devices: "Devices",
     install: "Install the app",
-    otherApps: "On iPhone, Windows and Mac, and on Android too, any app that takes a subscription link works",
+    otherApps: "Any app that takes a subscription link works on iPhone, Windows, Mac and Android",
     notOutYet: /in development|coming soon/i,
     support: "Support 24/7",
     unlink: "Unlink",
@@ -46,8 +46,7 @@ const texts = {
     resumedToast: /^Подписка возобновлена\. Доступ сохраняется, .+ будет списано .+\.$/,
     devices: "Устройства",
     install: "Установите приложение",
-    otherApps:
-      "На iPhone, Windows и Mac, как и на Android, подойдёт любое приложение, принимающее ссылку подписки",
+    otherApps: "На iPhone, Windows, Mac и Android подойдёт любое приложение, принимающее ссылку подписки",
     notOutYet: /в разработке|скоро появится/i,
     support: "Поддержка 24/7",
     unlink: "Отвязать",

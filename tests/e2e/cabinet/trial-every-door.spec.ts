@@ -155,7 +155,7 @@ test("attaching a year to an account with extra device slots says, before the cl
     /^Adds 12 months to your subscription, to /,
   );
   await expect(question.getByTestId("prepaid-slots")).toContainText(
-    /^Extra device slots \(2\) are paid until .+: the added time does not pay for them, so they end then\./,
+    /^Your 2 extra device slots are paid until .+ and end then: this purchase does not pay for them\./,
   );
   await question.getByRole("button", { name: "Attach" }).click();
   await page.waitForURL("**/profile");
