@@ -328,14 +328,16 @@ test.describe("a prepaid purchase is bound only after the customer confirms", ()
       localStorage.setItem("payment", "completed");
       localStorage.setItem("userID", id);
     }, paymentId);
-    await signInWithDemoProvider(page, uniqueEmail("second-owner"));
-    const question = page.getByRole("dialog", { name: "Attach your purchase" });
-    await question.getByRole("button", { name: "Attach" }).click();
-    await expect(question.getByRole("alert")).toHaveText(
-      "The purchase was not attached: This purchase is already attached to another account. Sign in with that account to use it.",
+    const secondOwner = uniqueEmail("second-owner");
+    await signInWithDemoProvider(page, secondOwner);
+    // The preview already says it cannot be attached: the refusal alone, no question to attach.
+    const refusal = page.getByRole("dialog", { name: "This purchase cannot be attached" });
+    await expect(refusal).toContainText(
+      `It cannot be attached to ${secondOwner}: This purchase is already attached to another account. Sign in with that account to use it.`,
     );
+    await expect(refusal.getByRole("button", { name: "Attach" })).toHaveCount(0);
     expect(page.url()).toContain("/login");
-    await question.getByRole("button", { name: "Continue without it" }).click();
+    await refusal.getByRole("button", { name: "Not now" }).click();
     await page.waitForURL("**/profile");
     await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "red");
   });

@@ -155,8 +155,9 @@ export function untranslatedProblems(seen: Seen[], language: ScreenLanguage): st
     if (language === "kk" && /\bM\d{1,2}\b/.test(text))
       found.push(`${where}: a month printed as "M<n>" — "${text}"`);
     // A date in Russian on a Kazakh screen: "1 января", "январь 2027", what Intl writes
-    // when it falls back to the device's language.
-    const russianMonth = language === "kk" ? russianDate.exec(text) : null;
+    // when it falls back to the device's language. Text marked as Russian (the offer's
+    // binding Russian original, lang="ru") is that text, not an untranslated date.
+    const russianMonth = language === "kk" && !foreign ? russianDate.exec(text) : null;
     if (russianMonth) found.push(`${where}: a Russian month, "${russianMonth[0]}" — "${text}"`);
   }
   return [...new Set(found)];

@@ -46,6 +46,10 @@ describe("untranslated words", () => {
       expect(untranslatedProblems([{ where: "<td>", text }], "kk"), text).toEqual([]);
     // A Russian screen writes Russian months.
     expect(untranslatedProblems([{ where: "<td>", text: "1 января 2027 г." }], "ru")).toEqual([]);
+    // Text marked lang="ru" on a Kazakh page is the Russian original (the offer), not a date left untranslated.
+    expect(
+      untranslatedProblems([{ where: "<p>", text: "Редакция от 1 января 2025 года", foreign: true }], "kk"),
+    ).toEqual([]);
   });
 
   test("a language's own name marked with its lang passes", () => {
