@@ -8,12 +8,12 @@ import { dayMs } from "../../../bff/platform/calendar";
 import {
   type CapturedProcess,
   type RunningServer,
-  spawnCaptured,
   startCapturedServer,
 } from "../../helpers/captured-process";
 import { asCustomer, type SignedIn } from "../../helpers/customers";
 import { bearer, tokensFor } from "../../helpers/operators";
 import { getThroughProxy, reaches } from "../../helpers/proxy-tunnel";
+import { spawnAgent, streamingTarget, until as waitUntil } from "../../helpers/real-core-rig";
 import { payingCustomer } from "../../helpers/refunds";
 import { remoteApp } from "../../helpers/remote-app";
 import {
@@ -63,15 +63,9 @@ let proxies: { oneVless: number; oneVmess: number; two: number; three: number; m
 /** The first customer's link, as their app keeps it. */
 let oneSubscriptionUrl: string;
 
-/** Polls until `condition` holds; the bound only turns a hang into a message. */
-async function until(what: string, condition: () => Promise<boolean> | boolean, limitMs = 180_000) {
-  const startedAt = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - startedAt > limitMs)
-      throw new Error(`still waiting for: ${what}\nagent: ${agentLog().slice(-4000)}`);
-    await Bun.sleep(200);
-  }
-}
+/** Polls until `condition` holds, with the agent's log in the message of a hang. */
+const until = (what: string, condition: () => Promise<boolean> | boolean, limitMs = 180_000) =>
+  waitUntil(what, condition, { limitMs, context: () => `agent: ${agentLog().slice(-4000)}` });
 
 const agentLog = () => `${agent?.stdout() ?? ""}${agent?.stderr() ?? ""}`;
 const accessLog = () => join(directory, "node-access.log");
@@ -132,15 +126,13 @@ async function startNode() {
 
 /** The agent as its systemd unit runs it: `bun agent/main.ts` and the environment of DESIGN §8. */
 function startAgent() {
-  agent = spawnCaptured("agent/main.ts", {
-    KANNT_URL: origin,
-    NODE_KEY: nodeKey,
-    NODE_HOST: "127.0.0.1",
-    CORE: "v2ray",
-    CORE_API: `127.0.0.1:${ports.api}`,
-    CORE_CONFIG: nodeConfigPath,
-    CORE_ACCESS_LOG: accessLog(),
-    AGENT_STATE: join(directory, "agent-state.json"),
+  agent = spawnAgent({
+    productUrl: origin,
+    nodeKey,
+    coreApiPort: ports.api,
+    coreConfigPath: nodeConfigPath,
+    accessLogPath: accessLog(),
+    statePath: join(directory, "agent-state.json"),
   });
 }
 
@@ -214,24 +206,7 @@ beforeAll(async () => {
     three: await freePort(),
     madeUp: await freePort(),
   };
-  target = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    idleTimeout: 0,
-    fetch(request) {
-      if (new URL(request.url).pathname !== "/stream") return new Response(marker);
-      let timer: ReturnType<typeof setInterval> | undefined;
-      const body = new ReadableStream({
-        start(controller) {
-          timer = setInterval(() => controller.enqueue(new TextEncoder().encode("tick\n")), 100);
-        },
-        cancel() {
-          clearInterval(timer);
-        },
-      });
-      return new Response(body, { headers: { "content-type": "text/plain" } });
-    },
-  });
+  target = streamingTarget(marker);
   environment = {
     APP_MODE: "demo",
     DATABASE_PATH: join(directory, "data", "app.db"),

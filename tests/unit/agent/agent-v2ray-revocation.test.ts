@@ -1,20 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { appendFileSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type CapturedProcess, spawnCaptured } from "../../helpers/captured-process";
 import { FakeNodeApi } from "../../helpers/fake-node-api";
 import { getThroughProxy, reaches, type Tunnel } from "../../helpers/proxy-tunnel";
-import {
-  appConfig,
-  freePort,
-  type NodePorts,
-  nodeConfig,
-  requireV2ray,
-  startV2ray,
-  type V2rayProcess,
-} from "../../helpers/v2ray-node";
+import { NodeBesideProduct, streamingTarget, until } from "../../helpers/real-core-rig";
+import { freePort, type V2rayProcess } from "../../helpers/v2ray-node";
 
 /**
  * DESIGN §8 "Revocation covers every connection of a credential", against a real V2Ray:
@@ -31,104 +21,37 @@ const devices = {
 };
 const revocationBoundMs = 5_000;
 
-async function until(what: string, condition: () => Promise<boolean> | boolean): Promise<void> {
-  const startedAt = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - startedAt > 120_000) throw new Error(`still waiting for: ${what}`);
-    await Bun.sleep(100);
-  }
-}
-
-let directory: string;
-let ports: NodePorts;
 let proxies: Record<keyof typeof devices, number>;
 let target: ReturnType<typeof Bun.serve>;
 let product: FakeNodeApi;
-let productPort: number;
-let node: V2rayProcess;
-let nodeConfigPath: string;
 let app: V2rayProcess;
-let agent: CapturedProcess | undefined;
-
-const accessLog = () => join(directory, "access.log");
-const agentLog = () => `${agent?.stdout() ?? ""}${agent?.stderr() ?? ""}`;
-
-async function startNode(): Promise<void> {
-  const started = await startV2ray(directory, "node", nodeConfig(ports, accessLog()), ports.api);
-  node = started.process;
-  nodeConfigPath = started.configPath;
-}
-
-function startAgent(): void {
-  agent = spawnCaptured("agent/main.ts", {
-    KANNT_URL: `http://127.0.0.1:${productPort}`,
-    NODE_KEY: nodeKey,
-    NODE_HOST: "127.0.0.1",
-    CORE: "v2ray",
-    CORE_API: `127.0.0.1:${ports.api}`,
-    CORE_CONFIG: nodeConfigPath,
-    CORE_ACCESS_LOG: accessLog(),
-    AGENT_STATE: join(directory, "agent-state.json"),
-  });
-}
-
-async function stopAgent(): Promise<void> {
-  if (!agent) return;
-  agent.child.kill("SIGTERM");
-  await agent.child.exited;
-  agent = undefined;
-}
+let rig: NodeBesideProduct;
 
 beforeAll(async () => {
-  requireV2ray();
-  directory = mkdtempSync(join(tmpdir(), "kannt-revocation-"));
-  ports = { api: await freePort(), vless: await freePort(), vmess: await freePort() };
   proxies = { many: await freePort(), restarted: await freePort(), disabled: await freePort() };
-  target = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    idleTimeout: 0,
-    fetch(request) {
-      if (new URL(request.url).pathname !== "/stream") return new Response(marker);
-      let timer: ReturnType<typeof setInterval> | undefined;
-      const body = new ReadableStream({
-        start(controller) {
-          timer = setInterval(() => controller.enqueue(new TextEncoder().encode("tick\n")), 100);
-        },
-        cancel() {
-          clearInterval(timer);
-        },
-      });
-      return new Response(body, { headers: { "content-type": "text/plain" } });
-    },
-  });
+  target = streamingTarget(marker);
   product = new FakeNodeApi(nodeKey);
-  productPort = product.start();
-  await startNode();
-  ({ process: app } = await startV2ray(
-    directory,
-    "app",
-    appConfig(ports, [
-      { proxyPort: proxies.many, protocol: "vless", id: devices.many.id },
-      { proxyPort: proxies.restarted, protocol: "vmess", id: devices.restarted.id },
-      { proxyPort: proxies.disabled, protocol: "vless", id: devices.disabled.id },
-    ]),
-    proxies.disabled,
-  ));
+  rig = await NodeBesideProduct.create("revocation", `http://127.0.0.1:${product.start()}`, nodeKey);
+  await rig.startNode();
+  app = await rig.startApp([
+    { proxyPort: proxies.many, protocol: "vless", id: devices.many.id },
+    { proxyPort: proxies.restarted, protocol: "vmess", id: devices.restarted.id },
+    { proxyPort: proxies.disabled, protocol: "vless", id: devices.disabled.id },
+  ]);
   for (const device of Object.values(devices)) product.allow(device.tag, device.id, 24 * 60 * 60 * 1000);
-  startAgent();
-  await until(`the agent has every device on the core (agent log: ${agentLog()})`, async () =>
-    (await Promise.all(Object.values(proxies).map((port) => reachesVia(port)))).every(Boolean),
+  rig.startAgent();
+  await until(
+    "the agent has every device on the core",
+    async () => (await Promise.all(Object.values(proxies).map((port) => reachesVia(port)))).every(Boolean),
+    { context: () => rig.agentLog },
   );
 });
 
 afterAll(async () => {
-  await stopAgent();
-  await node?.stop();
   await app?.stop();
+  await rig?.close();
   product?.stop();
   await target?.stop(true);
-  if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
 const targetPort = () => target.port ?? 0;
@@ -197,20 +120,22 @@ describe("revocation on a real V2Ray reaches every connection", () => {
   test("an agent restarted behind more than 10 MB of other customers' lines still cuts a stream opened before", async () => {
     const stream = await flowingStream(proxies.restarted);
     const instancesBefore = [...product.instances];
-    await stopAgent();
+    await rig.stopAgent();
     let filler = "";
     for (let index = 0; filler.length < 1024 * 1024; index++)
       filler += `2026/11/26 01:09:00 198.51.100.${index % 250}:${10_000 + (index % 50_000)} accepted tcp:example.com:443 [direct] email: dev-other-${index % 97}\n`;
-    for (let megabyte = 0; megabyte < 11; megabyte++) appendFileSync(accessLog(), filler);
-    expect(statSync(accessLog()).size).toBeGreaterThan(10 * 1024 * 1024);
+    for (let megabyte = 0; megabyte < 11; megabyte++) appendFileSync(rig.accessLog, filler);
+    expect(statSync(rig.accessLog).size).toBeGreaterThan(10 * 1024 * 1024);
 
-    startAgent();
-    await until(`the restarted agent found the open stream (agent log: ${agentLog()})`, () =>
-      agentLog().includes("open connections found at start"),
+    rig.startAgent();
+    await until(
+      "the restarted agent found the open stream",
+      () => rig.agentLog.includes("open connections found at start"),
+      { context: () => rig.agentLog },
     );
     await until(
       "the restarted agent reports",
-      () => product.reports.length > 0 && agentLog().includes("started"),
+      () => product.reports.length > 0 && rig.agentLog.includes("started"),
     );
     // A paying customer's stream is left alone by the restart.
     await Bun.sleep(1_000);
@@ -232,25 +157,25 @@ describe("revocation on a real V2Ray reaches every connection", () => {
     product.allow("dev-unrelated", randomUUID(), 60_000);
     await expectAllCut([stream], disabledAt, "a disabled node");
     expect(await reachesVia(proxies.disabled)).toBe(false);
-    expect(agentLog()).toContain("the product refuses this node");
+    expect(rig.agentLog).toContain("the product refuses this node");
 
     product.refusal = undefined;
     await until("back once the node is enabled again", () => reachesVia(proxies.disabled));
-    expect(agentLog()).toContain("the product accepts this node again");
+    expect(rig.agentLog).toContain("the product accepts this node again");
   });
 
   test("a core that is down is reported down, holding nothing; back up, it holds its credentials again", async () => {
     await until("a report of the core up", () => product.reports.at(-1)?.coreState === "up");
-    await node.stop();
+    await rig.node?.stop();
     await until("a report of the core down", () => {
       const report = product.reports.at(-1);
       return report?.coreState === "down" && report.credentials === 0;
     });
-    await startNode();
+    await rig.startNode();
     await until("a report of the core up with its credential", () => {
       const report = product.reports.at(-1);
       return report?.coreState === "up" && report.credentials >= 1;
     });
-    expect(agentLog()).toContain("the core answers again");
+    expect(rig.agentLog).toContain("the core answers again");
   });
 });

@@ -1,20 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type CapturedProcess, spawnCaptured } from "../../helpers/captured-process";
 import { FakeNodeApi } from "../../helpers/fake-node-api";
 import { getThroughProxy, reaches } from "../../helpers/proxy-tunnel";
-import {
-  appConfig,
-  freePort,
-  type NodePorts,
-  nodeConfig,
-  requireV2ray,
-  startV2ray,
-  type V2rayProcess,
-} from "../../helpers/v2ray-node";
+import { NodeBesideProduct, streamingTarget, until } from "../../helpers/real-core-rig";
+import { freePort, type V2rayProcess } from "../../helpers/v2ray-node";
 
 /**
  * The agent (`bun agent/main.ts`, configured by environment as in production) beside a
@@ -30,109 +19,38 @@ const allowedId = randomUUID();
 const shortTag = "dev-short";
 const shortId = randomUUID();
 
-/** Polls until `condition` holds; the bound only turns a hang into a message. */
-async function until(what: string, condition: () => Promise<boolean> | boolean): Promise<void> {
-  const startedAt = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - startedAt > 120_000) throw new Error(`still waiting for: ${what}`);
-    await Bun.sleep(200);
-  }
-}
-
-let directory: string;
-let ports: NodePorts;
 let proxies: { vless: number; vmess: number; madeUp: number; short: number };
 let target: ReturnType<typeof Bun.serve>;
 let product: FakeNodeApi;
-let productPort: number;
-let node: V2rayProcess;
-let nodeConfigPath: string;
 let app: V2rayProcess;
-let agent: CapturedProcess | undefined;
-
-const accessLog = () => join(directory, "access.log");
-
-async function startNode(): Promise<void> {
-  const started = await startV2ray(directory, "node", nodeConfig(ports, accessLog()), ports.api);
-  node = started.process;
-  nodeConfigPath = started.configPath;
-}
-
-function startAgent(): void {
-  agent = spawnCaptured("agent/main.ts", {
-    KANNT_URL: `http://127.0.0.1:${productPort}`,
-    NODE_KEY: nodeKey,
-    NODE_HOST: "127.0.0.1",
-    CORE: "v2ray",
-    CORE_API: `127.0.0.1:${ports.api}`,
-    CORE_CONFIG: nodeConfigPath,
-    CORE_ACCESS_LOG: accessLog(),
-    AGENT_STATE: join(directory, "agent-state.json"),
-  });
-}
-
-async function stopAgent(): Promise<void> {
-  if (!agent) return;
-  agent.child.kill("SIGTERM");
-  await agent.child.exited;
-  agent = undefined;
-}
-
-const agentLog = () => `${agent?.stdout() ?? ""}${agent?.stderr() ?? ""}`;
+let rig: NodeBesideProduct;
 
 beforeAll(async () => {
-  requireV2ray();
-  directory = mkdtempSync(join(tmpdir(), "kannt-agent-"));
-  ports = { api: await freePort(), vless: await freePort(), vmess: await freePort() };
   proxies = {
     vless: await freePort(),
     vmess: await freePort(),
     madeUp: await freePort(),
     short: await freePort(),
   };
-  target = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    idleTimeout: 0,
-    fetch(request) {
-      if (new URL(request.url).pathname !== "/stream") return new Response(marker);
-      let timer: ReturnType<typeof setInterval> | undefined;
-      const body = new ReadableStream({
-        start(controller) {
-          timer = setInterval(() => controller.enqueue(new TextEncoder().encode("tick\n")), 100);
-        },
-        cancel() {
-          clearInterval(timer);
-        },
-      });
-      return new Response(body, { headers: { "content-type": "text/plain" } });
-    },
-  });
+  target = streamingTarget(marker);
   product = new FakeNodeApi(nodeKey);
-  productPort = product.start();
-  await startNode();
-  ({ process: app } = await startV2ray(
-    directory,
-    "app",
-    appConfig(ports, [
-      { proxyPort: proxies.vless, protocol: "vless", id: allowedId },
-      { proxyPort: proxies.vmess, protocol: "vmess", id: allowedId },
-      { proxyPort: proxies.madeUp, protocol: "vless", id: randomUUID() },
-      { proxyPort: proxies.short, protocol: "vless", id: shortId },
-    ]),
-    proxies.short,
-  ));
+  rig = await NodeBesideProduct.create("agent", `http://127.0.0.1:${product.start()}`, nodeKey);
+  await rig.startNode();
+  app = await rig.startApp([
+    { proxyPort: proxies.vless, protocol: "vless", id: allowedId },
+    { proxyPort: proxies.vmess, protocol: "vmess", id: allowedId },
+    { proxyPort: proxies.madeUp, protocol: "vless", id: randomUUID() },
+    { proxyPort: proxies.short, protocol: "vless", id: shortId },
+  ]);
   product.allow(allowedTag, allowedId, 24 * 60 * 60 * 1000);
-  startAgent();
+  rig.startAgent();
 });
 
 afterAll(async () => {
-  await stopAgent();
-  await node?.stop();
   await app?.stop();
+  await rig?.close();
   product?.stop();
   await target?.stop(true);
-  if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
 const targetPort = () => target.port ?? 0;
@@ -140,9 +58,9 @@ const reachesVia = (proxyPort: number) => reaches(proxyPort, targetPort(), marke
 
 describe("the node agent beside a real V2Ray", () => {
   test("an allowed credential reaches the target over VLESS and VMess; a made-up one is refused", async () => {
-    await until(`the allowed credential reaches the target over VLESS (agent log: ${agentLog()})`, () =>
-      reachesVia(proxies.vless),
-    );
+    await until("the allowed credential reaches the target over VLESS", () => reachesVia(proxies.vless), {
+      context: () => rig.agentLog,
+    });
     await until("the allowed credential reaches the target over VMess", () => reachesVia(proxies.vmess));
     expect(await reachesVia(proxies.madeUp)).toBe(false);
     expect(product.refusedCalls).toEqual([]);
@@ -161,8 +79,8 @@ describe("the node agent beside a real V2Ray", () => {
     });
     expect(report?.coreVersion).toMatch(/^4\.\d+\.\d+$/);
     expect(report?.inbounds).toEqual([
-      { tag: "kannt-vless", protocol: "vless", port: ports.vless, network: "tcp", security: "none" },
-      { tag: "kannt-vmess", protocol: "vmess", port: ports.vmess, network: "tcp", security: "none" },
+      { tag: "kannt-vless", protocol: "vless", port: rig.ports.vless, network: "tcp", security: "none" },
+      { tag: "kannt-vmess", protocol: "vmess", port: rig.ports.vmess, network: "tcp", security: "none" },
     ]);
 
     await until("traffic and a connection event of the allowed device", () => {
@@ -208,13 +126,13 @@ describe("the node agent beside a real V2Ray", () => {
     product.allow(allowedTag, allowedId, 24 * 60 * 60 * 1000);
     await until("the credential is back", () => reachesVia(proxies.vless));
 
-    await node.stop();
-    await startNode();
+    await rig.node?.stop();
+    await rig.startNode();
     const restartedAt = Date.now();
     await until("the credential works on the restarted core", () => reachesVia(proxies.vless));
     const backAfterMs = Date.now() - restartedAt;
     expect(backAfterMs, `back ${backAfterMs} ms after the restart`).toBeLessThanOrEqual(15_000);
-    expect(agentLog()).toContain("the core restarted");
+    expect(rig.agentLog).toContain("the core restarted");
   });
 
   test("an entry leaves when its time runs out by the agent's clock, with the product stopped; the others stay", async () => {
@@ -225,22 +143,22 @@ describe("the node agent beside a real V2Ray", () => {
 
     await until("the short entry is refused after its time", async () => !(await reachesVia(proxies.short)));
     expect(await reachesVia(proxies.vless)).toBe(true);
-    expect(agentLog()).toContain("credentials expired");
-    expect(agentLog()).toContain("allow-list fetch failed");
+    expect(rig.agentLog).toContain("credentials expired");
+    expect(rig.agentLog).toContain("allow-list fetch failed");
   });
 
   test("an agent restarted with the product down puts its saved list back on a core that lost it", async () => {
-    await stopAgent();
-    await node.stop();
-    await startNode();
+    await rig.stopAgent();
+    await rig.node?.stop();
+    await rig.startNode();
     // The fresh core holds nobody: the agent's saved list is the only source left.
     expect(await reachesVia(proxies.vless)).toBe(false);
 
-    startAgent();
-    await until(`the saved credential works again (agent log: ${agentLog()})`, () =>
-      reachesVia(proxies.vless),
-    );
+    rig.startAgent();
+    await until("the saved credential works again", () => reachesVia(proxies.vless), {
+      context: () => rig.agentLog,
+    });
     expect(await reachesVia(proxies.short)).toBe(false);
-    expect(agentLog()).toContain("saved allow-list loaded");
+    expect(rig.agentLog).toContain("saved allow-list loaded");
   });
 });
