@@ -21,7 +21,7 @@ export const sqliteFileTests = [
  * the schema compared with SQLite's, and two server instances sharing one database (DESIGN §15).
  */
 export const postgresOnlyTests = [
-  "tests/bff/access/access-change-gaps.test.ts",
+  "tests/bff/access/subscription/access-change-gaps.test.ts",
   "tests/bff/server/postgres-conflicts.test.ts",
   "tests/bff/operators/operator-cli-postgres.test.ts",
   "tests/bff/subscriptions/renewal-claims-postgres.test.ts",

@@ -1,4 +1,4 @@
-import type { AllowListResponse, InboundReport } from "../bff/modules/access/node-wire";
+import type { AllowListResponse, InboundReport } from "../bff/modules/access/nodes/node-wire";
 import { AllowList } from "./allow-list";
 import { type CoreApi, errorText } from "./core-api";
 import { CoreUsers } from "./core-users";

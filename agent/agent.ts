@@ -1,4 +1,4 @@
-import type { InboundReport, NodeReport } from "../bff/modules/access/node-wire";
+import type { InboundReport, NodeReport } from "../bff/modules/access/nodes/node-wire";
 import { parseAccessLine } from "./access-log";
 import { AccessSync } from "./access-sync";
 import { pollAllowList } from "./allow-list-poll";

@@ -1,4 +1,4 @@
-import type { InboundNetwork, InboundReport, InboundSecurity } from "../bff/modules/access/node-wire";
+import type { InboundNetwork, InboundReport, InboundSecurity } from "../bff/modules/access/nodes/node-wire";
 import { stripJsonComments } from "./json-comments";
 import { realityPublicKey } from "./reality-key";
 

@@ -1,4 +1,4 @@
-import type { InboundReport } from "../bff/modules/access/node-wire";
+import type { InboundReport } from "../bff/modules/access/nodes/node-wire";
 import type { AllowList } from "./allow-list";
 import type { CoreApi } from "./core-api";
 import type { CoreUser } from "./core-messages";

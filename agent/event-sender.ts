@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ConnectionEvent, NodeEvents } from "../bff/modules/access/node-wire";
+import type { ConnectionEvent, NodeEvents } from "../bff/modules/access/nodes/node-wire";
 import type { CoreApi } from "./core-api";
 import { parseUserStat } from "./core-messages";
 import { EventQueue } from "./event-queue";

@@ -1,4 +1,9 @@
-import type { AllowEntry, AllowListResponse, NodeEvents, NodeReport } from "../bff/modules/access/node-wire";
+import type {
+  AllowEntry,
+  AllowListResponse,
+  NodeEvents,
+  NodeReport,
+} from "../bff/modules/access/nodes/node-wire";
 
 /** The product's node API as the agent uses it (a fake stands in for it in unit tests). */
 export type ProductApi = {

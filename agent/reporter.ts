@@ -1,4 +1,4 @@
-import type { NodeReport } from "../bff/modules/access/node-wire";
+import type { NodeReport } from "../bff/modules/access/nodes/node-wire";
 import type { Logger } from "./log";
 import type { ProductApi } from "./product-api";
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { createNode } from "../bff/modules/access/node-keys";
+import { createNode } from "../bff/modules/access/nodes/node-keys";
 import { openDatabase } from "../bff/platform/database";
 import { dayMs } from "../core/calendar";
 

@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import type { OperatorRole } from "../db/queries/operators";
-import { addNode } from "./modules/access/panel-nodes";
+import { addNode } from "./modules/access/nodes/panel-nodes";
 import {
   createOperator,
   disableOperator,

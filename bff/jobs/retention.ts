@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { retention } from "../../db/queries/retention";
 import type { AppContext } from "../context";
-import { accessRetention } from "../modules/access/access-retention";
+import { accessRetention } from "../modules/access/retention";
 import { dayMs } from "../platform/calendar";
 import { networkOf } from "../platform/client-address";
 

@@ -18,7 +18,7 @@ export type CredentialRow = {
 };
 
 /**
- * What a credential's time left is decided by (bff/modules/access/allowlist.ts): its owner's
+ * What a credential's time left is decided by (bff/modules/access/subscription/allowlist/allowlist.ts): its owner's
  * term, and an extra slot's own paid end.
  */
 export type CredentialTerm = Pick<

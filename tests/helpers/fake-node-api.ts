@@ -3,7 +3,7 @@ import type {
   AllowListResponse,
   NodeEvents,
   NodeReport,
-} from "../../bff/modules/access/node-wire";
+} from "../../bff/modules/access/nodes/node-wire";
 
 /**
  * The product's node API as the agent sees it (DESIGN §8 paths and shapes), small enough to

@@ -1,13 +1,13 @@
 import type { createApp } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
-import { createNode } from "../../bff/modules/access/node-keys";
+import { createNode } from "../../bff/modules/access/nodes/node-keys";
 import type {
   AllowEntry,
   AllowListResponse,
   ConnectionEvent,
   NodeReport,
   TrafficSample,
-} from "../../bff/modules/access/node-wire";
+} from "../../bff/modules/access/nodes/node-wire";
 import { postJson, request } from "./app";
 import { asCustomer, type SignedIn, signIn } from "./customers";
 import { cards, order, payWithCard } from "./payments";

@@ -5,7 +5,7 @@ import { payments } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../context";
 import { demoOnly } from "../../platform/demo-only";
-import { newCredential } from "../access/device-credentials";
+import { newCredential } from "../access/devices/device-credentials";
 import { accountIdOf } from "../payments/orders";
 import { registerCustomer } from "../sign-in/register";
 import { demoAvatarUrl, demoUid, requireDemo } from "./demo-identity";

@@ -4,7 +4,7 @@ import type { AppContext } from "../../context";
 import { paged, pageOf, pageQuery } from "../../platform/paging";
 import { callerLanguage } from "../../platform/request-language";
 import { errorResponse, rowId } from "../../platform/schemas";
-import { panelNodesRoutes } from "../access/panel-nodes-routes";
+import { panelNodesRoutes } from "../access/nodes/panel-nodes-routes";
 import { deliveryRecord } from "../mail/view";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
 import { previewRefund, refundCustomer } from "../payments/refunds/refund";

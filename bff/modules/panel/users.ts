@@ -6,7 +6,7 @@ import { hasAccess, paidExtraSlots, subscriptions } from "../../../db/queries/su
 import { users } from "../../../db/queries/users";
 import { AppError } from "../../platform/errors";
 import { paged } from "../../platform/paging";
-import { deviceView } from "../access/device-view";
+import { deviceView } from "../access/devices/device-view";
 import { cardView } from "../payments/card-view";
 import { inviteeDiscountPercent, referralInvitees } from "../referrals/referral-standing";
 import { currentDiscount } from "../subscriptions/discount";

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { createReadCache } from "../../platform/read-cache";
 import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
-import { devicesPart } from "../access/model";
+import { devicesPart } from "../access/devices/model";
 import { card } from "../payments/model";
 import { customerAuth, customerAuthenticator, type SignedIn } from "../session/customer-auth";
 import { clearedSessionCookieHeader } from "../session/session-cookie";

@@ -1,7 +1,7 @@
 import { toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
-import { devicesOf } from "../access/devices-part";
+import { devicesOf } from "../access/devices/devices-part";
 import { cardView } from "../payments/card-view";
 import { nextChargeAmount } from "../subscriptions/next-charge";
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { signBody } from "../../../bff/adapters/cloudpayments/signature";
-import { createNode } from "../../../bff/modules/access/node-keys";
+import { createNode } from "../../../bff/modules/access/nodes/node-keys";
 import { addMonths } from "../../../bff/platform/calendar";
 import { makeTestApp, postJson, request } from "../../helpers/app";
 import { asCustomer, demoToken, fixture, type SignedIn, signIn } from "../../helpers/customers";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { allowListSize } from "../../../bff/modules/access/allowlist";
+import { allowListSize } from "../../../bff/modules/access/subscription/allowlist/allowlist";
 import { addMonthsOnDay, dayMs } from "../../../core/calendar";
 import { makeTestApp, postJson, request } from "../../helpers/app";
 import { asCustomer, connectDeviceInUse, type SignedIn, signIn } from "../../helpers/customers";

@@ -45,7 +45,7 @@ describe("the node agent's packaging", () => {
       for (const [statement] of source.matchAll(/^import[^;]*from "[^"]*";$/gms)) {
         if (!/from "\.\.\//.test(statement)) continue;
         expect(statement, name).toMatch(
-          /^import type \{[^}]*\} from "\.\.\/bff\/modules\/access\/node-wire";$/s,
+          /^import type \{[^}]*\} from "\.\.\/bff\/modules\/access\/nodes\/node-wire";$/s,
         );
       }
     }

@@ -3,7 +3,7 @@ import { EventQueue } from "../../../agent/event-queue";
 import { EventSender } from "../../../agent/event-sender";
 import { silentLogger } from "../../../agent/log";
 import { type ProductApi, ProductError } from "../../../agent/product-api";
-import type { NodeEvents } from "../../../bff/modules/access/node-wire";
+import type { NodeEvents } from "../../../bff/modules/access/nodes/node-wire";
 import { FakeCoreApi } from "../../helpers/fake-core-api";
 
 class EventsProduct implements ProductApi {

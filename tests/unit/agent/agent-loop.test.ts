@@ -13,7 +13,7 @@ import type {
   InboundReport,
   NodeEvents,
   NodeReport,
-} from "../../../bff/modules/access/node-wire";
+} from "../../../bff/modules/access/nodes/node-wire";
 import { FakeCoreApi } from "../../helpers/fake-core-api";
 
 /** The product as a script: answers handed to the long poll one by one, or a product that is down. */

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { AccessSync } from "../../../agent/access-sync";
 import { CoreWatch } from "../../../agent/core-watch";
 import { silentLogger } from "../../../agent/log";
-import type { AllowEntry, InboundReport } from "../../../bff/modules/access/node-wire";
+import type { AllowEntry, InboundReport } from "../../../bff/modules/access/nodes/node-wire";
 import { FakeCoreApi } from "../../helpers/fake-core-api";
 
 const inbounds: InboundReport[] = [

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { registerNodeMetrics } from "../../../bff/modules/access/panel-nodes-metrics";
+import { registerNodeMetrics } from "../../../bff/modules/access/nodes/panel-nodes-metrics";
 import { systemClock } from "../../../bff/platform/clock";
 import { openSqlite } from "../../../bff/platform/database";
 import { createMetrics } from "../../../bff/platform/metrics";

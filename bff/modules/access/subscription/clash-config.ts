@@ -1,5 +1,5 @@
 import { company } from "../../../../core/company";
-import type { InboundReport } from "../node-wire";
+import type { InboundReport } from "../nodes/node-wire";
 import type { ServerEntry } from "./server-entries";
 import { flowOf } from "./share-links";
 import { type YamlValue, yamlDocument } from "./yaml-text";

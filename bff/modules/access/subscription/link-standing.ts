@@ -3,8 +3,8 @@ import type { Database } from "../../../../db/database";
 import { devices, type TokenDevice } from "../../../../db/queries/devices";
 import { payments } from "../../../../db/queries/payments";
 import type { SubscriptionRow } from "../../../../db/queries/subscriptions";
-import { accessEndsAt } from "../access-rule";
-import { credentialEndsAt } from "../allowlist";
+import { accessEndsAt } from "./allowlist/access-rule";
+import { credentialEndsAt } from "./allowlist/allowlist";
 
 /**
  * What a subscription link gives now (DESIGN §8 "The subscription answer"): the servers

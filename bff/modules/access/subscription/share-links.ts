@@ -1,4 +1,4 @@
-import type { InboundReport } from "../node-wire";
+import type { InboundReport } from "../nodes/node-wire";
 import { hostInUrl, type ServerEntry } from "./server-entries";
 
 /**

@@ -1,0 +1,26 @@
+import type { Database } from "../../../../db/database";
+import { vpnNodes } from "../../../../db/queries/nodes";
+import type { NodeIdentity } from "./node-keys";
+import type { NodeReport } from "./node-wire";
+
+/**
+ * A node's report of itself (DESIGN §8), kept for the links and the panel. `last_seen_at`
+ * is the wall clock: whether a real node is online has nothing to do with the demo's
+ * test clock. A core that is down holds no credential the agent can vouch for: 0.
+ */
+export async function storeNodeReport(database: Database, node: NodeIdentity, report: NodeReport) {
+  await vpnNodes.storeReport(
+    database,
+    node.id,
+    {
+      host: report.host,
+      core: report.core,
+      coreVersion: report.coreVersion,
+      inbounds: JSON.stringify(report.inbounds),
+      appliedVersion: report.appliedVersion,
+      credentials: report.coreState === "down" ? 0 : report.credentials,
+      coreState: report.coreState ?? null,
+    },
+    Date.now(),
+  );
+}
