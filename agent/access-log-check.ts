@@ -1,6 +1,6 @@
 import { open, stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
-import { accessLogSettings } from "./core-config";
+import { accessLogSettings } from "./core-config.ts";
 
 /**
  * Revocation reads the core's access log to learn whose every open connection is (DESIGN

@@ -1,10 +1,10 @@
-import type { AllowListResponse, InboundReport } from "../bff/modules/access/nodes/node-wire";
-import { AllowList } from "./allow-list";
-import { type CoreApi, errorText } from "./core-api";
-import { CoreUsers } from "./core-users";
-import type { Logger } from "./log";
-import type { Refusal } from "./refusal";
-import { loadState, type SavedState, saveState } from "./state-file";
+import { AllowList } from "./allow-list.ts";
+import type { AllowListResponse, InboundReport } from "./contract/node-api.ts";
+import { type CoreApi, errorText } from "./core-api.ts";
+import { CoreUsers } from "./core-users.ts";
+import type { Logger } from "./log.ts";
+import type { Refusal } from "./refusal.ts";
+import { loadState, type SavedState, saveState } from "./state-file.ts";
 
 export type AccessSyncOptions = {
   api: CoreApi;
@@ -30,7 +30,10 @@ export class AccessSync {
   private saving: Promise<void> | undefined;
   private isSaveWanted = false;
 
-  constructor(private readonly options: AccessSyncOptions) {
+  private readonly options: AccessSyncOptions;
+
+  constructor(options: AccessSyncOptions) {
+    this.options = options;
     this.users = new CoreUsers(options.api, options.inbounds, this.allowList, options.onRemoved);
   }
 

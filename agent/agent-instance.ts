@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { loadState } from "./state-file";
+import { loadState } from "./state-file.ts";
 
 /**
  * This agent's name towards the product (`X-Agent-Instance`): the one in AGENT_STATE, so a

@@ -1,19 +1,19 @@
-import type { InboundReport, NodeReport } from "../bff/modules/access/nodes/node-wire";
-import { parseAccessLine } from "./access-log";
-import { AccessSync } from "./access-sync";
-import { pollAllowList } from "./allow-list-poll";
-import { ConnectionBursts } from "./connection-bursts";
-import type { CoreApi } from "./core-api";
-import type { CoreKind } from "./core-messages";
-import { CoreWatch } from "./core-watch";
-import { EventSender } from "./event-sender";
-import type { Logger } from "./log";
-import { readLinesBackwards } from "./log-history";
-import { LogTail } from "./log-tail";
-import type { ProductApi } from "./product-api";
-import { RefusalWatch, watchedProduct } from "./refusal";
-import { Reporter } from "./reporter";
-import { Revocation, type Sockets } from "./revocation";
+import { parseAccessLine } from "./access-log.ts";
+import { AccessSync } from "./access-sync.ts";
+import { pollAllowList } from "./allow-list-poll.ts";
+import { ConnectionBursts } from "./connection-bursts.ts";
+import type { InboundReport, NodeReport } from "./contract/node-api.ts";
+import type { CoreApi } from "./core-api.ts";
+import type { CoreKind } from "./core-messages.ts";
+import { CoreWatch } from "./core-watch.ts";
+import { EventSender } from "./event-sender.ts";
+import type { Logger } from "./log.ts";
+import { readLinesBackwards } from "./log-history.ts";
+import { LogTail } from "./log-tail.ts";
+import type { ProductApi } from "./product-api.ts";
+import { RefusalWatch, watchedProduct } from "./refusal.ts";
+import { Reporter } from "./reporter.ts";
+import { Revocation, type Sockets } from "./revocation.ts";
 
 export type AgentOptions = {
   core: CoreKind;
@@ -57,8 +57,10 @@ export class Agent {
   private revoking: string[] = [];
   private isCoreUp = false;
   private readonly now: () => number;
+  private readonly options: AgentOptions;
 
-  constructor(private readonly options: AgentOptions) {
+  constructor(options: AgentOptions) {
+    this.options = options;
     const now = options.now ?? Date.now;
     this.now = now;
     this.refusals = new RefusalWatch(

@@ -1,6 +1,6 @@
-import type { AccessSync } from "./access-sync";
-import type { Logger } from "./log";
-import { type ProductApi, ProductError } from "./product-api";
+import type { AccessSync } from "./access-sync.ts";
+import type { Logger } from "./log.ts";
+import { type ProductApi, ProductError } from "./product-api.ts";
 
 const longPollSeconds = 15;
 const maxBackoffMs = 30_000;

@@ -1,4 +1,4 @@
-import type { AllowListResponse } from "../bff/modules/access/nodes/node-wire";
+import type { AllowListResponse } from "./contract/node-api.ts";
 
 /** A credential the node must hold, and when it leaves by the agent's own clock (ms since the epoch). */
 export type AllowedCredential = { id: string; expiresAt: number };

@@ -12,7 +12,11 @@ export class ConnectionBursts {
   /** key → when its burst began; insertion order is start order, so the oldest come first. */
   private readonly startedAt = new Map<string, number>();
 
-  constructor(private readonly now: () => number) {}
+  private readonly now: () => number;
+
+  constructor(now: () => number) {
+    this.now = now;
+  }
 
   /** True for the first line of a burst (the one to report). */
   isNew(tag: string, clientIp: string): boolean {

@@ -10,7 +10,7 @@ import {
   encodeRemoveUser,
   type Stat,
   type SysStats,
-} from "./core-messages";
+} from "./core-messages.ts";
 
 /** The core's gRPC API as the agent uses it (a fake stands in for it in unit tests). */
 export type CoreApi = {

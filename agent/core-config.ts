@@ -1,6 +1,6 @@
-import type { InboundNetwork, InboundReport, InboundSecurity } from "../bff/modules/access/nodes/node-wire";
-import { stripJsonComments } from "./json-comments";
-import { realityPublicKey } from "./reality-key";
+import type { InboundNetwork, InboundReport, InboundSecurity } from "./contract/node-api.ts";
+import { stripJsonComments } from "./json-comments.ts";
+import { realityPublicKey } from "./reality-key.ts";
 
 /** Inbounds whose tag starts with this are the agent's (DESIGN §8); others are the operator's. */
 export const managedTagPrefix = "kannt";

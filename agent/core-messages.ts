@@ -1,4 +1,4 @@
-import { decodeText, ProtoWriter, readFields } from "./protobuf";
+import { decodeText, ProtoWriter, readFields } from "./protobuf.ts";
 
 /**
  * The core API's messages, written by hand after the cores' .proto files: Xray-core

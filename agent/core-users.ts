@@ -1,7 +1,7 @@
-import type { InboundReport } from "../bff/modules/access/nodes/node-wire";
-import type { AllowList } from "./allow-list";
-import type { CoreApi } from "./core-api";
-import type { CoreUser } from "./core-messages";
+import type { AllowList } from "./allow-list.ts";
+import type { InboundReport } from "./contract/node-api.ts";
+import type { CoreApi } from "./core-api.ts";
+import type { CoreUser } from "./core-messages.ts";
 
 /** Calls in flight at once: a full resync of 100,000 credentials must not be one call at a time. */
 const parallelCalls = 32;
@@ -30,14 +30,24 @@ export class CoreUsers {
   private running: Promise<ConvergeResult> | undefined;
   private isRerunWanted = false;
   private collected: ConvergeResult = { failed: 0 };
+  private readonly api: CoreApi;
+  private readonly inbounds: InboundReport[];
+  private readonly allowList: AllowList;
+
+  /** A credential left the core (removed, or replaced by a new id): its connections must end. */
+  private readonly onRemoved: (tag: string) => void;
 
   constructor(
-    private readonly api: CoreApi,
-    private readonly inbounds: InboundReport[],
-    private readonly allowList: AllowList,
-    /** A credential left the core (removed, or replaced by a new id): its connections must end. */
-    private readonly onRemoved: (tag: string) => void,
-  ) {}
+    api: CoreApi,
+    inbounds: InboundReport[],
+    allowList: AllowList,
+    onRemoved: (tag: string) => void,
+  ) {
+    this.api = api;
+    this.inbounds = inbounds;
+    this.allowList = allowList;
+    this.onRemoved = onRemoved;
+  }
 
   touch(tags: Iterable<string>): void {
     for (const tag of tags) this.pending.add(tag);

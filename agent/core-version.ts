@@ -1,4 +1,5 @@
-import type { CoreKind } from "./core-messages";
+import type { CoreKind } from "./core-messages.ts";
+import { runCommand } from "./run-command.ts";
 
 /** `V2Ray 4.34.0 (user) ...`, `Xray 25.3.6 (Xray, Penetrates Everything.) ...`: the first version number. */
 export function versionFromOutput(output: string): string {
@@ -12,10 +13,7 @@ export function versionFromOutput(output: string): string {
 export async function coreVersion(core: CoreKind): Promise<string> {
   const command = core === "xray" ? ["xray", "version"] : ["v2ray", "-version"];
   try {
-    const child = Bun.spawn(command, { stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: 5_000 });
-    const output = await new Response(child.stdout).text();
-    await child.exited;
-    return versionFromOutput(output);
+    return versionFromOutput(await runCommand(command, 5_000));
   } catch {
     return "unknown";
   }

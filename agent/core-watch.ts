@@ -1,5 +1,5 @@
-import type { CoreApi } from "./core-api";
-import type { SysStats } from "./core-messages";
+import type { CoreApi } from "./core-api.ts";
+import type { SysStats } from "./core-messages.ts";
 
 export type CoreState = "up" | "down" | "restarted";
 
@@ -12,7 +12,11 @@ export class CoreWatch {
   private last: SysStats | undefined;
   private isDown = false;
 
-  constructor(private readonly api: CoreApi) {}
+  private readonly api: CoreApi;
+
+  constructor(api: CoreApi) {
+    this.api = api;
+  }
 
   /** The core's uptime at the last look, in seconds (undefined before one answered). */
   get uptimeSeconds(): number | undefined {

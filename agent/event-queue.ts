@@ -1,4 +1,4 @@
-import type { ConnectionEvent, NodeEvents, TrafficSample } from "../bff/modules/access/nodes/node-wire";
+import type { ConnectionEvent, NodeEvents, TrafficSample } from "./contract/node-api.ts";
 
 /** Connection events kept while the product is unreachable; the oldest give way beyond this. */
 const maxConnections = 50_000;

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { ConnectionEvent, NodeEvents } from "../bff/modules/access/nodes/node-wire";
-import type { CoreApi } from "./core-api";
-import { parseUserStat } from "./core-messages";
-import { EventQueue } from "./event-queue";
-import type { Logger } from "./log";
-import { type ProductApi, ProductError } from "./product-api";
+import type { ConnectionEvent, NodeEvents } from "./contract/node-api.ts";
+import type { CoreApi } from "./core-api.ts";
+import { parseUserStat } from "./core-messages.ts";
+import { EventQueue } from "./event-queue.ts";
+import type { Logger } from "./log.ts";
+import { type ProductApi, ProductError } from "./product-api.ts";
 
 /** Connection events that make a batch worth sending before the 10 s beat. */
 const eagerBatch = 1_000;
@@ -51,14 +51,25 @@ export class EventSender {
    * reset), or the core's start for the first read. Unknown: at most a week.
    */
   countersSince: number | undefined;
+  private readonly core: CoreApi;
+  private readonly product: ProductApi;
+  private readonly log: Logger;
+  private readonly isKnownTag: (tag: string) => boolean;
+  private readonly now: () => number;
 
   constructor(
-    private readonly core: CoreApi,
-    private readonly product: ProductApi,
-    private readonly log: Logger,
-    private readonly isKnownTag: (tag: string) => boolean,
-    private readonly now: () => number = Date.now,
-  ) {}
+    core: CoreApi,
+    product: ProductApi,
+    log: Logger,
+    isKnownTag: (tag: string) => boolean,
+    now: () => number = Date.now,
+  ) {
+    this.core = core;
+    this.product = product;
+    this.log = log;
+    this.isKnownTag = isKnownTag;
+    this.now = now;
+  }
 
   tagsLeft(tags: string[]): void {
     const now = this.now();

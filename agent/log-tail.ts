@@ -14,11 +14,13 @@ export class LogTail {
   private remainder = "";
   private readonly decoder = new TextDecoder();
   private reading: Promise<boolean> = Promise.resolve(false);
+  private readonly path: string;
+  private readonly onLine: (line: string) => void;
 
-  constructor(
-    private readonly path: string,
-    private readonly onLine: (line: string) => void,
-  ) {}
+  constructor(path: string, onLine: (line: string) => void) {
+    this.path = path;
+    this.onLine = onLine;
+  }
 
   /**
    * Marks the current end of the file as read and answers it (the offset and whether the

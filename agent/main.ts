@@ -1,18 +1,18 @@
 /**
  * The node agent (DESIGN §8), started with `npm run agent` beside the core on each VPN
- * server, configured by environment only. See the README's section on VPN nodes.
+ * server, configured by environment only. See docs/nodes.md.
  */
 import { open, readFile, unlink } from "node:fs/promises";
-import { accessLogProblem } from "./access-log-check";
-import { Agent } from "./agent";
-import { agentInstanceId } from "./agent-instance";
-import { connectCoreApi } from "./core-api";
-import { CoreConfigError, managedInbounds } from "./core-config";
-import { coreVersion } from "./core-version";
-import { consoleLogger, throttledLogger } from "./log";
-import { productApi } from "./product-api";
-import { readSettings, SettingsError } from "./settings";
-import { closeSockets, establishedEndpoints } from "./socket-closer";
+import { accessLogProblem } from "./access-log-check.ts";
+import { Agent } from "./agent.ts";
+import { agentInstanceId } from "./agent-instance.ts";
+import { connectCoreApi } from "./core-api.ts";
+import { CoreConfigError, managedInbounds } from "./core-config.ts";
+import { coreVersion } from "./core-version.ts";
+import { consoleLogger, throttledLogger } from "./log.ts";
+import { productApi } from "./product-api.ts";
+import { readSettings, SettingsError } from "./settings.ts";
+import { closeSockets, establishedEndpoints } from "./socket-closer.ts";
 
 function stop(message: string): never {
   for (const line of message.split("\n")) console.error(`kannt-agent: ${line}`);

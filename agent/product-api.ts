@@ -1,9 +1,13 @@
-import type {
-  AllowEntry,
-  AllowListResponse,
-  NodeEvents,
-  NodeReport,
-} from "../bff/modules/access/nodes/node-wire";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import {
+  type AllowEntry,
+  type AllowListResponse,
+  allowListResponse,
+  type NodeEvents,
+  type NodeReport,
+  nodeAck,
+  nodeEventsAck,
+} from "./contract/node-api.ts";
 
 /** The product's node API as the agent uses it (a fake stands in for it in unit tests). */
 export type ProductApi = {
@@ -18,62 +22,63 @@ export type ProductApi = {
 };
 
 export class ProductError extends Error {
-  constructor(
-    message: string,
-    /** The HTTP status when the product answered; undefined when it could not be reached. */
-    readonly status?: number,
-    /** The error code of the answer's body (`node_disabled`, `node_key_rotated`, …). */
-    readonly code?: string,
-  ) {
+  /** The HTTP status when the product answered; undefined when it could not be reached. */
+  readonly status?: number;
+  /** The error code of the answer's body (`node_disabled`, `node_key_rotated`, …). */
+  readonly code?: string;
+
+  constructor(message: string, status?: number, code?: string) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const isEntry = (value: unknown): value is AllowEntry => {
-  const entry = value as AllowEntry;
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof entry.tag === "string" &&
-    entry.tag !== "" &&
-    typeof entry.id === "string" &&
-    uuidPattern.test(entry.id) &&
-    typeof entry.remainingMs === "number" &&
-    Number.isFinite(entry.remainingMs)
-  );
+const allowListAnswer = TypeCompiler.Compile(allowListResponse);
+const ackAnswer = TypeCompiler.Compile(nodeAck);
+const eventsAckAnswer = TypeCompiler.Compile(nodeEventsAck);
+
+type Checker = {
+  Check(value: unknown): boolean;
+  Errors(value: unknown): Iterable<{ path: string; message: string }>;
 };
 
+/** The first place an answer leaves the contract, for the log: "/entries/3/remainingMs: Expected number". */
+function firstMismatch(checker: Checker, body: unknown): string {
+  for (const error of checker.Errors(body)) return `${error.path || "/"}: ${error.message}`;
+  return "";
+}
+
 /**
- * The allow-list answer checked before anything acts on it: a wrong shape is an error
- * (retried), never an empty list that would remove everyone. An entry the core could not
- * take (an id that is no UUID) is left out, not the whole answer.
+ * The allow-list answer checked against the contract before anything acts on it: a wrong
+ * shape is an error (retried), never an empty list that would remove everyone. An entry the
+ * core could not take (an id that is no UUID) is left out, not the whole answer.
  */
 export function parseAllowList(body: unknown): AllowListResponse & { skipped: number } {
-  const answer = body as Partial<AllowListResponse> | null;
-  if (
-    typeof answer !== "object" ||
-    answer === null ||
-    typeof answer.version !== "number" ||
-    !Number.isSafeInteger(answer.version) ||
-    answer.version < 0 ||
-    typeof answer.full !== "boolean" ||
-    !Array.isArray(answer.entries) ||
-    !Array.isArray(answer.removed) ||
-    !answer.removed.every((tag) => typeof tag === "string")
-  )
+  if (!allowListAnswer.Check(body))
     throw new ProductError(
-      "The allow-list answer has not the node API's shape (version, full, entries, removed).",
+      `The allow-list answer is not the node API's (${firstMismatch(allowListAnswer, body)}).`,
     );
-  const entries = answer.entries.filter(isEntry);
+  const entries = body.entries.filter(
+    (entry: AllowEntry) => uuidPattern.test(entry.id) && Number.isFinite(entry.remainingMs),
+  );
   return {
-    version: answer.version,
-    full: answer.full,
+    version: body.version,
+    full: body.full,
     entries,
-    removed: answer.removed,
-    skipped: answer.entries.length - entries.length,
+    removed: body.removed,
+    skipped: body.entries.length - entries.length,
   };
+}
+
+/** A report's or a batch's answer: the contract's acknowledgement, or an error (the call is tried again). */
+function checkAck(what: string, checker: Checker, body: unknown): void {
+  if (!checker.Check(body))
+    throw new ProductError(
+      `${what} answered something that is not the node API's (${firstMismatch(checker, body)}).`,
+    );
 }
 
 async function failure(response: Response, what: string): Promise<ProductError> {
@@ -107,7 +112,7 @@ export function productApi(productUrl: string, nodeKey: string, instanceId: stri
     "x-agent-instance": instanceId,
   };
 
-  const post = async (path: string, body: unknown) => {
+  const post = async (path: string, body: unknown, answer: Checker) => {
     const response = await fetch(`${productUrl}${path}`, {
       method: "POST",
       headers,
@@ -115,7 +120,13 @@ export function productApi(productUrl: string, nodeKey: string, instanceId: stri
       signal: AbortSignal.timeout(15_000),
     });
     if (!response.ok) throw await failure(response, `POST ${path}`);
-    await response.body?.cancel();
+    let acknowledged: unknown;
+    try {
+      acknowledged = await response.json();
+    } catch {
+      throw new ProductError(`POST ${path} answered something that is not JSON`);
+    }
+    checkAck(`POST ${path}`, answer, acknowledged);
   };
 
   return {
@@ -137,7 +148,7 @@ export function productApi(productUrl: string, nodeKey: string, instanceId: stri
       }
       return parseAllowList(body);
     },
-    report: (report) => post("/api/nodes/report", report),
-    events: (events) => post("/api/nodes/events", events),
+    report: (report) => post("/api/nodes/report", report, ackAnswer),
+    events: (events) => post("/api/nodes/events", events, eventsAckAnswer),
   };
 }

@@ -1,5 +1,5 @@
-import type { Logger } from "./log";
-import { type ProductApi, ProductError } from "./product-api";
+import type { Logger } from "./log.ts";
+import { type ProductApi, ProductError } from "./product-api.ts";
 
 /**
  * Why the product refuses this node: `disabled` (403: an operator disabled it), `key` (401:
@@ -35,15 +35,29 @@ const hints: Record<RefusalKind, string> = {
 export class RefusalWatch {
   private isEmptied = false;
 
+  private current: Refusal | undefined;
+  private readonly now: () => number;
+  private readonly log: Logger;
+
+  /** Removes every credential from the core and the saved list. */
+  private readonly emptyCore: (kind: RefusalKind) => Promise<void>;
+
+  /** The refusal changed: save it. */
+  private readonly changed: () => void;
+
   constructor(
-    private current: Refusal | undefined,
-    private readonly now: () => number,
-    private readonly log: Logger,
-    /** Removes every credential from the core and the saved list. */
-    private readonly emptyCore: (kind: RefusalKind) => Promise<void>,
-    /** The refusal changed: save it. */
-    private readonly changed: () => void,
-  ) {}
+    current: Refusal | undefined,
+    now: () => number,
+    log: Logger,
+    emptyCore: (kind: RefusalKind) => Promise<void>,
+    changed: () => void,
+  ) {
+    this.current = current;
+    this.now = now;
+    this.log = log;
+    this.emptyCore = emptyCore;
+    this.changed = changed;
+  }
 
   get refusal(): Refusal | undefined {
     return this.current;

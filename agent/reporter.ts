@@ -1,6 +1,6 @@
-import type { NodeReport } from "../bff/modules/access/nodes/node-wire";
-import type { Logger } from "./log";
-import type { ProductApi } from "./product-api";
+import type { NodeReport } from "./contract/node-api.ts";
+import type { Logger } from "./log.ts";
+import type { ProductApi } from "./product-api.ts";
 
 /**
  * The node's report of itself (POST /api/nodes/report), sent at start, after each applied
@@ -11,12 +11,17 @@ export class Reporter {
   private sending: Promise<void> | undefined;
   private isWanted = false;
 
-  constructor(
-    private readonly product: ProductApi,
-    private readonly build: () => NodeReport,
-    private readonly log: Logger,
-    private readonly signal: AbortSignal,
-  ) {}
+  private readonly product: ProductApi;
+  private readonly build: () => NodeReport;
+  private readonly log: Logger;
+  private readonly signal: AbortSignal;
+
+  constructor(product: ProductApi, build: () => NodeReport, log: Logger, signal: AbortSignal) {
+    this.product = product;
+    this.build = build;
+    this.log = log;
+    this.signal = signal;
+  }
 
   send(): Promise<void> {
     this.isWanted = true;

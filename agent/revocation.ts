@@ -1,6 +1,6 @@
-import { type AccessLine, parseAccessLine } from "./access-log";
-import type { Logger } from "./log";
-import { type Endpoint, endpointKey, OpenConnections } from "./open-connections";
+import { type AccessLine, parseAccessLine } from "./access-log.ts";
+import type { Logger } from "./log.ts";
+import { type Endpoint, endpointKey, OpenConnections } from "./open-connections.ts";
 
 export type Sockets = {
   close(endpoints: Endpoint[], managedPorts: number[]): Promise<void>;
@@ -37,16 +37,30 @@ export class Revocation {
   private unnamedAtStart = new Set<string>();
   private sizeAfterPrune = 0;
   private pruning: Promise<void> | undefined;
+  private readonly managedPorts: number[];
+  private readonly portOfInbound: Map<string, number>;
+  private readonly sockets: Sockets;
+  private readonly log: Logger;
+  private readonly now: () => number;
+
+  /** The tag is on the core again with the credential the product wants (re-added, or a new link). */
+  private readonly isBack: (tag: string) => boolean;
 
   constructor(
-    private readonly managedPorts: number[],
-    private readonly portOfInbound: Map<string, number>,
-    private readonly sockets: Sockets,
-    private readonly log: Logger,
-    private readonly now: () => number,
-    /** The tag is on the core again with the credential the product wants (re-added, or a new link). */
-    private readonly isBack: (tag: string) => boolean,
-  ) {}
+    managedPorts: number[],
+    portOfInbound: Map<string, number>,
+    sockets: Sockets,
+    log: Logger,
+    now: () => number,
+    isBack: (tag: string) => boolean,
+  ) {
+    this.managedPorts = managedPorts;
+    this.portOfInbound = portOfInbound;
+    this.sockets = sockets;
+    this.log = log;
+    this.now = now;
+    this.isBack = isBack;
+  }
 
   record(line: AccessLine): void {
     const endpoint = this.endpointOf(line);

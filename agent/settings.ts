@@ -1,4 +1,4 @@
-import type { CoreKind } from "./core-messages";
+import type { CoreKind } from "./core-messages.ts";
 
 /** The agent's whole configuration: environment variables only (DESIGN §8). */
 export type AgentSettings = {

@@ -1,19 +1,11 @@
-import { normalizeIp } from "./access-log";
-import { type Endpoint, endpointKey } from "./open-connections";
+import { normalizeIp } from "./access-log.ts";
+import { type Endpoint, endpointKey } from "./open-connections.ts";
+import { runCommand } from "./run-command.ts";
 
 /** Endpoints per `ss` run: one filter, one process, however many sockets a revocation ends. */
 const endpointsPerRun = 64;
 
-async function run(command: string[]): Promise<string> {
-  const child = Bun.spawn(command, { stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: 10_000 });
-  const [output, errors, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  if (code !== 0) throw new Error(`${command.join(" ")} failed (${code}): ${errors.trim()}`);
-  return output;
-}
+const run = (command: string[]) => runCommand(command, 10_000);
 
 const portFilter = (ports: number[]) => [
   "(",

@@ -1,6 +1,6 @@
 import { open, readFile, rename, unlink } from "node:fs/promises";
-import type { AllowedCredential } from "./allow-list";
-import type { Refusal } from "./refusal";
+import type { AllowedCredential } from "./allow-list.ts";
+import type { Refusal } from "./refusal.ts";
 
 /**
  * AGENT_STATE: the last allow-list, so an agent restarted while the product is down puts

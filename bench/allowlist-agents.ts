@@ -1,4 +1,4 @@
-import type { AllowListResponse, NodeReport } from "../bff/modules/access/nodes/node-wire";
+import type { AllowListResponse, NodeReport } from "../agent/contract/node-api";
 
 const longPollSeconds = 15;
 /** An empty answer that came back at once is not asked again sooner than this, as the agent does. */

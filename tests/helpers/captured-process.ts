@@ -57,11 +57,21 @@ export type CapturedProcess = {
  * log tests read every line, and a pipe nobody reads would stall a chatty server.
  */
 export function spawnCaptured(script: string, environment: Record<string, string>): CapturedProcess {
+  return spawnCapturedCommand(["bun", script], environment);
+}
+
+/** `command` as its own process, in `cwd`, with spawnCaptured's environment and captured streams. */
+export function spawnCapturedCommand(
+  command: string[],
+  environment: Record<string, string>,
+  cwd?: string,
+): CapturedProcess {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !serverVariables.includes(name)),
   );
-  const child = Bun.spawn(["bun", script], {
+  const child = Bun.spawn(command, {
     env: { ...inherited, ...environment },
+    cwd,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -1,9 +1,4 @@
-import type {
-  AllowEntry,
-  AllowListResponse,
-  NodeEvents,
-  NodeReport,
-} from "../../bff/modules/access/nodes/node-wire";
+import type { AllowEntry, AllowListResponse, NodeEvents, NodeReport } from "../../agent/contract/node-api";
 
 /**
  * The product's node API as the agent sees it (DESIGN §8 paths and shapes), small enough to
@@ -115,7 +110,7 @@ export class FakeNodeApi {
     }
     if (request.method === "POST" && url.pathname === "/api/nodes/events") {
       this.events.push((await request.json()) as NodeEvents);
-      return Response.json({ success: true });
+      return Response.json({ success: true, ignored: 0 });
     }
     return Response.json(
       { success: false, error: { code: "not_found", message: "There is no such API endpoint." } },

@@ -1,13 +1,13 @@
-import type { createApp } from "../../bff/app";
-import type { AppContext } from "../../bff/context";
-import { createNode } from "../../bff/modules/access/nodes/node-keys";
 import type {
   AllowEntry,
   AllowListResponse,
   ConnectionEvent,
   NodeReport,
   TrafficSample,
-} from "../../bff/modules/access/nodes/node-wire";
+} from "../../agent/contract/node-api";
+import type { createApp } from "../../bff/app";
+import type { AppContext } from "../../bff/context";
+import { createNode } from "../../bff/modules/access/nodes/node-keys";
 import { postJson, request } from "./app";
 import { asCustomer, type SignedIn, signIn } from "./customers";
 import { cards, order, payWithCard } from "./payments";

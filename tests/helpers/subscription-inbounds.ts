@@ -1,4 +1,4 @@
-import type { InboundReport } from "../../bff/modules/access/nodes/node-wire";
+import type { InboundReport } from "../../agent/contract/node-api";
 import type { ServerEntry } from "../../bff/modules/access/subscription/server-entries";
 
 /** A device credential as the links carry it. */

@@ -13,7 +13,13 @@ import {
 import { asCustomer, type SignedIn } from "../../helpers/customers";
 import { bearer, tokensFor } from "../../helpers/operators";
 import { getThroughProxy, reaches } from "../../helpers/proxy-tunnel";
-import { spawnAgent, streamingTarget, until as waitUntil } from "../../helpers/real-core-rig";
+import {
+  type AgentRuntime,
+  installedAgentPackage,
+  spawnAgent,
+  streamingTarget,
+  until as waitUntil,
+} from "../../helpers/real-core-rig";
 import { payingCustomer } from "../../helpers/refunds";
 import { remoteApp } from "../../helpers/remote-app";
 import {
@@ -124,16 +130,22 @@ async function startNode() {
   nodeConfigPath = started.configPath;
 }
 
-/** The agent as its systemd unit runs it: `bun agent/main.ts` and the environment of DESIGN §8. */
+/** The agent's own package, installed as the node guide does it, run by Node 22. */
+let agentRuntime: AgentRuntime;
+
+/** The agent as its systemd unit runs it: `node main.ts` in its package, the environment of DESIGN §8. */
 function startAgent() {
-  agent = spawnAgent({
-    productUrl: origin,
-    nodeKey,
-    coreApiPort: ports.api,
-    coreConfigPath: nodeConfigPath,
-    accessLogPath: accessLog(),
-    statePath: join(directory, "agent-state.json"),
-  });
+  agent = spawnAgent(
+    {
+      productUrl: origin,
+      nodeKey,
+      coreApiPort: ports.api,
+      coreConfigPath: nodeConfigPath,
+      accessLogPath: accessLog(),
+      statePath: join(directory, "agent-state.json"),
+    },
+    agentRuntime,
+  );
 }
 
 async function stopAgent() {
@@ -198,6 +210,7 @@ async function devicesOf(customer: Customer): Promise<ProfileDevice[]> {
 beforeAll(async () => {
   requireV2ray();
   directory = mkdtempSync(join(tmpdir(), "kannt-real-node-"));
+  agentRuntime = { kind: "node", agentDirectory: installedAgentPackage(directory) };
   ports = { api: await freePort(), vless: await freePort(), vmess: await freePort() };
   proxies = {
     oneVless: await freePort(),

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
+import type { NodeEvents } from "../../../agent/contract/node-api";
 import { EventQueue } from "../../../agent/event-queue";
 import { EventSender } from "../../../agent/event-sender";
 import { silentLogger } from "../../../agent/log";
 import { type ProductApi, ProductError } from "../../../agent/product-api";
-import type { NodeEvents } from "../../../bff/modules/access/nodes/node-wire";
 import { FakeCoreApi } from "../../helpers/fake-core-api";
 
 class EventsProduct implements ProductApi {

@@ -4,16 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { Agent } from "../../../agent/agent";
-import { type Logger, silentLogger } from "../../../agent/log";
-import type { Endpoint } from "../../../agent/open-connections";
-import { type ProductApi, ProductError } from "../../../agent/product-api";
-import { saveState } from "../../../agent/state-file";
 import type {
   AllowListResponse,
   InboundReport,
   NodeEvents,
   NodeReport,
-} from "../../../bff/modules/access/nodes/node-wire";
+} from "../../../agent/contract/node-api";
+import { type Logger, silentLogger } from "../../../agent/log";
+import type { Endpoint } from "../../../agent/open-connections";
+import { type ProductApi, ProductError } from "../../../agent/product-api";
+import { saveState } from "../../../agent/state-file";
 import { FakeCoreApi } from "../../helpers/fake-core-api";
 
 /** The product as a script: answers handed to the long poll one by one, or a product that is down. */

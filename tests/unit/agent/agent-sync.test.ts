@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { AccessSync } from "../../../agent/access-sync";
+import type { AllowEntry, InboundReport } from "../../../agent/contract/node-api";
 import { CoreWatch } from "../../../agent/core-watch";
 import { silentLogger } from "../../../agent/log";
-import type { AllowEntry, InboundReport } from "../../../bff/modules/access/nodes/node-wire";
 import { FakeCoreApi } from "../../helpers/fake-core-api";
 
 const inbounds: InboundReport[] = [

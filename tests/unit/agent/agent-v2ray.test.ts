@@ -6,9 +6,9 @@ import { NodeBesideProduct, streamingTarget, until } from "../../helpers/real-co
 import { freePort, type V2rayProcess } from "../../helpers/v2ray-node";
 
 /**
- * The agent (`bun agent/main.ts`, configured by environment as in production) beside a
- * real V2Ray node, a second V2Ray as the customer's app, a fake product and a local HTTP
- * target: access granted, refused, revoked (open connections included), restored after a
+ * The agent (its own package installed as on a node, run by Node 22 and configured by
+ * environment as in production) beside a real V2Ray node, a second V2Ray as the customer's
+ * app, a fake product and a local HTTP target: access granted, refused, revoked (open connections included), restored after a
  * core restart, expired by the agent's clock with the product down, and restored from
  * AGENT_STATE by a restarted agent with the product down.
  */
@@ -34,7 +34,10 @@ beforeAll(async () => {
   };
   target = streamingTarget(marker);
   product = new FakeNodeApi(nodeKey);
-  rig = await NodeBesideProduct.create("agent", `http://127.0.0.1:${product.start()}`, nodeKey);
+  // As the node guide installs it: the agent's own package, `npm ci --omit=dev`, on Node 22.
+  rig = await NodeBesideProduct.create("agent", `http://127.0.0.1:${product.start()}`, nodeKey, {
+    onNode: true,
+  });
   await rig.startNode();
   app = await rig.startApp([
     { proxyPort: proxies.vless, protocol: "vless", id: allowedId },

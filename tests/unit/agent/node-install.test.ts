@@ -19,14 +19,40 @@ const scratch = mkdtempSync(join(tmpdir(), "kannt-node-install-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const units = [
-  "deploy/kannt-agent.service",
   "deploy/systemd/kannt.service",
   "deploy/systemd/kannt@.service",
   "deploy/systemd/kannt-backup.service",
 ];
 
-describe("Bun on a node (and on the product's machine)", () => {
-  test("`npm ci --omit=dev`, the guide's install step, brings Bun and the agent's gRPC client", () => {
+describe("the agent's own package on a node", () => {
+  test("`npm ci --omit=dev` in agent/ brings the agent's gRPC client and TypeBox, and none of the product's packages", () => {
+    copyFileSync(join(root, "agent/package.json"), join(scratch, "package.json"));
+    copyFileSync(join(root, "agent/package-lock.json"), join(scratch, "package-lock.json"));
+    const run = Bun.spawnSync(
+      [
+        "npm",
+        "ci",
+        "--omit=dev",
+        "--dry-run",
+        "--prefer-offline",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+      ],
+      { cwd: scratch, stdout: "pipe", stderr: "pipe" },
+    );
+    const added = run.stdout.toString();
+    expect(run.exitCode, run.stderr.toString()).toBe(0);
+    expect(added).toMatch(/^add @grpc\/grpc-js /m);
+    expect(added).toMatch(/^add @sinclair\/typebox /m);
+    for (const productPackage of ["elysia", "astro", "react", "bun", "postgres", "nodemailer"])
+      expect(added).not.toMatch(new RegExp(`^add ${productPackage} `, "m"));
+    expect(added.split("\n").filter((line) => line.startsWith("add ")).length).toBeLessThan(50);
+  });
+});
+
+describe("Bun on the product's machine", () => {
+  test("`npm ci --omit=dev`, the guide's install step, brings Bun", () => {
     // npm's own answer from the lockfile, offline: what an install without dev packages adds.
     copyFileSync(join(root, "package.json"), join(scratch, "package.json"));
     copyFileSync(join(root, "package-lock.json"), join(scratch, "package-lock.json"));
@@ -40,7 +66,6 @@ describe("Bun on a node (and on the product's machine)", () => {
       JSON.parse(read("package-lock.json")) as { packages: Record<string, { version: string }> }
     ).packages["node_modules/bun"]?.version;
     expect(added).toMatch(new RegExp(`^add bun ${version}$`, "m"));
-    expect(added).toMatch(/^add @grpc\/grpc-js /m);
     // The binary itself, for this machine's platform.
     expect(added).toMatch(
       new RegExp(`^add @oven/bun-linux-${process.arch === "arm64" ? "aarch64" : "x64"} ${version}$`, "m"),
@@ -57,10 +82,10 @@ describe("Bun on a node (and on the product's machine)", () => {
     expect(text).not.toMatch(/\/usr\/(local\/)?bin\/bun\b/);
   });
 
-  test("the agent's unit says how it is installed: npm ci --omit=dev in /opt/kannt", () => {
+  test("the agent's unit says how it is installed: npm ci --omit=dev in /opt/kannt/agent, on Node 22", () => {
     const unit = read("deploy/kannt-agent.service");
-    expect(unit).toContain("`npm ci --omit=dev`");
-    expect(unit).toContain("node_modules/.bin/bun");
+    expect(unit).toContain("`npm ci --omit=dev` in /opt/kannt/agent");
+    expect(unit).toContain("Node 22");
   });
 
   test("the first start's site build runs with no `bun` on PATH, as under systemd", () => {

@@ -1,4 +1,12 @@
 import { Elysia } from "elysia";
+import {
+  allowListQuery,
+  allowListResponse,
+  nodeAck,
+  nodeEvents,
+  nodeEventsAck,
+  nodeReport,
+} from "../../../../agent/contract/node-api";
 import type { AppContext } from "../../../context";
 import { answerInEnglish } from "../../../platform/request-language";
 import { errorResponse } from "../../../platform/schemas";
@@ -8,14 +16,6 @@ import { authorizeAgentCall } from "./node-agents";
 import { storeNodeEvents } from "./node-events";
 import { createIntakeLimit, type IntakeLimit, refusalPauseMs } from "./node-intake-limit";
 import type { NodeIdentity } from "./node-keys";
-import {
-  allowListQuery,
-  allowListResponse,
-  nodeAck,
-  nodeEvents,
-  nodeEventsAck,
-  nodeReport,
-} from "./node-model";
 import { storeNodeReport } from "./node-reports";
 
 const nodeErrors = {
@@ -74,8 +74,8 @@ export function nodeApiModule(
           // Credentials in clear: no cache on the way may keep a copy.
           set.headers["cache-control"] = "no-store";
           return pollAllowList(database, watcher, clock, stopping, {
-            since: query.since ?? 0,
-            waitSeconds: query.wait ?? 0,
+            since: Number(query.since ?? 0),
+            waitSeconds: Number(query.wait ?? 0),
             recheck: () => authorize(request),
           });
         },

@@ -1,10 +1,10 @@
+import type { NodeEvents } from "../../../../agent/contract/node-api";
 import type { Database } from "../../../../db/database";
 import { type ConnectionRow, nodeEventRows, type TrafficRow } from "../../../../db/queries/node-events";
 import { vpnNodes } from "../../../../db/queries/nodes";
 import { dayMs } from "../../../platform/calendar";
 import type { NodeIdentity } from "./node-keys";
 import { refuseBeyondLink } from "./node-link-bound";
-import type { NodeEvents } from "./node-wire";
 
 /** A node clock further than this from ours is not believed: the event is dated now. */
 const believableSkewMs = dayMs;

@@ -1,6 +1,6 @@
+import type { TrafficSample } from "../../../../agent/contract/node-api";
+import { maxPeriodMs } from "../../../../agent/contract/node-api";
 import { AppError } from "../../../platform/errors";
-import { maxPeriodMs } from "./node-model";
-import type { TrafficSample } from "./node-wire";
 
 /** A batch gathered for less than this is judged as if it took this long: agents send every 10 s. */
 const shortestPeriodMs = 10_000;

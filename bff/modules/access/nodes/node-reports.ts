@@ -1,7 +1,7 @@
+import type { NodeReport } from "../../../../agent/contract/node-api";
 import type { Database } from "../../../../db/database";
 import { vpnNodes } from "../../../../db/queries/nodes";
 import type { NodeIdentity } from "./node-keys";
-import type { NodeReport } from "./node-wire";
 
 /**
  * A node's report of itself (DESIGN §8), kept for the links and the panel. `last_seen_at`

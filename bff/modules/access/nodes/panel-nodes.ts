@@ -1,3 +1,4 @@
+import type { InboundReport } from "../../../../agent/contract/node-api";
 import { dayMs } from "../../../../core/calendar";
 import type { Database } from "../../../../db/database";
 import { type NodeRow, vpnNodes } from "../../../../db/queries/nodes";
@@ -6,7 +7,6 @@ import { AppError } from "../../../platform/errors";
 import type { Actor } from "../../operators/accounts";
 import { allowListSize } from "../subscription/allowlist/allowlist";
 import { createNode, rotateNodeKey, setNodeDisabled } from "./node-keys";
-import type { InboundReport } from "./node-wire";
 
 /**
  * A node is online while its agent's heartbeat (at least every 10 s, DESIGN §8) is under

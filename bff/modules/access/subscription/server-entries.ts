@@ -1,7 +1,7 @@
 import { domainToASCII } from "node:url";
+import type { InboundNetwork, InboundReport, InboundSecurity } from "../../../../agent/contract/node-api";
 import { company } from "../../../../core/company";
 import type { ReportedNode } from "../../../../db/queries/nodes";
-import type { InboundNetwork, InboundReport, InboundSecurity } from "../nodes/node-wire";
 
 /** One server a client app gets: a node's inbound, under the name the app shows. */
 export type ServerEntry = { name: string; host: string; inbound: InboundReport };

@@ -1,4 +1,4 @@
-import type { InboundReport } from "../nodes/node-wire";
+import type { InboundReport } from "../../../../agent/contract/node-api";
 import { hostInUrl, type ServerEntry } from "./server-entries";
 
 /**

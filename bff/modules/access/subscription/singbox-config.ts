@@ -1,5 +1,5 @@
+import type { InboundReport } from "../../../../agent/contract/node-api";
 import { company } from "../../../../core/company";
-import type { InboundReport } from "../nodes/node-wire";
 import type { ServerEntry } from "./server-entries";
 import { flowOf } from "./share-links";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import type { NodeReport } from "../../../../agent/contract/node-api";
 import { nodeByAuthorization } from "../../../../bff/modules/access/nodes/node-keys";
-import type { NodeReport } from "../../../../bff/modules/access/nodes/node-wire";
 import type { NodeView } from "../../../../bff/modules/access/nodes/panel-nodes";
 import { allowListSize } from "../../../../bff/modules/access/subscription/allowlist/allowlist";
 import { runOperatorCommand } from "../../../../bff/operator-commands";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import type { AllowListResponse } from "../../../../agent/contract/node-api";
 import { runRetention } from "../../../../bff/jobs/retention";
-import type { AllowListResponse } from "../../../../bff/modules/access/nodes/node-wire";
 import { accessEndsAt } from "../../../../bff/modules/access/subscription/allowlist/access-rule";
 import {
   allowListSize,

@@ -1,7 +1,7 @@
+import type { AllowEntry, AllowListResponse } from "../../../../../agent/contract/node-api";
 import type { Database } from "../../../../../db/database";
 import { accessChanges, type LoggedChange } from "../../../../../db/queries/access-changes";
 import { allowList, type DeviceState } from "../../../../../db/queries/allowlist";
-import type { AllowEntry, AllowListResponse } from "../../nodes/node-wire";
 import { entryOf, fullAllowList } from "./allowlist";
 import { advanceCursor, gapSettleMs } from "./change-cursor";
 

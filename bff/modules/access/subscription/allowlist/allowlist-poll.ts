@@ -1,6 +1,6 @@
+import type { AllowListResponse } from "../../../../../agent/contract/node-api";
 import type { Database } from "../../../../../db/database";
 import type { Clock } from "../../../../platform/clock";
-import type { AllowListResponse } from "../../nodes/node-wire";
 import { readAllowList } from "./allowlist-delta";
 import type { ChangeWatcher } from "./change-watcher";
 

@@ -1,6 +1,6 @@
+import type { AllowEntry } from "../../../../../agent/contract/node-api";
 import type { Database } from "../../../../../db/database";
 import { allowList, type CredentialRow, type CredentialTerm } from "../../../../../db/queries/allowlist";
-import type { AllowEntry } from "../../nodes/node-wire";
 import { accessEndsAt } from "./access-rule";
 
 /**
