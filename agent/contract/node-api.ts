@@ -123,6 +123,14 @@ export const inboundReport = Type.Object({
   publicKey: Type.Optional(text(128)),
   shortId: Type.Optional(text(32)),
   spiderX: Type.Optional(text(256)),
+  minClientVer: Type.Optional(
+    Type.String({
+      maxLength: 16,
+      pattern: "^[0-9]+(\\.[0-9]+){0,2}$",
+      description:
+        "REALITY: the oldest client version the server lets in (Xray's realitySettings.minClientVer; on Xray 26.7.11 and later 26.3.27 when the config sets none)",
+    }),
+  ),
 });
 
 export const nodeReport = Type.Object({
