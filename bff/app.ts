@@ -3,8 +3,10 @@ import { Elysia } from "elysia";
 import { loadDemoKeys, loadSharedDemoKeys } from "./adapters/demo-idp/keys";
 import type { AppContext, ContextOverrides } from "./context";
 import { accessModule } from "./modules/access/devices";
+import { registerEntryMetrics } from "./modules/access/entries/entry-metrics";
 import { nodeApiModule } from "./modules/access/nodes/node-api";
 import { registerNodeMetrics } from "./modules/access/nodes/panel-nodes-metrics";
+import { probeApiModule } from "./modules/access/nodes/probes/probe-api";
 import { subscriptionUrlModule } from "./modules/access/subscription";
 import { analyticsModule } from "./modules/analytics";
 import { devEventCountsModule } from "./modules/analytics/dev-counts";
@@ -58,6 +60,7 @@ export async function createContext(
     : await loadDemoKeys(config.databasePath === ":memory:" ? undefined : config.dataDirectory);
   const metrics = createMetrics(database);
   registerNodeMetrics(metrics.registry, database, clock);
+  registerEntryMetrics(metrics.registry, database);
   return {
     config,
     database,
@@ -132,6 +135,7 @@ export function createApp(context: AppContext) {
     .use(panelModule(context))
     .use(accessModule(context))
     .use(nodeApiModule(context))
+    .use(probeApiModule(context))
     .use(analyticsModule(context))
     // GET /sub/{token}, the client apps' subscription URL: outside /api, answered before routing.
     .use(subscriptionUrlModule(context))

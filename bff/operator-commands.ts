@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import type { OperatorRole } from "../db/queries/operators";
 import { addNode } from "./modules/access/nodes/panel-nodes";
+import { addProbe } from "./modules/access/nodes/probes/probe-keys";
 import {
   createOperator,
   disableOperator,
@@ -11,12 +12,12 @@ import { AppError } from "./platform/errors";
 import { randomToken } from "./platform/random";
 
 export const operatorUsage =
-  "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username> | unlock <username> | node <name>";
+  "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username> | unlock <username> | node <name> | probe <name>";
 
 /** What a command printed and how it ended: 0 done, 1 refused, 2 not understood. */
 export type CommandResult = { exitCode: number; output: string };
 
-const commands = new Set(["node", "create", "reset-password", "unlock", "disable"]);
+const commands = new Set(["node", "probe", "create", "reset-password", "unlock", "disable"]);
 
 /**
  * Whether `args` is a command the CLI runs, told before any data is touched: every one of
@@ -47,6 +48,11 @@ export async function runOperatorCommand(
         // The panel's rule and audit entry; the key is last on its line, for scripts to take.
         const node = await addNode(database, name, now, { id: null });
         return done(`Node "${node.name}" key (shown once): ${node.key}`);
+      }
+      case "probe": {
+        // A probe agent's key (AGENT_MODE=probe), last on its line like a node's.
+        const probe = await addProbe(database, name, now, { id: null });
+        return done(`Probe "${probe.name}" key (shown once): ${probe.key}`);
       }
       case "create": {
         const role = rest[0];

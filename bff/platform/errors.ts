@@ -63,6 +63,17 @@ export const errorStatus = {
   invalid_node_name: 400,
   node_not_found: 404,
   node_name_taken: 409,
+  // Published entries and probe agents.
+  invalid_entry: 400,
+  entry_not_found: 404,
+  entry_order_incomplete: 400,
+  invalid_probe_name: 400,
+  probe_not_found: 404,
+  probe_name_taken: 409,
+  probe_key_missing: 401,
+  probe_key_unknown: 401,
+  probe_disabled: 403,
+  probe_agent_conflict: 409,
   // Orders, payments and the saved card.
   order_not_found: 404,
   notification_unsigned: 401,

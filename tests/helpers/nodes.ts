@@ -7,6 +7,7 @@ import type {
 } from "../../agent/contract/node-api";
 import type { createApp } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
+import { seedEntries } from "../../bff/modules/access/entries/entry-seeding";
 import { createNode } from "../../bff/modules/access/nodes/node-keys";
 import { postJson, request } from "./app";
 import { asCustomer, type SignedIn, signIn } from "./customers";
@@ -115,3 +116,34 @@ export const allAnswered = {
   "/api/profile/export": 200,
   "/sub": 200,
 };
+
+/**
+ * A node as its agent would have reported itself (host, inbounds, last seen by the wall
+ * clock), written straight to its row, with the entries its first report seeds.
+ */
+export async function reportedNode(
+  database: AppContext["database"],
+  node: {
+    name: string;
+    host: string | null;
+    inbounds: object[];
+    disabledAt?: number | null;
+    lastSeenAt?: number;
+  },
+  now: number,
+) {
+  const key = await createNode(database, node.name, now);
+  await database.run(
+    "UPDATE vpn_nodes SET host = ?, inbounds = ?, disabled_at = ?, last_seen_at = ? WHERE name = ?",
+    [
+      node.host,
+      JSON.stringify(node.inbounds),
+      node.disabledAt ?? null,
+      node.lastSeenAt ?? Date.now(),
+      node.name,
+    ],
+  );
+  const row = await database.get<{ id: number }>("SELECT id FROM vpn_nodes WHERE name = ?", [node.name]);
+  await seedEntries(database, Number(row?.id), node.inbounds as { tag: string }[], now);
+  return key;
+}

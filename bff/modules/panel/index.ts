@@ -4,7 +4,9 @@ import type { AppContext } from "../../context";
 import { paged, pageOf, pageQuery } from "../../platform/paging";
 import { callerLanguage } from "../../platform/request-language";
 import { errorResponse, rowId } from "../../platform/schemas";
+import { panelEntriesRoutes } from "../access/entries/panel-entries-routes";
 import { panelNodesRoutes } from "../access/nodes/panel-nodes-routes";
+import { panelProbesRoutes } from "../access/nodes/probes/panel-probes-routes";
 import { deliveryRecord } from "../mail/view";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
 import { previewRefund, refundCustomer } from "../payments/refunds/refund";
@@ -39,6 +41,8 @@ export function panelModule(context: AppContext) {
       .use(operatorAuth(context))
       .use(staffRoutes(context))
       .use(panelNodesRoutes(context))
+      .use(panelEntriesRoutes(context))
+      .use(panelProbesRoutes(context))
       .use(panelPromoRoutes(context))
       .get("/dashboard", ({ query }) => dashboardOf(context, query), {
         operator: "admin",

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
+import { registerEntryMetrics } from "../../../bff/modules/access/entries/entry-metrics";
 import { registerNodeMetrics } from "../../../bff/modules/access/nodes/panel-nodes-metrics";
 import { systemClock } from "../../../bff/platform/clock";
 import { openSqlite } from "../../../bff/platform/database";
@@ -15,6 +16,7 @@ const read = (path: string) => readFileSync(new URL(`../../../deploy/${path}`, i
 const freshDatabase = openSqlite(":memory:");
 const freshMetrics = createMetrics(freshDatabase);
 registerNodeMetrics(freshMetrics.registry, freshDatabase, systemClock);
+registerEntryMetrics(freshMetrics.registry, freshDatabase);
 
 /**
  * Per-node figures of the agents' reports that the node rules and panels read, named here
@@ -89,11 +91,12 @@ describe("deploy/", () => {
 
   test("a rule that fires when nothing happened also fires when the series is missing", () => {
     // `sum(...) == 0` over no series is an empty vector, not 0. A figure taken per node
-    // (`by (node)`) is there exactly for the nodes that exist: none missing means no node.
+    // (`by (node)`, `by (entry, probe)`) is there exactly for the nodes, or the probes'
+    // verdicts, that exist: none missing means none to alert on.
     for (const rule of alertRules())
       for (const comparison of rule.expr.matchAll(/\)\s*==\s*0\b/g)) {
         const before = rule.expr.slice(0, comparison.index);
-        if (/\bby \(node\) \(\w+$/.test(before)) continue;
+        if (/\bby \((node|entry, probe)\) \(\w+$/.test(before)) continue;
         expect(before, rule.alert).toMatch(/or vector\(0\)$/);
       }
   });

@@ -3,19 +3,19 @@ import { translator } from "../../../../core/i18n";
 import type { Language } from "../../../../core/languages";
 import type { Database } from "../../../../db/database";
 import { devices } from "../../../../db/queries/devices";
-import { vpnNodes } from "../../../../db/queries/nodes";
 import { retiredLinks } from "../../../../db/queries/retired-links";
 import { type SubscriptionRow, subscriptions } from "../../../../db/queries/subscriptions";
 import type { AppContext } from "../../../context";
 import { confirmPending } from "../devices/device-pending";
 import { linkHash } from "../devices/retired-link";
+import { publishedEntries } from "../entries/published-entries";
 import { clashConfig } from "./clash-config";
 import { formatForUserAgent, type SubscriptionFormat } from "./client-format";
 import type { DeviceReport } from "./device-report";
 import { recordFetch } from "./first-fetch";
 import { isRetryingPayment, type LinkStanding, placeholderKeys, standingOf } from "./link-standing";
 import { type DeviceAccess, paidUntilSeconds, profileHeaders, profileTitle } from "./profile-headers";
-import { noteCredential, noteEntry, type ServerEntry, serverEntries } from "./server-entries";
+import { noteCredential, noteEntry, type ServerEntry } from "./server-entries";
 import { shareLinksBody } from "./share-links";
 import { isSingBoxSupported, singBoxConfig } from "./singbox-config";
 
@@ -36,13 +36,6 @@ export function monthStartDay(now: number): number {
   const date = new Date(now);
   return Math.floor(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / dayMs);
 }
-
-/**
- * Links name only nodes that reported within a day (wall clock): a node silent that long
- * is gone or broken, and an app would keep trying it. Agents report every 10 s, so an
- * outage of the product itself does not empty the list for long.
- */
-const reportedWithinMs = dayMs;
 
 function bodyOf(format: SubscriptionFormat, uuid: string, entries: ServerEntry[]): string {
   if (format === "singbox") return singBoxConfig(uuid, entries);
@@ -116,7 +109,8 @@ export async function subscriptionAnswer(
   const format = fetch.format ?? formatForUserAgent(fetch.userAgent);
   let entries: ServerEntry[] = [];
   if (standing === "open") {
-    const all = serverEntries(await vpnNodes.reportedSince(database, Date.now() - reportedWithinMs));
+    // The operator's entries of nodes that serve, without those found down (entries/).
+    const all = await publishedEntries(database, subscription?.tariff_months, Date.now());
     entries = format === "singbox" ? all.filter((entry) => isSingBoxSupported(entry.inbound)) : all;
   }
   const placeholder = standing === "open" ? undefined : words(placeholderKeys[standing], { url: cabinetUrl });

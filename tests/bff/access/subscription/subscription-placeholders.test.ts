@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { runRetention } from "../../../../bff/jobs/retention";
-import { createNode } from "../../../../bff/modules/access/nodes/node-keys";
 import { fullAllowList } from "../../../../bff/modules/access/subscription/allowlist/allowlist";
 import { randomToken } from "../../../../bff/platform/random";
 import { makeTestApp, request } from "../../../helpers/app";
 import { asCustomer, fixture, type SignedIn, signIn } from "../../../helpers/customers";
+import { reportedNode } from "../../../helpers/nodes";
 import { advanceDays, cards, order, payWithCard, runBilling } from "../../../helpers/payments";
 import { inbounds } from "../../../helpers/subscription-inbounds";
 
@@ -20,13 +20,11 @@ const nilUuid = "00000000-0000-0000-0000-000000000000";
 async function world(): Promise<TestApp> {
   const testApp = await makeTestApp();
   const { database, clock } = testApp.context;
-  await createNode(database, "Amsterdam", clock.now());
-  await database.run("UPDATE vpn_nodes SET host = ?, inbounds = ?, last_seen_at = ? WHERE name = ?", [
-    "nl.example.com",
-    JSON.stringify([inbounds.realityVision, inbounds.tlsWs]),
-    Date.now(),
-    "Amsterdam",
-  ]);
+  await reportedNode(
+    database,
+    { name: "Amsterdam", host: "nl.example.com", inbounds: [inbounds.realityVision, inbounds.tlsWs] },
+    clock.now(),
+  );
   return testApp;
 }
 

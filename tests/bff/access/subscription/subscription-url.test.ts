@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { createNode } from "../../../../bff/modules/access/nodes/node-keys";
 import { randomToken } from "../../../../bff/platform/random";
 import { dayMs } from "../../../../core/calendar";
 import { makeTestApp, request } from "../../../helpers/app";
 import { fixture } from "../../../helpers/customers";
+import { reportedNode } from "../../../helpers/nodes";
 import { inbounds } from "../../../helpers/subscription-inbounds";
 
 const { app, context } = await makeTestApp();
@@ -22,10 +22,10 @@ async function reportNode(
   disabled = false,
   lastSeenAt = Date.now(),
 ) {
-  await createNode(database, name, clock.now());
-  await database.run(
-    "UPDATE vpn_nodes SET host = ?, inbounds = ?, disabled_at = ?, last_seen_at = ? WHERE name = ?",
-    [host, JSON.stringify(reported), disabled ? clock.now() : null, lastSeenAt, name],
+  await reportedNode(
+    database,
+    { name, host, inbounds: reported, disabledAt: disabled ? clock.now() : null, lastSeenAt },
+    clock.now(),
   );
 }
 await reportNode("Amsterdam", "nl.example.com", [inbounds.realityVision, inbounds.xhttp]);

@@ -1,6 +1,7 @@
 import type { AllowEntry } from "../../../../../agent/contract/node-api";
 import type { Database } from "../../../../../db/database";
 import { allowList, type CredentialRow, type CredentialTerm } from "../../../../../db/queries/allowlist";
+import { probes } from "../../../../../db/queries/probes";
 import { accessEndsAt } from "./access-rule";
 
 /**
@@ -33,9 +34,24 @@ function entriesOf(rows: CredentialRow[], now: number): AllowEntry[] {
   return entries;
 }
 
-/** Every credential allowed on the nodes now (DESIGN §8), with the time each has left. */
+/**
+ * How long a probe's credential is on a node by the node's own clock: the agent asks for
+ * the whole list every 15 minutes, which gives it a day again; a probe disabled leaves at
+ * once (a change that touches every list).
+ */
+export const probeCredentialMs = 24 * 60 * 60_000;
+
+/**
+ * Every credential allowed on the nodes now (DESIGN §8), with the time each has left: the
+ * customers' devices', and each enabled probe's (agent/contract/probe-api.ts).
+ */
 export async function fullAllowList(database: Database, now: number): Promise<AllowEntry[]> {
-  return entriesOf(await allowList.credentials(database), now);
+  const probeEntries = (await probes.enabledCredentials(database)).map((probe) => ({
+    tag: probe.node_tag,
+    id: probe.credential,
+    remainingMs: probeCredentialMs,
+  }));
+  return [...entriesOf(await allowList.credentials(database), now), ...probeEntries];
 }
 
 /**
@@ -44,7 +60,7 @@ export async function fullAllowList(database: Database, now: number): Promise<Al
  * list of every credential.
  */
 export async function allowListSize(database: Database, now: number): Promise<number> {
-  let size = 0;
+  let size = (await probes.enabledCredentials(database)).length;
   for (const term of await allowList.termCounts(database)) {
     const endsAt = credentialEndsAt(term, now);
     if (endsAt !== null && endsAt > now) size += Number(term.count);

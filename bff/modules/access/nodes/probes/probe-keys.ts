@@ -1,0 +1,124 @@
+import type { Database } from "../../../../../db/database";
+import { accessChanges } from "../../../../../db/queries/access-changes";
+import { audit } from "../../../../../db/queries/operators";
+import { type ProbeRow, probes } from "../../../../../db/queries/probes";
+import { AppError } from "../../../../platform/errors";
+import { randomToken } from "../../../../platform/random";
+import type { Actor } from "../../../operators/accounts";
+
+/** Probe keys are kept as hashes, like node keys: shown once, never readable again. */
+const hashOf = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
+const newKey = () => `probe_${randomToken(24)}`;
+
+const namePattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** An agent silent this long (wall clock) has let its key go, as for nodes. */
+const agentSilenceMs = 60_000;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const record = (database: Database, action: string, name: string, now: number, actor: Actor) =>
+  audit.record(
+    database,
+    { operatorId: actor.id, action, details: { name }, ipAddress: actor.address ?? null },
+    now,
+  );
+
+/**
+ * A new probe and its key, shown once (`npm run operator -- probe <name>` or the panel). Its
+ * credential goes on every node at once (a change that touches every allow-list), so it can
+ * dial every entry without taking any customer's slot.
+ */
+export async function addProbe(
+  database: Database,
+  requestedName: string,
+  now: number,
+  actor: Actor,
+): Promise<{ id: number; name: string; key: string }> {
+  const name = requestedName.trim();
+  if (!namePattern.test(name)) throw new AppError("invalid_probe_name");
+  const key = newKey();
+  return database.transaction(async () => {
+    const taken = await probes.byNameAnyCase(database, name);
+    if (taken) throw new AppError("probe_name_taken", { name: taken.name });
+    const created = await probes.insert(
+      database,
+      {
+        name,
+        keyHash: hashOf(key),
+        credential: crypto.randomUUID(),
+        nodeTag: `kannt-probe-${randomToken(8)}`,
+      },
+      now,
+    );
+    if (!created) throw new Error("the new probe vanished");
+    await accessChanges.everythingChanged(database);
+    await record(database, "probe.create", name, now, actor);
+    return { id: Number(created.id), name, key };
+  });
+}
+
+/** A fresh key; the old one stops at once. */
+export async function rotateProbeKey(
+  database: Database,
+  id: number,
+  now: number,
+  actor: Actor,
+): Promise<string> {
+  const key = newKey();
+  return database.transaction(async () => {
+    const probe = await probes.byId(database, id);
+    if (!probe) throw new AppError("probe_not_found");
+    await probes.replaceKeyHash(database, id, hashOf(key));
+    await record(database, "probe.rotate-key", probe.name, now, actor);
+    return key;
+  });
+}
+
+/** Disabled: its key is refused and its credential leaves every node; enabled: both come back. */
+export async function setProbeDisabled(
+  database: Database,
+  id: number,
+  disabled: boolean,
+  now: number,
+  actor: Actor,
+) {
+  await database.transaction(async () => {
+    const probe = await probes.byId(database, id);
+    if (!probe) throw new AppError("probe_not_found");
+    if ((probe.disabled_at !== null) === disabled) return;
+    await probes.setDisabled(database, id, disabled ? now : null);
+    await accessChanges.everythingChanged(database);
+    await record(database, disabled ? "probe.disable" : "probe.enable", probe.name, now, actor);
+  });
+}
+
+/**
+ * The probe an `Authorization: Bearer {PROBE_KEY}` names, if enabled, and its one agent
+ * (DESIGN §8's rule for node keys: another instance heard within 60 s is refused, 409).
+ */
+export async function authorizeProbeCall(
+  database: Database,
+  call: { authorization: string | null; instance: string | null },
+  wallNow = Date.now(),
+): Promise<ProbeRow> {
+  const key = /^Bearer\s+(\S+)$/i.exec(call.authorization ?? "")?.[1];
+  if (!key) throw new AppError("probe_key_missing");
+  const probe = await probes.byKeyHash(database, hashOf(key));
+  if (!probe) throw new AppError("probe_key_unknown");
+  if (probe.disabled_at !== null) throw new AppError("probe_disabled");
+  const header = call.instance?.trim() ?? "";
+  if (header !== "" && !uuidPattern.test(header)) throw new AppError("invalid_agent_instance");
+  const instance = header.toLowerCase();
+  const seenAt = probe.agent_seen_at === null ? null : Number(probe.agent_seen_at);
+  if (
+    probe.agent_instance !== null &&
+    probe.agent_instance !== instance &&
+    seenAt !== null &&
+    wallNow - seenAt < agentSilenceMs
+  )
+    throw new AppError("probe_agent_conflict", {
+      seconds: Math.max(0, Math.round((wallNow - seenAt) / 1000)),
+    });
+  await probes.noteSeen(database, probe.id, instance, wallNow);
+  return probe;
+}
