@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../../context";
 import { errorResponse, rowId } from "../../../platform/schemas";
@@ -5,13 +6,19 @@ import { operatorAuth } from "../../operators/operator-auth";
 import { alpnValues, fingerprints } from "./entry-rules";
 import { addEntry, changeEntries, editEntry, listEntries, reorderEntries } from "./panel-entries";
 
+/**
+ * A whole number as a JSON number: TypeBox's own Integer, which refuses "443" where Elysia's
+ * would read it (DESIGN §9: wrong types are rejected, as in the node API's contract).
+ */
+const wholeNumber = (options: { minimum: number; maximum: number }) => Type.Integer(options);
+
 const nullableText = (maxLength: number) => t.Optional(t.Nullable(t.String({ maxLength })));
 const fingerprint = t.Union(fingerprints.map((name) => t.Literal(name)));
 
 /** What an operator may set on an entry; null gives a setting back to the inbound. */
 const settings = {
   address: nullableText(253),
-  port: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 65535 }))),
+  port: t.Optional(t.Nullable(wholeNumber({ minimum: 1, maximum: 65535 }))),
   sni: nullableText(253),
   fingerprint: t.Optional(t.Nullable(fingerprint)),
   alpn: t.Optional(
@@ -23,7 +30,7 @@ const settings = {
   remark: t.Optional(t.String({ maxLength: 64 })),
   tags: t.Optional(t.Array(t.String({ maxLength: 32 }), { maxItems: 16 })),
   tariffs: t.Optional(
-    t.Array(t.Integer(), {
+    t.Array(wholeNumber({ minimum: 1, maximum: 12 }), {
       maxItems: 4,
       description: "tariff months the entry is for (1, 3, 6, 12); empty: everyone",
     }),
@@ -104,6 +111,9 @@ const entry = t.Object({
   updatedAt: t.String(),
 });
 
+/** An id in a JSON body: a JSON number (a path's id is text, rowId). */
+const bodyId = wholeNumber({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const entriesAnswer = t.Object({ success: t.Literal(true), entries: t.Array(entry) });
 
@@ -135,7 +145,11 @@ export function panelEntriesRoutes(context: AppContext) {
       }),
       {
         operator: "admin",
-        body: t.Object({ nodeId: rowId, inboundTag: t.String({ minLength: 1, maxLength: 64 }), ...settings }),
+        body: t.Object({
+          nodeId: bodyId,
+          inboundTag: t.String({ minLength: 1, maxLength: 64 }),
+          ...settings,
+        }),
         response: { 200: t.Object({ success: t.Literal(true), entry }), ...errors },
         detail: { summary: "A new entry for a node's inbound, last in the order (administrators)" },
       },
@@ -166,7 +180,7 @@ export function panelEntriesRoutes(context: AppContext) {
       {
         operator: "admin",
         body: t.Object({
-          ids: t.Array(rowId, { maxItems: 1000, description: "every entry, first to last" }),
+          ids: t.Array(bodyId, { maxItems: 1000, description: "every entry, first to last" }),
         }),
         response: { 200: entriesAnswer, ...errors },
         detail: { summary: "The order every subscription lists entries in (administrators)" },
@@ -187,14 +201,14 @@ export function panelEntriesRoutes(context: AppContext) {
       {
         operator: "admin",
         body: t.Object({
-          ids: t.Optional(t.Array(rowId, { maxItems: 1000 })),
+          ids: t.Optional(t.Array(bodyId, { maxItems: 1000 })),
           where: t.Optional(
             t.Object({
               security: t.Optional(t.String({ maxLength: 16 })),
               fingerprint: t.Optional(t.String({ maxLength: 32 })),
               protocol: t.Optional(t.String({ maxLength: 16 })),
               network: t.Optional(t.String({ maxLength: 16 })),
-              nodeId: t.Optional(rowId),
+              nodeId: t.Optional(bodyId),
               tag: t.Optional(t.String({ maxLength: 32 })),
             }),
           ),
