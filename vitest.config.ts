@@ -7,6 +7,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  */
 export const sqliteFileTests = [
   "tests/bff/access/access-real-node.test.ts",
+  "tests/bff/access/access-censor.test.ts",
   "tests/bff/server/config-and-database.test.ts",
   "tests/bff/server/control-socket-owner.test.ts",
   "tests/bff/server/data-folder.test.ts",
