@@ -53,6 +53,9 @@ function inboundOf(value: unknown): InboundReport | undefined {
     const alpn = item.alpn.filter((entry): entry is string => isText(entry) && entry !== "");
     if (alpn.length > 0) inbound.alpn = alpn;
   }
+  // The REALITY server's oldest client version decides which apps may get the entry.
+  if (typeof item.minClientVer === "string" && /^[0-9]+(\.[0-9]+){0,2}$/.test(item.minClientVer))
+    inbound.minClientVer = item.minClientVer;
   if (inbound.security === "reality" && !inbound.publicKey) return undefined;
   return inbound;
 }
