@@ -18,7 +18,7 @@ describe("VLESS share links (Xray's share-link standard, discussion #716)", () =
     const link = vlessLink(credential, entry("Kannt · Amsterdam", "nl.example.com", inbounds.realityVision));
     expect(link).toBe(
       `vless://${credential}@nl.example.com:443?type=tcp&security=reality&encryption=none` +
-        "&flow=xtls-rprx-vision&sni=www.microsoft.com&fp=chrome" +
+        "&flow=xtls-rprx-vision&headerType=none&sni=www.microsoft.com&fp=chrome" +
         "&pbk=Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw&sid=6ba85179e30d4fc2&spx=%2F" +
         "#Kannt%20%C2%B7%20Amsterdam",
     );
@@ -33,6 +33,7 @@ describe("VLESS share links (Xray's share-link standard, discussion #716)", () =
       security: "reality",
       encryption: "none",
       flow: "xtls-rprx-vision",
+      headerType: "none",
       sni: "www.microsoft.com",
       fp: "chrome",
       pbk: inbounds.realityVision.publicKey,
@@ -72,7 +73,7 @@ describe("VLESS share links (Xray's share-link standard, discussion #716)", () =
 
   test("plain TCP carries no TLS parameters; HTTPUpgrade and XHTTP their path, host and mode", () => {
     expect(vlessLink(credential, entry("Kannt · Lab", "203.0.113.7", inbounds.plainTcp))).toBe(
-      `vless://${credential}@203.0.113.7:10086?type=tcp&security=none&encryption=none#Kannt%20%C2%B7%20Lab`,
+      `vless://${credential}@203.0.113.7:10086?type=tcp&security=none&encryption=none&headerType=none#Kannt%20%C2%B7%20Lab`,
     );
     expect(queryOf(vlessLink(credential, entry("u", "u.example.com", inbounds.httpUpgrade)))).toMatchObject({
       type: "httpupgrade",
@@ -94,7 +95,7 @@ describe("VLESS share links (Xray's share-link standard, discussion #716)", () =
     const url = new URL(link);
     expect(url.hostname).toBe("[2001:db8::7]");
     expect(decodeURIComponent(url.hash.slice(1))).toBe("Kannt · A&B #1/2?");
-    expect(Object.keys(queryOf(link))).toEqual(["type", "security", "encryption"]);
+    expect(Object.keys(queryOf(link))).toEqual(["type", "security", "encryption", "headerType"]);
   });
 });
 
