@@ -1,7 +1,7 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
 import { company } from "../../../../core/company";
 import { directDomains, directRoutes, isIpv6Network } from "./routing/direct-routes";
-import type { ServerEntry } from "./server-entries";
+import { dialedHost, type ServerEntry } from "./server-entries";
 import { flowOf } from "./share-links";
 import { type YamlValue, yamlDocument } from "./yaml-text";
 
@@ -58,7 +58,7 @@ export function clashProxy(uuid: string, entry: ServerEntry): Proxy {
   return {
     name: entry.name,
     type: inbound.protocol,
-    server: entry.host,
+    server: dialedHost(entry.host),
     port: inbound.port,
     uuid,
     udp: true,

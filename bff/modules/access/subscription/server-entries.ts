@@ -85,6 +85,12 @@ export function normalizeHost(host: string | null): string | undefined {
 
 export const isIpv6 = (host: string) => host.includes(":");
 
+/**
+ * An entry's address as the apps dial it: a domain in ASCII (v2rayNG's URI parser refuses
+ * a Unicode host), an IPv6 address bare. Entries built elsewhere may hold either form.
+ */
+export const dialedHost = (host: string) => normalizeHost(host) ?? host;
+
 /** `host` as it goes in a URL's authority: an IPv6 address in brackets (RFC 3986). */
 export const hostInUrl = (host: string) => (isIpv6(host) ? `[${host}]` : host);
 

@@ -1,5 +1,5 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
-import { hostInUrl, normalizeHost, type ServerEntry } from "./server-entries";
+import { dialedHost, hostInUrl, type ServerEntry } from "./server-entries";
 
 /**
  * Share links, the body most client apps import (Happ, v2RayTun, v2rayNG, Streisand):
@@ -10,12 +10,6 @@ import { hostInUrl, normalizeHost, type ServerEntry } from "./server-entries";
  */
 
 type Parameters = [string, string][];
-
-/**
- * The address as the apps dial it: a domain in its ASCII (punycode) form, since v2rayNG's
- * URI parser refuses a non-ASCII host; entries built elsewhere may hold a Unicode one.
- */
-const dialedHost = (host: string) => normalizeHost(host) ?? host;
 
 const realityFingerprint = "chrome";
 

@@ -1,6 +1,6 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
 import { company } from "../../../../core/company";
-import type { ServerEntry } from "./server-entries";
+import { dialedHost, type ServerEntry } from "./server-entries";
 import { flowOf } from "./share-links";
 import { singBoxDns, singBoxRoute } from "./singbox-route";
 
@@ -60,7 +60,7 @@ export function singBoxOutbound(uuid: string, entry: ServerEntry): Json {
   const outbound: Json = {
     type: inbound.protocol,
     tag: entry.name,
-    server: entry.host,
+    server: dialedHost(entry.host),
     server_port: inbound.port,
     uuid,
   };

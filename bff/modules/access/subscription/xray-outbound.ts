@@ -1,5 +1,5 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
-import type { ServerEntry } from "./server-entries";
+import { dialedHost, type ServerEntry } from "./server-entries";
 import { flowOf } from "./share-links";
 
 /**
@@ -68,7 +68,7 @@ export function xrayProxyOutbound(uuid: string, entry: ServerEntry): Json {
   return {
     tag: proxyTag,
     protocol: inbound.protocol,
-    settings: { vnext: [{ address: entry.host, port: inbound.port, users: [user] }] },
+    settings: { vnext: [{ address: dialedHost(entry.host), port: inbound.port, users: [user] }] },
     streamSettings: {
       // "tcp" rather than Xray 24.9's alias "raw": older cores know only "tcp".
       network: inbound.network,

@@ -1,7 +1,10 @@
 import { describe, expect, test } from "vitest";
 import type { InboundReport } from "../../../../agent/contract/node-api";
+import { clashConfig } from "../../../../bff/modules/access/subscription/clash-config";
 import { normalizeHost, type ServerEntry } from "../../../../bff/modules/access/subscription/server-entries";
 import { shareLink } from "../../../../bff/modules/access/subscription/share-links";
+import { singBoxConfig } from "../../../../bff/modules/access/subscription/singbox-config";
+import { xrayConfig } from "../../../../bff/modules/access/subscription/xray-config";
 import { credential } from "../../../helpers/subscription-inbounds";
 
 /**
@@ -246,5 +249,22 @@ describe("share links as the clients' own parsers read them", () => {
     if (inbound.security === "reality")
       expect(payload).toMatchObject({ pbk: inbound.publicKey, sid: inbound.shortId, fp: "chrome" });
     expect(singBoxTransport(new Map([["type", payload.net ?? ""]]))).toBe(inbound.network);
+  });
+});
+
+describe("the address every format dials", () => {
+  test("a Unicode domain goes out in ASCII, an IPv6 address bare, in the JSON and YAML formats too", () => {
+    for (const [host, dialed] of [
+      ["пример.рф", "xn--e1afmkfd.xn--p1ai"],
+      ["[2001:DB8::1]", "2001:db8::1"],
+    ] as const) {
+      const entries = [{ name: "A", host, inbound: inboundOf("vless", "tcp", "reality", 0) }];
+      const clash = Bun.YAML.parse(clashConfig(credential, entries)) as { proxies: { server: string }[] };
+      expect(clash.proxies[0]?.server).toBe(dialed);
+      expect(JSON.parse(singBoxConfig(credential, entries)).outbounds[2].server).toBe(dialed);
+      expect(JSON.parse(xrayConfig(credential, entries))[0].outbounds[0].settings.vnext[0].address).toBe(
+        dialed,
+      );
+    }
   });
 });
