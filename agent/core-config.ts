@@ -1,4 +1,5 @@
 import type { InboundNetwork, InboundReport, InboundSecurity } from "./contract/node-api.ts";
+import type { CoreKind } from "./core-messages.ts";
 import { stripJsonComments } from "./json-comments.ts";
 import { realityPublicKey } from "./reality-key.ts";
 
@@ -68,7 +69,49 @@ function transportOf(
   };
 }
 
-function securityOf(tag: string, stream: Json): Omit<InboundReport, "tag" | "protocol" | "port" | "network"> {
+/** The core the config is for, when known: its version decides REALITY's default minClientVer. */
+export type CoreIdentity = { core: CoreKind; version: string };
+
+/**
+ * The oldest REALITY client version the server lets in (DESIGN §8 "REALITY and client
+ * versions"): the config's `realitySettings.minClientVer`, else, from Xray 26.7.11 on, the
+ * default 26.3.27 that such a core applies by itself. Without the core's version (unknown,
+ * or not given) only what the config says is reported.
+ */
+function minClientVersionOf(tag: string, reality: Json, identity: CoreIdentity | undefined) {
+  const given = reality.minClientVer;
+  if (given !== undefined && given !== "") {
+    if (typeof given !== "string" || !/^[0-9]+(\.[0-9]+){0,2}$/.test(given))
+      throw new CoreConfigError(
+        `inbound ${tag}: realitySettings.minClientVer must be a version such as "1.8.0" (got ${JSON.stringify(given)})`,
+      );
+    return given;
+  }
+  if (identity?.core === "xray" && isAtLeast(identity.version, xrayDefaultingMinClientVer))
+    return xrayDefaultMinClientVer;
+  return undefined;
+}
+
+const xrayDefaultingMinClientVer = "26.7.11";
+const xrayDefaultMinClientVer = "26.3.27";
+
+/** Whether a dotted version is at least `floor` ("unknown" is not). */
+function isAtLeast(version: string, floor: string): boolean {
+  if (!/^\d+(\.\d+)*$/.test(version)) return false;
+  const left = version.split(".").map(Number);
+  const right = floor.split(".").map(Number);
+  for (let index = 0; index < Math.max(left.length, right.length); index++) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return difference > 0;
+  }
+  return true;
+}
+
+function securityOf(
+  tag: string,
+  stream: Json,
+  identity: CoreIdentity | undefined,
+): Omit<InboundReport, "tag" | "protocol" | "port" | "network"> {
   const security = (textAt(stream.security) ?? "none") as InboundSecurity | string;
   if (security === "none") return { security };
   if (security === "tls") {
@@ -98,6 +141,7 @@ function securityOf(tag: string, stream: Json): Omit<InboundReport, "tag" | "pro
       fingerprint: textAt(reality.fingerprint) ?? "chrome",
       spiderX: textAt(reality.spiderX),
       publicKey,
+      minClientVer: minClientVersionOf(tag, reality, identity),
     };
   }
   throw new CoreConfigError(`inbound ${tag}: security "${security}" is not supported (none, tls, reality)`);
@@ -113,7 +157,7 @@ function flowOf(inbound: Json, report: Pick<InboundReport, "network" | "security
   return report.security === "reality" && report.network === "tcp" ? "xtls-rprx-vision" : undefined;
 }
 
-function reportOf(inbound: Json, tag: string): InboundReport {
+function reportOf(inbound: Json, tag: string, identity: CoreIdentity | undefined): InboundReport {
   const protocol = inbound.protocol;
   if (protocol !== "vless" && protocol !== "vmess")
     throw new CoreConfigError(
@@ -121,7 +165,7 @@ function reportOf(inbound: Json, tag: string): InboundReport {
     );
   const stream = objectAt(inbound.streamSettings);
   const transport = transportOf(tag, stream);
-  const security = securityOf(tag, stream);
+  const security = securityOf(tag, stream, identity);
   const report: InboundReport = { tag, protocol, port: portOf(tag, inbound.port), ...transport, ...security };
   if (protocol === "vless") report.flow = flowOf(inbound, report);
   // Absent fields stay off the wire, as the reports' optional fields expect.
@@ -131,7 +175,7 @@ function reportOf(inbound: Json, tag: string): InboundReport {
 }
 
 /** The managed inbounds of a core config's text, as the node reports them. */
-export function managedInbounds(text: string): InboundReport[] {
+export function managedInbounds(text: string, identity?: CoreIdentity): InboundReport[] {
   let config: unknown;
   try {
     config = JSON.parse(stripJsonComments(text));
@@ -143,7 +187,7 @@ export function managedInbounds(text: string): InboundReport[] {
   const reports: InboundReport[] = [];
   for (const inbound of inbounds) {
     const tag = textAt(objectAt(inbound).tag);
-    if (tag?.startsWith(managedTagPrefix)) reports.push(reportOf(objectAt(inbound), tag));
+    if (tag?.startsWith(managedTagPrefix)) reports.push(reportOf(objectAt(inbound), tag, identity));
   }
   if (reports.length === 0)
     throw new CoreConfigError(

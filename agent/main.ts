@@ -7,7 +7,7 @@ import { accessLogProblem } from "./access-log-check.ts";
 import { Agent } from "./agent.ts";
 import { agentInstanceId } from "./agent-instance.ts";
 import { connectCoreApi } from "./core-api.ts";
-import { CoreConfigError, managedInbounds } from "./core-config.ts";
+import { CoreConfigError, type CoreIdentity, managedInbounds } from "./core-config.ts";
 import { coreVersion } from "./core-version.ts";
 import { consoleLogger, throttledLogger } from "./log.ts";
 import { productApi } from "./product-api.ts";
@@ -19,7 +19,7 @@ function stop(message: string): never {
   process.exit(1);
 }
 
-async function readCoreConfig(path: string, accessLogPath: string) {
+async function readCoreConfig(path: string, accessLogPath: string, identity: CoreIdentity) {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -27,7 +27,7 @@ async function readCoreConfig(path: string, accessLogPath: string) {
     stop(`CORE_CONFIG (${path}) cannot be read: ${(error as Error).message}`);
   }
   try {
-    const inbounds = managedInbounds(text);
+    const inbounds = managedInbounds(text, identity);
     const problem = await accessLogProblem(accessLogPath, text);
     if (problem) stop(problem);
     return inbounds;
@@ -56,14 +56,19 @@ try {
   throw error;
 }
 
-const inbounds = await readCoreConfig(settings.coreConfigPath, settings.accessLogPath);
+// The version first: on Xray 26.7.11 and later a REALITY inbound without minClientVer has one.
+const installedCoreVersion = await coreVersion(settings.core);
+const inbounds = await readCoreConfig(settings.coreConfigPath, settings.accessLogPath, {
+  core: settings.core,
+  version: installedCoreVersion,
+});
 await checkStateWritable(settings.statePath);
 const log = throttledLogger(consoleLogger);
 const instanceId = await agentInstanceId(settings.statePath);
 
 const agent = new Agent({
   core: settings.core,
-  coreVersion: await coreVersion(settings.core),
+  coreVersion: installedCoreVersion,
   nodeHost: settings.nodeHost,
   inbounds,
   accessLogPath: settings.accessLogPath,

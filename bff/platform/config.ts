@@ -33,6 +33,21 @@ export type Config = Readonly<{
   publicUrl: string;
   /** Whether publicUrl is the demo default rather than a configured PUBLIC_URL. */
   isPublicUrlDefault: boolean;
+  /**
+   * SUBSCRIPTION_URL: the origin subscription links are issued on (`{it}/sub/{token}`),
+   * without a trailing slash; PUBLIC_URL when unset. A second domain for the apps' fetches,
+   * so moving them (a blocked domain) leaves the cabinet where it is. `/sub/{token}` answers
+   * on any host the server is reached under; a fetch on another host is told the new one
+   * (Happ's `new-domain`).
+   */
+  subscriptionUrl: string;
+  /** Whether SUBSCRIPTION_URL was set. */
+  isSubscriptionUrlSet: boolean;
+  /**
+   * HAPP_PROVIDER_ID: the provider id happ-proxy.com gives; Happ reads `new-domain` only
+   * from a subscription that carries one (its "advanced parameters").
+   */
+  happProviderId: string | undefined;
   /** SMTP_URL (smtp:// or smtps://, credentials inside); unset means the embedded outbox (demo only). */
   smtpUrl: string | undefined;
   /** Renewal attempts claimed per transaction (RENEWAL_BATCH_SIZE, 1–5000, default 500). */
@@ -268,6 +283,7 @@ export function loadConfig(environment: Environment = process.env): Config {
   const port = wholeNumber("PORT", optional(environment, "PORT"), { min: 0, max: 65535, fallback: 3000 });
   const configuredPublicUrl = optional(environment, "PUBLIC_URL")?.replace(/\/+$/, "");
   const publicUrl = configuredPublicUrl ?? `http://localhost:${port}`;
+  const configuredSubscriptionUrl = parseSubscriptionUrl(optional(environment, "SUBSCRIPTION_URL"));
   const config = freeze({
     port,
     host: parseHost(optional(environment, "HOST")),
@@ -276,6 +292,9 @@ export function loadConfig(environment: Environment = process.env): Config {
     dataDirectory,
     publicUrl,
     isPublicUrlDefault: configuredPublicUrl === undefined,
+    subscriptionUrl: configuredSubscriptionUrl ?? publicUrl,
+    isSubscriptionUrlSet: configuredSubscriptionUrl !== undefined,
+    happProviderId: parseHappProviderId(optional(environment, "HAPP_PROVIDER_ID")),
     smtpUrl: parseSmtpUrl(optional(environment, "SMTP_URL")),
     renewalBatchSize: wholeNumber("RENEWAL_BATCH_SIZE", optional(environment, "RENEWAL_BATCH_SIZE"), {
       min: 1,
@@ -392,6 +411,7 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
   }
   for (const [name, value] of [
     ["PUBLIC_URL", config.publicUrl],
+    ["SUBSCRIPTION_URL", config.subscriptionUrl],
     ["CLOUDPAYMENTS_API_URL", config.cloudPaymentsApiUrl],
   ] as const) {
     if (value !== undefined && !isHttpsUrl(value))
@@ -401,6 +421,33 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
 
 const minimumSecretBytes = 32;
 const minimumSecretSymbols = 8;
+
+/** An http(s) origin (a path is kept: links add `/sub/{token}` to it), without a trailing slash. */
+function parseSubscriptionUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.replace(/\/+$/, "");
+  let url: URL | undefined;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.search || url.hash)
+    throw new Error(
+      `SUBSCRIPTION_URL must be an http(s) origin such as https://sub.kannt.app, got "${value}".`,
+    );
+  return trimmed;
+}
+
+/** Happ's provider ids are 8 letters and digits (happ-proxy.com's API: provider_code). */
+function parseHappProviderId(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9]{8}$/.test(value))
+    throw new Error(
+      `HAPP_PROVIDER_ID must be the 8 letters and digits happ-proxy.com shows, got "${value}".`,
+    );
+  return value;
+}
 
 /** `Kannt <no-reply@host>` on the public origin's host (`localhost` in the demo). */
 function defaultMailFrom(publicUrl: string): string {

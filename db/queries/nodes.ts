@@ -48,9 +48,6 @@ export type EnabledNode = {
   credentials_count: number;
 };
 
-/** A node client apps may be sent to: its name, the host it reported and its inbounds (JSON). */
-export type ReportedNode = { name: string; host: string | null; inbounds: string };
-
 /** What a node's agent reports of itself; `inbounds` as the JSON text the column keeps. */
 export type NodeState = {
   host: string;
@@ -145,17 +142,6 @@ export const vpnNodes = {
       `SELECT n.name, n.last_seen_at, n.core_state, n.credentials_count, ${pendingSince} AS pending_since
        FROM vpn_nodes n WHERE n.disabled_at IS NULL`,
     ).all(),
-
-  /**
-   * Enabled nodes that have told which inbounds they serve and reported since `since`
-   * (wall clock), oldest first.
-   */
-  reportedSince: (db: Database, since: number) =>
-    statement<ReportedNode, [number]>(
-      db,
-      `SELECT name, host, inbounds FROM vpn_nodes
-         WHERE disabled_at IS NULL AND host IS NOT NULL AND inbounds <> '[]' AND last_seen_at >= ? ORDER BY id`,
-    ).all(since),
 
   storeReport: (db: Database, id: number, state: NodeState, lastSeenAt: number) =>
     statement<never, [string, string, string, string, number, number, string | null, number, number]>(

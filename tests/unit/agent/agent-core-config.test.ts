@@ -49,6 +49,7 @@ describe("managed inbounds of a core config", () => {
         shortId: "6ba85179e30d4fc2",
         fingerprint: "chrome",
         publicKey,
+        minClientVer: "1.8.0",
       },
     ]);
   });
@@ -193,5 +194,53 @@ describe("core version", () => {
       versionFromOutput("Xray 25.3.6 (Xray, Penetrates Everything.) 5a5b7b3 (go1.24.1 linux/amd64)"),
     ).toBe("25.3.6");
     expect(versionFromOutput("")).toBe("unknown");
+  });
+});
+
+describe("REALITY's minClientVer in the report", () => {
+  const reality = (realitySettings: Record<string, unknown>) =>
+    configWith({
+      tag: "kannt-reality",
+      protocol: "vless",
+      port: 443,
+      settings: { clients: [] },
+      streamSettings: {
+        network: "tcp",
+        security: "reality",
+        realitySettings: {
+          privateKey,
+          serverNames: ["www.microsoft.com"],
+          shortIds: ["ab"],
+          ...realitySettings,
+        },
+      },
+    });
+
+  test("the config's value is reported as it is, whatever the core", () => {
+    expect(managedInbounds(reality({ minClientVer: "1.8.0" }))[0]?.minClientVer).toBe("1.8.0");
+    expect(
+      managedInbounds(reality({ minClientVer: "25.1.1" }), { core: "xray", version: "26.8.1" })[0]
+        ?.minClientVer,
+    ).toBe("25.1.1");
+  });
+
+  test("unset: Xray 26.7.11 and later apply 26.3.27, older or unknown cores nothing", () => {
+    expect(managedInbounds(reality({}), { core: "xray", version: "26.7.11" })[0]?.minClientVer).toBe(
+      "26.3.27",
+    );
+    expect(managedInbounds(reality({}), { core: "xray", version: "27.1" })[0]?.minClientVer).toBe("26.3.27");
+    expect(managedInbounds(reality({}), { core: "xray", version: "26.7.10" })[0]).not.toHaveProperty(
+      "minClientVer",
+    );
+    expect(managedInbounds(reality({}), { core: "xray", version: "unknown" })[0]).not.toHaveProperty(
+      "minClientVer",
+    );
+    expect(managedInbounds(reality({}))[0]).not.toHaveProperty("minClientVer");
+  });
+
+  test("a value that is no version stops the agent, naming the inbound", () => {
+    expect(() => managedInbounds(reality({ minClientVer: "latest" }))).toThrow(
+      /kannt-reality: realitySettings\.minClientVer/,
+    );
   });
 });

@@ -1,8 +1,18 @@
 import QRCode from "qrcode";
+import type { Config } from "../../../platform/config";
 
-/** The link client apps import (DESIGN §8): `{PUBLIC_URL}/sub/{token}`. */
-export function subscriptionUrl(publicUrl: string, subToken: string): string {
-  return `${publicUrl}/sub/${encodeURIComponent(subToken)}`;
+/**
+ * The origin subscription links are issued on: SUBSCRIPTION_URL, else PUBLIC_URL; the
+ * demo's default PUBLIC_URL is a guess (localhost), so there the origin the customer reached.
+ */
+export function subscriptionOrigin(config: Config, request: Request): string {
+  if (config.isSubscriptionUrlSet || !config.isPublicUrlDefault) return config.subscriptionUrl;
+  return new URL(request.url).origin;
+}
+
+/** The link client apps import (DESIGN §8): `{SUBSCRIPTION_URL}/sub/{token}`; every link is made here. */
+export function subscriptionUrl(origin: string, subToken: string): string {
+  return `${origin}/sub/${encodeURIComponent(subToken)}`;
 }
 
 /**
@@ -14,7 +24,7 @@ export function linkQrSvg(link: string): Promise<string> {
 }
 
 /** The device's link and its QR code, as connect and rotation answer them. */
-export async function deviceLinkAnswer(publicUrl: string, deviceId: string, subToken: string) {
-  const url = subscriptionUrl(publicUrl, subToken);
+export async function deviceLinkAnswer(origin: string, deviceId: string, subToken: string) {
+  const url = subscriptionUrl(origin, subToken);
   return { success: true as const, deviceId, subscriptionUrl: url, qrSvg: await linkQrSvg(url) };
 }

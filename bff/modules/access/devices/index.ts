@@ -1,24 +1,19 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../../context";
 import { reserveAttempt } from "../../../platform/attempt-limit";
-import type { Config } from "../../../platform/config";
 import { AppError } from "../../../platform/errors";
 import { customerErrors, customerIdentity, errorResponse } from "../../../platform/schemas";
 import { customerAuth } from "../../session/customer-auth";
 import { activateDevice } from "./device-activation";
 import { connectDevice } from "./device-connect";
 import { detachDevice } from "./device-detach";
-import { deviceLinkAnswer, subscriptionUrl } from "./device-links";
+import { deviceLinkAnswer, subscriptionOrigin, subscriptionUrl } from "./device-links";
 import { pendingDeviceRoutes } from "./device-pending-routes";
 import { deviceSlotRoutes } from "./device-slot-routes";
 import { linkChangeLimit } from "./link-limits";
 import { activation, deviceIdField, deviceLink, devicesPart } from "./model";
 
 const platform = t.Union(["ios", "android", "windows", "desktop", "other"].map((name) => t.Literal(name)));
-
-/** The demo's default origin is a guess (localhost); the origin the customer reached is not. */
-const originFor = (config: Config, request: Request) =>
-  config.isPublicUrlDefault ? new URL(request.url).origin : config.publicUrl;
 
 /** Answers holding a device's link or key: a secret, never kept by a cache on the way. */
 const secretAnswer = { "cache-control": "no-store" };
@@ -40,7 +35,7 @@ export function accessModule(context: AppContext) {
         const connected = await connectDevice(database, customer.id, body.deviceId, clock.now(), () =>
           countLinkChange(customer.id),
         );
-        return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
+        return deviceLinkAnswer(subscriptionOrigin(config, request), connected.deviceId, connected.subToken);
       },
       {
         customer: true,
@@ -70,7 +65,7 @@ export function accessModule(context: AppContext) {
           () => countLinkChange(customer.id),
           true,
         );
-        return deviceLinkAnswer(originFor(config, request), connected.deviceId, connected.subToken);
+        return deviceLinkAnswer(subscriptionOrigin(config, request), connected.deviceId, connected.subToken);
       },
       {
         customer: true,
@@ -118,7 +113,7 @@ export function accessModule(context: AppContext) {
           success: true as const,
           accessKey: result.credential,
           device: result.device,
-          subscriptionUrl: subscriptionUrl(originFor(config, request), result.subToken),
+          subscriptionUrl: subscriptionUrl(subscriptionOrigin(config, request), result.subToken),
         };
       },
       {

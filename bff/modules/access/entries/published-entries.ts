@@ -57,10 +57,12 @@ export function dialedEntries(rows: readonly PublishedEntryRow[]): DialedEntry[]
 }
 
 /**
- * Names are unique (Clash and sing-box refuse two proxies of one name): the entry's remark,
- * or "Kannt · {node}", and "… 2" for the second of one name.
+ * The rows as a subscription lists them, in their order. Names are unique (Clash and
+ * sing-box refuse two proxies of one name): the entry's remark, or "Kannt · {node}", and
+ * "… 2" for the second of one name.
  */
-function named(entries: readonly DialedEntry[]): ServerEntry[] {
+export function servedEntries(rows: readonly PublishedEntryRow[]): ServerEntry[] {
+  const entries = dialedEntries(rows);
   const taken = new Set<string>();
   return entries.map((entry) => {
     const base = entry.remark || `${company.productName} · ${entry.nodeName}`;
@@ -88,5 +90,5 @@ export async function publishedEntries(
     const audience = tariffsOf(row.tariffs);
     return audience.length === 0 || tariffMonths === undefined || audience.includes(tariffMonths);
   });
-  return named(dialedEntries(serving));
+  return servedEntries(serving);
 }

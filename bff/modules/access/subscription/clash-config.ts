@@ -1,13 +1,15 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
 import { company } from "../../../../core/company";
-import type { ServerEntry } from "./server-entries";
+import { directDomains, directRoutes, isIpv6Network } from "./routing/direct-routes";
+import { dialedHost, type ServerEntry } from "./server-entries";
 import { flowOf } from "./share-links";
 import { type YamlValue, yamlDocument } from "./yaml-text";
 
 /**
  * A Mihomo (Clash Meta) configuration for clash, mihomo, FlClash, Clash Verge and Stash:
  * the proxies with the fields of Mihomo's documentation (proxies/vless, vmess, tls,
- * transport), one select group over them, and every connection through that group.
+ * transport), one select group over them, and every connection through that group but
+ * the split tunnelling's (routing/direct-routes.ts), which goes DIRECT.
  */
 
 export const groupName = company.productName;
@@ -56,7 +58,7 @@ export function clashProxy(uuid: string, entry: ServerEntry): Proxy {
   return {
     name: entry.name,
     type: inbound.protocol,
-    server: entry.host,
+    server: dialedHost(entry.host),
     port: inbound.port,
     uuid,
     udp: true,
@@ -64,6 +66,22 @@ export function clashProxy(uuid: string, entry: ServerEntry): Proxy {
     ...transportFields(inbound),
     ...securityFields(inbound),
   };
+}
+
+/**
+ * Mihomo's rules, first match wins: direct domain suffixes, then local networks and the
+ * countries' addresses (GEOIP, Mihomo's own database; `no-resolve` on the ranges so a
+ * name is not looked up just to test it), then everything else through the group.
+ */
+export function clashRules(): string[] {
+  return [
+    ...directDomains.map((domain) => `DOMAIN-SUFFIX,${domain},DIRECT`),
+    ...directRoutes.privateNetworks.map(
+      (network) => `${isIpv6Network(network) ? "IP-CIDR6" : "IP-CIDR"},${network},DIRECT,no-resolve`,
+    ),
+    ...directRoutes.countries.map((country) => `GEOIP,${country.toUpperCase()},DIRECT`),
+    `MATCH,${groupName}`,
+  ];
 }
 
 export function clashConfig(uuid: string, entries: readonly ServerEntry[]): string {
@@ -74,6 +92,6 @@ export function clashConfig(uuid: string, entries: readonly ServerEntry[]): stri
     "log-level": "warning",
     proxies: entries.map((entry) => clashProxy(uuid, entry)),
     "proxy-groups": [{ name: groupName, type: "select", proxies: entries.map((entry) => entry.name) }],
-    rules: [`MATCH,${groupName}`],
+    rules: clashRules(),
   });
 }

@@ -6,7 +6,7 @@ import { isSubscriptionFormat, subscriptionFormats } from "./client-format";
 import { deviceReportOf } from "./device-report";
 import { subscriptionAnswer } from "./subscription-answer";
 
-/** The subscription URL's path: `{PUBLIC_URL}/sub/{token}`, outside /api (DESIGN §8). */
+/** The subscription URL's path: `{SUBSCRIPTION_URL}/sub/{token}`, outside /api (DESIGN §8). */
 export const subscriptionPathPrefix = "/sub/";
 
 /** randomToken(24) is 32 base64url characters; anything unlike a token is not looked up. */
@@ -22,7 +22,8 @@ async function answer(context: AppContext, request: Request, token: string): Pro
   if (request.method !== "GET" && request.method !== "HEAD")
     return plain(405, "Only GET reads a subscription.", { allow: "GET, HEAD" });
   if (!tokenPattern.test(token)) return plain(404, "No such subscription.");
-  const format = new URL(request.url).searchParams.get("format");
+  const url = new URL(request.url);
+  const format = url.searchParams.get("format");
   if (format !== null && !isSubscriptionFormat(format))
     return plain(400, `Unknown format "${format.slice(0, 32)}": use ${subscriptionFormats.join(", ")}.`);
   const found = await subscriptionAnswer(context, {
@@ -31,6 +32,7 @@ async function answer(context: AppContext, request: Request, token: string): Pro
     format: format ?? undefined,
     report: deviceReportOf(request.headers),
     isFetch: request.method === "GET",
+    host: url.host,
   });
   if (!found) return plain(404, "No such subscription.");
   return new Response(request.method === "HEAD" ? null : found.body, { status: 200, headers: found.headers });

@@ -1,6 +1,7 @@
 import { company } from "../../../../core/company";
 import type { SubscriptionRow } from "../../../../db/queries/subscriptions";
 import { formatFiles, type SubscriptionFormat } from "./client-format";
+import { happRoutingHeader } from "./routing/happ-routing";
 import { base64Of } from "./share-links";
 
 /** Hours between the apps' refreshes of the subscription. */
@@ -52,7 +53,14 @@ export type ProfileFacts = {
   cabinetUrl: string;
   /** Shown by Happ and v2RayTun above the server list; set when there is no access. */
   announce?: string;
+  /** The subscription's new host, when the fetch came on another one (Happ's `new-domain`). */
+  newDomain?: string;
+  /** HAPP_PROVIDER_ID: Happ reads `new-domain` only beside it. */
+  providerId?: string;
 };
+
+/** The formats Happ may read (share links, Xray JSON): they carry its routing profile. */
+const happFormats: readonly SubscriptionFormat[] = ["base64", "xray"];
 
 export function profileHeaders(facts: ProfileFacts): Record<string, string> {
   const file = formatFiles[facts.format];
@@ -70,5 +78,10 @@ export function profileHeaders(facts: ProfileFacts): Record<string, string> {
     "profile-web-page-url": facts.cabinetUrl,
   };
   if (facts.announce) headers.announce = headerText(facts.announce);
+  if (happFormats.includes(facts.format)) headers.routing = happRoutingHeader();
+  // Happ's "change the subscription's domain": the rest of the URL stays (happ_su
+  // dev-docs/app-management.md); the value is the host alone.
+  if (facts.newDomain) headers["new-domain"] = facts.newDomain;
+  if (facts.providerId) headers.providerid = facts.providerId;
   return headers;
 }

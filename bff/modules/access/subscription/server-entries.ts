@@ -1,7 +1,5 @@
 import { domainToASCII } from "node:url";
 import type { InboundNetwork, InboundReport, InboundSecurity } from "../../../../agent/contract/node-api";
-import { company } from "../../../../core/company";
-import type { ReportedNode } from "../../../../db/queries/nodes";
 
 /** One server a client app gets: a node's inbound, under the name the app shows. */
 export type ServerEntry = { name: string; host: string; inbound: InboundReport };
@@ -53,6 +51,9 @@ function inboundOf(value: unknown): InboundReport | undefined {
     const alpn = item.alpn.filter((entry): entry is string => isText(entry) && entry !== "");
     if (alpn.length > 0) inbound.alpn = alpn;
   }
+  // The REALITY server's oldest client version decides which apps may get the entry.
+  if (typeof item.minClientVer === "string" && /^[0-9]+(\.[0-9]+){0,2}$/.test(item.minClientVer))
+    inbound.minClientVer = item.minClientVer;
   if (inbound.security === "reality" && !inbound.publicKey) return undefined;
   return inbound;
 }
@@ -82,29 +83,14 @@ export function normalizeHost(host: string | null): string | undefined {
 
 export const isIpv6 = (host: string) => host.includes(":");
 
+/**
+ * An entry's address as the apps dial it: a domain in ASCII (v2rayNG's URI parser refuses
+ * a Unicode host), an IPv6 address bare. Entries built elsewhere may hold either form.
+ */
+export const dialedHost = (host: string) => normalizeHost(host) ?? host;
+
 /** `host` as it goes in a URL's authority: an IPv6 address in brackets (RFC 3986). */
 export const hostInUrl = (host: string) => (isIpv6(host) ? `[${host}]` : host);
-
-/**
- * Every usable inbound of every node, named "Kannt · {node}". Names are unique (Clash and
- * sing-box refuse two proxies of one name), so a node's second inbound is "… 2".
- */
-export function serverEntries(nodes: readonly ReportedNode[]): ServerEntry[] {
-  const entries: ServerEntry[] = [];
-  const taken = new Set<string>();
-  for (const node of nodes) {
-    const host = normalizeHost(node.host);
-    if (!host) continue;
-    for (const inbound of parseInbounds(node.inbounds)) {
-      const base = `${company.productName} · ${node.name}`;
-      let name = base;
-      for (let index = 2; taken.has(name); index++) name = `${base} ${index}`;
-      taken.add(name);
-      entries.push({ name, host, inbound });
-    }
-  }
-  return entries;
-}
 
 /**
  * A harmless entry whose name is a message the app shows in its server list (access

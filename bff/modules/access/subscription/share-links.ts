@@ -1,5 +1,5 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
-import { hostInUrl, type ServerEntry } from "./server-entries";
+import { dialedHost, hostInUrl, type ServerEntry } from "./server-entries";
 
 /**
  * Share links, the body most client apps import (Happ, v2RayTun, v2rayNG, Streisand):
@@ -36,6 +36,8 @@ function transportParameters(inbound: InboundReport): Parameters {
       parameters.push(["mode", "gun"]);
       break;
     case "tcp":
+      // Said outright: Mihomo reads a raw TCP link without it as HTTP header obfuscation.
+      parameters.push(["headerType", "none"]);
       break;
   }
   return parameters;
@@ -51,7 +53,7 @@ function securityParameters(inbound: InboundReport): Parameters {
     return parameters;
   }
   parameters.push(["fp", inbound.fingerprint ?? realityFingerprint]);
-  parameters.push(["pbk", inbound.publicKey ?? ""]);
+  if (inbound.publicKey) parameters.push(["pbk", inbound.publicKey]);
   if (inbound.shortId) parameters.push(["sid", inbound.shortId]);
   if (inbound.spiderX) parameters.push(["spx", inbound.spiderX]);
   return parameters;
@@ -70,7 +72,7 @@ export function vlessLink(uuid: string, entry: ServerEntry): string {
   const flow = flowOf(inbound);
   if (flow) parameters.push(["flow", flow]);
   parameters.push(...transportParameters(inbound), ...securityParameters(inbound));
-  const authority = `${encodeURIComponent(uuid)}@${hostInUrl(entry.host)}:${inbound.port}`;
+  const authority = `${encodeURIComponent(uuid)}@${hostInUrl(dialedHost(entry.host))}:${inbound.port}`;
   return `vless://${authority}?${queryOf(parameters)}#${encodeURIComponent(entry.name)}`;
 }
 
@@ -84,7 +86,7 @@ export function vmessLink(uuid: string, entry: ServerEntry): string {
   const payload: Record<string, string> = {
     v: "2",
     ps: entry.name,
-    add: entry.host,
+    add: dialedHost(entry.host),
     port: String(inbound.port),
     id: uuid,
     aid: "0",

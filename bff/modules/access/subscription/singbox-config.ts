@@ -1,12 +1,13 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
 import { company } from "../../../../core/company";
-import type { ServerEntry } from "./server-entries";
+import { dialedHost, type ServerEntry } from "./server-entries";
 import { flowOf } from "./share-links";
+import { singBoxDns, singBoxRoute } from "./singbox-route";
 
 /**
- * A complete sing-box configuration (the sing-box apps and Hiddify import it whole), in the
- * current format of sing-box's documentation (1.12+: typed DNS servers, rule actions, the
- * tun inbound's `address`), with only the fields the documentation lists.
+ * A complete sing-box configuration (the sing-box apps, Hiddify and karing import it whole),
+ * valid on sing-box 1.11 and newer (singbox-route.ts says which fields and why), with only
+ * the fields the documentation lists.
  */
 
 /** The selector the apps show; traffic goes through it. */
@@ -59,7 +60,7 @@ export function singBoxOutbound(uuid: string, entry: ServerEntry): Json {
   const outbound: Json = {
     type: inbound.protocol,
     tag: entry.name,
-    server: entry.host,
+    server: dialedHost(entry.host),
     server_port: inbound.port,
     uuid,
   };
@@ -76,23 +77,20 @@ export function singBoxOutbound(uuid: string, entry: ServerEntry): Json {
   return outbound;
 }
 
-/** The whole configuration as JSON text; `entries` must be ones `isSingBoxSupported` keeps. */
-export function singBoxConfig(uuid: string, entries: readonly ServerEntry[]): string {
+/**
+ * The whole configuration as JSON text; `entries` must be ones `isSingBoxSupported` keeps.
+ * `coreVersion`: the app's sing-box version, where its agent names it.
+ */
+export function singBoxConfig(uuid: string, entries: readonly ServerEntry[], coreVersion?: string): string {
   const tags = entries.map((entry) => entry.name);
   const config = {
     log: { level: "warn" },
-    dns: {
-      servers: [
-        // Names are resolved through the tunnel, so the local network sees no lookups.
-        { type: "tls", tag: "remote", server: "1.1.1.1", detour: selectorTag },
-        { type: "local", tag: "local" },
-      ],
-      final: "remote",
-    },
+    dns: singBoxDns(selectorTag, coreVersion),
     inbounds: [
       {
         type: "tun",
         tag: "tun-in",
+        // `address` since 1.10; inet4_address/inet6_address were removed in 1.11.
         address: ["172.19.0.1/30", "fdfe:dcba:9876::1/126"],
         auto_route: true,
         strict_route: true,
@@ -104,17 +102,7 @@ export function singBoxConfig(uuid: string, entries: readonly ServerEntry[]): st
       ...entries.map((entry) => singBoxOutbound(uuid, entry)),
       { type: "direct", tag: "direct" },
     ],
-    route: {
-      rules: [
-        { action: "sniff" },
-        { protocol: "dns", action: "hijack-dns" },
-        { ip_is_private: true, outbound: "direct" },
-      ],
-      final: selectorTag,
-      auto_detect_interface: true,
-      // The servers' own names are looked up outside the tunnel, which needs them first.
-      default_domain_resolver: "local",
-    },
+    route: singBoxRoute(selectorTag, coreVersion),
   };
   return JSON.stringify(config, null, 2);
 }

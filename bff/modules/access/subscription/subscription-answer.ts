@@ -9,15 +9,15 @@ import type { AppContext } from "../../../context";
 import { confirmPending } from "../devices/device-pending";
 import { linkHash } from "../devices/retired-link";
 import { publishedEntries } from "../entries/published-entries";
-import { clashConfig } from "./clash-config";
-import { formatForUserAgent, type SubscriptionFormat } from "./client-format";
+import { bodyOf, entriesFor } from "./answer-body";
+import { clientOf } from "./client-agents";
+import type { SubscriptionFormat } from "./client-format";
 import type { DeviceReport } from "./device-report";
 import { recordFetch } from "./first-fetch";
 import { isRetryingPayment, type LinkStanding, placeholderKeys, standingOf } from "./link-standing";
 import { type DeviceAccess, paidUntilSeconds, profileHeaders, profileTitle } from "./profile-headers";
 import { noteCredential, noteEntry, type ServerEntry } from "./server-entries";
-import { shareLinksBody } from "./share-links";
-import { isSingBoxSupported, singBoxConfig } from "./singbox-config";
+import { newDomainFor } from "./subscription-domain";
 
 export type SubscriptionFetch = {
   token: string;
@@ -27,6 +27,8 @@ export type SubscriptionFetch = {
   report: DeviceReport;
   /** A GET completes the device's record; a HEAD only looks. */
   isFetch: boolean;
+  /** The host the fetch came to (its URL's, the Host header): an old domain is told the new one. */
+  host?: string;
 };
 
 export type SubscriptionAnswer = { body: string; headers: Record<string, string> };
@@ -35,12 +37,6 @@ export type SubscriptionAnswer = { body: string; headers: Record<string, string>
 export function monthStartDay(now: number): number {
   const date = new Date(now);
   return Math.floor(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / dayMs);
-}
-
-function bodyOf(format: SubscriptionFormat, uuid: string, entries: ServerEntry[]): string {
-  if (format === "singbox") return singBoxConfig(uuid, entries);
-  if (format === "clash") return clashConfig(uuid, entries);
-  return shareLinksBody(uuid, entries);
 }
 
 /** The device a token names, live or retired, with what its answer needs. */
@@ -106,12 +102,13 @@ export async function subscriptionAnswer(
 
   const words = translator(link.language);
   const cabinetUrl = `${config.publicUrl}/profile`;
-  const format = fetch.format ?? formatForUserAgent(fetch.userAgent);
+  const client = clientOf(fetch.userAgent);
+  const format = fetch.format ?? client.format;
   let entries: ServerEntry[] = [];
   if (standing === "open") {
     // The operator's entries of nodes that serve, without those found down (entries/).
     const all = await publishedEntries(database, subscription?.tariff_months, Date.now());
-    entries = format === "singbox" ? all.filter((entry) => isSingBoxSupported(entry.inbound)) : all;
+    entries = entriesFor(format, client, all);
   }
   const placeholder = standing === "open" ? undefined : words(placeholderKeys[standing], { url: cabinetUrl });
   const announce =
@@ -121,8 +118,8 @@ export async function subscriptionAnswer(
       : undefined);
   const body =
     entries.length === 0 || !link.credential
-      ? bodyOf(format, noteCredential, [noteEntry(placeholder ?? words("appSubscription.noServers"))])
-      : bodyOf(format, link.credential, entries);
+      ? bodyOf(format, client, noteCredential, [noteEntry(placeholder ?? words("appSubscription.noServers"))])
+      : bodyOf(format, client, link.credential, entries);
 
   const traffic = await devices.trafficSince(database, link.deviceId, monthStartDay(now));
   const headers = profileHeaders({
@@ -133,6 +130,8 @@ export async function subscriptionAnswer(
     expireSeconds: paidUntilSeconds(subscription, accessOf(standing)),
     cabinetUrl,
     announce,
+    newDomain: newDomainFor(config, fetch.host),
+    providerId: config.happProviderId,
   });
   return { body, headers };
 }

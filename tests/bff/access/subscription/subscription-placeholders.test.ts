@@ -36,7 +36,7 @@ const headerWords = (value: string | null) =>
 const fetchLink = ({ app }: TestApp, token: string, query = "") =>
   app.handle(request(`/sub/${token}${query}`));
 
-/** Asserts the answer is the placeholder `words` alone, in all three formats. */
+/** Asserts the answer is the placeholder `words` alone, with `announce`, in all four formats. */
 async function expectPlaceholder(testApp: TestApp, token: string, words: string) {
   const base64 = await fetchLink(testApp, token);
   expect(base64.status).toBe(200);
@@ -58,6 +58,17 @@ async function expectPlaceholder(testApp: TestApp, token: string, words: string)
     proxies: { name: string; server: string; uuid: string }[];
   };
   expect(clash.proxies).toEqual([expect.objectContaining({ name: words, server: "0.0.0.0", uuid: nilUuid })]);
+  const xrayAnswer = await fetchLink(testApp, token, "?format=xray");
+  expect(headerWords(xrayAnswer.headers.get("announce"))).toBe(words);
+  const xray = JSON.parse(await xrayAnswer.text()) as {
+    remarks: string;
+    outbounds: { tag: string; settings?: { vnext?: { address: string; users: { id: string }[] }[] } }[];
+  }[];
+  expect(xray).toHaveLength(1);
+  expect(xray[0]?.remarks).toBe(words);
+  const server = xray[0]?.outbounds.find((outbound) => outbound.tag === "proxy")?.settings?.vnext?.[0];
+  expect(server?.address).toBe("0.0.0.0");
+  expect(server?.users[0]?.id).toBe(nilUuid);
 }
 
 /** Whether the answer lists the servers with `credential`. */

@@ -82,7 +82,7 @@ const deviceRow = (deviceId: number) =>
   );
 
 describe("GET /sub/{token}", () => {
-  test("Happ gets base64 share links of the enabled nodes, with the profile headers", async () => {
+  test("v2RayTun gets base64 share links of the enabled nodes, with the profile headers", async () => {
     const customer = await customerWithDevice("sub-happ@example.com", "ACTIVE");
     const today = Math.floor(clock.now() / dayMs);
     const monthStart = Math.floor(
@@ -104,7 +104,7 @@ describe("GET /sub/{token}", () => {
       ],
     );
     const response = await fetchSubscription(customer.token, {
-      "user-agent": "Happ/3.1.2",
+      "user-agent": "v2RayTun/5.11.63 (iOS)",
       "x-hwid": "hwid-1",
       "x-device-os": "iOS",
       "x-device-model": "iPhone 15 Pro",
@@ -124,6 +124,8 @@ describe("GET /sub/{token}", () => {
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="kannt.txt"');
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("announce")).toBeNull();
+    expect(response.headers.get("routing")).toMatch(/^happ:\/\/routing\/onadd\//);
+    expect(response.headers.get("new-domain")).toBeNull();
     const links = decodeBase64(await response.text()).split("\n");
     expect(links.map((link) => decodeURIComponent(new URL(link).hash.slice(1)))).toEqual([
       "Kannt · Amsterdam",
@@ -185,7 +187,7 @@ describe("GET /sub/{token}", () => {
     expect(Array.from(row?.device_name ?? "")).toHaveLength(64);
   });
 
-  test("sing-box and Hiddify get sing-box JSON, the Clash family YAML, ?format= overrides", async () => {
+  test("sing-box and Hiddify get sing-box JSON, the Clash family YAML, the Xray apps Xray JSON, ?format= overrides", async () => {
     const customer = await customerWithDevice("sub-formats@example.com", "ACTIVE");
     for (const agent of [
       "SFA/1.12.4 (Android 14; sing-box 1.12.4)",
@@ -213,11 +215,28 @@ describe("GET /sub/{token}", () => {
         "Kannt · Frankfurt",
       ]);
     }
+    for (const agent of ["Happ/3.8.1", "v2rayNG/1.10.7", "v2rayN/7.12.5", "Streisand/1.6.34", "V2Box/2.5"]) {
+      const response = await fetchSubscription(customer.token, { "user-agent": agent });
+      expect(response.headers.get("content-disposition")).toBe('attachment; filename="kannt-xray.json"');
+      expect(response.headers.get("routing")).toMatch(/^happ:\/\/routing\/onadd\//);
+      const configs = JSON.parse(await response.text()) as {
+        remarks: string;
+        outbounds: { tag: string; settings?: { vnext?: { users: { id: string }[] }[] } }[];
+      }[];
+      expect(configs.map((config) => config.remarks)).toEqual([
+        "Kannt · Amsterdam",
+        "Kannt · Amsterdam 2",
+        "Kannt · Frankfurt",
+      ]);
+      for (const config of configs)
+        expect(config.outbounds[0]?.settings?.vnext?.[0]?.users[0]?.id).toBe(customer.credential);
+    }
     const forced = await fetchSubscription(customer.token, { "user-agent": "Happ/3" }, "?format=clash");
     expect(forced.headers.get("content-type")).toContain("text/yaml");
+    expect(forced.headers.get("routing")).toBeNull();
     const wrong = await fetchSubscription(customer.token, {}, "?format=xml");
     expect(wrong.status).toBe(400);
-    expect(await wrong.text()).toContain("base64, singbox, clash");
+    expect(await wrong.text()).toContain("base64, singbox, clash, xray");
   });
 
   test("a cancelled subscription expires at its period's end and keeps its links", async () => {

@@ -114,7 +114,7 @@ describe("Mihomo (Clash) proxies", () => {
     expect(document.proxies[1]).toMatchObject({ network: "xhttp", "xhttp-opts": { path: "/x" } });
   });
 
-  test("one select group over every proxy, and every connection through it", () => {
+  test("one select group over every proxy, and every connection but the direct ones through it", () => {
     const document = parse(
       clashConfig(credential, [
         entry("Kannt · A", "a.example.com", inbounds.plainTcp),
@@ -124,7 +124,12 @@ describe("Mihomo (Clash) proxies", () => {
     expect(document["proxy-groups"]).toEqual([
       { name: "Kannt", type: "select", proxies: ["Kannt · A", "Kannt · B"] },
     ]);
-    expect(document.rules).toEqual(["MATCH,Kannt"]);
+    // The split tunnelling comes first (subscription-direct-routes.test.ts holds the whole list).
+    expect(document.rules).toContain("DOMAIN-SUFFIX,ru,DIRECT");
+    expect(document.rules).toContain("GEOIP,RU,DIRECT");
+    expect(document.rules).toContain("IP-CIDR,192.168.0.0/16,DIRECT,no-resolve");
+    expect(document.rules).toContain("IP-CIDR6,fc00::/7,DIRECT,no-resolve");
+    expect(document.rules.at(-1)).toBe("MATCH,Kannt");
     expect(document.mode).toBe("rule");
   });
 

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "vitest";
-import { formatForUserAgent } from "../../../../bff/modules/access/subscription/client-format";
 import {
   appNameOf,
   cleanText,
@@ -8,27 +7,6 @@ import {
 } from "../../../../bff/modules/access/subscription/device-report";
 import { headerText, profileTitle } from "../../../../bff/modules/access/subscription/profile-headers";
 import { monthStartDay } from "../../../../bff/modules/access/subscription/subscription-answer";
-
-describe("the body an app gets, by its User-Agent", () => {
-  test.each([
-    ["SFA/1.12.4 (Android 14; sing-box 1.12.4)", "singbox"],
-    ["SFI/1.11.0 (iOS; sing-box 1.11.0)", "singbox"],
-    ["HiddifyNext/2.5.7 (android) like ClashMeta v2ray sing-box", "singbox"],
-    ["clash-verge/v2.2.3", "clash"],
-    ["ClashMetaForAndroid/2.11.2.Meta", "clash"],
-    ["mihomo/1.19.2", "clash"],
-    ["FlClash/v0.8.80 clash-verge Platform/android", "clash"],
-    ["Stash/2.4.7 Clash/1.9.0", "clash"],
-    ["Happ/3.1.2", "base64"],
-    ["v2RayTun/5.11.63 (iOS)", "base64"],
-    ["v2rayNG/1.9.45", "base64"],
-    ["Streisand/1.6.34", "base64"],
-    ["Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36", "base64"],
-    [null, "base64"],
-  ])("%s → %s", (agent, format) => {
-    expect(formatForUserAgent(agent)).toBe(format);
-  });
-});
 
 describe("what an app reports of the device", () => {
   test("platform from the OS the app names", () => {

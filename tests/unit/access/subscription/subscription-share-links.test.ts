@@ -1,11 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { noteEntry, serverEntries } from "../../../../bff/modules/access/subscription/server-entries";
+import { servedEntries } from "../../../../bff/modules/access/entries/published-entries";
+import { noteEntry } from "../../../../bff/modules/access/subscription/server-entries";
 import {
   shareLink,
   shareLinksBody,
   vlessLink,
   vmessLink,
 } from "../../../../bff/modules/access/subscription/share-links";
+import type { PublishedEntryRow } from "../../../../db/queries/entries";
 import { credential, entry, inbounds } from "../../../helpers/subscription-inbounds";
 
 /** The query of a share link as a plain object, decoded the way client apps decode it. */
@@ -18,7 +20,7 @@ describe("VLESS share links (Xray's share-link standard, discussion #716)", () =
     const link = vlessLink(credential, entry("Kannt · Amsterdam", "nl.example.com", inbounds.realityVision));
     expect(link).toBe(
       `vless://${credential}@nl.example.com:443?type=tcp&security=reality&encryption=none` +
-        "&flow=xtls-rprx-vision&sni=www.microsoft.com&fp=chrome" +
+        "&flow=xtls-rprx-vision&headerType=none&sni=www.microsoft.com&fp=chrome" +
         "&pbk=Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw&sid=6ba85179e30d4fc2&spx=%2F" +
         "#Kannt%20%C2%B7%20Amsterdam",
     );
@@ -33,6 +35,7 @@ describe("VLESS share links (Xray's share-link standard, discussion #716)", () =
       security: "reality",
       encryption: "none",
       flow: "xtls-rprx-vision",
+      headerType: "none",
       sni: "www.microsoft.com",
       fp: "chrome",
       pbk: inbounds.realityVision.publicKey,
@@ -72,7 +75,7 @@ describe("VLESS share links (Xray's share-link standard, discussion #716)", () =
 
   test("plain TCP carries no TLS parameters; HTTPUpgrade and XHTTP their path, host and mode", () => {
     expect(vlessLink(credential, entry("Kannt · Lab", "203.0.113.7", inbounds.plainTcp))).toBe(
-      `vless://${credential}@203.0.113.7:10086?type=tcp&security=none&encryption=none#Kannt%20%C2%B7%20Lab`,
+      `vless://${credential}@203.0.113.7:10086?type=tcp&security=none&encryption=none&headerType=none#Kannt%20%C2%B7%20Lab`,
     );
     expect(queryOf(vlessLink(credential, entry("u", "u.example.com", inbounds.httpUpgrade)))).toMatchObject({
       type: "httpupgrade",
@@ -94,7 +97,7 @@ describe("VLESS share links (Xray's share-link standard, discussion #716)", () =
     const url = new URL(link);
     expect(url.hostname).toBe("[2001:db8::7]");
     expect(decodeURIComponent(url.hash.slice(1))).toBe("Kannt · A&B #1/2?");
-    expect(Object.keys(queryOf(link))).toEqual(["type", "security", "encryption"]);
+    expect(Object.keys(queryOf(link))).toEqual(["type", "security", "encryption", "headerType"]);
   });
 });
 
@@ -154,29 +157,70 @@ describe("the base64 subscription body", () => {
   });
 });
 
+/** One entry per inbound a node reported, each with the inbound's own settings, as a first report seeds them. */
+function seededRows(nodes: { name: string; host: string | null; inbounds: string }[]): PublishedEntryRow[] {
+  let id = 0;
+  return nodes.flatMap((node, nodeIndex) => {
+    let tags: string[] = [];
+    try {
+      tags = (JSON.parse(node.inbounds) as { tag: string }[]).map((inbound) => inbound.tag);
+    } catch {
+      tags = ["kannt-any"];
+    }
+    return [...new Set(tags)].map((tag) => ({
+      id: ++id,
+      node_id: nodeIndex + 1,
+      inbound_tag: tag,
+      position: id,
+      enabled: 1,
+      address: null,
+      port: null,
+      sni: null,
+      fingerprint: null,
+      alpn: null,
+      path: null,
+      host_header: null,
+      service_name: null,
+      remark: "",
+      tags: "",
+      tariffs: "",
+      created_at: 0,
+      updated_at: 0,
+      node_name: node.name,
+      node_host: node.host,
+      inbounds: node.inbounds,
+      last_seen_at: 0,
+      core_state: "up" as const,
+      pending_since: null,
+    }));
+  });
+}
+
 describe("server entries from the nodes' reports", () => {
   test("unique names per inbound, punycode hosts, and reports a client could not use left out", () => {
-    const entries = serverEntries([
-      {
-        name: "Amsterdam",
-        host: "nl.example.com",
-        inbounds: JSON.stringify([inbounds.realityVision, inbounds.tlsWs]),
-      },
-      { name: "Kyiv", host: "сервер.укр", inbounds: JSON.stringify([inbounds.plainTcp]) },
-      { name: "Broken", host: "x.example.com", inbounds: "not json" },
-      { name: "No host", host: null, inbounds: JSON.stringify([inbounds.plainTcp]) },
-      { name: "Bad host", host: "a b/c", inbounds: JSON.stringify([inbounds.plainTcp]) },
-      {
-        name: "Odd",
-        host: "[2001:db8::1]",
-        inbounds: JSON.stringify([
-          { ...inbounds.realityVision, publicKey: undefined },
-          { ...inbounds.plainTcp, port: 70000 },
-          { ...inbounds.plainTcp, protocol: "trojan" },
-          inbounds.plainTcp,
-        ]),
-      },
-    ]);
+    const entries = servedEntries(
+      seededRows([
+        {
+          name: "Amsterdam",
+          host: "nl.example.com",
+          inbounds: JSON.stringify([inbounds.realityVision, inbounds.tlsWs]),
+        },
+        { name: "Kyiv", host: "сервер.укр", inbounds: JSON.stringify([inbounds.plainTcp]) },
+        { name: "Broken", host: "x.example.com", inbounds: "not json" },
+        { name: "No host", host: null, inbounds: JSON.stringify([inbounds.plainTcp]) },
+        { name: "Bad host", host: "a b/c", inbounds: JSON.stringify([inbounds.plainTcp]) },
+        {
+          name: "Odd",
+          host: "[2001:db8::1]",
+          inbounds: JSON.stringify([
+            { ...inbounds.realityVision, publicKey: undefined },
+            { ...inbounds.plainTcp, port: 70000 },
+            { ...inbounds.plainTcp, protocol: "trojan" },
+            inbounds.plainTcp,
+          ]),
+        },
+      ]),
+    );
     expect(entries.map((item) => [item.name, item.host, item.inbound.tag])).toEqual([
       ["Kannt · Amsterdam", "nl.example.com", "kannt-reality"],
       ["Kannt · Amsterdam 2", "nl.example.com", "kannt-ws"],

@@ -124,18 +124,23 @@ describe("the sing-box configuration", () => {
         { type: "tls", tag: "remote", server: "1.1.1.1", detour: "Kannt" },
         { type: "local", tag: "local" },
       ],
+      rules: [{ rule_set: ["direct-sites"], server: "local" }],
       final: "remote",
     });
-    expect(config.route).toEqual({
+    expect(config.route).toMatchObject({
       rules: [
         { action: "sniff" },
         { protocol: "dns", action: "hijack-dns" },
-        { ip_is_private: true, outbound: "direct" },
+        { rule_set: ["direct-sites", "direct-networks"], outbound: "direct" },
       ],
       final: "Kannt",
       auto_detect_interface: true,
       default_domain_resolver: "local",
     });
+    expect(config.route.rule_set.map((set: { type: string; tag: string }) => [set.type, set.tag])).toEqual([
+      ["inline", "direct-sites"],
+      ["inline", "direct-networks"],
+    ]);
     // Every outbound tag is unique: sing-box refuses a config where two are not.
     const tags = config.outbounds.map((outbound: { tag: string }) => outbound.tag);
     expect(new Set(tags).size).toBe(tags.length);
