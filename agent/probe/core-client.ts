@@ -85,7 +85,7 @@ export class CoreClient {
         output: this.outputTail(),
       });
     await this.stop();
-    this.directory ??= await mkdtemp(join(tmpdir(), "kannt-probe-"));
+    this.directory ??= await mkdtemp(join(tmpdir(), "kannt-probe-core-"));
     const configPath = join(this.directory, "client.json");
     await writeFile(configPath, text, { mode: 0o600 });
     this.configText = text;
