@@ -129,17 +129,28 @@ async function exchange(
   if (isHttps) {
     const secured = tlsConnect({
       socket,
+      // `host` is what the certificate is checked against; SNI carries names only.
+      host,
       servername: isIP(host) ? undefined : host,
       ALPNProtocols: ["http/1.1"],
     });
     onSecured(secured);
-    await new Promise<void>((resolve, reject) => {
-      secured.once("secureConnect", resolve);
-      secured.once("error", reject);
-      secured.once("close", () => reject(new Error("the connection closed before an answer came")));
-    }).catch((error: unknown) => {
-      throw new Error(`TLS handshake failed: ${describeSocketError(error)}`);
+    const failure = await new Promise<Error | undefined>((resolve) => {
+      secured.once("secureConnect", () => resolve(undefined));
+      secured.once("error", resolve);
+      secured.once("close", () => resolve(new Error("the connection closed before an answer came")));
     });
+    if (failure) {
+      const code = (failure as NodeJS.ErrnoException).code;
+      // A reset or a close is the entry not carrying; anything else (a certificate the
+      // probe does not trust, a TLS alert) is the target's own answer through the entry.
+      if (code === undefined || code === "ECONNRESET" || code === "EPIPE") throw failure;
+      return {
+        ok: false,
+        error: `TLS handshake with the target failed: ${describeSocketError(failure)}`,
+        answered: true,
+      };
+    }
     stream = secured;
   }
   stream.write(
