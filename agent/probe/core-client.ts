@@ -65,7 +65,7 @@ export class CoreClient {
     return this.child?.pid;
   }
 
-  private isRunning(): boolean {
+  isRunning(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 

@@ -138,6 +138,11 @@ export class ProbeRounds {
     const results = await mapLimited(entries, this.options.concurrency ?? 16, (entry) =>
       this.probe(entry, config.unsupported.get(entry.id)),
     );
+    if (dialed.length > 0 && !this.coreClient.isRunning()) {
+      // Every fetch found no core to go through: the probe's failure, not the entries'.
+      log("error", "the probe's core stopped during the round: no results are sent this round");
+      return [];
+    }
     this.health.observe(entries, results);
     try {
       await product.results(results);

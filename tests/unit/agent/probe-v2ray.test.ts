@@ -214,6 +214,22 @@ describe("the probe agent with Debian's V2Ray as its client", () => {
     expect(probeLog()).toContain("the product accepts this probe again");
   });
 
+  test("a core client that dies is started again, and its death is not reported as the entries failing", async () => {
+    const corePid = () => Number([...probeLog().matchAll(/"pid":(\d+)/g)].at(-1)?.[1]);
+    const killed = corePid();
+    const from = product.rounds.length;
+    process.kill(killed, "SIGKILL");
+    await until("a new core client", () => corePid() !== killed, { context: probeLog });
+    expect(probeLog()).toContain("the probe's core had stopped; starting it again");
+    await roundWhere("a round with both entries up after the restart", from, (results) =>
+      [1, 2].every((id) => resultOf(results, id)?.ok === true),
+    );
+    const blamed = roundsSince(from)
+      .flat()
+      .filter((result) => result.error?.includes("does not listen"));
+    expect(blamed).toEqual([]);
+  });
+
   test("stopped, the agent stops its core client and removes its config (it holds the credential)", async () => {
     const pid = Number([...probeLog().matchAll(/"pid":(\d+)/g)].at(-1)?.[1]);
     expect(existsSync(`/proc/${pid}`)).toBe(true);
