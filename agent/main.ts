@@ -1,6 +1,7 @@
 /**
  * The node agent (DESIGN §8), started with `npm run agent` beside the core on each VPN
- * server, configured by environment only. See docs/nodes.md.
+ * server, configured by environment only; with `AGENT_MODE=probe`, a probe agent
+ * (probe/probe-main.ts). See docs/nodes.md.
  */
 import { open, readFile, unlink } from "node:fs/promises";
 import { accessLogProblem } from "./access-log-check.ts";
@@ -10,6 +11,7 @@ import { connectCoreApi } from "./core-api.ts";
 import { CoreConfigError, type CoreIdentity, managedInbounds } from "./core-config.ts";
 import { coreVersion } from "./core-version.ts";
 import { consoleLogger, throttledLogger } from "./log.ts";
+import { runProbeAgent } from "./probe/probe-main.ts";
 import { productApi } from "./product-api.ts";
 import { readSettings, SettingsError } from "./settings.ts";
 import { closeSockets, establishedEndpoints } from "./socket-closer.ts";
@@ -48,57 +50,66 @@ async function checkStateWritable(path: string): Promise<void> {
   }
 }
 
-let settings: ReturnType<typeof readSettings>;
-try {
-  settings = readSettings(process.env);
-} catch (error) {
-  if (error instanceof SettingsError) stop(error.message);
-  throw error;
-}
+/** The node agent beside a VPN core: the default mode. */
+async function runNodeAgent(): Promise<void> {
+  let settings: ReturnType<typeof readSettings>;
+  try {
+    settings = readSettings(process.env);
+  } catch (error) {
+    if (error instanceof SettingsError) stop(error.message);
+    throw error;
+  }
 
-// The version first: on Xray 26.7.11 and later a REALITY inbound without minClientVer has one.
-const installedCoreVersion = await coreVersion(settings.core);
-const inbounds = await readCoreConfig(settings.coreConfigPath, settings.accessLogPath, {
-  core: settings.core,
-  version: installedCoreVersion,
-});
-await checkStateWritable(settings.statePath);
-const log = throttledLogger(consoleLogger);
-const instanceId = await agentInstanceId(settings.statePath);
+  // The version first: on Xray 26.7.11 and later a REALITY inbound without minClientVer has one.
+  const installedCoreVersion = await coreVersion(settings.core);
+  const inbounds = await readCoreConfig(settings.coreConfigPath, settings.accessLogPath, {
+    core: settings.core,
+    version: installedCoreVersion,
+  });
+  await checkStateWritable(settings.statePath);
+  const log = throttledLogger(consoleLogger);
+  const instanceId = await agentInstanceId(settings.statePath);
 
-const agent = new Agent({
-  core: settings.core,
-  coreVersion: installedCoreVersion,
-  nodeHost: settings.nodeHost,
-  inbounds,
-  accessLogPath: settings.accessLogPath,
-  statePath: settings.statePath,
-  instanceId,
-  coreApi: connectCoreApi(settings.core, settings.coreApi),
-  product: productApi(settings.productUrl, settings.nodeKey, instanceId),
-  sockets: { close: closeSockets, established: establishedEndpoints },
-  log,
-});
-
-let isStopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const)
-  process.on(signal, () => {
-    if (isStopping) return;
-    isStopping = true;
-    log("info", "stopping");
-    agent
-      .stop()
-      .catch(() => undefined)
-      .finally(() => process.exit(0));
+  const agent = new Agent({
+    core: settings.core,
+    coreVersion: installedCoreVersion,
+    nodeHost: settings.nodeHost,
+    inbounds,
+    accessLogPath: settings.accessLogPath,
+    statePath: settings.statePath,
+    instanceId,
+    coreApi: connectCoreApi(settings.core, settings.coreApi),
+    product: productApi(settings.productUrl, settings.nodeKey, instanceId),
+    sockets: { close: closeSockets, established: establishedEndpoints },
+    log,
   });
 
-log("info", "kannt-agent started", {
-  core: settings.core,
-  coreApi: settings.coreApi,
-  inbounds: inbounds.map(
-    (inbound) =>
-      `${inbound.tag} (${inbound.protocol}/${inbound.network}/${inbound.security}:${inbound.port})`,
-  ),
-  product: settings.productUrl,
-});
-await agent.start();
+  let isStopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const)
+    process.on(signal, () => {
+      if (isStopping) return;
+      isStopping = true;
+      log("info", "stopping");
+      agent
+        .stop()
+        .catch(() => undefined)
+        .finally(() => process.exit(0));
+    });
+
+  log("info", "kannt-agent started", {
+    core: settings.core,
+    coreApi: settings.coreApi,
+    inbounds: inbounds.map(
+      (inbound) =>
+        `${inbound.tag} (${inbound.protocol}/${inbound.network}/${inbound.security}:${inbound.port})`,
+    ),
+    product: settings.productUrl,
+  });
+  await agent.start();
+}
+
+// One program, two jobs (DESIGN §8): beside a node's core, or as a probe where customers are.
+const mode = process.env.AGENT_MODE?.trim() || "node";
+if (mode === "probe") await runProbeAgent(process.env, stop);
+else if (mode === "node") await runNodeAgent();
+else stop(`AGENT_MODE must be node (the default) or probe (got "${mode}").`);

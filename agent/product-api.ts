@@ -40,13 +40,13 @@ const allowListAnswer = TypeCompiler.Compile(allowListResponse);
 const ackAnswer = TypeCompiler.Compile(nodeAck);
 const eventsAckAnswer = TypeCompiler.Compile(nodeEventsAck);
 
-type Checker = {
+export type Checker = {
   Check(value: unknown): boolean;
   Errors(value: unknown): Iterable<{ path: string; message: string }>;
 };
 
 /** The first place an answer leaves the contract, for the log: "/entries/3/remainingMs: Expected number". */
-function firstMismatch(checker: Checker, body: unknown): string {
+export function firstMismatch(checker: Checker, body: unknown): string {
   for (const error of checker.Errors(body)) return `${error.path || "/"}: ${error.message}`;
   return "";
 }
@@ -81,7 +81,18 @@ function checkAck(what: string, checker: Checker, body: unknown): void {
     );
 }
 
-async function failure(response: Response, what: string): Promise<ProductError> {
+/** What a refusal's status means for a node; a probe names its own key instead. */
+const nodeHints: Record<number, string> = {
+  401: " (check NODE_KEY)",
+  403: " (the node is disabled in the panel)",
+};
+
+/** A refusal or error answer as a ProductError: status, the body's code and message, and a hint. */
+export async function failure(
+  response: Response,
+  what: string,
+  hints: Record<number, string> = nodeHints,
+): Promise<ProductError> {
   let detail = "";
   let code: string | undefined;
   try {
@@ -91,12 +102,7 @@ async function failure(response: Response, what: string): Promise<ProductError> 
   } catch {
     // A proxy's HTML error page: the status says enough.
   }
-  const hint =
-    response.status === 401
-      ? " (check NODE_KEY)"
-      : response.status === 403
-        ? " (the node is disabled in the panel)"
-        : "";
+  const hint = hints[response.status] ?? "";
   return new ProductError(`${what} answered ${response.status}${detail}${hint}`, response.status, code);
 }
 

@@ -16,15 +16,15 @@ export type AgentSettings = {
 
 export class SettingsError extends Error {}
 
-type Environment = Record<string, string | undefined>;
+export type Environment = Record<string, string | undefined>;
 
-function required(environment: Environment, name: string, meaning: string): string {
+export function required(environment: Environment, name: string, meaning: string): string {
   const value = environment[name]?.trim();
   if (!value) throw new SettingsError(`${name} is not set: ${meaning}.`);
   return value;
 }
 
-function productUrlOf(value: string): string {
+export function productUrlOf(value: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -57,18 +57,30 @@ function apiAddressOf(value: string): string {
   return value;
 }
 
-/** Every problem at once, one per line: fixing a unit file one restart at a time is slow. */
-export function readSettings(environment: Environment): AgentSettings {
+/**
+ * Every problem at once, one per line: fixing a unit file one restart at a time is slow.
+ * `read` parses one variable and notes its problem instead of stopping; `done` throws them all.
+ */
+export function problemCollector() {
   const problems: string[] = [];
-  const read = <Value>(parse: () => Value): Value => {
-    try {
-      return parse();
-    } catch (error) {
-      if (!(error instanceof SettingsError)) throw error;
-      problems.push(error.message);
-      return undefined as Value;
-    }
+  return {
+    read<Value>(parse: () => Value): Value {
+      try {
+        return parse();
+      } catch (error) {
+        if (!(error instanceof SettingsError)) throw error;
+        problems.push(error.message);
+        return undefined as Value;
+      }
+    },
+    done(): void {
+      if (problems.length > 0) throw new SettingsError(problems.join("\n"));
+    },
   };
+}
+
+export function readSettings(environment: Environment): AgentSettings {
+  const { read, done } = problemCollector();
   const settings: AgentSettings = {
     productUrl: read(() =>
       productUrlOf(
@@ -93,11 +105,11 @@ export function readSettings(environment: Environment): AgentSettings {
       required(environment, "AGENT_STATE", "set a file the agent may write its last allow-list to"),
     ),
   };
-  if (problems.length > 0) throw new SettingsError(problems.join("\n"));
+  done();
   return settings;
 }
 
-function coreOf(value: string): CoreKind {
+export function coreOf(value: string): CoreKind {
   if (value !== "xray" && value !== "v2ray")
     throw new SettingsError(`CORE must be xray or v2ray (got "${value}").`);
   return value;

@@ -15,6 +15,7 @@ const benchmarks = [
   ["bun", "bench/search.ts"],
   ["bun", "bench/allowlist.ts"],
   ["bun", "bench/node-flood.ts"],
+  ["bun", "bench/probe-cost.ts"],
 ];
 
 for (const command of benchmarks) {

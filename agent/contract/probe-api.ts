@@ -14,7 +14,8 @@
  *   customer's slot). An entry the product already keeps out (its node down) is still sent:
  *   the probe is how it comes back.
  * - `POST /api/probes/results`: one result per entry checked, after each round. Two failures
- *   in a row from a probe mark an entry down for it; two successes mark it up again.
+ *   in a row from a probe mark an entry down for it; two successes mark it up again. A
+ *   result marked `unsupported` (the probe's core cannot dial that entry) changes nothing.
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { inboundReport } from "./node-api.ts";
@@ -47,6 +48,12 @@ export const probeResult = Type.Object({
     Type.String({
       maxLength: 300,
       description: "why it failed, as the probe saw it (refused, timed out, TLS, …)",
+    }),
+  ),
+  unsupported: Type.Optional(
+    Type.Literal(true, {
+      description:
+        "the probe's core cannot dial the entry as client apps do (REALITY, uTLS or XHTTP on V2Ray 4): no verdict, the entry's state is left as it is",
     }),
   ),
 });

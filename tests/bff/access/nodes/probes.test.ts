@@ -123,6 +123,26 @@ describe("probe agents", () => {
     }
     // Results for entries that are gone are dropped, not refused.
     expect((await report([{ entryId: 999_999, ok: false, error: "timed out" }])).status).toBe(200);
+    // A probe whose core cannot dial an entry as apps do gives no verdict: the entry stays in.
+    const [reality] = (await entriesForProbe()).entries;
+    for (let round = 0; round < 3; round++) {
+      const response = await app.handle(
+        postJson(
+          "/api/probes/results",
+          {
+            results: [
+              { entryId: reality?.id, ok: false, error: "REALITY needs CORE=xray", unsupported: true },
+            ],
+          },
+          asProbe,
+        ),
+      );
+      expect(response.status).toBe(200);
+    }
+    expect((await panelEntries()).find((entry) => entry.id === reality?.id)).toMatchObject({
+      out: null,
+      probes: [],
+    });
   });
 
   test("two failures in a row take an entry out of every format, two successes put it back", async () => {

@@ -34,22 +34,27 @@ export function nextCheck(
   };
 }
 
-/** A probe's round: each result moves its view of the entry; results for entries that are gone are dropped. */
+/**
+ * A probe's round: each result moves its view of the entry; results for entries that are
+ * gone are dropped, and so are those the probe could not judge (`unsupported`: its core
+ * cannot dial the entry as apps do), which would otherwise take working entries out.
+ */
 export async function storeProbeResults(
   database: Database,
   probeId: number,
   results: readonly ProbeResult[],
   wallNow: number,
 ): Promise<void> {
-  if (results.length === 0) return;
+  const judged = results.filter((result) => result.unsupported !== true);
+  if (judged.length === 0) return;
   await database.transaction(async () => {
-    const ids = [...new Set(results.map((result) => result.entryId))];
+    const ids = [...new Set(judged.map((result) => result.entryId))];
     const existing = new Set((await nodeEntries.existing(database, ids)).map((row) => Number(row.id)));
     const previous = new Map(
       (await entryChecks.ofProbe(database, probeId)).map((check) => [Number(check.entry_id), check]),
     );
     const next = new Map<number, EntryCheckRow>();
-    for (const result of results) {
+    for (const result of judged) {
       if (!existing.has(result.entryId)) continue;
       const check = nextCheck(
         next.get(result.entryId) ?? previous.get(result.entryId),
