@@ -5,6 +5,12 @@ import { operatorAuth } from "../../operators/operator-auth";
 import { alpnValues, fingerprints } from "./entry-rules";
 import { addEntry, changeEntries, editEntry, listEntries, reorderEntries } from "./panel-entries";
 
+/**
+ * A row id in a JSON body: a number, as the panel's typed client sends it. `rowId` reads the
+ * decimal text of a path, and in a body it refused every number the client sent.
+ */
+const bodyId = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
 const nullableText = (maxLength: number) => t.Optional(t.Nullable(t.String({ maxLength })));
 const fingerprint = t.Union(fingerprints.map((name) => t.Literal(name)));
 
@@ -135,7 +141,11 @@ export function panelEntriesRoutes(context: AppContext) {
       }),
       {
         operator: "admin",
-        body: t.Object({ nodeId: rowId, inboundTag: t.String({ minLength: 1, maxLength: 64 }), ...settings }),
+        body: t.Object({
+          nodeId: bodyId,
+          inboundTag: t.String({ minLength: 1, maxLength: 64 }),
+          ...settings,
+        }),
         response: { 200: t.Object({ success: t.Literal(true), entry }), ...errors },
         detail: { summary: "A new entry for a node's inbound, last in the order (administrators)" },
       },
@@ -166,7 +176,7 @@ export function panelEntriesRoutes(context: AppContext) {
       {
         operator: "admin",
         body: t.Object({
-          ids: t.Array(rowId, { maxItems: 1000, description: "every entry, first to last" }),
+          ids: t.Array(bodyId, { maxItems: 1000, description: "every entry, first to last" }),
         }),
         response: { 200: entriesAnswer, ...errors },
         detail: { summary: "The order every subscription lists entries in (administrators)" },
@@ -187,14 +197,14 @@ export function panelEntriesRoutes(context: AppContext) {
       {
         operator: "admin",
         body: t.Object({
-          ids: t.Optional(t.Array(rowId, { maxItems: 1000 })),
+          ids: t.Optional(t.Array(bodyId, { maxItems: 1000 })),
           where: t.Optional(
             t.Object({
               security: t.Optional(t.String({ maxLength: 16 })),
               fingerprint: t.Optional(t.String({ maxLength: 32 })),
               protocol: t.Optional(t.String({ maxLength: 16 })),
               network: t.Optional(t.String({ maxLength: 16 })),
-              nodeId: t.Optional(rowId),
+              nodeId: t.Optional(bodyId),
               tag: t.Optional(t.String({ maxLength: 32 })),
             }),
           ),
