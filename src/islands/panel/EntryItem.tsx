@@ -16,9 +16,9 @@ import { EntryHealth, EntryState } from "./EntryHealth";
 import { dialedAddress, type Entry, entryRefusalKey, transportText } from "./entries-calls";
 import { NodeRefusal } from "./NodesParts";
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
+function Fact({ label, children, isWide = false }: { label: string; children: ReactNode; isWide?: boolean }) {
   return (
-    <div>
+    <div className={isWide ? "panel-entries__wide" : undefined}>
       <dt>{label}</dt>
       <dd translate="no">{children}</dd>
     </div>
@@ -32,7 +32,9 @@ function EntryFacts({ entry }: { entry: Entry }) {
   const { dialed } = entry;
   return (
     <dl className="panel-entries__facts">
-      <Fact label={t("panel.entriesAddress")}>{dialedAddress(entry) ?? none}</Fact>
+      <Fact label={t("panel.entriesAddress")} isWide>
+        {dialedAddress(entry) ?? none}
+      </Fact>
       <Fact label={t("panel.entriesTransport")}>{dialed ? transportText(dialed) : none}</Fact>
       <Fact label={t("panel.entriesSni")}>{dialed?.sni ?? none}</Fact>
       <Fact label={t("panel.entriesFingerprint")}>{dialed?.fingerprint ?? none}</Fact>
