@@ -1,16 +1,26 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import type { Refusal } from "../../stores/panel-change";
 import { $nodeCreation, createNode, type RevealedKey } from "../../stores/panel-nodes";
 import { nodeRefusalKey } from "./nodes-calls";
 
-/** The screen's reason, with the server's own message under it when it sent one. */
-export function NodeRefusal({ refusal }: { refusal: Refusal }) {
+/**
+ * The screen's reason, with the server's own message under it when it sent one; `reasonOf`
+ * reads the refusal in its section's words (a node's by default).
+ */
+export function NodeRefusal({
+  refusal,
+  reasonOf = nodeRefusalKey,
+}: {
+  refusal: Refusal;
+  reasonOf?: (refusal: Refusal) => TranslationKey;
+}) {
   const { t } = useTranslation();
   return (
     <div role="alert" className="form__error panel-staff__refusal">
-      <p>{t(nodeRefusalKey(refusal))}</p>
+      <p>{t(reasonOf(refusal))}</p>
       {refusal.detail && (
         <p className="panel-staff__detail">
           {t("panel.staffServerSays")} {refusal.detail}
@@ -20,11 +30,33 @@ export function NodeRefusal({ refusal }: { refusal: Refusal }) {
   );
 }
 
-/** The node's key, once: a copy button, and the words that it will not come back. */
-export function OnceKey({ revealed, onDismiss }: { revealed: RevealedKey; onDismiss: () => void }) {
+/** How a once-shown key is named: a node's by default, a probe's in the Probes section. */
+export type KeyWords = { title: TranslationKey; label: TranslationKey; once: TranslationKey };
+const nodeKeyWords: KeyWords = {
+  title: "panel.nodesKeyFor",
+  label: "panel.nodesKey",
+  once: "panel.nodesKeyOnce",
+};
+
+/**
+ * A node's (or probe's) key, once: a copy button, and the words that it will not come back;
+ * `children` say where it goes.
+ */
+export function OnceKey({
+  revealed,
+  onDismiss,
+  words = nodeKeyWords,
+  children,
+}: {
+  revealed: RevealedKey;
+  onDismiss: () => void;
+  words?: KeyWords;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   const [copy, setCopy] = useState<"copied" | "failed" | undefined>();
   const title = useRef<HTMLHeadingElement>(null);
+  const titleId = useId();
   // Mounted anew for every key (keyed by it): the operator is taken to it at once.
   useEffect(() => title.current?.focus(), []);
   const copyKey = async () => {
@@ -36,14 +68,15 @@ export function OnceKey({ revealed, onDismiss }: { revealed: RevealedKey; onDism
     }
   };
   return (
-    <section className="card card--warning panel-once" aria-labelledby="node-key-title">
-      <h2 id="node-key-title" ref={title} tabIndex={-1}>
-        {t("panel.nodesKeyFor", { name: revealed.name })}
+    <section className="card card--warning panel-once" aria-labelledby={titleId}>
+      <h2 id={titleId} ref={title} tabIndex={-1}>
+        {t(words.title, { name: revealed.name })}
       </h2>
-      <p>{t("panel.nodesKeyOnce")}</p>
+      <p>{t(words.once)}</p>
+      {children}
       <div className="panel-once__secret">
         <label className="field panel-once__field">
-          <span>{t("panel.nodesKey")}</span>
+          <span>{t(words.label)}</span>
           <input
             className="panel-once__password"
             value={revealed.key}

@@ -17,10 +17,12 @@ import {
   setNodeDisabled,
   type VpnNode,
 } from "../../stores/panel-nodes";
+import { EntriesPart } from "./EntriesPart";
 import { NodeCreateForm, NodeRefusal, OnceKey } from "./NodesParts";
 import { inboundParts, isInSync, lagText, nodeState } from "./nodes-calls";
 import { PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, ScrollRegion } from "./PanelStates";
+import { ProbesPart } from "./ProbesPart";
 
 /**
  * One fact of a node. On a phone the table turns into one card per node, and each cell
@@ -256,6 +258,8 @@ function Nodes() {
           </>
         )}
       </section>
+      <EntriesPart />
+      <ProbesPart />
     </>
   );
 }

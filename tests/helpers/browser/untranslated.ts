@@ -43,6 +43,17 @@ const allowedWords = new Set(
     "Hiddify",
     // Abbreviations used untranslated in these languages.
     "VPN",
+    // Protocol names an operator reads as they are on the Nodes screen: TLS and its server
+    // name (SNI) and ALPN, gRPC, HTTP's Host header.
+    "TLS",
+    "SNI",
+    "ALPN",
+    "gRPC",
+    "Host",
+    // The brands whose names a REALITY entry's warning says censors watch.
+    "Apple",
+    "iCloud",
+    "Microsoft",
     "PDF",
     "QR",
     "IP",

@@ -1,27 +1,10 @@
+import { alpnValues, fingerprints } from "../../../../core/entry-settings";
 import { tariffMonths } from "../../../../core/prices";
 import type { EntrySettings } from "../../../../db/queries/entries";
 import { AppError } from "../../../platform/errors";
 import { normalizeHost } from "../subscription/server-entries";
 
-/**
- * The TLS fingerprints client apps can present (uTLS names, as Xray, sing-box and Mihomo
- * read them). Censors ban fingerprints (Chrome's, in XTLS/Xray-core#5333): the operator
- * switches entries to another.
- */
-export const fingerprints = [
-  "chrome",
-  "firefox",
-  "safari",
-  "ios",
-  "android",
-  "edge",
-  "360",
-  "qq",
-  "random",
-  "randomized",
-] as const;
-
-export const alpnValues = ["h3", "h2", "http/1.1"] as const;
+export { alpnValues, fingerprints };
 
 /** What an operator may set on an entry, as the panel sends it; null gives a setting back to the inbound. */
 export type EntryInput = {
