@@ -15,6 +15,7 @@ import { runProbeAgent } from "./probe/probe-main.ts";
 import { productApi } from "./product-api.ts";
 import { readSettings, SettingsError } from "./settings.ts";
 import { closeSockets, establishedEndpoints } from "./socket-closer.ts";
+import { stopOnSignal } from "./stop-on-signal.ts";
 
 function stop(message: string): never {
   for (const line of message.split("\n")) console.error(`kannt-agent: ${line}`);
@@ -84,17 +85,7 @@ async function runNodeAgent(): Promise<void> {
     log,
   });
 
-  let isStopping = false;
-  for (const signal of ["SIGTERM", "SIGINT"] as const)
-    process.on(signal, () => {
-      if (isStopping) return;
-      isStopping = true;
-      log("info", "stopping");
-      agent
-        .stop()
-        .catch(() => undefined)
-        .finally(() => process.exit(0));
-    });
+  stopOnSignal(log, () => agent.stop());
 
   log("info", "kannt-agent started", {
     core: settings.core,

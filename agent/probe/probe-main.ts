@@ -7,6 +7,7 @@ import { versionFromOutput } from "../core-version.ts";
 import { consoleLogger, throttledLogger } from "../log.ts";
 import { runCommand } from "../run-command.ts";
 import { type Environment, SettingsError } from "../settings.ts";
+import { stopOnSignal } from "../stop-on-signal.ts";
 import { ProbeRounds } from "./probe-rounds.ts";
 import { type ProbeSettings, readProbeSettings } from "./probe-settings.ts";
 import { probeInstanceId } from "./probe-state.ts";
@@ -60,17 +61,7 @@ export async function runProbeAgent(
     log,
   });
 
-  let isStopping = false;
-  for (const signal of ["SIGTERM", "SIGINT"] as const)
-    process.on(signal, () => {
-      if (isStopping) return;
-      isStopping = true;
-      log("info", "stopping");
-      rounds
-        .stop()
-        .catch(() => undefined)
-        .finally(() => process.exit(0));
-    });
+  stopOnSignal(log, () => rounds.stop());
 
   log("info", "kannt-agent started in probe mode", {
     core: `${settings.core} ${coreVersion}`,

@@ -9,8 +9,9 @@ import type { createApp } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
 import { seedEntries } from "../../bff/modules/access/entries/entry-seeding";
 import { createNode } from "../../bff/modules/access/nodes/node-keys";
+import { randomToken } from "../../bff/platform/random";
 import { postJson, request } from "./app";
-import { asCustomer, type SignedIn, signIn } from "./customers";
+import { asCustomer, fixture, type SignedIn, signIn } from "./customers";
 import { cards, order, payWithCard } from "./payments";
 
 type App = ReturnType<typeof createApp>;
@@ -146,4 +147,25 @@ export async function reportedNode(
   const row = await database.get<{ id: number }>("SELECT id FROM vpn_nodes WHERE name = ?", [node.name]);
   await seedEntries(database, Number(row?.id), node.inbounds as { tag: string }[], now);
   return key;
+}
+
+/**
+ * A customer with access (an ACTIVE `tariff`-month subscription, a fixture) and one device
+ * with its credential on the nodes: the device's subscription token.
+ */
+export async function subscribedDeviceToken(
+  app: App,
+  database: AppContext["database"],
+  email: string,
+  tariff: 1 | 3 | 6 | 12 = 1,
+): Promise<string> {
+  const { userId } = await fixture(app, { email, status: "ACTIVE", devices: 1, tariff });
+  const token = randomToken(24);
+  await database.run("UPDATE devices SET credential = ?, node_tag = ?, sub_token = ? WHERE user_id = ?", [
+    crypto.randomUUID(),
+    `d${userId}`,
+    token,
+    userId,
+  ]);
+  return token;
 }

@@ -11,6 +11,15 @@ export const minimumPasswordLength = 12;
 export type Actor = { id: number | null; address?: string | null };
 const nobody: Actor = { id: null };
 
+/** An audit entry of what `actor` did (`details` as the log keeps it), inside the caller's transaction if any. */
+export const recordAction = (
+  database: Database,
+  actor: Actor,
+  action: string,
+  details: unknown,
+  now: number,
+) => audit.record(database, { operatorId: actor.id, action, details, ipAddress: actor.address ?? null }, now);
+
 /** Argon2id, Bun's implementation. */
 export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
 

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { seedEntries } from "../../../bff/modules/access/entries/entry-seeding";
 import { allowListSize } from "../../../bff/modules/access/subscription/allowlist/allowlist";
 import { addMonthsOnDay, dayMs } from "../../../core/calendar";
 import { makeTestApp, postJson, request } from "../../helpers/app";
@@ -94,6 +95,11 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
       "UPDATE vpn_nodes SET host = ?, inbounds = ?, last_seen_at = ? WHERE name = ?",
       ["nl.example.com", JSON.stringify([inbounds.realityVision]), Date.now(), "nl-prepaid-slots"],
     );
+    // The entry the node's first report would seed: subscriptions list entries.
+    const nodeRow = await context.database.get<{ id: number }>("SELECT id FROM vpn_nodes WHERE name = ?", [
+      "nl-prepaid-slots",
+    ]);
+    await seedEntries(context.database, Number(nodeRow?.id), [inbounds.realityVision], context.clock.now());
     const before = await subscriptionOf(world, userId);
     const paidMonthEnd = before?.end_date ?? 0;
     const billingDay = new Date(before?.billing_anchor ?? 0).getUTCDate();

@@ -1,10 +1,9 @@
 import type { Database } from "../../../../db/database";
 import { connectionRates, type EntrySettings, nodeEntries } from "../../../../db/queries/entries";
 import { vpnNodes } from "../../../../db/queries/nodes";
-import { audit } from "../../../../db/queries/operators";
 import { entryChecks, type NamedCheckRow } from "../../../../db/queries/probes";
 import { AppError } from "../../../platform/errors";
-import type { Actor } from "../../operators/accounts";
+import { type Actor, recordAction } from "../../operators/accounts";
 import { type EntryInput, entrySettings } from "./entry-rules";
 import { type EntryView, entryView } from "./entry-view";
 
@@ -48,7 +47,7 @@ async function viewOf(database: Database, id: number): Promise<EntryView> {
 }
 
 const record = (database: Database, action: string, details: unknown, now: number, actor: Actor) =>
-  audit.record(database, { operatorId: actor.id, action, details, ipAddress: actor.address ?? null }, now);
+  recordAction(database, actor, action, details, now);
 
 /** The settings an audit entry keeps: what was asked, as stored. */
 const changed = (settings: EntrySettings) => ({ ...settings });

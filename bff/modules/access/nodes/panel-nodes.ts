@@ -2,9 +2,8 @@ import type { InboundReport } from "../../../../agent/contract/node-api";
 import { dayMs } from "../../../../core/calendar";
 import type { Database } from "../../../../db/database";
 import { type NodeRow, vpnNodes } from "../../../../db/queries/nodes";
-import { audit } from "../../../../db/queries/operators";
 import { AppError } from "../../../platform/errors";
-import type { Actor } from "../../operators/accounts";
+import { type Actor, recordAction } from "../../operators/accounts";
 import { allowListSize } from "../subscription/allowlist/allowlist";
 import { createNode, rotateNodeKey, setNodeDisabled } from "./node-keys";
 
@@ -151,11 +150,7 @@ async function nodeName(database: Database, id: number): Promise<string> {
 }
 
 const record = (database: Database, action: string, name: string, now: number, actor: Actor) =>
-  audit.record(
-    database,
-    { operatorId: actor.id, action, details: { name }, ipAddress: actor.address ?? null },
-    now,
-  );
+  recordAction(database, actor, action, { name }, now);
 
 /**
  * A new node and its key, shown once (the panel, or `npm run operator -- node <name>`

@@ -1,10 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import type { EntryView } from "../../../../bff/modules/access/entries/entry-view";
-import { randomToken } from "../../../../bff/platform/random";
 import { makeTestApp, postJson, request } from "../../../helpers/app";
-import { fixture } from "../../../helpers/customers";
-import { nodeHeaders, reportedNode, sampleReport } from "../../../helpers/nodes";
+import { nodeHeaders, reportedNode, sampleReport, subscribedDeviceToken } from "../../../helpers/nodes";
 import { bearer, makeOperator, tokensFor } from "../../../helpers/operators";
 import { inbounds } from "../../../helpers/subscription-inbounds";
 
@@ -49,17 +46,8 @@ const send = (method: string, path: string, body: unknown, headers = asAdmin) =>
   );
 
 /** A customer with access (`tariff` months) and one device: its subscription token. */
-async function customerToken(email: string, tariff: 1 | 3 | 6 | 12 = 1): Promise<string> {
-  const { userId } = await fixture(app, { email, status: "ACTIVE", devices: 1, tariff });
-  const token = randomToken(24);
-  await database.run("UPDATE devices SET credential = ?, node_tag = ?, sub_token = ? WHERE user_id = ?", [
-    randomUUID(),
-    `d${userId}`,
-    token,
-    userId,
-  ]);
-  return token;
-}
+const customerToken = (email: string, tariff: 1 | 3 | 6 | 12 = 1) =>
+  subscribedDeviceToken(app, database, email, tariff);
 const links = async (token: string) => {
   const response = await app.handle(request(`/sub/${token}?format=base64`));
   expect(response.status).toBe(200);

@@ -3,10 +3,8 @@ import { describe, expect, test } from "vitest";
 import type { ProbeEntries } from "../../../../agent/contract/probe-api";
 import type { EntryView } from "../../../../bff/modules/access/entries/entry-view";
 import { runOperatorCommand } from "../../../../bff/operator-commands";
-import { randomToken } from "../../../../bff/platform/random";
 import { makeTestApp, postJson, request } from "../../../helpers/app";
-import { fixture } from "../../../helpers/customers";
-import { allowList, reportedNode } from "../../../helpers/nodes";
+import { allowList, reportedNode, subscribedDeviceToken } from "../../../helpers/nodes";
 import { bearer, makeOperator, tokensFor } from "../../../helpers/operators";
 import { inbounds } from "../../../helpers/subscription-inbounds";
 
@@ -56,14 +54,7 @@ async function panelEntries(): Promise<EntryView[]> {
   return ((await response.json()) as { entries: EntryView[] }).entries;
 }
 
-const { userId } = await fixture(app, { email: "probes-customer@example.com", status: "ACTIVE", devices: 1 });
-const token = randomToken(24);
-await database.run("UPDATE devices SET credential = ?, node_tag = ?, sub_token = ? WHERE user_id = ?", [
-  randomUUID(),
-  `d${userId}`,
-  token,
-  userId,
-]);
+const token = await subscribedDeviceToken(app, database, "probes-customer@example.com");
 /** How many servers each format lists for the customer. */
 async function serversInEveryFormat(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};

@@ -1,10 +1,9 @@
 import type { Database } from "../../../../../db/database";
 import { accessChanges } from "../../../../../db/queries/access-changes";
-import { audit } from "../../../../../db/queries/operators";
 import { type ProbeRow, probes } from "../../../../../db/queries/probes";
 import { AppError } from "../../../../platform/errors";
 import { randomToken } from "../../../../platform/random";
-import type { Actor } from "../../../operators/accounts";
+import { type Actor, recordAction } from "../../../operators/accounts";
 
 /** Probe keys are kept as hashes, like node keys: shown once, never readable again. */
 const hashOf = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
@@ -17,11 +16,7 @@ const agentSilenceMs = 60_000;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const record = (database: Database, action: string, name: string, now: number, actor: Actor) =>
-  audit.record(
-    database,
-    { operatorId: actor.id, action, details: { name }, ipAddress: actor.address ?? null },
-    now,
-  );
+  recordAction(database, actor, action, { name }, now);
 
 /**
  * A new probe and its key, shown once (`npm run operator -- probe <name>` or the panel). Its
