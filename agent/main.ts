@@ -1,7 +1,7 @@
 /**
  * The node agent (DESIGN §8), started with `npm run agent` beside the core on each VPN
  * server, configured by environment only; with `AGENT_MODE=probe`, a probe agent
- * (probe/probe-main.ts). See docs/nodes.md.
+ * (probe/probe-main.ts). See docs/operators/nodes.md.
  */
 import { open, readFile, unlink } from "node:fs/promises";
 import { accessLogProblem } from "./access-log-check.ts";

@@ -1,7 +1,7 @@
 /**
  * The probe agent (`AGENT_MODE=probe`, DESIGN §8): the node agent's program placed where
  * customers are, dialing every published entry through a core of its own and reporting
- * what got through. Configured by environment only; see docs/nodes.md.
+ * what got through. Configured by environment only; see docs/operators/nodes.md.
  */
 import { versionFromOutput } from "../core-version.ts";
 import { consoleLogger, throttledLogger } from "../log.ts";

@@ -917,7 +917,7 @@ async function solveCaptcha(send: Send): Promise<string> {
 }
 
 /**
- * One more device slot for the rest of the period (README, Money rules), in minor units: the
+ * One more device slot for the rest of the period (docs/money.md, Device slots), in minor units: the
  * monthly price for each whole billing month left, plus the part left of the billing month
  * now running over that month's real length, half up to whole units, at least one unit.
  * Billing months end on `billingDay`, counted back from the period's end.

@@ -5,7 +5,7 @@ import type { Database } from "../../db/database";
 /**
  * The test clock's starting instant. `KANNT_TEST_CLOCK_START` (ISO 8601, e.g.
  * `2027-01-31T00:00:00Z`) starts every in-process test app there instead of at the wall
- * clock, so the suites can be run at month ends and local midnights (README, Tests): a
+ * clock, so the suites can be run at month ends and local midnights (docs/code.md, Tests): a
  * test that holds only on some calendar days fails on the day it is run at, not at random.
  * The clock only moves forward, so the start must lie ahead of the wall clock.
  */
