@@ -211,7 +211,7 @@ test.describe("published entries and probes on the Nodes screen", () => {
       `${node} · kannt-reality-ru`,
       `${node} · kannt-xhttp`,
     ]);
-    await expect(blocked.getByRole("button", { name: "Down" })).toBeDisabled();
+    // (Whether it is last of all depends on other tests' nodes on the same server: not asserted.)
     await blocked.getByRole("button", { name: "Up" }).click();
     await expect
       .poll(tags)
