@@ -10,13 +10,13 @@ import { answerInEnglish, requestLanguage } from "../../platform/request-languag
 import { customerErrors, errorResponse } from "../../platform/schemas";
 import { customerAuthenticator } from "../session/customer-auth";
 import { receiptData } from "./model";
-import { orderStatusOf } from "./order-status";
-import { createCustomerOrder, createPrepaidOrder, firstInvoicePrefix } from "./orders";
-import { attachPrepaid } from "./prepaid-attach";
-import { previewPrepaid } from "./prepaid-preview";
+import { answerCheck, applyNotification } from "./notifications/webhooks";
+import { orderStatusOf } from "./orders/order-status";
+import { createCustomerOrder, createPrepaidOrder, firstInvoicePrefix } from "./orders/orders";
+import { attachPrepaid } from "./orders/prepaid-attach";
+import { previewPrepaid } from "./orders/prepaid-preview";
 import { profilePaymentRoutes } from "./profile-routes";
 import { refundRefusedTrialsNow } from "./refunds/refused-trial-refunds";
-import { answerCheck, applyNotification } from "./webhooks";
 
 const widgetOptions = t.Object({
   publicId: t.String(),
