@@ -1,9 +1,13 @@
 import type { PaymentRow } from "../../db/queries/payments";
 import { GatewayBusyError } from "../adapters/cloudpayments/client";
 import type { AppContext } from "../context";
-import { receiptOf } from "../modules/payments/receipt";
-import { type ChargeAnswer, chargeSavedCard, settleChargeAnswers } from "../modules/payments/saved-card";
-import { settleNotSent } from "../modules/payments/settlement";
+import { settleNotSent } from "../modules/payments/notifications/settlement";
+import { receiptOf } from "../modules/payments/receipts/receipt";
+import {
+  type ChargeAnswer,
+  chargeSavedCard,
+  settleChargeAnswers,
+} from "../modules/payments/renewals/saved-card";
 import { logger } from "../platform/logger";
 import { type ChargeTicket, ChargeWindow } from "./charge-window";
 import type { Attempt } from "./renewal-claim";

@@ -2,7 +2,7 @@ import type { PaymentRow } from "../../db/queries/payments";
 import { renewalLeases } from "../../db/queries/renewal-leases";
 import type { GatewayAnswer, GatewayTransaction } from "../adapters/cloudpayments/client";
 import type { AppContext } from "../context";
-import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/settlement";
+import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/notifications/settlement";
 import { logger } from "../platform/logger";
 import { ChargeWindow } from "./charge-window";
 import type { RenewalLease } from "./renewal-lease";

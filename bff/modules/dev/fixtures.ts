@@ -6,7 +6,7 @@ import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscri
 import type { AppContext } from "../../context";
 import { demoOnly } from "../../platform/demo-only";
 import { newCredential } from "../access/devices/device-credentials";
-import { accountIdOf } from "../payments/orders";
+import { accountIdOf } from "../payments/orders/orders";
 import { registerCustomer } from "../sign-in/register";
 import { demoAvatarUrl, demoUid, requireDemo } from "./demo-identity";
 

@@ -5,8 +5,8 @@ import { customerErrors, customerIdentity, errorResponse, rowId } from "../../pl
 import { customerAuth } from "../session/customer-auth";
 import { removeSavedCard } from "./card-removal";
 import { card } from "./model";
-import { ownPaidPayment, paymentHistoryOf } from "./payment-history";
-import { receiptPolicy, renderReceipt } from "./receipt-page";
+import { ownPaidPayment, paymentHistoryOf } from "./receipts/payment-history";
+import { receiptPolicy, renderReceipt } from "./receipts/receipt-page";
 
 const historyEntry = t.Object({
   id: t.String(),

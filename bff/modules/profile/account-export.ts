@@ -2,7 +2,7 @@ import type { Database } from "../../../db/database";
 import { accountData } from "../../../db/queries/account-data";
 import type { UserRow } from "../../../db/queries/users";
 import { dayMs } from "../../platform/calendar";
-import { paymentHistoryOf } from "../payments/payment-history";
+import { paymentHistoryOf } from "../payments/receipts/payment-history";
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 

@@ -14,7 +14,7 @@ import type { Database } from "../../../db/database";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import type { UserRow } from "../../../db/queries/users";
 import { slotQuote } from "../access/devices/slot-quote";
-import { firstOrderTerms } from "../payments/first-order";
+import { firstOrderTerms } from "../payments/orders/first-order";
 import { discountBasis } from "../subscriptions/discount";
 
 /**

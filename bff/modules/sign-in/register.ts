@@ -7,7 +7,7 @@ import { users } from "../../../db/queries/users";
 import type { AppContext } from "../../context";
 import { releaseAttempt, reserveAttempt } from "../../platform/attempt-limit";
 import { AppError } from "../../platform/errors";
-import { bindPrepaid, type PrepaidOutcome } from "../payments/prepaid-binding";
+import { bindPrepaid, type PrepaidOutcome } from "../payments/orders/prepaid-binding";
 import { refundRefusedTrialsNow } from "../payments/refunds/refused-trial-refunds";
 import { promoLimitKeys } from "../promos/promo-limits";
 import { assertPeriod, assertTariff } from "../subscriptions/pricing";

@@ -3,14 +3,14 @@ import { createSandboxGateway } from "../../../bff/adapters/sandbox/gateway";
 import type { AppContext } from "../../../bff/context";
 import { deliverDueMail } from "../../../bff/jobs/mail-worker";
 import { type Attempt, claimDue } from "../../../bff/jobs/renewal-claim";
-import { applyRenewalOutcome } from "../../../bff/modules/payments/notification-batches";
-import { receiptOf } from "../../../bff/modules/payments/receipt";
+import { receiptOf } from "../../../bff/modules/payments/receipts/receipt";
+import { applyRenewalOutcome } from "../../../bff/modules/payments/renewals/notification-batches";
 import {
   type ChargeAnswer,
   chargeSavedCard,
   settleCharge,
   settleChargeAnswers,
-} from "../../../bff/modules/payments/saved-card";
+} from "../../../bff/modules/payments/renewals/saved-card";
 import { nextChargeAmount, nextChargeAmounts } from "../../../bff/modules/subscriptions/next-charge";
 import { queueRenewalNotices } from "../../../bff/modules/subscriptions/renewal-notices";
 import { addMonths } from "../../../bff/platform/calendar";

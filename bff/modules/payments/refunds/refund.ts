@@ -7,7 +7,7 @@ import type { AppContext } from "../../../context";
 import { logger } from "../../../platform/logger";
 import { randomToken } from "../../../platform/random";
 import { queueRefundMade } from "../../mail/events";
-import { receiptOf } from "../receipt";
+import { receiptOf } from "../receipts/receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
 import { takeRefundedSlot } from "./refund-effects";
 import { answerOf, paymentView, type RefundAnswer, refusalOf, totalOf } from "./refund-model";

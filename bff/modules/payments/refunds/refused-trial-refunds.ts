@@ -6,7 +6,7 @@ import type { AppContext } from "../../../context";
 import { logger } from "../../../platform/logger";
 import { randomToken } from "../../../platform/random";
 import { queueRefundMade } from "../../mail/events";
-import { receiptOf } from "../receipt";
+import { receiptOf } from "../receipts/receipt";
 import { staleClaimMs } from "./refund-plan";
 
 /** At most this many per call: a backlog is worked off over the following passes. */
@@ -15,7 +15,7 @@ const batchSize = 50;
 type RefundContext = Pick<AppContext, "database" | "clock" | "config" | "payments">;
 
 /**
- * Sends back every paid 1-unit trial that was refused its trial (payments/trial-at-pay.ts,
+ * Sends back every paid 1-unit trial that was refused its trial (orders/trial-at-pay.ts,
  * prepaid-binding.ts): the customer is never charged for nothing. Called right after the
  * Pay or the binding that refused it, and by every renewal pass, so a refund that did not
  * go out (a crash, the gateway down) goes out later. Each payment is claimed before the

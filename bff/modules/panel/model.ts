@@ -1,0 +1,25 @@
+import { t } from "elysia";
+import { errorResponse, rowId } from "../../platform/schemas";
+import { deliveryRecord } from "../mail/view";
+
+/** What every panel call may refuse with. */
+export const panelErrors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+} as const;
+
+/** A customer named in a query parameter (`id` or `userId`). */
+export const userIdQuery = rowId;
+
+/** One page of a customer's messages with how their delivery went. */
+export const messagesPage = t.Object({
+  content: t.Array(deliveryRecord),
+  page: t.Object({
+    size: t.Number(),
+    number: t.Number(),
+    totalElements: t.Number(),
+    totalPages: t.Number(),
+  }),
+});

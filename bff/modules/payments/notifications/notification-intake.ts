@@ -1,0 +1,54 @@
+import { payments } from "../../../../db/queries/payments";
+import { parseNotification } from "../../../adapters/cloudpayments/notification";
+import { isSignedByGateway } from "../../../adapters/cloudpayments/signature";
+import type { AppContext } from "../../../context";
+import { AppError } from "../../../platform/errors";
+import { findForbiddenText } from "../../../platform/input-guard";
+import { firstInvoicePrefix } from "../orders/orders";
+import { refundRefusedTrialsNow } from "../refunds/refused-trial-refunds";
+import { answerCheck, applyNotification } from "./webhooks";
+
+export type NotificationKind = "check" | "pay" | "fail" | "refund";
+
+/**
+ * One notification of the gateway, as the bytes it sent: checked, parsed and applied;
+ * the answer is the gateway's protocol code (0 is "accepted"; any other code is a
+ * refusal it will show the payer). Each outcome is counted by kind.
+ */
+export async function takeNotification(
+  services: Pick<AppContext, "database" | "clock" | "config" | "payments" | "metrics">,
+  kind: NotificationKind,
+  raw: Uint8Array,
+  headers: Headers,
+) {
+  const counted = (result: string) => services.metrics.notifications.inc({ kind, result });
+  // The signature is checked over the raw bytes before anything is parsed.
+  if (!isSignedByGateway(services.config.cloudPaymentsApiSecret, raw, headers)) {
+    counted("refused");
+    throw new AppError("notification_unsigned");
+  }
+  const notification = parseNotification(raw, headers.get("content-type"));
+  if (!notification) {
+    counted("refused");
+    throw new AppError("notification_unreadable");
+  }
+  // Parsed here, not by the framework, so the global input rule is applied here (a NUL
+  // cannot even be stored on PostgreSQL).
+  const field = findForbiddenText(notification);
+  if (field) {
+    counted("refused");
+    throw new AppError("notification_invisible_character", { field });
+  }
+  const now = services.clock.now();
+  const code =
+    kind === "check"
+      ? await answerCheck(services.database, notification, now)
+      : await applyNotification(services.database, kind, notification, now);
+  // A first payment refused its trial at Pay goes back to the card at once (DESIGN §13).
+  if (kind === "pay" && notification.InvoiceId.startsWith(firstInvoicePrefix)) {
+    const paid = await payments.byInvoice(services.database, notification.InvoiceId);
+    if (paid?.trial_refusal && paid.status === "completed") await refundRefusedTrialsNow(services);
+  }
+  counted(code === 0 ? "accepted" : `code_${code}`);
+  return { code };
+}

@@ -1,0 +1,65 @@
+import { t } from "elysia";
+import { receiptData } from "../model";
+
+const currency = t.Union([t.Literal("RUB"), t.Literal("KZT")]);
+
+/** POST /api/shop/order: the customer's own account, or an anonymous purchase's token. */
+export const orderBody = t.Object({
+  uid: t.Optional(t.String({ maxLength: 256 })),
+  email: t.Optional(t.String({ maxLength: 320 })),
+  prepaidToken: t.Optional(t.String({ minLength: 16, maxLength: 256 })),
+  // As at register: a number written as text, as browser storage keeps it, is taken too.
+  tariff: t.Numeric(),
+  period: t.Numeric(),
+  fullPrice: t.Optional(t.Boolean()),
+});
+
+export const widgetOptions = t.Object({
+  publicId: t.String(),
+  amount: t.Number(),
+  currency,
+  invoiceId: t.String(),
+  accountId: t.String(),
+  description: t.String(),
+  email: t.Optional(t.String()),
+  trial: t.Boolean(),
+  reason: t.Optional(t.String()),
+  data: receiptData,
+});
+
+export const orderStatus = t.Object({
+  status: t.Union([
+    t.Literal("pending"),
+    t.Literal("completed"),
+    t.Literal("declined"),
+    t.Literal("refunded"),
+  ]),
+  trialRefused: t.Optional(t.Union([t.Literal("card"), t.Literal("customer"), t.Literal("account")])),
+  reason: t.Optional(t.String()),
+  fullPrice: t.Optional(t.Object({ amount: t.Number(), currency, tariff: t.Number(), period: t.Number() })),
+});
+
+/** The signed-in customer naming an anonymous purchase. */
+export const prepaidBody = t.Object({
+  uid: t.String({ maxLength: 256 }),
+  email: t.String({ maxLength: 320 }),
+  prepaidToken: t.String({ minLength: 16, maxLength: 256 }),
+});
+
+export const prepaidPreview = t.Object({
+  outcome: t.Union([t.Literal("extends"), t.Literal("starts"), t.Literal("refused"), t.Literal("bound")]),
+  days: t.Optional(t.Number()),
+  months: t.Optional(t.Number()),
+  until: t.Optional(t.String()),
+  reason: t.Optional(t.String()),
+  isRefundOnConfirm: t.Optional(t.Boolean()),
+  /** Extra device slots the added time does not pay for: they end at `until` (DESIGN §13). */
+  slotsEnd: t.Optional(t.Object({ count: t.Number(), until: t.String() })),
+});
+
+export const prepaidAttached = t.Object({
+  bound: t.Boolean(),
+  reason: t.Optional(t.String()),
+  expirationDate: t.Union([t.String(), t.Null()]),
+  subscriptionIsActive: t.Boolean(),
+});

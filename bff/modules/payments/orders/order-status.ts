@@ -1,0 +1,77 @@
+import { translator } from "../../../../core/i18n";
+import type { Language } from "../../../../core/languages";
+import { type Currency, toCurrencyUnits } from "../../../../core/money";
+import { planFor } from "../../../../core/prices";
+import { payments } from "../../../../db/queries/payments";
+import { subscriptions } from "../../../../db/queries/subscriptions";
+import type { AppContext } from "../../../context";
+import { AppError } from "../../../platform/errors";
+import { firstOrderTerms } from "./first-order";
+import { firstInvoicePrefix } from "./orders";
+
+export type OrderStatus = {
+  status: "pending" | "completed" | "declined" | "refunded";
+  /** Why the 1-unit trial was not given with this order, if it was not. */
+  trialRefused?: "card" | "customer" | "account";
+  reason?: string;
+  /** The same plan at its price, for the purchase screen's "order at the price" button. */
+  fullPrice?: { amount: number; currency: Currency; tariff: number; period: number };
+};
+
+/**
+ * Why the trial was not given, by who had it before and whether the bank took the payment:
+ * refused at Check, nothing was charged; refused at Pay, it was, and goes back to the card.
+ */
+const reasonKeys = {
+  card: { atCheck: "order.trialRefusedCardAtCheck", atPay: "order.trialRefusedCardAtPay" },
+  customer: { atCheck: "order.trialRefusedCustomerAtCheck", atPay: "order.trialRefusedCustomer" },
+  // Refused when a prepaid purchase was bound to an account that had its trial (paid, then).
+  account: { atCheck: "order.trialRefusedCustomerAtCheck", atPay: "order.trialRefusedCustomer" },
+} as const;
+
+/**
+ * What became of a first payment's order, for the purchase screen after the widget
+ * closes: the widget only says the payment failed (Check's code 13 reads as any decline)
+ * or went through, not that the trial was refused, so the screen asks here (DESIGN §13).
+ * The invoice id is an unguessable token only its buyer's page holds, so anonymous
+ * purchases can ask too; the answer names no one.
+ */
+export async function orderStatusOf(
+  context: Pick<AppContext, "database" | "clock">,
+  invoiceId: string,
+  language: Language,
+): Promise<OrderStatus> {
+  const { database, clock } = context;
+  const payment = invoiceId.startsWith(firstInvoicePrefix)
+    ? await payments.byInvoice(database, invoiceId)
+    : undefined;
+  if (!payment) throw new AppError("order_not_found");
+  const refusal = payment.is_trial ? payment.trial_refusal : null;
+  if (!refusal) return { status: payment.status };
+  const wasCharged = payment.status === "completed" || payment.status === "refunded";
+  const reasonKey = reasonKeys[refusal][wasCharged ? "atPay" : "atCheck"];
+  const tariff = payment.tariff_months ?? 1;
+  const period = payment.trial_days ?? 1;
+  const plan = planFor(payment.currency, tariff, period);
+  let amount = plan.periodPrice;
+  if (payment.user_id !== null) {
+    // A customer's price is after their discounts, as their order at the price will be.
+    const current = await subscriptions.current(database, payment.user_id);
+    const terms = await firstOrderTerms(
+      database,
+      payment.user_id,
+      plan,
+      current,
+      language,
+      clock.now(),
+      true,
+    );
+    amount = terms.amountNow;
+  }
+  return {
+    status: payment.status,
+    trialRefused: refusal,
+    reason: translator(language)(reasonKey),
+    fullPrice: { amount: toCurrencyUnits(amount), currency: payment.currency, tariff, period },
+  };
+}
