@@ -120,7 +120,7 @@ export type Config = Readonly<{
 const optional = textOf;
 
 /**
- * About a second of work in Chromium on a 2-core machine (README, "Staff login"): each
+ * About a second of work in Chromium on a 2-core machine (docs/operators/security.md, "Staff login"): each
  * guess costs something, staff hardly wait. Tunable for slower or faster staff machines.
  */
 export const defaultAltchaMaxNumber = 400_000;

@@ -10,7 +10,7 @@ export type CardOnFile = {
   /** From the gateway's notification when it says: first six and expiry ("MM/YY"). */
   firstSix?: string | null;
   expiry?: string | null;
-  /** first six + last four + expiry (payments/trial.ts `cardFingerprint`). */
+  /** first six + last four + expiry (payments/orders/trial.ts `cardFingerprint`). */
   fingerprint?: string | null;
 };
 
@@ -47,7 +47,7 @@ export type PaymentRow = {
   card_first_six: string | null;
   card_exp_date: string | null;
   card_fingerprint: string | null;
-  /** Why this 1-unit payment was not given its trial (payments/trial.ts). */
+  /** Why this 1-unit payment was not given its trial (payments/orders/trial.ts). */
   trial_refusal: "card" | "customer" | "account" | null;
   /** The e-mail an anonymous payer gave the gateway. */
   payer_email: string | null;

@@ -2,7 +2,7 @@ import type { Database } from "../database";
 import { statement } from "../database";
 import type { PaymentRow } from "./payments";
 
-/** Why a 1-unit payment was not given its trial (bff/modules/payments/trial.ts). */
+/** Why a 1-unit payment was not given its trial (bff/modules/payments/orders/trial.ts). */
 export type TrialRefusal = "card" | "customer" | "account";
 
 const found = async (row: Promise<{ found: number } | undefined>) => (await row) !== undefined;

@@ -9,7 +9,7 @@ const shown = 10;
  * Paid anonymous purchases (/instantPay) not attached to any account yet: their buyer
  * declined the binding dialog, changed browsers or lost the page. Support finds one by
  * the e-mail the payer gave the gateway (any part, any case) or by its transaction id,
- * the number on the bank's receipt (README, Money rules). Only unattached, unrefunded
+ * the number on the bank's receipt (docs/money.md). Only unattached, unrefunded
  * purchases are looked at: the partial index holds just those.
  */
 export async function unboundPurchases(database: Database, searchPart: string) {

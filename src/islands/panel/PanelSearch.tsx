@@ -35,7 +35,7 @@ type UnboundPurchase = {
 
 /**
  * Paid anonymous purchases no account holds yet, found by the payer's e-mail or the
- * transaction id (README, Money rules): a purchase is never lost to support either.
+ * transaction id (docs/money.md): a purchase is never lost to support either.
  */
 function UnboundPurchases({ purchases }: { purchases: UnboundPurchase[] }) {
   const { t, language } = useTranslation();

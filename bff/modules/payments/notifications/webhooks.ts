@@ -164,7 +164,7 @@ export async function applyNotification(
     }
     if (kind === "pay") {
       await settleSuccess(database, payment, notification.TransactionId, cardOf(notification), now);
-      // How support finds an anonymous purchase that was never attached (README, Money rules).
+      // How support finds an anonymous purchase that was never attached (docs/money.md).
       if (payment.user_id === null && notification.Email?.trim())
         await payments.setPayerEmail(database, payment.id, notification.Email.trim().slice(0, 320), now);
     } else {

@@ -7,7 +7,7 @@ import { bindPrepaid, type PrepaidOutcome } from "./prepaid-binding";
 
 /**
  * Attaching a purchase from the cabinet, with the session, when the customer said "Not
- * now" at sign-in (README, Money rules: a paid purchase is never lost). The same binding
+ * now" at sign-in (docs/money.md: a paid purchase is never lost). The same binding
  * as /api/register's `prepaidToken`, confirmed on screen the same way.
  */
 export async function attachPrepaid(

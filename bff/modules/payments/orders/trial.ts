@@ -26,7 +26,7 @@ export async function hasOtherFirstPayment(
 /**
  * The card of a payment, as the gateway describes it; undefined when it did not say.
  * First six, last four and expiry, as DESIGN §13 names them: a reissued card with a new
- * expiry is another card (README, Money rules, says why six and four alone are not used).
+ * expiry is another card (docs/money.md says why six and four alone are not used).
  */
 export function cardFingerprint(card: {
   firstSix?: string | null;
