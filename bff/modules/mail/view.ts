@@ -1,12 +1,11 @@
 import { t } from "elysia";
+import { isoTime } from "../../../core/date-time";
 import type { Language } from "../../../core/languages";
 import type { MailRow } from "../../../db/queries/mail-outbox";
 import type { Config } from "../../platform/config";
 import type { MailData, MailKind } from "./kinds";
 import { renderMail } from "./render";
 import { mailDocument } from "./templates";
-
-const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
 /** The links every message carries, on PUBLIC_URL (DESIGN §14). */
 export const mailLinks = (config: Pick<Config, "publicUrl">) => ({
@@ -61,9 +60,9 @@ export async function outboxMessageOf(config: Pick<Config, "publicUrl">, row: Ma
     html: content.html,
     kind: row.kind,
     language: row.language,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: isoTime(row.created_at),
     messageId: row.message_id,
-    sentAt: iso(row.sent_at),
+    sentAt: isoTime(row.sent_at),
     status: row.status,
   };
 }
@@ -100,9 +99,9 @@ export function deliveryRecordOf(config: Pick<Config, "publicUrl">, row: MailRow
     status: row.status,
     attempts: row.attempts,
     lastError: row.last_error,
-    createdAt: new Date(row.created_at).toISOString(),
-    sentAt: iso(row.sent_at),
-    nextAttemptAt: row.status === "pending" ? iso(row.next_attempt_at) : null,
+    createdAt: isoTime(row.created_at),
+    sentAt: isoTime(row.sent_at),
+    nextAttemptAt: row.status === "pending" ? isoTime(row.next_attempt_at) : null,
     messageId: row.message_id,
   };
 }

@@ -1,5 +1,6 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
 import { dayMs } from "../../../../core/calendar";
+import { isoTime } from "../../../../core/date-time";
 import type { Database } from "../../../../db/database";
 import { type NodeRow, vpnNodes } from "../../../../db/queries/nodes";
 import { AppError } from "../../../platform/errors";
@@ -100,15 +101,13 @@ function inboundsOf(json: string): InboundSummary[] {
   });
 }
 
-const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
-
 function viewOf(row: NodeRow, expected: number, wallNow: number): NodeView {
   return {
     id: row.id,
     name: row.name,
     host: row.host,
     online: isOnline(row, wallNow),
-    lastSeenAt: iso(row.last_seen_at),
+    lastSeenAt: isoTime(row.last_seen_at),
     core: row.core,
     coreVersion: row.core_version,
     coreState: row.last_seen_at === null ? null : (row.core_state ?? "up"),
@@ -118,11 +117,11 @@ function viewOf(row: NodeRow, expected: number, wallNow: number): NodeView {
     syncLagSeconds: row.last_seen_at === null ? null : Math.round(lagSeconds(row.pending_since, wallNow)),
     trafficToday: { upload: row.upload_today, download: row.download_today },
     disabled: row.disabled_at !== null,
-    createdAt: new Date(row.created_at).toISOString(),
-    oldKeyLastUsedAt: iso(row.previous_key_used_at),
+    createdAt: isoTime(row.created_at),
+    oldKeyLastUsedAt: isoTime(row.previous_key_used_at),
     refusedAgent:
       row.refused_agent_at !== null && wallNow - Number(row.refused_agent_at) < refusedAgentShownMs
-        ? { at: new Date(Number(row.refused_agent_at)).toISOString(), address: row.refused_agent_address }
+        ? { at: isoTime(row.refused_agent_at), address: row.refused_agent_address }
         : null,
   };
 }
