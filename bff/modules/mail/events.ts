@@ -4,7 +4,7 @@ import type { PaymentRow } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { logger } from "../../platform/logger";
 import type { MailData, MailKind, Money } from "./kinds";
-import { receiptUrlOf } from "./links";
+import { receiptPath } from "./links";
 import { enqueueMails, type MailEvent } from "./outbox";
 
 /**
@@ -130,7 +130,8 @@ function paymentSucceeded(
     tariffMonths: isDevice ? null : (payment.tariff_months ?? subscription.tariff_months),
     // A device slot lasts as long as the period it was bought in, or the slots it joined.
     paidUntil: (isDevice ? subscription.slots_paid_until : null) ?? subscription.end_date,
-    receiptUrl: receiptUrlOf(database, payment.id),
+    // A path: the origin is the rendering app's (links.ts).
+    receiptUrl: receiptPath(payment.id),
   };
   return { userId: subscription.user_id, kind: "payment_succeeded", data, eventKey: `payment:${payment.id}` };
 }

@@ -4,6 +4,7 @@ import type { Language } from "../../../core/languages";
 import type { MailRow } from "../../../db/queries/mail-outbox";
 import type { Config } from "../../platform/config";
 import type { MailData, MailKind } from "./kinds";
+import { factsOn } from "./links";
 import { renderMail } from "./render";
 import { mailDocument } from "./templates";
 
@@ -12,14 +13,13 @@ export const mailLinks = (config: Pick<Config, "publicUrl">) => ({
   cabinetUrl: `${config.publicUrl}/profile`,
 });
 
+/** The facts a row was queued with, its links whole on this app's public origin. */
+const factsOf = (config: Pick<Config, "publicUrl">, row: MailRow) =>
+  factsOn(config.publicUrl, row.kind as MailKind, JSON.parse(row.data) as MailData[MailKind]);
+
 /** A message as its reader sees it, rendered from its facts like the worker renders it to send. */
 export function renderRow(config: Pick<Config, "publicUrl">, row: MailRow) {
-  return renderMail(
-    row.kind as MailKind,
-    row.language,
-    JSON.parse(row.data) as MailData[MailKind],
-    mailLinks(config),
-  );
+  return renderMail(row.kind as MailKind, row.language, factsOf(config, row), mailLinks(config));
 }
 
 /**
@@ -27,12 +27,7 @@ export function renderRow(config: Pick<Config, "publicUrl">, row: MailRow) {
  * own language, or for a reader of another (its dates in that reader's words).
  */
 export function subjectOf(config: Pick<Config, "publicUrl">, row: MailRow, language: Language): string {
-  return mailDocument(
-    row.kind as MailKind,
-    language,
-    JSON.parse(row.data) as MailData[MailKind],
-    mailLinks(config),
-  ).subject;
+  return mailDocument(row.kind as MailKind, language, factsOf(config, row), mailLinks(config)).subject;
 }
 
 export const mailStatus = t.Union([t.Literal("pending"), t.Literal("sent"), t.Literal("failed")]);
