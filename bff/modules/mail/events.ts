@@ -85,7 +85,7 @@ export async function queuePaymentSucceeded(
 ): Promise<void> {
   await queue(database, now, async () => {
     const subscription = await subscriptions.byId(database, subscriptionId);
-    return subscription ? paymentSucceeded(database, payment, subscription, now) : undefined;
+    return subscription ? paymentSucceeded(payment, subscription, now) : undefined;
   });
 }
 
@@ -103,7 +103,7 @@ export async function queuePaymentsSucceeded(
     await database.transaction(() =>
       enqueueMails(
         database,
-        paid.map(({ payment, subscription }) => paymentSucceeded(database, payment, subscription, now)),
+        paid.map(({ payment, subscription }) => paymentSucceeded(payment, subscription, now)),
         now,
       ),
     );
@@ -117,7 +117,6 @@ export async function queuePaymentsSucceeded(
 type PaidFacts = "user_id" | "tariff_months" | "end_date" | "slots_paid_until";
 
 function paymentSucceeded(
-  database: Database,
   payment: PaymentRow,
   subscription: Pick<SubscriptionRow, PaidFacts>,
   now: number,
