@@ -7,6 +7,7 @@ import { AppError } from "../../../platform/errors";
 import { type Actor, recordAction } from "../../operators/accounts";
 import { allowListSize } from "../subscription/allowlist/allowlist";
 import { createNode, rotateNodeKey, setNodeDisabled } from "./node-keys";
+import type { node } from "./panel-nodes-model";
 
 /**
  * A node is online while its agent's heartbeat (at least every 10 s, DESIGN §8) is under
@@ -32,37 +33,8 @@ export function validNodeName(name: string): string {
 
 export type InboundSummary = Pick<InboundReport, "tag" | "protocol" | "port" | "network" | "security">;
 
-/** A node as the panel's Nodes screen shows it; never its key. */
-export type NodeView = {
-  id: number;
-  name: string;
-  /** The address client apps dial, as the agent last reported it. */
-  host: string | null;
-  /** Enabled and its agent heard from within the last 30 s (wall clock). */
-  online: boolean;
-  lastSeenAt: string | null;
-  core: string | null;
-  coreVersion: string | null;
-  /** The core's state as the agent last reported it: "down" when its API does not answer; null: never reported. */
-  coreState: "up" | "down" | null;
-  inbounds: InboundSummary[];
-  /** What the node's core holds against what the allow-list has now. */
-  credentials: { held: number; expected: number };
-  appliedVersion: number;
-  /**
-   * How long the oldest change the node has not applied has waited; 0 when it is up to date;
-   * null when its agent never reported (it has no lag: it never connected).
-   */
-  syncLagSeconds: number | null;
-  /** Bytes through the node this UTC day (of the billing clock), all devices. */
-  trafficToday: { upload: number; download: number };
-  disabled: boolean;
-  createdAt: string;
-  /** When an agent last called with the key the last rotation replaced (ISO 8601); null: none since. */
-  oldKeyLastUsedAt: string | null;
-  /** A second agent with the node's key, refused within the last day: when, and from which address. */
-  refusedAgent: { at: string; address: string | null } | null;
-};
+/** A node as the panel's Nodes screen shows it (panel-nodes-model.ts). */
+export type NodeView = typeof node.static;
 
 /** Seconds the node's oldest unapplied change has waited, by the wall clock it was stamped with. */
 export const lagSeconds = (pendingSinceAt: number | null, wallNow: number) =>
