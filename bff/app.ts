@@ -18,7 +18,6 @@ import { devMailModule } from "./modules/dev/mail";
 import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbox";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
-import { setMailOrigin } from "./modules/mail/links";
 import { createMailTransport } from "./modules/mail/transport";
 import { operatorAuthModule } from "./modules/operators";
 import { panelModule } from "./modules/panel";
@@ -95,8 +94,6 @@ function demoPathRefusal(isDemo: boolean) {
 /** Composes the feature modules under /api. The islands' typed client is built from `App`. */
 export function createApp(context: AppContext) {
   const isDemo = context.config.mode === "demo";
-  // Events settled from notifications and passes build their mails' links on it.
-  setMailOrigin(context.database, context.config);
   const app = new Elysia({ prefix: "/api" })
     // On every API answer, errors and early refusals included (DESIGN §12).
     .headers(baseSecurityHeaders(context.config))

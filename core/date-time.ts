@@ -211,3 +211,14 @@ export function formatDateTime(input: DateInput, language: string, zone: ZoneOpt
   const joiner = language.startsWith("zh") ? " " : ", ";
   return `${formatDate(input, language, zone)}${joiner}${formatTime(input, language, zone)}`;
 }
+
+/**
+ * A stored moment (milliseconds since 1970) as the ISO 8601 text the API sends. PostgreSQL's
+ * BIGINT columns arrive as strings, so a string is read as that number, not parsed as a date.
+ * A moment that may be missing (null or undefined) gives null, and the types say so.
+ */
+export function isoTime(time: number | string): string;
+export function isoTime(time: number | string | null | undefined): string | null;
+export function isoTime(time: number | string | null | undefined): string | null {
+  return time === null || time === undefined ? null : new Date(Number(time)).toISOString();
+}

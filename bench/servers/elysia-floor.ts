@@ -16,7 +16,7 @@ import { baseSecurityHeaders } from "../../bff/security-headers";
  * fixed cabinet. No session look-up, cache, cross-site or own-body check, input guard,
  * metrics or other hooks: whatever /api/profile costs beyond this is the product's own work.
  */
-const answer = {
+const answer: typeof cabinet.static = {
   success: true as const,
   userInfo: {
     expirationDate: "2026-12-17T01:07:18.651Z",

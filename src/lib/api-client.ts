@@ -11,6 +11,14 @@ export const api = edenClient<App>(
   typeof location === "undefined" ? "http://localhost" : location.origin,
 ).api;
 
+/**
+ * What a call of the client answers on success: `ApiData<typeof api.panel.audit.get>` is the
+ * body the route's schema declares, so the stores name their types after the server's.
+ */
+export type ApiData<Call> = Call extends (...args: never[]) => Promise<{ data: infer Body }>
+  ? NonNullable<Body>
+  : never;
+
 /** The server's user-facing message from an Eden error value, if it sent one. */
 export function errorMessage(error: { value?: unknown } | null | undefined): string | undefined {
   const value = error?.value as { error?: { message?: unknown } } | undefined;

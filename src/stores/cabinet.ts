@@ -1,5 +1,5 @@
 import { atom } from "nanostores";
-import { api, errorCode, errorMessage, isNetworkFailure } from "../lib/api-client";
+import { type ApiData, api, errorCode, errorMessage, isNetworkFailure } from "../lib/api-client";
 import { forgetOfferLinkVisit } from "../lib/consent-skip";
 import { formatDate, formatUnits, formatUntil } from "../lib/format";
 import { $language, type TranslationKey, translate } from "../lib/i18n/runtime";
@@ -10,9 +10,8 @@ import { $email, $expirationDate, $subscriptionIsActive, $subscriptionStatus, $u
 import { pendingPrepaidToken } from "./prepaid-binding";
 import { rememberReturnPath } from "./sign-in-flow";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type ProfileData = Data<typeof api.profile.post>;
-export type ShopData = Data<typeof api.shop.getShop.post>;
+export type ProfileData = ApiData<typeof api.profile.post>;
+export type ShopData = ApiData<typeof api.shop.getShop.post>;
 export type Device = ProfileData["devices"][number];
 
 export const $profile = atom<ProfileData | undefined>();

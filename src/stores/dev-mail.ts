@@ -1,8 +1,7 @@
 import { atom } from "nanostores";
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type OutboxMessage = Data<typeof api.dev.mail.get>[number];
+export type OutboxMessage = ApiData<typeof api.dev.mail.get>[number];
 
 /**
  * The demo mailbox (/dev-mail): the messages to one address, newest first. "failed" is

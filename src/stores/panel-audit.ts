@@ -1,9 +1,8 @@
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type AuditPage = Data<typeof api.panel.audit.get>;
+export type AuditPage = ApiData<typeof api.panel.audit.get>;
 export type AuditEntry = AuditPage["content"][number];
 
 /** The audit log, newest first, twenty entries a page. */

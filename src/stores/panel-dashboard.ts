@@ -1,5 +1,5 @@
 import { atom } from "nanostores";
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import {
   customProblem,
   daysOf,
@@ -13,8 +13,7 @@ import { panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 import { serverNow, syncServerClock } from "./server-clock";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type Dashboard = Data<typeof api.panel.dashboard.get>;
+export type Dashboard = ApiData<typeof api.panel.dashboard.get>;
 /** The figures and the range (its address) they answer. */
 export type Figures = Dashboard & { key: string };
 

@@ -1,14 +1,13 @@
 import { atom, computed, map } from "nanostores";
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { type ChangeState, idle, type Refusal, tracked } from "./panel-change";
 import { panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
 /** A published entry as the Nodes screen shows it (bff/modules/access/entries/entry-view.ts). */
-export type Entry = Data<typeof api.panel.entries.get>["entries"][number];
+export type Entry = ApiData<typeof api.panel.entries.get>["entries"][number];
 /** What an operator may set on an entry; null gives a setting back to the inbound. */
 export type EntrySettings = NonNullable<Parameters<typeof api.panel.entries.bulk.post>[0]>["changes"];
 

@@ -1,11 +1,10 @@
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { type Answer, panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type ReceiptsPage = Data<typeof api.panel.checks.post>;
-export type InviteesPage = Data<typeof api.panel.invitations.getInviteesByInviterId.post>;
-export type ConnectionLogs = Data<typeof api.panel.logs.post>;
+export type ReceiptsPage = ApiData<typeof api.panel.checks.post>;
+export type InviteesPage = ApiData<typeof api.panel.invitations.getInviteesByInviterId.post>;
+export type ConnectionLogs = ApiData<typeof api.panel.logs.post>;
 
 type ListQuery = { userId: number; page: number; size: number };
 

@@ -1,9 +1,8 @@
 import { atom } from "nanostores";
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type MessagesPage = Data<typeof api.panel.users.messages.post>;
+export type MessagesPage = ApiData<typeof api.panel.users.messages.post>;
 
 /** The messages sent to the opened customer: the page on screen, ten a page, newest first. */
 export const $messagesQuery = atom({ userId: 0, page: 0 });

@@ -1,5 +1,5 @@
 import { atom, map } from "nanostores";
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { type ChangeCall, type ChangeState, idle, tracked } from "./panel-change";
@@ -7,8 +7,7 @@ import type { RevealedKey } from "./panel-nodes";
 import { panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type Probe = Data<typeof api.panel.probes.get>["probes"][number];
+export type Probe = ApiData<typeof api.panel.probes.get>["probes"][number];
 
 /** The server's order: names compared in lower case, then by id (as the Nodes list). */
 function byProbeName(a: Probe, b: Probe): number {

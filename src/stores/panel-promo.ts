@@ -6,15 +6,14 @@ import {
   type PromoField,
   promoFieldErrors,
 } from "../../core/promo-rules";
-import { api, errorCode, errorMessage } from "../lib/api-client";
+import { type ApiData, api, errorCode, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { type Failure, failureOf, panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type PromoType = Data<typeof api.panel.promos.promoTypes.get>[number];
-export type PromoPage = Data<typeof api.panel.promos.availablePromos.get>;
+export type PromoType = ApiData<typeof api.panel.promos.promoTypes.get>[number];
+export type PromoPage = ApiData<typeof api.panel.promos.availablePromos.get>;
 
 /** Spec §5: field errors clear after 7 seconds. */
 export const fieldErrorLifetimeMs = 7000;

@@ -1,10 +1,9 @@
 import { atom } from "nanostores";
-import { api, errorMessage } from "../lib/api-client";
+import { type ApiData, api, errorMessage } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type RefundAnswer = Data<typeof api.panel.refund.post>;
+export type RefundAnswer = ApiData<typeof api.panel.refund.post>;
 
 export type RefundPreview =
   | { state: "loading" }

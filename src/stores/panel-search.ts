@@ -1,9 +1,8 @@
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type SearchPage = Data<typeof api.panel.users.search.post>;
+export type SearchPage = ApiData<typeof api.panel.users.search.post>;
 
 /** The customer search: part of an e-mail and a page of ten, by id. */
 const search = panelQuery({ part: "", page: 0 }, ({ part, page }) =>

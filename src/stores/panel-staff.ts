@@ -1,13 +1,12 @@
 import { atom, map } from "nanostores";
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { showToast } from "../lib/toast/toast-store";
 import { type ChangeCall, type ChangeState, idle, tracked } from "./panel-change";
 import { panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type Member = Data<typeof api.panel.operators.get>["operators"][number];
+export type Member = ApiData<typeof api.panel.operators.get>["operators"][number];
 export type Role = Member["role"];
 /** A password the server made, shown once: never stored, gone when dismissed or the page is left. */
 export type Revealed = { username: string; password: string };

@@ -1,9 +1,8 @@
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { panelQuery } from "./panel-query";
 import { panelCall, selectPerson } from "./panel-session";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type Customer = Data<typeof api.panel.users.getUserById.post>;
+export type Customer = ApiData<typeof api.panel.users.getUserById.post>;
 
 /**
  * The customer a per-customer page opened, by the URL's id. Once loaded it becomes this

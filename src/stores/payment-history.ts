@@ -1,9 +1,8 @@
 import { atom } from "nanostores";
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { $email, $uid } from "./customer";
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type PaymentEntry = Data<typeof api.profile.payments.post>["payments"][number];
+export type PaymentEntry = ApiData<typeof api.profile.payments.post>["payments"][number];
 
 /**
  * The cabinet's payment history. "failed" is its own state so a failed call is never

@@ -1,12 +1,12 @@
 import { atom } from "nanostores";
-import { api, isNetworkFailure } from "../lib/api-client";
+import { type ApiData, api, isNetworkFailure } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { readStorage, removeStorage, storageKeys } from "../lib/storage-keys";
 import { queueToastForNextPage, showToast } from "../lib/toast/toast-store";
 import { type Credentialed, postRegister, type RegisterResult } from "./auth";
 
 /** What attaching would do, as the server says before the click (DESIGN §13). */
-export type PrepaidPreview = NonNullable<Awaited<ReturnType<typeof api.shop.prepaidPreview.post>>["data"]>;
+export type PrepaidPreview = ApiData<typeof api.shop.prepaidPreview.post>;
 
 /** The question on screen after a sign-in (or from the cabinet) while an anonymous paid purchase waits in this browser. */
 export type PrepaidOffer = {

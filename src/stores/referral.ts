@@ -1,5 +1,5 @@
 import { atom } from "nanostores";
-import { api, errorMessage, isNetworkFailure } from "../lib/api-client";
+import { type ApiData, api, errorMessage, isNetworkFailure } from "../lib/api-client";
 import { storageKeys, writeStorage } from "../lib/storage-keys";
 import { goToSignIn, needsSignIn } from "./auth";
 import { $email, $uid } from "./customer";
@@ -53,8 +53,7 @@ export async function loadReferralCode(): Promise<void> {
   }
 }
 
-type Data<T> = T extends (...args: never[]) => Promise<{ data: infer D }> ? NonNullable<D> : never;
-export type Invitee = Data<typeof api.profile.referrals.post>["invitees"][number];
+export type Invitee = ApiData<typeof api.profile.referrals.post>["invitees"][number];
 export type InviteeReason = Invitee["reason"];
 
 /**

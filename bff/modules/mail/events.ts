@@ -4,7 +4,7 @@ import type { PaymentRow } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { logger } from "../../platform/logger";
 import type { MailData, MailKind, Money } from "./kinds";
-import { receiptUrlOf } from "./links";
+import { receiptPath } from "./links";
 import { enqueueMails, type MailEvent } from "./outbox";
 
 /**
@@ -85,7 +85,7 @@ export async function queuePaymentSucceeded(
 ): Promise<void> {
   await queue(database, now, async () => {
     const subscription = await subscriptions.byId(database, subscriptionId);
-    return subscription ? paymentSucceeded(database, payment, subscription, now) : undefined;
+    return subscription ? paymentSucceeded(payment, subscription, now) : undefined;
   });
 }
 
@@ -103,7 +103,7 @@ export async function queuePaymentsSucceeded(
     await database.transaction(() =>
       enqueueMails(
         database,
-        paid.map(({ payment, subscription }) => paymentSucceeded(database, payment, subscription, now)),
+        paid.map(({ payment, subscription }) => paymentSucceeded(payment, subscription, now)),
         now,
       ),
     );
@@ -117,7 +117,6 @@ export async function queuePaymentsSucceeded(
 type PaidFacts = "user_id" | "tariff_months" | "end_date" | "slots_paid_until";
 
 function paymentSucceeded(
-  database: Database,
   payment: PaymentRow,
   subscription: Pick<SubscriptionRow, PaidFacts>,
   now: number,
@@ -130,7 +129,8 @@ function paymentSucceeded(
     tariffMonths: isDevice ? null : (payment.tariff_months ?? subscription.tariff_months),
     // A device slot lasts as long as the period it was bought in, or the slots it joined.
     paidUntil: (isDevice ? subscription.slots_paid_until : null) ?? subscription.end_date,
-    receiptUrl: receiptUrlOf(database, payment.id),
+    // A path: the origin is the rendering app's (links.ts).
+    receiptUrl: receiptPath(payment.id),
   };
   return { userId: subscription.user_id, kind: "payment_succeeded", data, eventKey: `payment:${payment.id}` };
 }

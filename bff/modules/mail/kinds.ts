@@ -31,6 +31,7 @@ export type MailData = {
     what: "subscription" | "device";
     tariffMonths: number | null;
     paidUntil: number | null;
+    /** The receipt's path, made whole on the public origin when rendered (links.ts). */
     receiptUrl: string;
   };
   /** A renewal was declined: the next retry (null when no more) and what to do. */

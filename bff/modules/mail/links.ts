@@ -1,28 +1,20 @@
-import type { Database } from "../../../db/database";
-import type { Config } from "../../platform/config";
-
-/** The public origin links in mails are built on: PUBLIC_URL, else this server on localhost (demo). */
-export function publicUrlOf(config: Pick<Config, "publicUrl" | "port">): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`;
-}
-
-/**
- * Money events are settled where only the database is at hand (gateway notifications,
- * renewal passes, look-ups after a crash), and their messages are queued in the same
- * transaction; so the composition root tells each database its public origin once.
- */
-const origins = new WeakMap<Database, string>();
-
-export function setMailOrigin(database: Database, config: Pick<Config, "publicUrl" | "port">): void {
-  origins.set(database, publicUrlOf(config));
-}
-
-/** The default port's origin until `setMailOrigin` is called (a database opened by a script). */
-const originOf = (database: Database) => origins.get(database) ?? "http://localhost:3000";
+import type { MailData, MailKind } from "./kinds";
 
 /** The path of a payment's printable receipt, in the payment history and in mails. */
 export const receiptPath = (paymentId: number) => `/api/profile/payments/${paymentId}/receipt`;
 
-/** The cabinet's printable receipt of one payment (GET /api/profile/payments/{id}/receipt). */
-export const receiptUrlOf = (database: Database, paymentId: number) =>
-  `${originOf(database)}${receiptPath(paymentId)}`;
+/**
+ * A link a message's facts keep is a path on this server (money events are queued where only
+ * the database is at hand); it is made whole on the public origin the message is rendered
+ * with, so every message names the origin its app has then, as the renewal notice's cancel
+ * link does (with PORT=0 that origin is known only once the server listens). Messages queued
+ * before kept the whole URL, which stays as it was.
+ */
+export const linkOn = (origin: string, link: string) => (link.startsWith("/") ? `${origin}${link}` : link);
+
+/** A message's facts as its template reads them: its links whole on `origin`. */
+export function factsOn<K extends MailKind>(origin: string, kind: K, data: MailData[K]): MailData[K] {
+  if (kind !== "payment_succeeded") return data;
+  const paid = data as MailData["payment_succeeded"];
+  return { ...paid, receiptUrl: linkOn(origin, paid.receiptUrl) } as MailData[K];
+}

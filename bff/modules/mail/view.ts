@@ -1,26 +1,25 @@
 import { t } from "elysia";
+import { isoTime } from "../../../core/date-time";
 import type { Language } from "../../../core/languages";
 import type { MailRow } from "../../../db/queries/mail-outbox";
 import type { Config } from "../../platform/config";
 import type { MailData, MailKind } from "./kinds";
+import { factsOn } from "./links";
 import { renderMail } from "./render";
 import { mailDocument } from "./templates";
-
-const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
 /** The links every message carries, on PUBLIC_URL (DESIGN §14). */
 export const mailLinks = (config: Pick<Config, "publicUrl">) => ({
   cabinetUrl: `${config.publicUrl}/profile`,
 });
 
+/** The facts a row was queued with, its links whole on this app's public origin. */
+const factsOf = (config: Pick<Config, "publicUrl">, row: MailRow) =>
+  factsOn(config.publicUrl, row.kind as MailKind, JSON.parse(row.data) as MailData[MailKind]);
+
 /** A message as its reader sees it, rendered from its facts like the worker renders it to send. */
 export function renderRow(config: Pick<Config, "publicUrl">, row: MailRow) {
-  return renderMail(
-    row.kind as MailKind,
-    row.language,
-    JSON.parse(row.data) as MailData[MailKind],
-    mailLinks(config),
-  );
+  return renderMail(row.kind as MailKind, row.language, factsOf(config, row), mailLinks(config));
 }
 
 /**
@@ -28,12 +27,7 @@ export function renderRow(config: Pick<Config, "publicUrl">, row: MailRow) {
  * own language, or for a reader of another (its dates in that reader's words).
  */
 export function subjectOf(config: Pick<Config, "publicUrl">, row: MailRow, language: Language): string {
-  return mailDocument(
-    row.kind as MailKind,
-    language,
-    JSON.parse(row.data) as MailData[MailKind],
-    mailLinks(config),
-  ).subject;
+  return mailDocument(row.kind as MailKind, language, factsOf(config, row), mailLinks(config)).subject;
 }
 
 export const mailStatus = t.Union([t.Literal("pending"), t.Literal("sent"), t.Literal("failed")]);
@@ -61,9 +55,9 @@ export async function outboxMessageOf(config: Pick<Config, "publicUrl">, row: Ma
     html: content.html,
     kind: row.kind,
     language: row.language,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: isoTime(row.created_at),
     messageId: row.message_id,
-    sentAt: iso(row.sent_at),
+    sentAt: isoTime(row.sent_at),
     status: row.status,
   };
 }
@@ -100,9 +94,9 @@ export function deliveryRecordOf(config: Pick<Config, "publicUrl">, row: MailRow
     status: row.status,
     attempts: row.attempts,
     lastError: row.last_error,
-    createdAt: new Date(row.created_at).toISOString(),
-    sentAt: iso(row.sent_at),
-    nextAttemptAt: row.status === "pending" ? iso(row.next_attempt_at) : null,
+    createdAt: isoTime(row.created_at),
+    sentAt: isoTime(row.sent_at),
+    nextAttemptAt: row.status === "pending" ? isoTime(row.next_attempt_at) : null,
     messageId: row.message_id,
   };
 }

@@ -1,3 +1,4 @@
+import { isoTime } from "../../../core/date-time";
 import { percentToFraction, toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
 import { devices } from "../../../db/queries/devices";
@@ -11,8 +12,6 @@ import { cardView } from "../payments/card-view";
 import { inviteeDiscountPercent, referralInvitees } from "../referrals/referral-standing";
 import { currentDiscount } from "../subscriptions/discount";
 import { listPriceOf, nextChargeAmount } from "../subscriptions/next-charge";
-
-const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
 /** The subscription the operator's card shows: the same rule as the search's status. */
 async function shownSubscription(database: Database, userId: number) {
@@ -50,7 +49,7 @@ export async function searchUsers(database: Database, emailPart: string, number:
       email: row.email,
       subscription: { status: row.status ?? "NOT_ACTIVE" },
       // A customer who deleted their own account: the e-mail shown is the placeholder.
-      deletedAt: iso(row.deleted_at),
+      deletedAt: isoTime(row.deleted_at),
     })),
     number,
     size,
@@ -70,12 +69,12 @@ export async function userDetails(database: Database, userId: number, now: numbe
     id: user.id,
     email: user.email,
     uid: user.uid,
-    deletedAt: iso(user.deleted_at),
+    deletedAt: isoTime(user.deleted_at),
     invitationCode: user.invitation_code,
     subscription: {
       status: subscription?.status ?? "NOT_ACTIVE",
-      startDate: iso(subscription?.start_date),
-      endDate: iso(subscription?.end_date),
+      startDate: isoTime(subscription?.start_date),
+      endDate: isoTime(subscription?.end_date),
       // What the next renewal charges (the renewal's own rule), not the bare tariff price.
       totalCost: subscription ? toCurrencyUnits(await nextChargeAmount(database, subscription, now)) : 0,
       cost: subscription
@@ -114,7 +113,7 @@ export async function receiptsOf(
   const rows = await customerCard.receipts(database, userId, size, number * size);
   return paged(
     rows.map((row) => ({
-      dateTime: new Date(row.created_at).toISOString(),
+      dateTime: isoTime(row.created_at),
       accountId: row.email ?? row.account_id,
       amount: toCurrencyUnits(row.amount),
       currency: row.currency,
@@ -154,9 +153,9 @@ export async function inviteesOf(
       return {
         inviteeId: row.invitee_id,
         inviteeEmail: row.email,
-        created: new Date(row.created_at).toISOString(),
-        discountStartDate: iso(row.start_date),
-        subscriptionEndDate: iso(row.end_date),
+        created: isoTime(row.created_at),
+        discountStartDate: isoTime(row.start_date),
+        subscriptionEndDate: isoTime(row.end_date),
         hasSubscription: row.status === "ACTIVE" || (row.status === "CANCELED" && (row.end_date ?? 0) > now),
         countsForDiscount: standing?.reason === "counts",
         discountReason: standing?.reason ?? "not-paid-yet",
@@ -180,7 +179,7 @@ export async function connectionLogsOf(database: Database, userId: number) {
     deviceName: row.device_name,
     platform: row.platform,
     serverName: row.server_name,
-    connectionDate: new Date(row.connected_at).toISOString(),
+    connectionDate: isoTime(row.connected_at),
     userIp: row.user_ip,
     success: row.success === 1,
   }));

@@ -1,3 +1,4 @@
+import { isoTime } from "../../../core/date-time";
 import type { Database } from "../../../db/database";
 import { savedCards } from "../../../db/queries/saved-cards";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
@@ -6,8 +7,6 @@ import { logger } from "../../platform/logger";
 import { queueCardRemoved } from "../mail/events";
 import { billingTurn } from "../subscriptions/billing-turn";
 import { cardView } from "./card-view";
-
-const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
 /**
  * Removes the saved card (DESIGN §13(b), the 2026 subscription law): every token of the
@@ -41,7 +40,7 @@ export async function removeSavedCard(database: Database, userId: number, now: n
     success: true as const,
     subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
     subscriptionIsActive: hasAccess(subscription, now),
-    expirationDate: iso(subscription?.end_date),
+    expirationDate: isoTime(subscription?.end_date),
     card: await cardView(database, userId),
   };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from "../../context";
 import { requestLanguage } from "../../platform/request-language";
 import { customerErrors, customerIdentity, errorResponse, rowId } from "../../platform/schemas";
 import { customerAuth } from "../session/customer-auth";
+import { subscriptionStatus } from "../subscriptions/model";
 import { removeSavedCard } from "./card-removal";
 import { card } from "./model";
 import { ownPaidPayment, paymentHistoryOf } from "./receipts/payment-history";
@@ -38,7 +39,7 @@ export function profilePaymentRoutes(context: AppContext) {
       response: {
         200: t.Object({
           success: t.Literal(true),
-          subscriptionStatus: t.String(),
+          subscriptionStatus,
           subscriptionIsActive: t.Boolean(),
           expirationDate: t.Nullable(t.String()),
           card,

@@ -1,10 +1,9 @@
+import { isoTime } from "../../../core/date-time";
 import type { Database } from "../../../db/database";
 import { accountData } from "../../../db/queries/account-data";
 import type { UserRow } from "../../../db/queries/users";
 import { dayMs } from "../../platform/calendar";
 import { paymentHistoryOf } from "../payments/receipts/payment-history";
-
-const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
 /** Every payment, not the cabinet's latest 50. */
 const allPayments = 100_000;
@@ -26,7 +25,7 @@ export async function exportAccount(database: Database, user: UserRow, now: numb
     await paymentHistoryOf(database, user.id, allPayments),
   ];
   return {
-    exportedAt: iso(now),
+    exportedAt: isoTime(now),
     account: {
       email: user.email,
       signIn: user.provider_id,
@@ -34,7 +33,7 @@ export async function exportAccount(database: Database, user: UserRow, now: numb
       language: user.language,
       currency: user.currency,
       referralCode: user.invitation_code,
-      createdAt: iso(user.created_at),
+      createdAt: isoTime(user.created_at),
     },
     subscriptions: subscriptions.map((row) => ({
       status: row.status,
@@ -42,18 +41,18 @@ export async function exportAccount(database: Database, user: UserRow, now: numb
       trialDays: row.trial_days,
       currency: row.currency,
       extraDevices: row.extra_devices,
-      startDate: iso(row.start_date),
-      endDate: iso(row.end_date),
-      nextChargeAt: iso(row.next_charge_at),
+      startDate: isoTime(row.start_date),
+      endDate: isoTime(row.end_date),
+      nextChargeAt: isoTime(row.next_charge_at),
       savedCardLastFour: row.card_last_four,
-      cardRemovedAt: iso(row.card_removed_at),
-      createdAt: iso(row.created_at),
+      cardRemovedAt: isoTime(row.card_removed_at),
+      createdAt: isoTime(row.created_at),
     })),
     payments: history.payments,
     // What each payment row keeps of where it was made from and the card that paid.
     paymentRecords: records.map((row) => ({
       invoiceId: row.invoice_id,
-      createdAt: iso(row.created_at),
+      createdAt: isoTime(row.created_at),
       address: row.ip_address,
       cardFirstSix: row.card_first_six,
       cardLastFour: row.card_last_four,
@@ -64,9 +63,9 @@ export async function exportAccount(database: Database, user: UserRow, now: numb
       deviceName: row.device_name,
       platform: row.platform,
       isActive: row.is_active === 1,
-      createdAt: iso(row.created_at),
-      firstActivationAt: iso(row.first_activation_at),
-      detachedAt: iso(row.detached_at),
+      createdAt: isoTime(row.created_at),
+      firstActivationAt: isoTime(row.first_activation_at),
+      detachedAt: isoTime(row.detached_at),
       // What the app said of itself on its first fetch of the subscription link.
       hardwareId: row.hwid,
       os: row.device_os,
@@ -81,15 +80,15 @@ export async function exportAccount(database: Database, user: UserRow, now: numb
     })),
     connections: connections.map((row) => ({
       server: row.server_name,
-      connectedAt: iso(row.connected_at),
+      connectedAt: isoTime(row.connected_at),
       address: row.user_ip,
       success: row.success === 1,
     })),
     emails: mails.map((row) => ({
       kind: row.kind,
       status: row.status,
-      createdAt: iso(row.created_at),
-      sentAt: iso(row.sent_at),
+      createdAt: isoTime(row.created_at),
+      sentAt: isoTime(row.sent_at),
     })),
     invitations: { invitedByAFriend: isInvited, friendsInvited: invitees },
   };

@@ -6,6 +6,7 @@ import { devicesPart } from "../access/devices/model";
 import { card } from "../payments/model";
 import { customerAuth, customerAuthenticator, type SignedIn } from "../session/customer-auth";
 import { clearedSessionCookieHeader } from "../session/session-cookie";
+import { subscriptionStatus } from "../subscriptions/model";
 import { deleteAccount } from "./account-deletion";
 import { exportAccount } from "./account-export";
 import { profileOf } from "./service";
@@ -16,7 +17,7 @@ export const cabinet = t.Object({
   userInfo: t.Object({
     expirationDate: t.Nullable(t.String()),
     subscriptionIsActive: t.Boolean(),
-    subscriptionStatus: t.String(),
+    subscriptionStatus,
     nextTransactionDate: t.Nullable(t.String()),
     amount: t.Nullable(t.Number()),
     /** Beyond the spec: when the customer's last subscription ended, if one did. */

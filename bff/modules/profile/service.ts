@@ -1,3 +1,4 @@
+import { isoTime } from "../../../core/date-time";
 import { toCurrencyUnits } from "../../../core/money";
 import type { Database } from "../../../db/database";
 import { hasAccess, type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
@@ -5,15 +6,13 @@ import { devicesOf } from "../access/devices/devices-part";
 import { cardView } from "../payments/card-view";
 import { nextChargeAmount } from "../subscriptions/next-charge";
 
-const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
-
 /** What the scheduler will really charge next, and when (nothing when renewal is off). */
 export async function nextCharge(database: Database, subscription: SubscriptionRow | undefined, now: number) {
   if (subscription?.status !== "ACTIVE" || subscription.next_charge_at === null) {
     return { nextTransactionDate: null, amount: null };
   }
   return {
-    nextTransactionDate: iso(subscription.next_charge_at),
+    nextTransactionDate: isoTime(subscription.next_charge_at),
     amount: toCurrencyUnits(await nextChargeAmount(database, subscription, now)),
   };
 }
@@ -24,7 +23,7 @@ export async function nextCharge(database: Database, subscription: SubscriptionR
  * unpaid order row after it does not hide it.
  */
 export async function lastEndedAt(database: Database, userId: number, now: number): Promise<string | null> {
-  return iso(await subscriptions.lastEndedAt(database, userId, now));
+  return isoTime(await subscriptions.lastEndedAt(database, userId, now));
 }
 
 export async function profileOf(database: Database, userId: number, now: number) {
@@ -32,7 +31,7 @@ export async function profileOf(database: Database, userId: number, now: number)
   return {
     success: true as const,
     userInfo: {
-      expirationDate: iso(subscription?.end_date ?? null),
+      expirationDate: isoTime(subscription?.end_date ?? null),
       subscriptionIsActive: hasAccess(subscription, now),
       subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
       ...(await nextCharge(database, subscription, now)),

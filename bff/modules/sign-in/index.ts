@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { isoTime } from "../../../core/date-time";
 import { hasAccess } from "../../../db/queries/subscriptions";
 import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
@@ -34,7 +35,7 @@ export function signInModule(context: AppContext) {
         );
         return {
           success: true,
-          expirationDate: subscription?.end_date ? new Date(subscription.end_date).toISOString() : null,
+          expirationDate: isoTime(subscription?.end_date),
           subscriptionIsActive: hasAccess(subscription, context.clock.now()),
           // Only when a prepaidToken was sent: whether the purchase is now this account's, or why not.
           ...(prepaid

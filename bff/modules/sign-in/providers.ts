@@ -17,15 +17,13 @@ import type { Clock } from "../../platform/clock";
 import type { Config } from "../../platform/config";
 import { AppError } from "../../platform/errors";
 import { type HttpClient, loopbackOrigin } from "../../platform/http-client";
+import type { providerSettings } from "./model";
 
 export const customerProviders = ["google.com", "yandex"] as const;
 export type CustomerProvider = (typeof customerProviders)[number];
 
 /** What the browser needs to start a sign-in (no secrets). */
-export type ProviderSettings = {
-  google: { clientId: string; isDemo: boolean };
-  yandex: { clientId: string; isDemo: boolean; authorizeUrl: string; infoUrl: string };
-};
+export type ProviderSettings = typeof providerSettings.static;
 
 export type IdentityProviders = {
   settings: ProviderSettings;

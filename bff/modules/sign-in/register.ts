@@ -11,20 +11,12 @@ import { bindPrepaid, type PrepaidOutcome } from "../payments/orders/prepaid-bin
 import { refundRefusedTrialsNow } from "../payments/refunds/refused-trial-refunds";
 import { promoLimitKeys } from "../promos/promo-limits";
 import { assertPeriod, assertTariff } from "../subscriptions/pricing";
+import type { registerBody } from "./model";
 import { type CustomerProvider, customerProviders } from "./providers";
 import { applyReferralCode } from "./sign-up-code";
 
-export type RegisterInput = {
-  uid: string;
-  email: string;
-  photoURL?: string | null;
-  providerId: string;
-  referralCode?: string | null;
-  period?: number;
-  tariff?: number;
-  credential?: string;
-  nonce?: string;
-  prepaidToken?: string | null;
+/** The body POST /register takes, and what the request adds to it. */
+export type RegisterInput = typeof registerBody.static & {
   language: Language;
   /** The client's address, for the promo-guessing limit. */
   address?: string;

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { formatDateUntil } from "../../../core/date-time";
+import { formatDateUntil, isoTime } from "../../../core/date-time";
 import type { Language } from "../../../core/languages";
 import { hasAccess, subscriptions } from "../../../db/queries/subscriptions";
 import { users } from "../../../db/queries/users";
@@ -30,8 +30,6 @@ const limitKeys = (address: string): LimitKey[] => [
  */
 const untilIn = (language: Language, time: number) =>
   formatDateUntil(time, language, { timeZone: language === "kk" ? "Asia/Almaty" : "Europe/Moscow" });
-
-const iso = (time: number | null | undefined) => (time ? new Date(time).toISOString() : null);
 
 export function cancelLinkRoutes(
   context: Pick<AppContext, "database" | "clock" | "config" | "clientAddress">,
@@ -76,7 +74,7 @@ export function cancelLinkRoutes(
           email: user.email,
           status: subscription?.status ?? "NOT_ACTIVE",
           subscriptionIsActive: hasAccess(subscription, now),
-          endDate: iso(subscription?.end_date),
+          endDate: isoTime(subscription?.end_date),
         };
       },
       {

@@ -1,9 +1,17 @@
 import { t } from "elysia";
 
+/** A subscription's state (DESIGN §5); an account without a subscription reads NOT_ACTIVE. */
+export const subscriptionStatus = t.Union([
+  t.Literal("NOT_ACTIVE"),
+  t.Literal("ACTIVE"),
+  t.Literal("CANCELED"),
+  t.Literal("EXPIRED"),
+]);
+
 /** What cancel and resume answer, from the cabinet and from the signed cancel link alike. */
 export const subscriptionResult = t.Object({
   success: t.Literal(true),
-  subscriptionStatus: t.String(),
+  subscriptionStatus,
   expirationDate: t.Nullable(t.String()),
 });
 
@@ -17,12 +25,7 @@ export const cancelLinkBody = t.Object({
 export const cancelLinkAccount = t.Object({
   success: t.Literal(true),
   email: t.String(),
-  status: t.Union([
-    t.Literal("NOT_ACTIVE"),
-    t.Literal("ACTIVE"),
-    t.Literal("CANCELED"),
-    t.Literal("EXPIRED"),
-  ]),
+  status: subscriptionStatus,
   subscriptionIsActive: t.Boolean(),
   endDate: t.Nullable(t.String()),
 });

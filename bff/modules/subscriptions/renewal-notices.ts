@@ -4,7 +4,6 @@ import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscri
 import type { AppContext } from "../../context";
 import { dayMs } from "../../platform/calendar";
 import { queueSubscriptionEnded } from "../mail/events";
-import { publicUrlOf } from "../mail/links";
 import { enqueueMail } from "../mail/outbox";
 import { billingTurn } from "./billing-turn";
 import { cancelUrl } from "./cancel-token";
@@ -37,7 +36,7 @@ export const noticeData = (
   chargeAt,
   charge: { amount, currency: subscription.currency },
   tariffMonths: subscription.tariff_months,
-  cancelUrl: cancelUrl(publicUrlOf(context.config), context.config.jwtSecret, subscription.user_id, now),
+  cancelUrl: cancelUrl(context.config.publicUrl, context.config.jwtSecret, subscription.user_id, now),
 });
 
 /**

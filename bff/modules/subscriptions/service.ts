@@ -1,3 +1,4 @@
+import { isoTime } from "../../../core/date-time";
 import type { Database } from "../../../db/database";
 import { subscriptions } from "../../../db/queries/subscriptions";
 import { AppError } from "../../platform/errors";
@@ -8,7 +9,7 @@ const view = async (database: Database, userId: number) => {
   return {
     success: true as const,
     subscriptionStatus: subscription?.status ?? "NOT_ACTIVE",
-    expirationDate: subscription?.end_date ? new Date(subscription.end_date).toISOString() : null,
+    expirationDate: isoTime(subscription?.end_date),
   };
 };
 

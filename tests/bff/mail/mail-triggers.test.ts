@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { signBody } from "../../../bff/adapters/cloudpayments/signature";
-import { publicUrlOf } from "../../../bff/modules/mail/links";
+import { receiptPath } from "../../../bff/modules/mail/links";
 import type { Language } from "../../../core/languages";
 import { makeTestApp, postJson, request } from "../../helpers/app";
 import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
@@ -72,9 +72,6 @@ const subscriptionOf = async ({ context }: TestApp, userId: number) =>
     "SELECT * FROM subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT 1",
     [userId],
   )) as Subscription;
-
-const receiptUrlOf = ({ context }: TestApp, paymentId: number) =>
-  `${publicUrlOf(context.config)}/api/profile/payments/${paymentId}/receipt`;
 
 /** A customer registered with `language` (the browser's at sign-up), `trialDays` before the first full charge. */
 async function customer(world: TestApp, email: string, language: Language, trialDays = 1): Promise<Customer> {
@@ -170,11 +167,11 @@ describe("payments", () => {
       what: "device",
       tariffMonths: null,
       paidUntil: (await subscriptionOf(world, ru.userId)).end_date,
-      receiptUrl: receiptUrlOf(world, device.id),
+      receiptUrl: receiptPath(device.id),
     });
     // The link is the cabinet's receipt page of that payment.
     const receipt = await world.app.handle(
-      request(new URL(receiptUrlOf(world, device.id)).pathname, { headers: { cookie: ru.cookie } }),
+      request(receiptPath(device.id), { headers: { cookie: ru.cookie } }),
     );
     expect(receipt.status).toBe(200);
 
@@ -192,7 +189,7 @@ describe("payments", () => {
       what: "subscription",
       tariffMonths: 1,
       paidUntil: (await subscriptionOf(world, ru.userId)).end_date,
-      receiptUrl: receiptUrlOf(world, renewal.id),
+      receiptUrl: receiptPath(renewal.id),
     });
     expect(renewal.amount).toBe(20_000); // the month and the extra device
     expect(succeeded[1]?.event_key).toBe(`payment_succeeded:payment:${renewal.id}`);
@@ -243,7 +240,7 @@ describe("payments", () => {
         what: "subscription",
         tariffMonths: 3,
         paidUntil: (await subscriptionOf(world, kk.userId)).end_date,
-        receiptUrl: receiptUrlOf(world, full.id),
+        receiptUrl: receiptPath(full.id),
       },
     });
   });
@@ -267,7 +264,7 @@ describe("payments", () => {
       charge: { amount: 0, currency: "RUB" },
       what: "subscription",
       paidUntil: (await subscriptionOf(world, inviter.userId)).end_date,
-      receiptUrl: receiptUrlOf(world, renewal.id),
+      receiptUrl: receiptPath(renewal.id),
     });
   });
 

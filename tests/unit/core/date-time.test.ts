@@ -200,3 +200,13 @@ describe("where the runtime has no Kazakh at all and writes the device's languag
     expect(helpers.formatDate(sixthOfDecember, "ru", moscow)).toBe("6 декабря 2026 г.");
   });
 });
+
+describe("a stored moment on the wire", () => {
+  test("milliseconds, or PostgreSQL's BIGINT text of them, become ISO 8601; no moment stays null", () => {
+    const moment = Date.UTC(2026, 10, 22, 14, 5);
+    expect(dateTime.isoTime(moment)).toBe("2026-11-22T14:05:00.000Z");
+    expect(dateTime.isoTime(String(moment))).toBe("2026-11-22T14:05:00.000Z");
+    expect(dateTime.isoTime(null)).toBeNull();
+    expect(dateTime.isoTime(undefined)).toBeNull();
+  });
+});

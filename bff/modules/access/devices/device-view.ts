@@ -1,6 +1,5 @@
+import { isoTime } from "../../../../core/date-time";
 import type { DeviceRow } from "../../../../db/queries/devices";
-
-const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
 /** A device as the cabinet and the panel show it; never its credential or link. */
 export function deviceView(device: DeviceRow) {
@@ -9,10 +8,10 @@ export function deviceView(device: DeviceRow) {
     deviceId: device.device_id,
     deviceName: device.device_name,
     platform: device.platform,
-    created: iso(device.created_at),
-    firstActivation: iso(device.first_activation_at),
+    created: isoTime(device.created_at),
+    firstActivation: isoTime(device.first_activation_at),
     isActive: device.is_active === 1,
-    pendingUntil: iso(device.pending_until === null ? null : Number(device.pending_until)),
+    pendingUntil: isoTime(device.pending_until),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
+import { isoTime } from "../../../../core/date-time";
 import type { EntryRow, PublishedEntryRow } from "../../../../db/queries/entries";
 import type { NamedCheckRow } from "../../../../db/queries/probes";
 import { parseInbounds } from "../subscription/server-entries";
@@ -61,8 +62,6 @@ export type EntryView = {
   warning: RealityWarning | null;
   updatedAt: string;
 };
-
-const iso = (time: number | string | null) => (time === null ? null : new Date(Number(time)).toISOString());
 
 export type EntryViewInput = {
   row: EntryRow & { node_name: string };
@@ -131,11 +130,11 @@ export function entryView(input: EntryViewInput, wallNow: number): EntryView {
       .map((check) => ({
         probe: check.probe_name,
         up: Number(check.up) === 1,
-        since: new Date(Number(check.since)).toISOString(),
-        checkedAt: new Date(Number(check.checked_at)).toISOString(),
+        since: isoTime(check.since),
+        checkedAt: isoTime(check.checked_at),
         latencyMs: check.latency_ms === null ? null : Number(check.latency_ms),
         lastError: check.last_error,
-        lastErrorAt: iso(check.last_error_at),
+        lastErrorAt: isoTime(check.last_error_at),
       })),
     connections:
       input.connections && Number(input.connections.total) > 0
@@ -145,6 +144,6 @@ export function entryView(input: EntryViewInput, wallNow: number): EntryView {
           }
         : null,
     warning: applied?.security === "reality" ? (realityWarning(sni ?? undefined) ?? null) : null,
-    updatedAt: new Date(Number(row.updated_at)).toISOString(),
+    updatedAt: isoTime(row.updated_at),
   };
 }

@@ -1,11 +1,13 @@
 import type { InboundReport } from "../../../../agent/contract/node-api";
 import { dayMs } from "../../../../core/calendar";
+import { isoTime } from "../../../../core/date-time";
 import type { Database } from "../../../../db/database";
 import { type NodeRow, vpnNodes } from "../../../../db/queries/nodes";
 import { AppError } from "../../../platform/errors";
 import { type Actor, recordAction } from "../../operators/accounts";
 import { allowListSize } from "../subscription/allowlist/allowlist";
 import { createNode, rotateNodeKey, setNodeDisabled } from "./node-keys";
+import type { node } from "./panel-nodes-model";
 
 /**
  * A node is online while its agent's heartbeat (at least every 10 s, DESIGN §8) is under
@@ -31,37 +33,8 @@ export function validNodeName(name: string): string {
 
 export type InboundSummary = Pick<InboundReport, "tag" | "protocol" | "port" | "network" | "security">;
 
-/** A node as the panel's Nodes screen shows it; never its key. */
-export type NodeView = {
-  id: number;
-  name: string;
-  /** The address client apps dial, as the agent last reported it. */
-  host: string | null;
-  /** Enabled and its agent heard from within the last 30 s (wall clock). */
-  online: boolean;
-  lastSeenAt: string | null;
-  core: string | null;
-  coreVersion: string | null;
-  /** The core's state as the agent last reported it: "down" when its API does not answer; null: never reported. */
-  coreState: "up" | "down" | null;
-  inbounds: InboundSummary[];
-  /** What the node's core holds against what the allow-list has now. */
-  credentials: { held: number; expected: number };
-  appliedVersion: number;
-  /**
-   * How long the oldest change the node has not applied has waited; 0 when it is up to date;
-   * null when its agent never reported (it has no lag: it never connected).
-   */
-  syncLagSeconds: number | null;
-  /** Bytes through the node this UTC day (of the billing clock), all devices. */
-  trafficToday: { upload: number; download: number };
-  disabled: boolean;
-  createdAt: string;
-  /** When an agent last called with the key the last rotation replaced (ISO 8601); null: none since. */
-  oldKeyLastUsedAt: string | null;
-  /** A second agent with the node's key, refused within the last day: when, and from which address. */
-  refusedAgent: { at: string; address: string | null } | null;
-};
+/** A node as the panel's Nodes screen shows it (panel-nodes-model.ts). */
+export type NodeView = typeof node.static;
 
 /** Seconds the node's oldest unapplied change has waited, by the wall clock it was stamped with. */
 export const lagSeconds = (pendingSinceAt: number | null, wallNow: number) =>
@@ -100,15 +73,13 @@ function inboundsOf(json: string): InboundSummary[] {
   });
 }
 
-const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
-
 function viewOf(row: NodeRow, expected: number, wallNow: number): NodeView {
   return {
     id: row.id,
     name: row.name,
     host: row.host,
     online: isOnline(row, wallNow),
-    lastSeenAt: iso(row.last_seen_at),
+    lastSeenAt: isoTime(row.last_seen_at),
     core: row.core,
     coreVersion: row.core_version,
     coreState: row.last_seen_at === null ? null : (row.core_state ?? "up"),
@@ -118,11 +89,11 @@ function viewOf(row: NodeRow, expected: number, wallNow: number): NodeView {
     syncLagSeconds: row.last_seen_at === null ? null : Math.round(lagSeconds(row.pending_since, wallNow)),
     trafficToday: { upload: row.upload_today, download: row.download_today },
     disabled: row.disabled_at !== null,
-    createdAt: new Date(row.created_at).toISOString(),
-    oldKeyLastUsedAt: iso(row.previous_key_used_at),
+    createdAt: isoTime(row.created_at),
+    oldKeyLastUsedAt: isoTime(row.previous_key_used_at),
     refusedAgent:
       row.refused_agent_at !== null && wallNow - Number(row.refused_agent_at) < refusedAgentShownMs
-        ? { at: new Date(Number(row.refused_agent_at)).toISOString(), address: row.refused_agent_address }
+        ? { at: isoTime(row.refused_agent_at), address: row.refused_agent_address }
         : null,
   };
 }

@@ -22,8 +22,10 @@ export const widgetOptions = t.Object({
   accountId: t.String(),
   description: t.String(),
   email: t.Optional(t.String()),
+  /** Whether this first payment is the 1-unit trial; without one, `reason` says why. */
   trial: t.Boolean(),
   reason: t.Optional(t.String()),
+  /** The widget's `data`: the payment's 54-FZ receipt (DESIGN §13). */
   data: receiptData,
 });
 
@@ -34,8 +36,10 @@ export const orderStatus = t.Object({
     t.Literal("declined"),
     t.Literal("refunded"),
   ]),
+  /** Why the 1-unit trial was not given with this order, if it was not. */
   trialRefused: t.Optional(t.Union([t.Literal("card"), t.Literal("customer"), t.Literal("account")])),
   reason: t.Optional(t.String()),
+  /** The same plan at its price, for the purchase screen's "order at the price" button. */
   fullPrice: t.Optional(t.Object({ amount: t.Number(), currency, tariff: t.Number(), period: t.Number() })),
 });
 
@@ -47,6 +51,7 @@ export const prepaidBody = t.Object({
 });
 
 export const prepaidPreview = t.Object({
+  /** What attaching does now: adds the bought period to the access the account has, starts it, or is refused. */
   outcome: t.Union([t.Literal("extends"), t.Literal("starts"), t.Literal("refused"), t.Literal("bound")]),
   days: t.Optional(t.Number()),
   months: t.Optional(t.Number()),

@@ -1,22 +1,17 @@
 import { translator } from "../../../../core/i18n";
 import type { Language } from "../../../../core/languages";
-import { type Currency, toCurrencyUnits } from "../../../../core/money";
+import { toCurrencyUnits } from "../../../../core/money";
 import { planFor } from "../../../../core/prices";
 import { payments } from "../../../../db/queries/payments";
 import { subscriptions } from "../../../../db/queries/subscriptions";
 import type { AppContext } from "../../../context";
 import { AppError } from "../../../platform/errors";
 import { firstOrderTerms } from "./first-order";
+import type { orderStatus } from "./order-model";
 import { firstInvoicePrefix } from "./orders";
 
-export type OrderStatus = {
-  status: "pending" | "completed" | "declined" | "refunded";
-  /** Why the 1-unit trial was not given with this order, if it was not. */
-  trialRefused?: "card" | "customer" | "account";
-  reason?: string;
-  /** The same plan at its price, for the purchase screen's "order at the price" button. */
-  fullPrice?: { amount: number; currency: Currency; tariff: number; period: number };
-};
+/** OrderStatus: inferred from its schema in order-model.ts, the one source of its shape. */
+export type OrderStatus = typeof orderStatus.static;
 
 /**
  * Why the trial was not given, by who had it before and whether the bank took the payment:

@@ -5,28 +5,17 @@ import { firstOrderCharges, planFor } from "../../../../core/prices";
 import { type PaymentRow, payments } from "../../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../../db/queries/subscriptions";
 import type { UserRow } from "../../../../db/queries/users";
-import { type ReceiptJsonData, receiptJsonData } from "../../../adapters/cloudpayments/receipt";
+import { receiptJsonData } from "../../../adapters/cloudpayments/receipt";
 import type { AppContext } from "../../../context";
 import { AppError } from "../../../platform/errors";
 import { randomToken } from "../../../platform/random";
 import { assertPeriod, assertTariff } from "../../subscriptions/pricing";
 import { buildReceipt, type ReceiptSubject } from "../receipts/receipt";
 import { type FirstOrderTerms, firstOrderTerms } from "./first-order";
+import type { widgetOptions as widgetOptionsSchema } from "./order-model";
 
-export type WidgetOptions = {
-  publicId: string;
-  amount: number;
-  currency: Currency;
-  invoiceId: string;
-  accountId: string;
-  description: string;
-  email?: string;
-  /** Whether this first payment is the 1-unit trial; without one, `reason` says why. */
-  trial: boolean;
-  reason?: string;
-  /** The widget's `data`: the payment's 54-FZ receipt (DESIGN §13). */
-  data: ReceiptJsonData;
-};
+/** WidgetOptions: inferred from its schema in order-model.ts, the one source of its shape. */
+export type WidgetOptions = typeof widgetOptionsSchema.static;
 
 /** How every first payment's invoice id starts. */
 export const firstInvoicePrefix = "first-";

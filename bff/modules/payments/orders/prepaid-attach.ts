@@ -1,3 +1,4 @@
+import { isoTime } from "../../../../core/date-time";
 import type { Language } from "../../../../core/languages";
 import { hasAccess, subscriptions } from "../../../../db/queries/subscriptions";
 import type { UserRow } from "../../../../db/queries/users";
@@ -26,7 +27,7 @@ export async function attachPrepaid(
   return {
     bound: outcome.bound,
     ...(outcome.bound ? {} : { reason: outcome.reason }),
-    expirationDate: subscription?.end_date ? new Date(subscription.end_date).toISOString() : null,
+    expirationDate: isoTime(subscription?.end_date),
     subscriptionIsActive: hasAccess(subscription, clock.now()),
   };
 }

@@ -1,25 +1,10 @@
 import type { Language } from "../../../../core/languages";
 import type { Database } from "../../../../db/database";
+import type { prepaidPreview } from "./order-model";
 import { planPrepaidBinding, prepaidRefusalText } from "./prepaid-binding";
 
-export type PrepaidPreview = {
-  /** What attaching does now: adds the bought period to the access the account has, starts it, or is refused. */
-  outcome: "extends" | "starts" | "refused" | "bound";
-  /** What was bought: the trial's days or the tariff's months. */
-  days?: number;
-  months?: number;
-  /** The end of access once attached (ISO 8601). */
-  until?: string;
-  /** Why it would be refused, in the customer's language. */
-  reason?: string;
-  /** A refused 1-unit trial goes back to the card when the customer confirms. */
-  isRefundOnConfirm?: boolean;
-  /**
-   * Extra device slots the account holds that the added time does not pay for (DESIGN §13):
-   * how many, and when they end (ISO 8601).
-   */
-  slotsEnd?: { count: number; until: string };
-};
+/** PrepaidPreview: inferred from its schema in order-model.ts, the one source of its shape. */
+export type PrepaidPreview = typeof prepaidPreview.static;
 
 /**
  * What the binding dialog says before the click (DESIGN §13: "adds 1 month to your

@@ -3,15 +3,8 @@ import type { AppContext } from "../../../../context";
 import { errorResponse, rowId } from "../../../../platform/schemas";
 import { operatorAuth } from "../../../operators/operator-auth";
 import { addProbeFromPanel, listProbes, rotateProbeKeyOf, setProbeDisabledOf } from "./panel-probes";
+import { probe } from "./panel-probes-model";
 
-const probe = t.Object({
-  id: t.Number(),
-  name: t.String(),
-  reporting: t.Boolean({ description: "Enabled and heard from within the last 5 minutes" }),
-  lastSeenAt: t.Nullable(t.String({ description: "ISO 8601; null: never called" })),
-  disabled: t.Boolean(),
-  createdAt: t.String(),
-});
 const withKey = t.Object({
   success: t.Literal(true),
   probe,

@@ -2,20 +2,14 @@ import type { Database } from "../../../../../db/database";
 import { type ProbeRow, probes } from "../../../../../db/queries/probes";
 import { AppError } from "../../../../platform/errors";
 import type { Actor } from "../../../operators/accounts";
+import type { probe } from "./panel-probes-model";
 import { addProbe, rotateProbeKey, setProbeDisabled } from "./probe-keys";
 
 /** A probe is reporting while heard from within this (wall clock): its default round is a minute. */
 const reportingWithinMs = 5 * 60_000;
 
-/** A probe as the panel shows it; never its key or its credential. */
-export type ProbeView = {
-  id: number;
-  name: string;
-  reporting: boolean;
-  lastSeenAt: string | null;
-  disabled: boolean;
-  createdAt: string;
-};
+/** A probe as the panel shows it (panel-probes-model.ts). */
+export type ProbeView = typeof probe.static;
 
 function viewOf(row: ProbeRow, wallNow: number): ProbeView {
   const lastSeen = row.last_seen_at === null ? null : Number(row.last_seen_at);
