@@ -1,38 +1,26 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 
+import {
+  answer,
+  endpoint,
+  installPanelStorage,
+  pathParams,
+  refusal as refused,
+  resetStoreApi,
+} from "../../helpers/store-api";
+
 // The network is replaced: these tests are about what the Nodes screen's store does with each answer.
-const calls = vi.hoisted(() => ({
-  list: vi.fn(),
-  create: vi.fn(),
-  rotateKey: vi.fn(),
-  disable: vi.fn(),
-  enable: vi.fn(),
-  nodeIds: [] as number[],
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      nodes: Object.assign(
-        ({ id }: { id: number }) => {
-          calls.nodeIds.push(id);
-          return {
-            rotateKey: { post: calls.rotateKey },
-            disable: { post: calls.disable },
-            enable: { post: calls.enable },
-          };
-        },
-        { get: calls.list, post: calls.create },
-      ),
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  list: endpoint((api) => api.panel.nodes.get),
+  create: endpoint((api) => api.panel.nodes.post),
+  rotateKey: endpoint((api) => api.panel.nodes({ id: 0 }).rotateKey.post),
+  disable: endpoint((api) => api.panel.nodes({ id: 0 }).disable.post),
+  enable: endpoint((api) => api.panel.nodes({ id: 0 }).enable.post),
+};
+const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-nodes");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
@@ -40,7 +28,7 @@ beforeEach(async () => {
   vi.resetModules();
   stored.clear();
   stored.set("accessToken", "operator.token");
-  calls.nodeIds.length = 0;
+  resetStoreApi();
   store = await import("../../../src/stores/panel-nodes");
   toasts = await import("../../../src/lib/toast/toast-store");
 });
@@ -49,9 +37,7 @@ afterEach(() => vi.clearAllMocks());
 type VpnNode = import("../../../src/stores/panel-nodes").VpnNode;
 const node = (id: number, name: string, changes: Partial<VpnNode> = {}) =>
   ({ id, name, online: false, disabled: false, ...changes }) as VpnNode;
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number, message?: string) =>
-  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
+const refusal = (status: number, message?: string) => refused(status, { message });
 const lastToast = () => toasts.$toasts.get().at(-1);
 const names = () => store.$nodes.get()?.map((item) => item.name);
 
@@ -130,7 +116,7 @@ describe("the Nodes screen's store", () => {
     expect(store.$nodeChanges.get()["1"]).toEqual({ isBusy: true });
     finish({ data: { node: node(1, "fi-hel-1"), key: "second-key" }, error: null });
     await rotating;
-    expect(calls.nodeIds).toEqual([1]);
+    expect(pathParams((api) => api.panel.nodes)).toEqual([{ id: 1 }]);
     expect(store.$nodeChanges.get()["1"]).toEqual({ isBusy: false });
     expect(store.$revealedKey.get()).toEqual({ name: "fi-hel-1", key: "second-key" });
     expect(lastToast()).toMatchObject({ type: "success", content: "panel.nodesRotated" });

@@ -1,0 +1,152 @@
+import { type Mock, vi } from "vitest";
+import type { api } from "../../src/lib/api-client";
+
+/**
+ * The one test environment of the stores' network: a fake of the typed API client
+ * (`src/lib/api-client`'s `api`) whose every call is a `vi.fn`, found by the same chain the
+ * store calls it by. A test says what a call answers and reads what was sent:
+ *
+ *   vi.mock("../../../src/lib/api-client", (original) => import("../../helpers/store-api").then((env) => env.apiClientModule(original)));
+ *   const list = endpoint((api) => api.panel.nodes.get);
+ *   list.mockReturnValueOnce(answer({ nodes: [] }));           // or refusal(409, { message }), networkFailure(), pending()
+ *   expect(list).toHaveBeenCalledWith({ headers: { ... } });   // what was sent
+ *   expect(pathParams((api) => api.panel.nodes)).toEqual([{ id: 2 }]);
+ *
+ * A route with a path parameter (`api.a({ id }).b.post`) is one endpoint whatever the
+ * parameter; the values sent are kept in order by `pathParams`. `resetStoreApi()` forgets
+ * every answer and every request. The state lives on `globalThis`, so a module registry reset
+ * (`vi.resetModules()`) that loads this file again still sees the same endpoints.
+ */
+export type ApiClient = typeof api;
+// biome-ignore lint/suspicious/noExplicitAny: a client call takes whatever its route declares.
+type Call = (...args: any[]) => unknown;
+// biome-ignore lint/suspicious/noExplicitAny: answers are built per test, often partial.
+export type Endpoint = Mock<(...args: any[]) => any>;
+
+type State = { endpoints: Map<string, Endpoint>; params: Map<string, Record<string, unknown>[]> };
+const stateKey = Symbol.for("tests.helpers.store-api");
+const holder = globalThis as Record<symbol, State | undefined>;
+const state: State = holder[stateKey] ?? { endpoints: new Map(), params: new Map() };
+holder[stateKey] = state;
+
+const methods = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
+const pathOf = Symbol("path");
+
+function isParameter(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.keys(value).length === 1;
+}
+
+/** A chain of the client: names and `:parameter`s, as far as it has been followed. */
+function chain(
+  path: string[],
+  onParameter?: (route: string, params: Record<string, unknown>) => void,
+): unknown {
+  return new Proxy(() => undefined, {
+    get(_, name) {
+      if (name === pathOf) return path.join(".");
+      if (typeof name !== "string" || name === "then") return undefined;
+      if (onParameter && methods.has(name)) return endpointAt([...path, name].join("."));
+      return chain([...path, name], onParameter);
+    },
+    apply(_, __, [first]: unknown[]) {
+      if (!isParameter(first))
+        throw new Error(`store-api: ${path.join(".")} called without a path parameter`);
+      const route = path.join(".");
+      onParameter?.(route, first);
+      return chain([...path, `:${Object.keys(first)[0]}`], onParameter);
+    },
+  });
+}
+
+function endpointAt(route: string): Endpoint {
+  let endpoint = state.endpoints.get(route);
+  if (!endpoint) {
+    endpoint = vi.fn();
+    state.endpoints.set(route, endpoint);
+  }
+  return endpoint;
+}
+
+function routeOf(select: (client: ApiClient) => Call): string {
+  const path = (select(chain([]) as ApiClient) as unknown as Record<symbol, string>)[pathOf];
+  if (typeof path !== "string") throw new Error("store-api: the selector must end at the client's chain");
+  return path;
+}
+
+/** The fake client the stores get instead of the real one. */
+export const fakeApi = chain([], (route, params) => {
+  const sent = state.params.get(route) ?? [];
+  sent.push(params);
+  state.params.set(route, sent);
+}) as ApiClient;
+
+/** The `vi.fn` behind one call of the client: set its answers, read what it was sent. */
+export function endpoint(select: (client: ApiClient) => Call): Endpoint {
+  return endpointAt(routeOf(select));
+}
+
+/** The path parameters sent to a parameterised route, in order: `pathParams((api) => api.panel.nodes)`. */
+export function pathParams(select: (client: ApiClient) => unknown): Record<string, unknown>[] {
+  const route = (select(chain([]) as ApiClient) as Record<symbol, string>)[pathOf];
+  return state.params.get(route ?? "") ?? [];
+}
+
+/** Forgets every answer set and every request sent. */
+export function resetStoreApi(): void {
+  for (const endpoint of state.endpoints.values()) endpoint.mockReset();
+  state.params.clear();
+}
+
+/** `api-client` as the stores import it, with the fake client in place of the real one. */
+export async function apiClientModule(importOriginal: <T>() => Promise<T>) {
+  return { ...(await importOriginal<typeof import("../../src/lib/api-client")>()), api: fakeApi };
+}
+
+/** A server's answer, as the typed client hands it over. */
+export const answer = (data: unknown) => Promise.resolve({ data, error: null });
+
+/**
+ * A refusal: its status, and the body the server sent. With a code it is the server's
+ * `{ success: false, error: { code, message } }` (message "" unless given); with only words,
+ * `{ error: { message } }`; with neither, no body.
+ */
+export const refusal = (status: number, body: { code?: string; message?: string } = {}) =>
+  Promise.resolve({
+    data: null,
+    error: {
+      status,
+      value:
+        body.code !== undefined
+          ? { success: false, error: { code: body.code, message: body.message ?? "" } }
+          : body.message !== undefined
+            ? { error: { message: body.message } }
+            : undefined,
+    },
+  });
+
+/** A request that never reached the server: the client reports it as a 503 holding the thrown error. */
+export const networkFailure = () =>
+  Promise.resolve({ data: null, error: { status: 503, value: new TypeError("Failed to fetch") } });
+
+/** An answer still on its way: hand `promise` to an endpoint, then `finish` it with an answer. */
+export function pending() {
+  let finish: (value: unknown) => void = () => undefined;
+  const promise = new Promise((resolve) => {
+    finish = resolve;
+  });
+  return { promise, finish };
+}
+
+/**
+ * The panel's browser storage, a Map behind `localStorage`, holding the operator's token
+ * when one is given. Call at the top of a test file; clear and refill it in `beforeEach`.
+ */
+export function installPanelStorage(): Map<string, string> {
+  const stored = new Map<string, string>();
+  vi.stubGlobal("localStorage", {
+    getItem: (key: string) => stored.get(key) ?? null,
+    setItem: (key: string, value: string) => stored.set(key, value),
+    removeItem: (key: string) => stored.delete(key),
+  });
+  return stored;
+}
