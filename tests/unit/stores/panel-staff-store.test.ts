@@ -1,40 +1,26 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import {
+  answer,
+  endpoint,
+  installPanelStorage,
+  pathParams,
+  refusal as refused,
+  resetStoreApi,
+} from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Staff screen's store does with each answer.
-const calls = vi.hoisted(() => ({
-  list: vi.fn(),
-  create: vi.fn(),
-  role: vi.fn(),
-  disable: vi.fn(),
-  enable: vi.fn(),
-  resetPassword: vi.fn(),
-  operatorIds: [] as number[],
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      operators: Object.assign(
-        ({ id }: { id: number }) => {
-          calls.operatorIds.push(id);
-          return {
-            role: { post: calls.role },
-            disable: { post: calls.disable },
-            enable: { post: calls.enable },
-            resetPassword: { post: calls.resetPassword },
-          };
-        },
-        { get: calls.list, post: calls.create },
-      ),
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  list: endpoint((api) => api.panel.operators.get),
+  create: endpoint((api) => api.panel.operators.post),
+  role: endpoint((api) => api.panel.operators({ id: 0 }).role.post),
+  disable: endpoint((api) => api.panel.operators({ id: 0 }).disable.post),
+  enable: endpoint((api) => api.panel.operators({ id: 0 }).enable.post),
+  resetPassword: endpoint((api) => api.panel.operators({ id: 0 }).resetPassword.post),
+};
+const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-staff");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
@@ -42,7 +28,7 @@ beforeEach(async () => {
   vi.resetModules();
   stored.clear();
   stored.set("accessToken", "operator.token");
-  calls.operatorIds.length = 0;
+  resetStoreApi();
   store = await import("../../../src/stores/panel-staff");
   toasts = await import("../../../src/lib/toast/toast-store");
 });
@@ -57,9 +43,7 @@ const member = (id: number, username: string, role: Role = "support", isDisabled
   createdAt: "2027-01-01T00:00:00.000Z",
   updatedAt: "2027-01-01T00:00:00.000Z",
 });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number, message?: string) =>
-  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
+const refusal = (status: number, message?: string) => refused(status, { message });
 const lastToast = () => toasts.$toasts.get().at(-1);
 const names = () => store.$members.get()?.map((item) => item.username);
 
@@ -136,7 +120,7 @@ describe("the Staff screen's store", () => {
     await openWith(member(1, "admin", "admin"), member(2, "mia"));
     calls.role.mockReturnValueOnce(answer({ operator: member(2, "mia", "admin") }));
     await store.changeRole(member(2, "mia"), "admin");
-    expect(calls.operatorIds).toEqual([2]);
+    expect(pathParams((api) => api.panel.operators)).toEqual([{ id: 2 }]);
     expect(calls.role).toHaveBeenCalledWith(
       { role: "admin" },
       { headers: { authorization: "Bearer operator.token" } },
