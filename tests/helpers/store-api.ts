@@ -1,4 +1,4 @@
-import { type Mock, vi } from "vitest";
+import { expect, type Mock, vi } from "vitest";
 import type { api } from "../../src/lib/api-client";
 
 /**
@@ -14,8 +14,8 @@ import type { api } from "../../src/lib/api-client";
  *
  * A route with a path parameter (`api.a({ id }).b.post`) is one endpoint whatever the
  * parameter; the values sent are kept in order by `pathParams`. `resetStoreApi()` forgets
- * every answer and every request. The state lives on `globalThis`, so a module registry reset
- * (`vi.resetModules()`) that loads this file again still sees the same endpoints.
+ * every answer and every request. The state lives on `globalThis`, one per test file, so a
+ * module registry reset (`vi.resetModules()`) that loads this file again still sees the same endpoints.
  */
 export type ApiClient = typeof api;
 // biome-ignore lint/suspicious/noExplicitAny: a client call takes whatever its route declares.
@@ -23,10 +23,19 @@ type Call = (...args: any[]) => unknown;
 // biome-ignore lint/suspicious/noExplicitAny: answers are built per test, often partial.
 export type Endpoint = Mock<(...args: any[]) => any>;
 
-type State = { endpoints: Map<string, Endpoint>; params: Map<string, Record<string, unknown>[]> };
+type State = {
+  file: string | undefined;
+  endpoints: Map<string, Endpoint>;
+  params: Map<string, Record<string, unknown>[]>;
+};
+// One state per test file: a worker that runs several files must not hand one file's answers to the next.
 const stateKey = Symbol.for("tests.helpers.store-api");
 const holder = globalThis as Record<symbol, State | undefined>;
-const state: State = holder[stateKey] ?? { endpoints: new Map(), params: new Map() };
+const file = expect.getState().testPath;
+const state: State =
+  holder[stateKey]?.file === file && holder[stateKey] !== undefined
+    ? holder[stateKey]
+    : { file, endpoints: new Map(), params: new Map() };
 holder[stateKey] = state;
 
 const methods = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
@@ -45,10 +54,12 @@ function chain(
     get(_, name) {
       if (name === pathOf) return path.join(".");
       if (typeof name !== "string" || name === "then") return undefined;
-      if (onParameter && methods.has(name)) return endpointAt([...path, name].join("."));
       return chain([...path, name], onParameter);
     },
-    apply(_, __, [first]: unknown[]) {
+    apply(_, __, args: unknown[]) {
+      // As in Eden: a call ending in a method name is the request, any other call a path parameter.
+      if (onParameter && methods.has(path.at(-1) ?? "")) return endpointAt(path.join("."))(...args);
+      const [first] = args;
       if (!isParameter(first))
         throw new Error(`store-api: ${path.join(".")} called without a path parameter`);
       const route = path.join(".");

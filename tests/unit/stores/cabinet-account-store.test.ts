@@ -6,17 +6,18 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet's account block does
 // with each answer (change account, export, delete).
-const calls = vi.hoisted(() => ({ logout: vi.fn(), exportData: vi.fn(), deleteAccount: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    session: { logout: { post: calls.logout } },
-    profile: { export: { post: calls.exportData }, delete: { post: calls.deleteAccount } },
-  },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  logout: endpoint((api) => api.session.logout.post),
+  exportData: endpoint((api) => api.profile.export.post),
+  deleteAccount: endpoint((api) => api.profile.delete.post),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/profile");
 silenceStoreLogs();

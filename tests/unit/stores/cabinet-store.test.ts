@@ -7,30 +7,21 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet shows after each answer.
-const calls = vi.hoisted(() => ({
-  profile: vi.fn(),
-  shop: vi.fn(),
-  detach: vi.fn(),
-  resume: vi.fn(),
-  removeCard: vi.fn(),
-  addDevice: vi.fn(),
-  applyPromo: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    profile: {
-      post: calls.profile,
-      detachDevice: { post: calls.detach },
-      removeCard: { post: calls.removeCard },
-      addDevice: { post: calls.addDevice },
-    },
-    shop: { getShop: { post: calls.shop }, applyPromo: { post: calls.applyPromo } },
-    subscriptions: { resume: { post: calls.resume } },
-  },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  profile: endpoint((api) => api.profile.post),
+  shop: endpoint((api) => api.shop.getShop.post),
+  detach: endpoint((api) => api.profile.detachDevice.post),
+  resume: endpoint((api) => api.subscriptions.resume.post),
+  removeCard: endpoint((api) => api.profile.removeCard.post),
+  addDevice: endpoint((api) => api.profile.addDevice.post),
+  applyPromo: endpoint((api) => api.shop.applyPromo.post),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/profile");
 silenceStoreLogs();

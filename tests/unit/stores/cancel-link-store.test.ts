@@ -1,23 +1,17 @@
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about which screen the cancel link's store
 // chooses for each answer.
-const calls = vi.hoisted(() => ({
-  open: vi.fn(),
-  cancel: vi.fn(),
-  profile: vi.fn(),
-  signedInCancel: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    profile: { post: calls.profile },
-    subscriptions: {
-      cancel: { post: calls.signedInCancel },
-      "cancel-link": { post: calls.open, cancel: { post: calls.cancel } },
-    },
-  },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  open: endpoint((api) => api.subscriptions["cancel-link"].post),
+  cancel: endpoint((api) => api.subscriptions["cancel-link"].cancel.post),
+  profile: endpoint((api) => api.profile.post),
+  signedInCancel: endpoint((api) => api.subscriptions.cancel.post),
+};
 
 const assign = vi.fn();
 vi.stubGlobal("location", {

@@ -6,13 +6,15 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the demo mailbox shows after each answer.
-const calls = vi.hoisted(() => ({ mail: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { dev: { mail: { get: calls.mail } } },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  mail: endpoint((api) => api.dev.mail.get),
+};
 
 installCustomerBrowser("https://kannt.example/dev-mail");
 silenceStoreLogs();

@@ -6,14 +6,17 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network and the browser's clock are replaced: these tests are about what /instantPay
 // offers and where it sends a customer who already pays.
-const calls = vi.hoisted(() => ({ profile: vi.fn(), health: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { profile: { post: calls.profile }, health: { get: calls.health } },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  profile: endpoint((api) => api.profile.post),
+  health: endpoint((api) => api.health.get),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/instantPay");
 silenceStoreLogs();

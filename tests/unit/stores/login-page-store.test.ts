@@ -6,14 +6,16 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what /login and /instantLogin show and keep
 // when they open.
-const calls = vi.hoisted(() => ({ profile: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { profile: { post: calls.profile } },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  profile: endpoint((api) => api.profile.post),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/login");
 silenceStoreLogs();

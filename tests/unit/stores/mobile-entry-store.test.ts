@@ -6,25 +6,20 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what /mobileShop and /mobileProfile do with
 // the account the native app opens them with.
-const calls = vi.hoisted(() => ({
-  register: vi.fn(),
-  settings: vi.fn(),
-  preview: vi.fn(),
-  profile: vi.fn(),
-  shop: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    register: { post: calls.register },
-    payments: { settings: { get: calls.settings } },
-    shop: { prepaidPreview: { post: calls.preview }, getShop: { post: calls.shop } },
-    profile: { post: calls.profile },
-  },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  register: endpoint((api) => api.register.post),
+  settings: endpoint((api) => api.payments.settings.get),
+  preview: endpoint((api) => api.shop.prepaidPreview.post),
+  shop: endpoint((api) => api.shop.getShop.post),
+  profile: endpoint((api) => api.profile.post),
+};
 
 const page =
   "https://kannt.example/mobileShop?email=app@example.com&uid=app-uid&photoURL=https%3A%2F%2Fp%2Fme.png&providerId=google.com#credential=app.id.token";

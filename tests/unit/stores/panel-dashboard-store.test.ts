@@ -1,18 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { endpoint, installPanelStorage } from "../../helpers/store-api";
 
 // The network and the address bar are replaced: these tests are about the dashboard's range
 // rules and what its store asks and keeps.
-const calls = vi.hoisted(() => ({ health: vi.fn(), dashboard: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { health: { get: calls.health }, panel: { dashboard: { get: calls.dashboard } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  health: endpoint((api) => api.health.get),
+  dashboard: endpoint((api) => api.panel.dashboard.get),
+};
+const stored = installPanelStorage();
 const address = { pathname: "/panel-dashboard", search: "" };
 const replaceState = vi.fn();
 vi.stubGlobal("location", address);
