@@ -1,17 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoint, installPanelStorage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the messages section's store keeps.
-const calls = vi.hoisted(() => ({ messages: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { users: { messages: { post: calls.messages } } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  messages: endpoint((api) => api.panel.users.messages.post),
+};
+const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-messages");
 beforeEach(async () => {
@@ -23,8 +20,6 @@ beforeEach(async () => {
 afterEach(() => vi.clearAllMocks());
 
 const page = (subject: string) => ({ content: [{ id: 1, subject }], page: { totalPages: 2 } });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
 
 describe("the customer's messages store", () => {
   test("the first page of ten is asked for the customer and shown", async () => {

@@ -1,26 +1,17 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { endpoint, installPanelStorage } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the promo screen's rules and what its store keeps.
-const calls = vi.hoisted(() => ({ types: vi.fn(), list: vi.fn(), clock: vi.fn(), generate: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      clock: { get: calls.clock },
-      promos: {
-        promoTypes: { get: calls.types },
-        availablePromos: { get: calls.list },
-        generatePromo: { post: calls.generate },
-      },
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  types: endpoint((api) => api.panel.promos.promoTypes.get),
+  list: endpoint((api) => api.panel.promos.availablePromos.get),
+  clock: endpoint((api) => api.panel.clock.get),
+  generate: endpoint((api) => api.panel.promos.generatePromo.post),
+};
+const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-promo");
 let toasts: typeof import("../../../src/lib/toast/toast-store");

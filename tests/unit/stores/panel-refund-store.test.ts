@@ -1,17 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoint, installPanelStorage, refusal as refused } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the refund section's store does with each answer.
-const calls = vi.hoisted(() => ({ preview: vi.fn(), refund: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { refund: { post: calls.refund, preview: { post: calls.preview } } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  preview: endpoint((api) => api.panel.refund.preview.post),
+  refund: endpoint((api) => api.panel.refund.post),
+};
+const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-refund");
 beforeEach(async () => {
@@ -29,9 +27,7 @@ afterEach(() => vi.clearAllMocks());
 /** The customer the page names, as the server answered for its URL's id. */
 const shown = { email: "buyer@example.com", uid: "uid-42" };
 const refundAnswer = (Success: boolean, total: number) => ({ Success, total, payments: [], Message: "" });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number, message?: string) =>
-  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
+const refusal = (status: number, message?: string) => refused(status, { message });
 
 describe("the refund section's store", () => {
   test("the preview is asked for the page's customer, by uid and e-mail, whatever another tab chose", async () => {

@@ -1,17 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoint, installPanelStorage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the search screen's store asks and keeps.
-const calls = vi.hoisted(() => ({ search: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { users: { search: { post: calls.search } } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  search: endpoint((api) => api.panel.users.search.post),
+};
+const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-search");
 beforeEach(async () => {
@@ -27,8 +24,6 @@ const found = (...emails: string[]) => ({
   page: { totalPages: 3 },
   unboundPurchases: [],
 });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
 const askedQuery = (call = 0) => calls.search.mock.calls[call]?.[1];
 
 describe("the customer search's store", () => {

@@ -1,17 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoint, installPanelStorage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the customer page's store keeps.
-const calls = vi.hoisted(() => ({ user: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { users: { getUserById: { post: calls.user } } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  user: endpoint((api) => api.panel.users.getUserById.post),
+};
+const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-user");
 let session: typeof import("../../../src/stores/panel-session");
@@ -25,8 +22,6 @@ beforeEach(async () => {
 afterEach(() => vi.clearAllMocks());
 
 const customer = { id: 42, email: "buyer@example.com", uid: "uid-42", subscription: { status: "ACTIVE" } };
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
 
 describe("the customer page's store", () => {
   test("the customer is asked for by id and shown", async () => {

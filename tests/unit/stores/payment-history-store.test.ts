@@ -6,13 +6,15 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet's payment history shows.
-const calls = vi.hoisted(() => ({ payments: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { profile: { payments: { post: calls.payments } } },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  payments: endpoint((api) => api.profile.payments.post),
+};
 
 installCustomerBrowser("https://kannt.example/profile");
 silenceStoreLogs();

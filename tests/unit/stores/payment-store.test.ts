@@ -6,17 +6,18 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network, the gateway's widget script and its widget are replaced: these tests are about
 // what the purchase's store shows and keeps at each step.
-const calls = vi.hoisted(() => ({ order: vi.fn(), orderStatus: vi.fn(), settings: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    shop: { order: { post: calls.order }, orderStatus: { post: calls.orderStatus } },
-    payments: { settings: { get: calls.settings } },
-  },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  order: endpoint((api) => api.shop.order.post),
+  orderStatus: endpoint((api) => api.shop.orderStatus.post),
+  settings: endpoint((api) => api.payments.settings.get),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/instantPay");
 silenceStoreLogs();

@@ -7,17 +7,18 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the question asked while a paid anonymous
 // purchase waits in this browser, and what each answer to it leaves.
-const calls = vi.hoisted(() => ({ preview: vi.fn(), attach: vi.fn(), register: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    shop: { prepaidPreview: { post: calls.preview }, attachPrepaid: { post: calls.attach } },
-    register: { post: calls.register },
-  },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  preview: endpoint((api) => api.shop.prepaidPreview.post),
+  attach: endpoint((api) => api.shop.attachPrepaid.post),
+  register: endpoint((api) => api.register.post),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/login");
 silenceStoreLogs();

@@ -6,16 +6,17 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the referral page shows after each answer.
-const calls = vi.hoisted(() => ({ code: vi.fn(), referrals: vi.fn(), shop: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    profile: { getReferralCode: { post: calls.code }, referrals: { post: calls.referrals } },
-    shop: { getShop: { post: calls.shop } },
-  },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  code: endpoint((api) => api.profile.getReferralCode.post),
+  referrals: endpoint((api) => api.profile.referrals.post),
+  shop: endpoint((api) => api.shop.getShop.post),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/promo");
 silenceStoreLogs();

@@ -7,13 +7,16 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about where a finished sign-in goes (spec §4).
-const calls = vi.hoisted(() => ({ register: vi.fn(), preview: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { register: { post: calls.register }, shop: { prepaidPreview: { post: calls.preview } } },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  register: endpoint((api) => api.register.post),
+  preview: endpoint((api) => api.shop.prepaidPreview.post),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/yauth");
 silenceStoreLogs();

@@ -5,14 +5,17 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
+import { endpoint } from "../../helpers/store-api";
 
 // The network (the server and Yandex's info endpoint) and the native app's bridge are
 // replaced: these tests are about what /yauth and /yauth-mobile do with Yandex's answer.
-const calls = vi.hoisted(() => ({ providers: vi.fn(), register: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { identity: { providers: { get: calls.providers } }, register: { post: calls.register } },
-}));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  providers: endpoint((api) => api.identity.providers.get),
+  register: endpoint((api) => api.register.post),
+};
 
 const browser = installCustomerBrowser("https://kannt.example/yauth");
 silenceStoreLogs();
