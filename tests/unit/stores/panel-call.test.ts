@@ -1,18 +1,13 @@
 import { beforeEach, describe, expect, test, vi } from "vitest";
+import { endpoint, installPanelStorage } from "../../helpers/store-api";
 
 // Browser storage, the address bar and the refresh call are replaced: these tests are about
 // when a panel call renews its access token and when it gives up for the login page.
-const refresh = vi.hoisted(() => vi.fn());
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { auth: { refreshToken: { post: refresh } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const refresh = endpoint((api) => api.auth.refreshToken.post);
+const stored = installPanelStorage();
 const assign = vi.fn();
 vi.stubGlobal("location", { assign });
 vi.stubGlobal("sessionStorage", {

@@ -1,32 +1,22 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoint, installPanelStorage } from "../../helpers/store-api";
 
 // The network, the proof-of-work solver, Google's widget and the address bar are replaced:
 // these tests are about what the sign-in screen's store does with each answer.
-const calls = vi.hoisted(() => ({
-  captcha: vi.fn(),
-  login: vi.fn(),
-  refresh: vi.fn(),
-  solve: vi.fn(),
-  recaptcha: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    auth: {
-      captcha: { get: calls.captcha },
-      login: { post: calls.login },
-      refreshToken: { post: calls.refresh },
-    },
-  },
-}));
-vi.mock("../../../src/lib/captcha-solver", () => ({ solveAltcha: calls.solve }));
-vi.mock("../../../src/lib/recaptcha", () => ({ renderRecaptcha: calls.recaptcha }));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+const widgets = vi.hoisted(() => ({ solve: vi.fn(), recaptcha: vi.fn() }));
+vi.mock("../../../src/lib/api-client", (original) =>
+  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
+);
+const calls = {
+  captcha: endpoint((api) => api.auth.captcha.get),
+  login: endpoint((api) => api.auth.login.post),
+  refresh: endpoint((api) => api.auth.refreshToken.post),
+  solve: widgets.solve,
+  recaptcha: widgets.recaptcha,
+};
+vi.mock("../../../src/lib/captcha-solver", () => ({ solveAltcha: widgets.solve }));
+vi.mock("../../../src/lib/recaptcha", () => ({ renderRecaptcha: widgets.recaptcha }));
+const stored = installPanelStorage();
 const assign = vi.fn();
 vi.stubGlobal("location", { assign });
 
@@ -39,7 +29,6 @@ beforeEach(async () => {
 afterEach(() => vi.clearAllMocks());
 
 const challenge = { provider: "altcha", algorithm: "SHA-256", challenge: "ab", salt: "s", signature: "x" };
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
 const tokens = { accessToken: "new.access.token", refreshToken: "new-refresh" };
 /** The login route's answer: tokens, or the server's plain text with the reason's code in a header. */
 const loginAnswer = (status: number, headers: Record<string, string> = {}, text = "refused") =>
