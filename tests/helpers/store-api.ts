@@ -6,8 +6,9 @@ import type { api } from "../../src/lib/api-client";
  * (`src/lib/api-client`'s `api`) whose every call is a `vi.fn`, found by the same chain the
  * store calls it by. A test says what a call answers and reads what was sent:
  *
- *   vi.mock("../../../src/lib/api-client", (original) => import("../../helpers/store-api").then((env) => env.apiClientModule(original)));
- *   const list = endpoint((api) => api.panel.nodes.get);
+ *   vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+ *   const calls = endpoints({ list: (api) => api.panel.nodes.get, create: (api) => api.panel.nodes.post });
+ *   const list = endpoint((api) => api.panel.nodes.get);        // the same vi.fn as calls.list
  *   list.mockReturnValueOnce(answer({ nodes: [] }));           // or refusal(409, { message }), networkFailure(), pending()
  *   expect(list).toHaveBeenCalledWith({ headers: { ... } });   // what was sent
  *   expect(pathParams((api) => api.panel.nodes)).toEqual([{ id: 2 }]);
@@ -96,6 +97,15 @@ export function endpoint(select: (client: ApiClient) => Call): Endpoint {
   return endpointAt(routeOf(select));
 }
 
+/** Several endpoints at once, by name: `endpoints({ list: (api) => api.panel.nodes.get })`. */
+export function endpoints<Names extends string>(
+  selectors: Record<Names, (client: ApiClient) => Call>,
+): Record<Names, Endpoint> {
+  const found = {} as Record<Names, Endpoint>;
+  for (const name of Object.keys(selectors) as Names[]) found[name] = endpoint(selectors[name]);
+  return found;
+}
+
 /** The path parameters sent to a parameterised route, in order: `pathParams((api) => api.panel.nodes)`. */
 export function pathParams(select: (client: ApiClient) => unknown): Record<string, unknown>[] {
   const route = (select(chain([]) as ApiClient) as Record<symbol, string>)[pathOf];
@@ -108,9 +118,15 @@ export function resetStoreApi(): void {
   state.params.clear();
 }
 
-/** `api-client` as the stores import it, with the fake client in place of the real one. */
-export async function apiClientModule(importOriginal: <T>() => Promise<T>) {
-  return { ...(await importOriginal<typeof import("../../src/lib/api-client")>()), api: fakeApi };
+/**
+ * A new panel page for each test: modules loaded afresh (call before importing the store),
+ * the operator's token in `stored` and nothing else, no answer set, no request recorded.
+ */
+export function newPanelPage(stored: Map<string, string>, token = "operator.token"): void {
+  vi.resetModules();
+  stored.clear();
+  stored.set("accessToken", token);
+  resetStoreApi();
 }
 
 /** A server's answer, as the typed client hands it over. */

@@ -6,16 +6,14 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what signing in sends and keeps.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  providers: endpoint((api) => api.identity.providers.get),
-  register: endpoint((api) => api.register.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  providers: (api) => api.identity.providers.get,
+  register: (api) => api.register.post,
+});
 
 const browser = installCustomerBrowser("https://kannt.example/promo?tab=friends");
 silenceStoreLogs();

@@ -6,18 +6,16 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet's account block does
 // with each answer (change account, export, delete).
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  logout: endpoint((api) => api.session.logout.post),
-  exportData: endpoint((api) => api.profile.export.post),
-  deleteAccount: endpoint((api) => api.profile.delete.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  logout: (api) => api.session.logout.post,
+  exportData: (api) => api.profile.export.post,
+  deleteAccount: (api) => api.profile.delete.post,
+});
 
 const browser = installCustomerBrowser("https://kannt.example/profile");
 silenceStoreLogs();

@@ -7,21 +7,19 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet shows after each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  profile: endpoint((api) => api.profile.post),
-  shop: endpoint((api) => api.shop.getShop.post),
-  detach: endpoint((api) => api.profile.detachDevice.post),
-  resume: endpoint((api) => api.subscriptions.resume.post),
-  removeCard: endpoint((api) => api.profile.removeCard.post),
-  addDevice: endpoint((api) => api.profile.addDevice.post),
-  applyPromo: endpoint((api) => api.shop.applyPromo.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  profile: (api) => api.profile.post,
+  shop: (api) => api.shop.getShop.post,
+  detach: (api) => api.profile.detachDevice.post,
+  resume: (api) => api.subscriptions.resume.post,
+  removeCard: (api) => api.profile.removeCard.post,
+  addDevice: (api) => api.profile.addDevice.post,
+  applyPromo: (api) => api.shop.applyPromo.post,
+});
 
 const browser = installCustomerBrowser("https://kannt.example/profile");
 silenceStoreLogs();

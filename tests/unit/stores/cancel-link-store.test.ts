@@ -1,17 +1,15 @@
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about which screen the cancel link's store
 // chooses for each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  open: endpoint((api) => api.subscriptions["cancel-link"].post),
-  cancel: endpoint((api) => api.subscriptions["cancel-link"].cancel.post),
-  profile: endpoint((api) => api.profile.post),
-  signedInCancel: endpoint((api) => api.subscriptions.cancel.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  open: (api) => api.subscriptions["cancel-link"].post,
+  cancel: (api) => api.subscriptions["cancel-link"].cancel.post,
+  profile: (api) => api.profile.post,
+  signedInCancel: (api) => api.subscriptions.cancel.post,
+});
 
 const assign = vi.fn();
 vi.stubGlobal("location", {

@@ -1,18 +1,16 @@
 import { atom, type WritableAtom } from "nanostores";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network and the cabinet's own calls are replaced: these tests are about what the
 // Connect panel's store does with each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  connect: endpoint((api) => api.profile.devices.connect.post),
-  resetLink: endpoint((api) => api.profile.devices.resetLink.post),
-  confirm: endpoint((api) => api.profile.devices.confirm.post),
-  release: endpoint((api) => api.profile.devices.release.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  connect: (api) => api.profile.devices.connect.post,
+  resetLink: (api) => api.profile.devices.resetLink.post,
+  confirm: (api) => api.profile.devices.confirm.post,
+  release: (api) => api.profile.devices.release.post,
+});
 const cabinet = vi.hoisted(() => ({ loadCabinet: vi.fn(), addDevice: vi.fn() }));
 type ListedDevice = { deviceId: string; pendingUntil: string | null };
 type Profile = { availableDevices: number; devices?: ListedDevice[] };

@@ -6,17 +6,12 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network and the browser's clock are replaced: these tests are about what /instantPay
 // offers and where it sends a customer who already pays.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  profile: endpoint((api) => api.profile.post),
-  health: endpoint((api) => api.health.get),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ profile: (api) => api.profile.post, health: (api) => api.health.get });
 
 const browser = installCustomerBrowser("https://kannt.example/instantPay");
 silenceStoreLogs();

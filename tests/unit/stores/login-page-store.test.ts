@@ -6,16 +6,12 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what /login and /instantLogin show and keep
 // when they open.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  profile: endpoint((api) => api.profile.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ profile: (api) => api.profile.post });
 
 const browser = installCustomerBrowser("https://kannt.example/login");
 silenceStoreLogs();

@@ -6,20 +6,18 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what /mobileShop and /mobileProfile do with
 // the account the native app opens them with.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  register: endpoint((api) => api.register.post),
-  settings: endpoint((api) => api.payments.settings.get),
-  preview: endpoint((api) => api.shop.prepaidPreview.post),
-  shop: endpoint((api) => api.shop.getShop.post),
-  profile: endpoint((api) => api.profile.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  register: (api) => api.register.post,
+  settings: (api) => api.payments.settings.get,
+  preview: (api) => api.shop.prepaidPreview.post,
+  shop: (api) => api.shop.getShop.post,
+  profile: (api) => api.profile.post,
+});
 
 const page =
   "https://kannt.example/mobileShop?email=app@example.com&uid=app-uid&photoURL=https%3A%2F%2Fp%2Fme.png&providerId=google.com#credential=app.id.token";

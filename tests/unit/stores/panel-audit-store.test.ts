@@ -1,20 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoint, installPanelStorage } from "../../helpers/store-api";
+import { answer, endpoints, installPanelStorage, newPanelPage } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the audit log's store asks and keeps.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  audit: endpoint((api) => api.panel.audit.get),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ audit: (api) => api.panel.audit.get });
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-audit");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-audit");
 });
 afterEach(() => vi.clearAllMocks());

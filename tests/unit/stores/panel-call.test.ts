@@ -3,9 +3,7 @@ import { endpoint, installPanelStorage } from "../../helpers/store-api";
 
 // Browser storage, the address bar and the refresh call are replaced: these tests are about
 // when a panel call renews its access token and when it gives up for the login page.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const refresh = endpoint((api) => api.auth.refreshToken.post);
 const stored = installPanelStorage();
 const assign = vi.fn();

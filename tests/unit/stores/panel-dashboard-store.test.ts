@@ -1,15 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { endpoint, installPanelStorage } from "../../helpers/store-api";
+import { endpoints, installPanelStorage } from "../../helpers/store-api";
 
 // The network and the address bar are replaced: these tests are about the dashboard's range
 // rules and what its store asks and keeps.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  health: endpoint((api) => api.health.get),
-  dashboard: endpoint((api) => api.panel.dashboard.get),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ health: (api) => api.health.get, dashboard: (api) => api.panel.dashboard.get });
 const stored = installPanelStorage();
 const address = { pathname: "/panel-dashboard", search: "" };
 const replaceState = vi.fn();

@@ -1,26 +1,21 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoint, installPanelStorage, pathParams, resetStoreApi } from "../../helpers/store-api";
+import { answer, endpoints, installPanelStorage, newPanelPage, pathParams } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Entries section's store does with each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  list: endpoint((api) => api.panel.entries.get),
-  create: endpoint((api) => api.panel.entries.post),
-  patch: endpoint((api) => api.panel.entries({ id: 0 }).patch),
-  order: endpoint((api) => api.panel.entries.order.post),
-  bulk: endpoint((api) => api.panel.entries.bulk.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  list: (api) => api.panel.entries.get,
+  create: (api) => api.panel.entries.post,
+  patch: (api) => api.panel.entries({ id: 0 }).patch,
+  order: (api) => api.panel.entries.order.post,
+  bulk: (api) => api.panel.entries.bulk.post,
+});
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-entries");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  resetStoreApi();
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-entries");
   toasts = await import("../../../src/lib/toast/toast-store");
 });

@@ -1,23 +1,19 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoint, installPanelStorage, refusal } from "../../helpers/store-api";
+import { answer, endpoints, installPanelStorage, newPanelPage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the receipts, invitees and
 // connection-log pages' store asks and keeps.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  checks: endpoint((api) => api.panel.checks.post),
-  invitees: endpoint((api) => api.panel.invitations.getInviteesByInviterId.post),
-  logs: endpoint((api) => api.panel.logs.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  checks: (api) => api.panel.checks.post,
+  invitees: (api) => api.panel.invitations.getInviteesByInviterId.post,
+  logs: (api) => api.panel.logs.post,
+});
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-lists");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-lists");
 });
 afterEach(() => vi.clearAllMocks());

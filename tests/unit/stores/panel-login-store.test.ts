@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoint, installPanelStorage } from "../../helpers/store-api";
+import { answer, endpoints, installPanelStorage } from "../../helpers/store-api";
 
 // The network, the proof-of-work solver, Google's widget and the address bar are replaced:
 // these tests are about what the sign-in screen's store does with each answer.
 const widgets = vi.hoisted(() => ({ solve: vi.fn(), recaptcha: vi.fn() }));
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = {
-  captcha: endpoint((api) => api.auth.captcha.get),
-  login: endpoint((api) => api.auth.login.post),
-  refresh: endpoint((api) => api.auth.refreshToken.post),
+  ...endpoints({
+    captcha: (api) => api.auth.captcha.get,
+    login: (api) => api.auth.login.post,
+    refresh: (api) => api.auth.refreshToken.post,
+  }),
   solve: widgets.solve,
   recaptcha: widgets.recaptcha,
 };

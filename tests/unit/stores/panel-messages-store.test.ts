@@ -1,20 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoint, installPanelStorage, refusal } from "../../helpers/store-api";
+import { answer, endpoints, installPanelStorage, newPanelPage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the messages section's store keeps.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  messages: endpoint((api) => api.panel.users.messages.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ messages: (api) => api.panel.users.messages.post });
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-messages");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-messages");
 });
 afterEach(() => vi.clearAllMocks());

@@ -1,34 +1,28 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-
 import {
   answer,
-  endpoint,
+  endpoints,
   installPanelStorage,
+  newPanelPage,
   pathParams,
   refusal as refused,
-  resetStoreApi,
 } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Nodes screen's store does with each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  list: endpoint((api) => api.panel.nodes.get),
-  create: endpoint((api) => api.panel.nodes.post),
-  rotateKey: endpoint((api) => api.panel.nodes({ id: 0 }).rotateKey.post),
-  disable: endpoint((api) => api.panel.nodes({ id: 0 }).disable.post),
-  enable: endpoint((api) => api.panel.nodes({ id: 0 }).enable.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  list: (api) => api.panel.nodes.get,
+  create: (api) => api.panel.nodes.post,
+  rotateKey: (api) => api.panel.nodes({ id: 0 }).rotateKey.post,
+  disable: (api) => api.panel.nodes({ id: 0 }).disable.post,
+  enable: (api) => api.panel.nodes({ id: 0 }).enable.post,
+});
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-nodes");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  resetStoreApi();
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-nodes");
   toasts = await import("../../../src/lib/toast/toast-store");
 });

@@ -1,33 +1,28 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import {
   answer,
-  endpoint,
+  endpoints,
   installPanelStorage,
+  newPanelPage,
   pathParams,
   refusal as refused,
-  resetStoreApi,
 } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Probes section's store does with each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  list: endpoint((api) => api.panel.probes.get),
-  create: endpoint((api) => api.panel.probes.post),
-  rotateKey: endpoint((api) => api.panel.probes({ id: 0 }).rotateKey.post),
-  disable: endpoint((api) => api.panel.probes({ id: 0 }).disable.post),
-  enable: endpoint((api) => api.panel.probes({ id: 0 }).enable.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  list: (api) => api.panel.probes.get,
+  create: (api) => api.panel.probes.post,
+  rotateKey: (api) => api.panel.probes({ id: 0 }).rotateKey.post,
+  disable: (api) => api.panel.probes({ id: 0 }).disable.post,
+  enable: (api) => api.panel.probes({ id: 0 }).enable.post,
+});
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-probes");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  resetStoreApi();
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-probes");
   toasts = await import("../../../src/lib/toast/toast-store");
 });

@@ -1,24 +1,20 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { endpoint, installPanelStorage } from "../../helpers/store-api";
+import { endpoints, installPanelStorage, newPanelPage } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the promo screen's rules and what its store keeps.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  types: endpoint((api) => api.panel.promos.promoTypes.get),
-  list: endpoint((api) => api.panel.promos.availablePromos.get),
-  clock: endpoint((api) => api.panel.clock.get),
-  generate: endpoint((api) => api.panel.promos.generatePromo.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  types: (api) => api.panel.promos.promoTypes.get,
+  list: (api) => api.panel.promos.availablePromos.get,
+  clock: (api) => api.panel.clock.get,
+  generate: (api) => api.panel.promos.generatePromo.post,
+});
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-promo");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-promo");
   toasts = await import("../../../src/lib/toast/toast-store");
 });

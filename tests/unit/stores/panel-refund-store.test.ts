@@ -1,21 +1,23 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoint, installPanelStorage, refusal as refused } from "../../helpers/store-api";
+import {
+  answer,
+  endpoints,
+  installPanelStorage,
+  newPanelPage,
+  refusal as refused,
+} from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the refund section's store does with each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  preview: endpoint((api) => api.panel.refund.preview.post),
-  refund: endpoint((api) => api.panel.refund.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  preview: (api) => api.panel.refund.preview.post,
+  refund: (api) => api.panel.refund.post,
+});
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-refund");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
+  newPanelPage(stored);
   // Another tab opened another customer since: what every tab shares must not decide.
   stored.set("selected_person", "7");
   stored.set("selected_person_email", "other@example.com");

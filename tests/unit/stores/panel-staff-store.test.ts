@@ -1,34 +1,29 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import {
   answer,
-  endpoint,
+  endpoints,
   installPanelStorage,
+  newPanelPage,
   pathParams,
   refusal as refused,
-  resetStoreApi,
 } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Staff screen's store does with each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  list: endpoint((api) => api.panel.operators.get),
-  create: endpoint((api) => api.panel.operators.post),
-  role: endpoint((api) => api.panel.operators({ id: 0 }).role.post),
-  disable: endpoint((api) => api.panel.operators({ id: 0 }).disable.post),
-  enable: endpoint((api) => api.panel.operators({ id: 0 }).enable.post),
-  resetPassword: endpoint((api) => api.panel.operators({ id: 0 }).resetPassword.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  list: (api) => api.panel.operators.get,
+  create: (api) => api.panel.operators.post,
+  role: (api) => api.panel.operators({ id: 0 }).role.post,
+  disable: (api) => api.panel.operators({ id: 0 }).disable.post,
+  enable: (api) => api.panel.operators({ id: 0 }).enable.post,
+  resetPassword: (api) => api.panel.operators({ id: 0 }).resetPassword.post,
+});
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-staff");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  resetStoreApi();
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-staff");
   toasts = await import("../../../src/lib/toast/toast-store");
 });

@@ -1,21 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoint, installPanelStorage, refusal } from "../../helpers/store-api";
+import { answer, endpoints, installPanelStorage, newPanelPage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the customer page's store keeps.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  user: endpoint((api) => api.panel.users.getUserById.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ user: (api) => api.panel.users.getUserById.post });
 const stored = installPanelStorage();
 
 let store: typeof import("../../../src/stores/panel-user");
 let session: typeof import("../../../src/stores/panel-session");
 beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
+  newPanelPage(stored);
   store = await import("../../../src/stores/panel-user");
   session = await import("../../../src/stores/panel-session");
 });

@@ -6,15 +6,11 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet's payment history shows.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  payments: endpoint((api) => api.profile.payments.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ payments: (api) => api.profile.payments.post });
 
 installCustomerBrowser("https://kannt.example/profile");
 silenceStoreLogs();

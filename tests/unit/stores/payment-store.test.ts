@@ -6,18 +6,16 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network, the gateway's widget script and its widget are replaced: these tests are about
 // what the purchase's store shows and keeps at each step.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  order: endpoint((api) => api.shop.order.post),
-  orderStatus: endpoint((api) => api.shop.orderStatus.post),
-  settings: endpoint((api) => api.payments.settings.get),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  order: (api) => api.shop.order.post,
+  orderStatus: (api) => api.shop.orderStatus.post,
+  settings: (api) => api.payments.settings.get,
+});
 
 const browser = installCustomerBrowser("https://kannt.example/instantPay");
 silenceStoreLogs();

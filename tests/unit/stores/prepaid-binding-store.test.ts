@@ -7,18 +7,16 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the question asked while a paid anonymous
 // purchase waits in this browser, and what each answer to it leaves.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  preview: endpoint((api) => api.shop.prepaidPreview.post),
-  attach: endpoint((api) => api.shop.attachPrepaid.post),
-  register: endpoint((api) => api.register.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  preview: (api) => api.shop.prepaidPreview.post,
+  attach: (api) => api.shop.attachPrepaid.post,
+  register: (api) => api.register.post,
+});
 
 const browser = installCustomerBrowser("https://kannt.example/login");
 silenceStoreLogs();

@@ -6,17 +6,15 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the referral page shows after each answer.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  code: endpoint((api) => api.profile.getReferralCode.post),
-  referrals: endpoint((api) => api.profile.referrals.post),
-  shop: endpoint((api) => api.shop.getShop.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  code: (api) => api.profile.getReferralCode.post,
+  referrals: (api) => api.profile.referrals.post,
+  shop: (api) => api.shop.getShop.post,
+});
 
 const browser = installCustomerBrowser("https://kannt.example/promo");
 silenceStoreLogs();

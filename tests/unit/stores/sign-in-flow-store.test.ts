@@ -7,16 +7,14 @@ import {
   refusal,
   silenceStoreLogs,
 } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about where a finished sign-in goes (spec §4).
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  register: endpoint((api) => api.register.post),
-  preview: endpoint((api) => api.shop.prepaidPreview.post),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  register: (api) => api.register.post,
+  preview: (api) => api.shop.prepaidPreview.post,
+});
 
 const browser = installCustomerBrowser("https://kannt.example/yauth");
 silenceStoreLogs();

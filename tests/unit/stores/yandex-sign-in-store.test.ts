@@ -1,15 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { answer, installCustomerBrowser, networkFailure } from "../../helpers/customer-store-browser";
-import { endpoint } from "../../helpers/store-api";
+import { endpoints } from "../../helpers/store-api";
 
 // The network (the server's settings and Yandex's info endpoint) is replaced: these tests
 // are about where a Yandex sign-in goes and whose answer it takes.
-vi.mock("../../../src/lib/api-client", (original) =>
-  import("../../helpers/store-api").then((env) => env.apiClientModule(original)),
-);
-const calls = {
-  providers: endpoint((api) => api.identity.providers.get),
-};
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ providers: (api) => api.identity.providers.get });
 
 const browser = installCustomerBrowser("https://kannt.example/login");
 const yandexInfo = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
