@@ -9,7 +9,7 @@ import type { api } from "../../src/lib/api-client";
  *   vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
  *   const calls = endpoints({ list: (api) => api.panel.nodes.get, create: (api) => api.panel.nodes.post });
  *   const list = endpoint((api) => api.panel.nodes.get);        // the same vi.fn as calls.list
- *   list.mockReturnValueOnce(answer({ nodes: [] }));           // or refusal(409, { message }), networkFailure(), pending()
+ *   list.mockReturnValueOnce(answer({ nodes: [] }));           // or refusal(409, code, words), networkFailure(), pending()
  *   expect(list).toHaveBeenCalledWith({ headers: { ... } });   // what was sent
  *   expect(pathParams((api) => api.panel.nodes)).toEqual([{ id: 2 }]);
  *
@@ -132,24 +132,16 @@ export function newPanelPage(stored: Map<string, string>, token = "operator.toke
 /** A server's answer, as the typed client hands it over. */
 export const answer = (data: unknown) => Promise.resolve({ data, error: null });
 
-/**
- * A refusal: its status, and the body the server sent. With a code it is the server's
- * `{ success: false, error: { code, message } }` (message "" unless given); with only words,
- * `{ error: { message } }`; with neither, no body.
- */
-export const refusal = (status: number, body: { code?: string; message?: string } = {}) =>
+/** A refusal as the server answers it: its status, and its code and words when it sent them. */
+export const refusal = (status: number, code?: string, message = "") =>
   Promise.resolve({
     data: null,
-    error: {
-      status,
-      value:
-        body.code !== undefined
-          ? { success: false, error: { code: body.code, message: body.message ?? "" } }
-          : body.message !== undefined
-            ? { error: { message: body.message } }
-            : undefined,
-    },
+    error: { status, value: code ? { success: false, error: { code, message } } : undefined },
   });
+
+/** A refusal whose body holds only the server's words (`{ error: { message } }`), or no body without them. */
+export const refusalSaying = (status: number, message?: string) =>
+  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
 
 /** A request that never reached the server: the client reports it as a 503 holding the thrown error. */
 export const networkFailure = () =>

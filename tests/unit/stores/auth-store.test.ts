@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what signing in sends and keeps.
@@ -15,8 +9,7 @@ const calls = endpoints({
   register: (api) => api.register.post,
 });
 
-const browser = installCustomerBrowser("https://kannt.example/promo?tab=friends");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/promo?tab=friends");
 const customer = await import("../../../src/stores/customer");
 const auth = await import("../../../src/stores/auth");
 

@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet's account block does
@@ -17,8 +11,7 @@ const calls = endpoints({
   deleteAccount: (api) => api.profile.delete.post,
 });
 
-const browser = installCustomerBrowser("https://kannt.example/profile");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/profile");
 const { $email, $uid } = await import("../../../src/stores/customer");
 const store = await import("../../../src/stores/cabinet");
 

@@ -1,12 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import en from "../../../core/i18n/en.json";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet shows after each answer.
@@ -21,8 +15,7 @@ const calls = endpoints({
   applyPromo: (api) => api.shop.applyPromo.post,
 });
 
-const browser = installCustomerBrowser("https://kannt.example/profile");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/profile");
 const { $texts } = await import("../../../src/lib/i18n/runtime");
 const { $toasts } = await import("../../../src/lib/toast/toast-store");
 const { $email, $uid } = await import("../../../src/stores/customer");

@@ -1,19 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the demo mailbox shows after each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ mail: (api) => api.dev.mail.get });
 
-installCustomerBrowser("https://kannt.example/dev-mail");
-silenceStoreLogs();
+openCustomerPage("https://kannt.example/dev-mail");
 const store = await import("../../../src/stores/dev-mail");
 
 const message = (messageId: string, status = "sent") => ({

@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network and the browser's clock are replaced: these tests are about what /instantPay
@@ -13,8 +7,7 @@ import { endpoints } from "../../helpers/store-api";
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ profile: (api) => api.profile.post, health: (api) => api.health.get });
 
-const browser = installCustomerBrowser("https://kannt.example/instantPay");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/instantPay");
 const browserNow = Date.parse("2026-11-26T10:00:00.000Z");
 vi.useFakeTimers({ toFake: ["Date"] });
 vi.setSystemTime(browserNow);

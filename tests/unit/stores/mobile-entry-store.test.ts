@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what /mobileShop and /mobileProfile do with
@@ -21,8 +15,7 @@ const calls = endpoints({
 
 const page =
   "https://kannt.example/mobileShop?email=app@example.com&uid=app-uid&photoURL=https%3A%2F%2Fp%2Fme.png&providerId=google.com#credential=app.id.token";
-const browser = installCustomerBrowser(page);
-silenceStoreLogs();
+const browser = openCustomerPage(page);
 
 let store: typeof import("../../../src/stores/mobile-entry");
 let customer: typeof import("../../../src/stores/customer");

@@ -5,7 +5,7 @@ import {
   installPanelStorage,
   newPanelPage,
   pathParams,
-  refusal as refused,
+  refusalSaying as refusal,
 } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Nodes screen's store does with each answer.
@@ -31,7 +31,6 @@ afterEach(() => vi.clearAllMocks());
 type VpnNode = import("../../../src/stores/panel-nodes").VpnNode;
 const node = (id: number, name: string, changes: Partial<VpnNode> = {}) =>
   ({ id, name, online: false, disabled: false, ...changes }) as VpnNode;
-const refusal = (status: number, message?: string) => refused(status, { message });
 const lastToast = () => toasts.$toasts.get().at(-1);
 const names = () => store.$nodes.get()?.map((item) => item.name);
 

@@ -5,7 +5,7 @@ import {
   installPanelStorage,
   newPanelPage,
   pathParams,
-  refusal as refused,
+  refusal,
 } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Probes section's store does with each answer.
@@ -31,7 +31,6 @@ afterEach(() => vi.clearAllMocks());
 type Probe = import("../../../src/stores/panel-probes").Probe;
 const probe = (id: number, name: string, changes: Partial<Probe> = {}) =>
   ({ id, name, reporting: false, lastSeenAt: null, disabled: false, ...changes }) as Probe;
-const refusal = (status: number, code: string, message: string) => refused(status, { code, message });
 const lastToast = () => toasts.$toasts.get().at(-1);
 const names = () => store.$probes.get()?.map((item) => item.name);
 

@@ -4,7 +4,7 @@ import {
   endpoints,
   installPanelStorage,
   newPanelPage,
-  refusal as refused,
+  refusalSaying as refusal,
 } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the refund section's store does with each answer.
@@ -29,7 +29,6 @@ afterEach(() => vi.clearAllMocks());
 /** The customer the page names, as the server answered for its URL's id. */
 const shown = { email: "buyer@example.com", uid: "uid-42" };
 const refundAnswer = (Success: boolean, total: number) => ({ Success, total, payments: [], Message: "" });
-const refusal = (status: number, message?: string) => refused(status, { message });
 
 describe("the refund section's store", () => {
   test("the preview is asked for the page's customer, by uid and e-mail, whatever another tab chose", async () => {

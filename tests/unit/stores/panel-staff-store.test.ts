@@ -5,7 +5,7 @@ import {
   installPanelStorage,
   newPanelPage,
   pathParams,
-  refusal as refused,
+  refusalSaying as refusal,
 } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Staff screen's store does with each answer.
@@ -38,7 +38,6 @@ const member = (id: number, username: string, role: Role = "support", isDisabled
   createdAt: "2027-01-01T00:00:00.000Z",
   updatedAt: "2027-01-01T00:00:00.000Z",
 });
-const refusal = (status: number, message?: string) => refused(status, { message });
 const lastToast = () => toasts.$toasts.get().at(-1);
 const names = () => store.$members.get()?.map((item) => item.username);
 

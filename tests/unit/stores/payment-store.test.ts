@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network, the gateway's widget script and its widget are replaced: these tests are about
@@ -17,8 +11,7 @@ const calls = endpoints({
   settings: (api) => api.payments.settings.get,
 });
 
-const browser = installCustomerBrowser("https://kannt.example/instantPay");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/instantPay");
 
 type Callbacks = {
   onSuccess: (options: unknown) => Promise<void>;

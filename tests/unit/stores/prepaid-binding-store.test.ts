@@ -1,12 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import en from "../../../core/i18n/en.json";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the question asked while a paid anonymous
@@ -18,8 +12,7 @@ const calls = endpoints({
   register: (api) => api.register.post,
 });
 
-const browser = installCustomerBrowser("https://kannt.example/login");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/login");
 
 let store: typeof import("../../../src/stores/prepaid-binding");
 let toasts: typeof import("../../../src/lib/toast/toast-store");

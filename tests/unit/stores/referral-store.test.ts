@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the referral page shows after each answer.
@@ -16,8 +10,7 @@ const calls = endpoints({
   shop: (api) => api.shop.getShop.post,
 });
 
-const browser = installCustomerBrowser("https://kannt.example/promo");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/promo");
 const { $email, $uid } = await import("../../../src/stores/customer");
 const store = await import("../../../src/stores/referral");
 

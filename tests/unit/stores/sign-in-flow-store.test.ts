@@ -1,12 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import en from "../../../core/i18n/en.json";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about where a finished sign-in goes (spec §4).
@@ -16,8 +10,7 @@ const calls = endpoints({
   preview: (api) => api.shop.prepaidPreview.post,
 });
 
-const browser = installCustomerBrowser("https://kannt.example/yauth");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/yauth");
 (await import("../../../src/lib/i18n/runtime")).$texts.set(en as never);
 const toasts = await import("../../../src/lib/toast/toast-store");
 const prepaid = await import("../../../src/stores/prepaid-binding");

@@ -1,10 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
 import { endpoints } from "../../helpers/store-api";
 
 // The network (the server and Yandex's info endpoint) and the native app's bridge are
@@ -15,8 +10,7 @@ const calls = endpoints({
   register: (api) => api.register.post,
 });
 
-const browser = installCustomerBrowser("https://kannt.example/yauth");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/yauth");
 const yandexInfo = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
 vi.stubGlobal("fetch", yandexInfo);
 
