@@ -1,4 +1,4 @@
-import { expect, type Mock, vi } from "vitest";
+import { beforeEach, expect, type Mock, vi } from "vitest";
 import type { api } from "../../src/lib/api-client";
 
 /**
@@ -127,6 +127,32 @@ export function newPanelPage(stored: Map<string, string>, token = "operator.toke
   stored.clear();
   stored.set("accessToken", token);
   resetStoreApi();
+}
+
+/**
+ * The modules of a panel page, loaded afresh for every test: before each, `newPanelPage(stored)`,
+ * then `prepare` (more storage, say), then each loader in order. Each name stands for its
+ * module as the running test loaded it:
+ *   const { store, toasts } = panelPage(stored, { store: () => import("…/panel-nodes"), toasts: () => import("…/toast-store") });
+ */
+export function panelPage<Modules extends Record<string, object>>(
+  stored: Map<string, string>,
+  loaders: { [Name in keyof Modules]: () => Promise<Modules[Name]> },
+  prepare?: () => void,
+): Modules {
+  const loaded = {} as Modules;
+  beforeEach(async () => {
+    newPanelPage(stored);
+    prepare?.();
+    for (const name of Object.keys(loaders) as (keyof Modules)[]) loaded[name] = await loaders[name]();
+  });
+  const current = {} as Modules;
+  for (const name of Object.keys(loaders) as (keyof Modules)[]) {
+    current[name] = new Proxy({} as Modules[typeof name], {
+      get: (_, key) => Reflect.get(loaded[name], key),
+    });
+  }
+  return current;
 }
 
 /** A server's answer, as the typed client hands it over. */

@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, newPanelPage } from "../../helpers/store-api";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, installPanelStorage, panelPage } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the audit log's store asks and keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ audit: (api) => api.panel.audit.get });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-audit");
-beforeEach(async () => {
-  newPanelPage(stored);
-  store = await import("../../../src/stores/panel-audit");
-});
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-audit") });
 afterEach(() => vi.clearAllMocks());
 
 const entries = (action: string) => ({ content: [{ id: 1, action }], page: { totalPages: 2 } });

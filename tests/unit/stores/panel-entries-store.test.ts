@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, newPanelPage, pathParams } from "../../helpers/store-api";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, installPanelStorage, panelPage, pathParams } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Entries section's store does with each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -12,12 +12,9 @@ const calls = endpoints({
 });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-entries");
-let toasts: typeof import("../../../src/lib/toast/toast-store");
-beforeEach(async () => {
-  newPanelPage(stored);
-  store = await import("../../../src/stores/panel-entries");
-  toasts = await import("../../../src/lib/toast/toast-store");
+const { store, toasts } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-entries"),
+  toasts: () => import("../../../src/lib/toast/toast-store"),
 });
 afterEach(() => vi.clearAllMocks());
 

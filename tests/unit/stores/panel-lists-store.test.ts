@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, newPanelPage, refusal } from "../../helpers/store-api";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, installPanelStorage, panelPage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the receipts, invitees and
 // connection-log pages' store asks and keeps.
@@ -11,11 +11,7 @@ const calls = endpoints({
 });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-lists");
-beforeEach(async () => {
-  newPanelPage(stored);
-  store = await import("../../../src/stores/panel-lists");
-});
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-lists") });
 afterEach(() => vi.clearAllMocks());
 
 const lastQuery = (call: ReturnType<typeof vi.fn>) => call.mock.lastCall?.[1];

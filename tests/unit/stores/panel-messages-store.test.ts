@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, newPanelPage, refusal } from "../../helpers/store-api";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, installPanelStorage, panelPage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the messages section's store keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ messages: (api) => api.panel.users.messages.post });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-messages");
-beforeEach(async () => {
-  newPanelPage(stored);
-  store = await import("../../../src/stores/panel-messages");
-});
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-messages") });
 afterEach(() => vi.clearAllMocks());
 
 const page = (subject: string) => ({ content: [{ id: 1, subject }], page: { totalPages: 2 } });

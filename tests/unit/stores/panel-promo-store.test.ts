@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { endpoints, installPanelStorage, newPanelPage } from "../../helpers/store-api";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { endpoints, installPanelStorage, panelPage } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the promo screen's rules and what its store keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -11,12 +11,9 @@ const calls = endpoints({
 });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-promo");
-let toasts: typeof import("../../../src/lib/toast/toast-store");
-beforeEach(async () => {
-  newPanelPage(stored);
-  store = await import("../../../src/stores/panel-promo");
-  toasts = await import("../../../src/lib/toast/toast-store");
+const { store, toasts } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-promo"),
+  toasts: () => import("../../../src/lib/toast/toast-store"),
 });
 afterEach(() => {
   vi.clearAllMocks();

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   answer,
   endpoints,
   installPanelStorage,
-  newPanelPage,
+  panelPage,
   refusalSaying as refusal,
 } from "../../helpers/store-api";
 
@@ -15,14 +15,11 @@ const calls = endpoints({
 });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-refund");
-beforeEach(async () => {
-  newPanelPage(stored);
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-refund") }, () => {
   // Another tab opened another customer since: what every tab shares must not decide.
   stored.set("selected_person", "7");
   stored.set("selected_person_email", "other@example.com");
   stored.set("selected_person_uid", "uid-7");
-  store = await import("../../../src/stores/panel-refund");
 });
 afterEach(() => vi.clearAllMocks());
 

@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, newPanelPage, refusal } from "../../helpers/store-api";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, installPanelStorage, panelPage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the search screen's store asks and keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ search: (api) => api.panel.users.search.post });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-search");
-beforeEach(async () => {
-  newPanelPage(stored);
-  store = await import("../../../src/stores/panel-search");
-});
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-search") });
 afterEach(() => vi.clearAllMocks());
 
 const found = (...emails: string[]) => ({

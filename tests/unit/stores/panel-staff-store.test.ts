@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   answer,
   endpoints,
   installPanelStorage,
-  newPanelPage,
+  panelPage,
   pathParams,
   refusalSaying as refusal,
 } from "../../helpers/store-api";
@@ -20,12 +20,9 @@ const calls = endpoints({
 });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-staff");
-let toasts: typeof import("../../../src/lib/toast/toast-store");
-beforeEach(async () => {
-  newPanelPage(stored);
-  store = await import("../../../src/stores/panel-staff");
-  toasts = await import("../../../src/lib/toast/toast-store");
+const { store, toasts } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-staff"),
+  toasts: () => import("../../../src/lib/toast/toast-store"),
 });
 afterEach(() => vi.clearAllMocks());
 

@@ -1,17 +1,14 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, newPanelPage, refusal } from "../../helpers/store-api";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, installPanelStorage, panelPage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the customer page's store keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ user: (api) => api.panel.users.getUserById.post });
 const stored = installPanelStorage();
 
-let store: typeof import("../../../src/stores/panel-user");
-let session: typeof import("../../../src/stores/panel-session");
-beforeEach(async () => {
-  newPanelPage(stored);
-  store = await import("../../../src/stores/panel-user");
-  session = await import("../../../src/stores/panel-session");
+const { store, session } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-user"),
+  session: () => import("../../../src/stores/panel-session"),
 });
 afterEach(() => vi.clearAllMocks());
 
