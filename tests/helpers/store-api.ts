@@ -166,7 +166,7 @@ export const refusal = (status: number, code?: string, message = "") =>
   });
 
 /** A refusal whose body holds only the server's words (`{ error: { message } }`), or no body without them. */
-export const refusalSaying = (status: number, message?: string) =>
+export const refusedWith = (status: number, message?: string) =>
   Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
 
 /** A request that never reached the server: the client reports it as a 503 holding the thrown error. */
@@ -183,10 +183,10 @@ export function pending() {
 }
 
 /**
- * The panel's browser storage, a Map behind `localStorage`, holding the operator's token
- * when one is given. Call at the top of a test file; clear and refill it in `beforeEach`.
+ * The panel's browser storage, a Map behind `localStorage`. Call at the top of a test file;
+ * `newPanelPage` (or `panelPage`) clears it and puts the operator's token in before each test.
  */
-export function installPanelStorage(): Map<string, string> {
+export function panelStorage(): Map<string, string> {
   const stored = new Map<string, string>();
   vi.stubGlobal("localStorage", {
     getItem: (key: string) => stored.get(key) ?? null,

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, panelPage } from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the audit log's store asks and keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ audit: (api) => api.panel.audit.get });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-audit") });
 afterEach(() => vi.clearAllMocks());

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, test, vi } from "vitest";
-import { endpoint, installPanelStorage } from "../../helpers/store-api";
+import { endpoint, panelStorage } from "../../helpers/store-api";
 
 // Browser storage, the address bar and the refresh call are replaced: these tests are about
 // when a panel call renews its access token and when it gives up for the login page.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const refresh = endpoint((api) => api.auth.refreshToken.post);
-const stored = installPanelStorage();
+const stored = panelStorage();
 const assign = vi.fn();
 vi.stubGlobal("location", { assign });
 vi.stubGlobal("sessionStorage", {

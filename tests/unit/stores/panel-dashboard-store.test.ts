@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { endpoints, installPanelStorage } from "../../helpers/store-api";
+import { endpoints, panelStorage } from "../../helpers/store-api";
 
 // The network and the address bar are replaced: these tests are about the dashboard's range
 // rules and what its store asks and keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ health: (api) => api.health.get, dashboard: (api) => api.panel.dashboard.get });
-const stored = installPanelStorage();
+const stored = panelStorage();
 const address = { pathname: "/panel-dashboard", search: "" };
 const replaceState = vi.fn();
 vi.stubGlobal("location", address);

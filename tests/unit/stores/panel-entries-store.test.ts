@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, panelPage, pathParams } from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, pathParams } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Entries section's store does with each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -10,7 +10,7 @@ const calls = endpoints({
   order: (api) => api.panel.entries.order.post,
   bulk: (api) => api.panel.entries.bulk.post,
 });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store, toasts } = panelPage(stored, {
   store: () => import("../../../src/stores/panel-entries"),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, panelPage, refusal } from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the receipts, invitees and
 // connection-log pages' store asks and keeps.
@@ -9,7 +9,7 @@ const calls = endpoints({
   invitees: (api) => api.panel.invitations.getInviteesByInviterId.post,
   logs: (api) => api.panel.logs.post,
 });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-lists") });
 afterEach(() => vi.clearAllMocks());

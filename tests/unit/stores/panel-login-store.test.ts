@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage } from "../../helpers/store-api";
+import { answer, endpoints, panelStorage } from "../../helpers/store-api";
 
 // The network, the proof-of-work solver, Google's widget and the address bar are replaced:
 // these tests are about what the sign-in screen's store does with each answer.
@@ -16,7 +16,7 @@ const calls = {
 };
 vi.mock("../../../src/lib/captcha-solver", () => ({ solveAltcha: widgets.solve }));
 vi.mock("../../../src/lib/recaptcha", () => ({ renderRecaptcha: widgets.recaptcha }));
-const stored = installPanelStorage();
+const stored = panelStorage();
 const assign = vi.fn();
 vi.stubGlobal("location", { assign });
 

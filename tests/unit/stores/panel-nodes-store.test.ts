@@ -1,12 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  endpoints,
-  installPanelStorage,
-  panelPage,
-  pathParams,
-  refusalSaying as refusal,
-} from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, pathParams, refusedWith } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Nodes screen's store does with each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -17,7 +10,7 @@ const calls = endpoints({
   disable: (api) => api.panel.nodes({ id: 0 }).disable.post,
   enable: (api) => api.panel.nodes({ id: 0 }).enable.post,
 });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store, toasts } = panelPage(stored, {
   store: () => import("../../../src/stores/panel-nodes"),
@@ -64,7 +57,7 @@ describe("the Nodes screen's store", () => {
   });
 
   test("support staff are refused the read: the status says so and no list is shown", async () => {
-    calls.list.mockReturnValueOnce(refusal(403));
+    calls.list.mockReturnValueOnce(refusedWith(403));
     await store.openNodes();
     expect(store.$nodesRead.get()).toEqual({ state: "failed", status: 403 });
     expect(store.$nodes.get()).toBeUndefined();
@@ -88,7 +81,7 @@ describe("the Nodes screen's store", () => {
 
   test("a refused node keeps the list, with the status and the server's words", async () => {
     await openWith(node(1, "fi-hel-1"));
-    calls.create.mockReturnValueOnce(refusal(409, "A node with this name exists."));
+    calls.create.mockReturnValueOnce(refusedWith(409, "A node with this name exists."));
     expect(await store.createNode("FI-HEL-1")).toBe(false);
     expect(store.$nodeCreation.get()).toEqual({
       isBusy: false,
@@ -126,7 +119,7 @@ describe("the Nodes screen's store", () => {
 
   test("a refused change stays beside that node only; a dropped connection has no status", async () => {
     await openWith(node(1, "fi-hel-1"), node(2, "se-sto-1"));
-    calls.disable.mockReturnValueOnce(refusal(404, "This node does not exist."));
+    calls.disable.mockReturnValueOnce(refusedWith(404, "This node does not exist."));
     await store.setNodeDisabled(node(2, "se-sto-1"), true);
     calls.rotateKey.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
     await store.rotateNodeKey(node(1, "fi-hel-1"));

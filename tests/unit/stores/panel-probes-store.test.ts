@@ -1,12 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  endpoints,
-  installPanelStorage,
-  panelPage,
-  pathParams,
-  refusal,
-} from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, pathParams, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Probes section's store does with each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -17,7 +10,7 @@ const calls = endpoints({
   disable: (api) => api.panel.probes({ id: 0 }).disable.post,
   enable: (api) => api.panel.probes({ id: 0 }).enable.post,
 });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store, toasts } = panelPage(stored, {
   store: () => import("../../../src/stores/panel-probes"),

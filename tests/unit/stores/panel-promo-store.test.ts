@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { endpoints, installPanelStorage, panelPage } from "../../helpers/store-api";
+import { endpoints, panelPage, panelStorage } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the promo screen's rules and what its store keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -9,7 +9,7 @@ const calls = endpoints({
   clock: (api) => api.panel.clock.get,
   generate: (api) => api.panel.promos.generatePromo.post,
 });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store, toasts } = panelPage(stored, {
   store: () => import("../../../src/stores/panel-promo"),

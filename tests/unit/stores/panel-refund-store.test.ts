@@ -1,11 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  endpoints,
-  installPanelStorage,
-  panelPage,
-  refusalSaying as refusal,
-} from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, refusedWith } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the refund section's store does with each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -13,7 +7,7 @@ const calls = endpoints({
   preview: (api) => api.panel.refund.preview.post,
   refund: (api) => api.panel.refund.post,
 });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-refund") }, () => {
   // Another tab opened another customer since: what every tab shares must not decide.
@@ -39,7 +33,7 @@ describe("the refund section's store", () => {
   });
 
   test("a failed preview shows the server's words, or says the request failed", async () => {
-    calls.preview.mockReturnValueOnce(refusal(403, "Only administrators refund."));
+    calls.preview.mockReturnValueOnce(refusedWith(403, "Only administrators refund."));
     await store.loadRefundPreview(shown);
     expect(store.$refundPreview.get()).toEqual({ state: "failed", message: "Only administrators refund." });
     calls.preview.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
@@ -64,7 +58,7 @@ describe("the refund section's store", () => {
   });
 
   test("a refund the server refused says why, and the preview is still asked again", async () => {
-    calls.refund.mockReturnValueOnce(refusal(500));
+    calls.refund.mockReturnValueOnce(refusedWith(500));
     calls.preview.mockReturnValueOnce(answer(refundAnswer(true, 300)));
     await store.makeRefund(shown);
     expect(store.$refundResult.get()).toEqual({ failure: "panel.requestFailed" });

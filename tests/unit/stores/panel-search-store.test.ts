@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, installPanelStorage, panelPage, refusal } from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the search screen's store asks and keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
 const calls = endpoints({ search: (api) => api.panel.users.search.post });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-search") });
 afterEach(() => vi.clearAllMocks());

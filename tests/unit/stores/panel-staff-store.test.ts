@@ -1,12 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  endpoints,
-  installPanelStorage,
-  panelPage,
-  pathParams,
-  refusalSaying as refusal,
-} from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, pathParams, refusedWith } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Staff screen's store does with each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -18,7 +11,7 @@ const calls = endpoints({
   enable: (api) => api.panel.operators({ id: 0 }).enable.post,
   resetPassword: (api) => api.panel.operators({ id: 0 }).resetPassword.post,
 });
-const stored = installPanelStorage();
+const stored = panelStorage();
 
 const { store, toasts } = panelPage(stored, {
   store: () => import("../../../src/stores/panel-staff"),
@@ -52,7 +45,7 @@ describe("the Staff screen's store", () => {
   });
 
   test("a failed read says how; a retry asks again", async () => {
-    calls.list.mockReturnValueOnce(refusal(403));
+    calls.list.mockReturnValueOnce(refusedWith(403));
     await store.openStaff();
     expect(store.$staffRead.get()).toEqual({ state: "failed", status: 403 });
     expect(store.$members.get()).toBeUndefined();
@@ -95,7 +88,7 @@ describe("the Staff screen's store", () => {
 
   test("a refused creation keeps the list, with the status and the server's words", async () => {
     await openWith(member(1, "admin", "admin"));
-    calls.create.mockReturnValueOnce(refusal(409, "This username is taken."));
+    calls.create.mockReturnValueOnce(refusedWith(409, "This username is taken."));
     expect(await store.createOperator({ username: "admin", role: "support", password: "" })).toBe(false);
     expect(store.$staffCreation.get()).toEqual({
       isBusy: false,
@@ -123,7 +116,7 @@ describe("the Staff screen's store", () => {
 
   test("a refused change stays beside that operator only, and the list is unchanged", async () => {
     await openWith(member(1, "admin", "admin"), member(2, "mia"));
-    calls.disable.mockReturnValueOnce(refusal(409, "The last administrator stays one."));
+    calls.disable.mockReturnValueOnce(refusedWith(409, "The last administrator stays one."));
     await store.setOperatorDisabled(member(1, "admin", "admin"), true);
     expect(store.$memberChanges.get()).toEqual({
       "1": { isBusy: false, refusal: { status: 409, detail: "The last administrator stays one." } },
