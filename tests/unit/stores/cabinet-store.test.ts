@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import en from "../../../core/i18n/en.json";
 import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
-import { endpoints } from "../../helpers/store-api";
+import { endpoints, pending } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet shows after each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -84,8 +84,8 @@ describe("loading the cabinet", () => {
 
   test("a reload after an action keeps the blocks on screen until the new answer is in", async () => {
     showCabinet();
-    let finish: (value: unknown) => void = () => undefined;
-    calls.profile.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.profile.mockReturnValueOnce(later);
     calls.shop.mockReturnValueOnce(answer(shop(199)));
     const loading = store.loadCabinet();
     expect(store.$cabinetState.get()).toBe("ready");

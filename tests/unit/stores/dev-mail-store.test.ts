@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
-import { endpoints } from "../../helpers/store-api";
+import { endpoints, pending } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the demo mailbox shows after each answer.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -89,8 +89,8 @@ describe("the demo mailbox", () => {
   });
 
   test("an answer for an address no longer shown is dropped", async () => {
-    let finish: (value: unknown) => void = () => undefined;
-    calls.mail.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.mail.mockReturnValueOnce(later);
     const first = store.showMessages("old@example.com");
     calls.mail.mockReturnValueOnce(answer([message("new")]));
     await store.showMessages("new@example.com");

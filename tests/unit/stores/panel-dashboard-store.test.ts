@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { endpoints, panelStorage } from "../../helpers/store-api";
+import { endpoints, panelStorage, pending } from "../../helpers/store-api";
 
 // The network and the address bar are replaced: these tests are about the dashboard's range
 // rules and what its store asks and keeps.
@@ -58,8 +58,8 @@ describe("the dashboard's store", () => {
   test("a preset goes into the address and is asked; the old figures stay, marked stale, until it arrives", async () => {
     calls.dashboard.mockReturnValueOnce(answer(figures("2027-02-09", "2027-03-10")));
     await store.openDashboard();
-    let finish: (value: unknown) => void = () => undefined;
-    calls.dashboard.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.dashboard.mockReturnValueOnce(later);
     const choosing = store.choosePreset(7);
     expect(replaceState).toHaveBeenCalledWith(null, "", "/panel-dashboard?days=7");
     expect(store.$dashboardFigures.get()).toMatchObject({ state: "ready", data: { key: "?days=30" } });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, panelStorage } from "../../helpers/store-api";
+import { answer, endpoints, panelStorage, pending } from "../../helpers/store-api";
 
 // The network, the proof-of-work solver, Google's widget and the address bar are replaced:
 // these tests are about what the sign-in screen's store does with each answer.
@@ -161,8 +161,8 @@ describe("the sign-in screen's store", () => {
 
   test("a sign-in keeps the tokens and goes on to the search", async () => {
     await solved();
-    let finish: (value: unknown) => void = () => undefined;
-    calls.login.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.login.mockReturnValueOnce(later);
     const signingIn = store.signIn("admin", "right");
     expect(store.$isSigningIn.get()).toBe(true);
     finish(await loginAnswer(200));

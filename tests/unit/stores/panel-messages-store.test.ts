@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, panelPage, panelStorage, refusal } from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, pending, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the messages section's store keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -26,8 +26,8 @@ describe("the customer's messages store", () => {
   test("another page keeps the customer and the last page on screen until it arrives", async () => {
     calls.messages.mockReturnValueOnce(answer(page("Welcome")));
     await store.loadMessages(42);
-    let finish: (value: unknown) => void = () => undefined;
-    calls.messages.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.messages.mockReturnValueOnce(later);
     const turning = store.showMessagesPage(1);
     expect(store.$messagesQuery.get()).toEqual({ userId: 42, page: 1 });
     expect(store.$messages.get()).toEqual(page("Welcome"));
@@ -61,8 +61,8 @@ describe("the customer's messages store", () => {
   });
 
   test("an answer for a page the operator has left is dropped", async () => {
-    let finishFirst: (value: unknown) => void = () => undefined;
-    calls.messages.mockReturnValueOnce(new Promise((resolve) => (finishFirst = resolve)));
+    const { promise: laterFirst, finish: finishFirst } = pending();
+    calls.messages.mockReturnValueOnce(laterFirst);
     const first = store.loadMessages(42);
     calls.messages.mockReturnValueOnce(answer(page("Second page")));
     await store.showMessagesPage(1);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { endpoints, panelPage, panelStorage } from "../../helpers/store-api";
+import { endpoints, panelPage, panelStorage, pending } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the promo screen's rules and what its store keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -41,8 +41,8 @@ function validForm() {
 
 describe("the promo screen's store", () => {
   test("the kinds and the list are asked at once, and the first kind is chosen", async () => {
-    let finishTypes: (value: unknown) => void = () => undefined;
-    calls.types.mockReturnValueOnce(new Promise((resolve) => (finishTypes = resolve)));
+    const { promise: laterTypes, finish: finishTypes } = pending();
+    calls.types.mockReturnValueOnce(laterTypes);
     calls.list.mockReturnValueOnce(answer(promos("SPRING")));
     const opening = store.openPromos();
     expect(calls.types).toHaveBeenCalledOnce();

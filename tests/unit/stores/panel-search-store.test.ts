@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { answer, endpoints, panelPage, panelStorage, refusal } from "../../helpers/store-api";
+import { answer, endpoints, panelPage, panelStorage, pending, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the search screen's store asks and keeps.
 vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
@@ -41,8 +41,8 @@ describe("the customer search's store", () => {
   test("another page keeps the search and shows the last page until it arrives", async () => {
     calls.search.mockReturnValueOnce(answer(found("a@example.com")));
     await store.searchCustomers("example");
-    let finish: (value: unknown) => void = () => undefined;
-    calls.search.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.search.mockReturnValueOnce(later);
     const turning = store.showSearchPage(1);
     expect(store.$searchQuery.get()).toEqual({ part: "example", page: 1 });
     expect(store.$searchResult.get()).toEqual({ state: "ready", data: found("a@example.com") });

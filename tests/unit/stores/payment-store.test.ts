@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
-import { endpoints } from "../../helpers/store-api";
+import { endpoints, pending } from "../../helpers/store-api";
 
 // The network, the gateway's widget script and its widget are replaced: these tests are about
 // what the purchase's store shows and keeps at each step.
@@ -85,8 +85,8 @@ async function openWidget(anonymous = false): Promise<Callbacks> {
 
 describe("a purchase", () => {
   test("a customer's order is priced by the server and opens the widget with its answer", async () => {
-    let finish: (value: unknown) => void = () => undefined;
-    calls.order.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.order.mockReturnValueOnce(later);
     calls.settings.mockReturnValueOnce(settings());
     const buying = store.startPurchase({ tariff: 6, period: 7, expectedAmount: 1 });
     expect(store.$purchase.get()).toEqual({ state: "working" });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import en from "../../../core/i18n/en.json";
 import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
-import { endpoints } from "../../helpers/store-api";
+import { endpoints, pending } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the question asked while a paid anonymous
 // purchase waits in this browser, and what each answer to it leaves.
@@ -203,8 +203,8 @@ describe("a paid purchase waiting in this browser", () => {
   });
 
   test("a preview arriving after the answer does not bring the question back", async () => {
-    let finish: (value: unknown) => void = () => undefined;
-    calls.preview.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.preview.mockReturnValueOnce(later);
     askAfterSignIn();
     store.declinePendingPurchase();
     finish({ data: extends30, error: null });
