@@ -48,22 +48,18 @@ export function installCustomerBrowser(page = "https://kannt.example/profile") {
   return { localStorage, sessionStorage, location, history };
 }
 
-/** A server's answer, as the typed client hands it over. */
-export const answer = (data: unknown) => Promise.resolve({ data, error: null });
-
-/** A refusal as the server answers it: its status, and its code and words when it sent them. */
-export const refusal = (status: number, code?: string, message = "") =>
-  Promise.resolve({
-    data: null,
-    error: { status, value: code ? { success: false, error: { code, message } } : undefined },
-  });
-
-/** A request that never reached the server: the client reports it as a 503 holding the thrown error. */
-export const networkFailure = () =>
-  Promise.resolve({ data: null, error: { status: 503, value: new TypeError("Failed to fetch") } });
+// The answers the fake API client hands over live with it; the customer tests take them from here too.
+export { answer, networkFailure, refusal } from "./store-api";
 
 /** The stores log every failure for whoever debugs the page; in these tests that is noise. */
 export function silenceStoreLogs(): void {
   vi.spyOn(console, "error").mockImplementation(() => undefined);
   vi.spyOn(console, "warn").mockImplementation(() => undefined);
+}
+
+/** A customer page opened at `page`: its browser installed (see installCustomerBrowser), the store logs silenced. */
+export function openCustomerPage(page?: string) {
+  const browser = installCustomerBrowser(page);
+  silenceStoreLogs();
+  return browser;
 }

@@ -1,21 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what signing in sends and keeps.
-const calls = vi.hoisted(() => ({ providers: vi.fn(), register: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { identity: { providers: { get: calls.providers } }, register: { post: calls.register } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  providers: (api) => api.identity.providers.get,
+  register: (api) => api.register.post,
+});
 
-const browser = installCustomerBrowser("https://kannt.example/promo?tab=friends");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/promo?tab=friends");
 const customer = await import("../../../src/stores/customer");
 const auth = await import("../../../src/stores/auth");
 

@@ -1,25 +1,17 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet's account block does
 // with each answer (change account, export, delete).
-const calls = vi.hoisted(() => ({ logout: vi.fn(), exportData: vi.fn(), deleteAccount: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    session: { logout: { post: calls.logout } },
-    profile: { export: { post: calls.exportData }, delete: { post: calls.deleteAccount } },
-  },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  logout: (api) => api.session.logout.post,
+  exportData: (api) => api.profile.export.post,
+  deleteAccount: (api) => api.profile.delete.post,
+});
 
-const browser = installCustomerBrowser("https://kannt.example/profile");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/profile");
 const { $email, $uid } = await import("../../../src/stores/customer");
 const store = await import("../../../src/stores/cabinet");
 

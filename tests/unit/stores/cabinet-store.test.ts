@@ -1,39 +1,21 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import en from "../../../core/i18n/en.json";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints, pending } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet shows after each answer.
-const calls = vi.hoisted(() => ({
-  profile: vi.fn(),
-  shop: vi.fn(),
-  detach: vi.fn(),
-  resume: vi.fn(),
-  removeCard: vi.fn(),
-  addDevice: vi.fn(),
-  applyPromo: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    profile: {
-      post: calls.profile,
-      detachDevice: { post: calls.detach },
-      removeCard: { post: calls.removeCard },
-      addDevice: { post: calls.addDevice },
-    },
-    shop: { getShop: { post: calls.shop }, applyPromo: { post: calls.applyPromo } },
-    subscriptions: { resume: { post: calls.resume } },
-  },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  profile: (api) => api.profile.post,
+  shop: (api) => api.shop.getShop.post,
+  detach: (api) => api.profile.detachDevice.post,
+  resume: (api) => api.subscriptions.resume.post,
+  removeCard: (api) => api.profile.removeCard.post,
+  addDevice: (api) => api.profile.addDevice.post,
+  applyPromo: (api) => api.shop.applyPromo.post,
+});
 
-const browser = installCustomerBrowser("https://kannt.example/profile");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/profile");
 const { $texts } = await import("../../../src/lib/i18n/runtime");
 const { $toasts } = await import("../../../src/lib/toast/toast-store");
 const { $email, $uid } = await import("../../../src/stores/customer");
@@ -102,8 +84,8 @@ describe("loading the cabinet", () => {
 
   test("a reload after an action keeps the blocks on screen until the new answer is in", async () => {
     showCabinet();
-    let finish: (value: unknown) => void = () => undefined;
-    calls.profile.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.profile.mockReturnValueOnce(later);
     calls.shop.mockReturnValueOnce(answer(shop(199)));
     const loading = store.loadCabinet();
     expect(store.$cabinetState.get()).toBe("ready");

@@ -1,23 +1,15 @@
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about which screen the cancel link's store
 // chooses for each answer.
-const calls = vi.hoisted(() => ({
-  open: vi.fn(),
-  cancel: vi.fn(),
-  profile: vi.fn(),
-  signedInCancel: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    profile: { post: calls.profile },
-    subscriptions: {
-      cancel: { post: calls.signedInCancel },
-      "cancel-link": { post: calls.open, cancel: { post: calls.cancel } },
-    },
-  },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  open: (api) => api.subscriptions["cancel-link"].post,
+  cancel: (api) => api.subscriptions["cancel-link"].cancel.post,
+  profile: (api) => api.profile.post,
+  signedInCancel: (api) => api.subscriptions.cancel.post,
+});
 
 const assign = vi.fn();
 vi.stubGlobal("location", {

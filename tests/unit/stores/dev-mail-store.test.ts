@@ -1,21 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints, pending } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the demo mailbox shows after each answer.
-const calls = vi.hoisted(() => ({ mail: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { dev: { mail: { get: calls.mail } } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ mail: (api) => api.dev.mail.get });
 
-installCustomerBrowser("https://kannt.example/dev-mail");
-silenceStoreLogs();
+openCustomerPage("https://kannt.example/dev-mail");
 const store = await import("../../../src/stores/dev-mail");
 
 const message = (messageId: string, status = "sent") => ({
@@ -98,8 +89,8 @@ describe("the demo mailbox", () => {
   });
 
   test("an answer for an address no longer shown is dropped", async () => {
-    let finish: (value: unknown) => void = () => undefined;
-    calls.mail.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.mail.mockReturnValueOnce(later);
     const first = store.showMessages("old@example.com");
     calls.mail.mockReturnValueOnce(answer([message("new")]));
     await store.showMessages("new@example.com");

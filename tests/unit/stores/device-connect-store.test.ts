@@ -1,27 +1,16 @@
 import { atom, type WritableAtom } from "nanostores";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { endpoints } from "../../helpers/store-api";
 
 // The network and the cabinet's own calls are replaced: these tests are about what the
 // Connect panel's store does with each answer.
-const calls = vi.hoisted(() => ({
-  connect: vi.fn(),
-  resetLink: vi.fn(),
-  confirm: vi.fn(),
-  release: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    profile: {
-      devices: {
-        connect: { post: calls.connect },
-        resetLink: { post: calls.resetLink },
-        confirm: { post: calls.confirm },
-        release: { post: calls.release },
-      },
-    },
-  },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  connect: (api) => api.profile.devices.connect.post,
+  resetLink: (api) => api.profile.devices.resetLink.post,
+  confirm: (api) => api.profile.devices.confirm.post,
+  release: (api) => api.profile.devices.release.post,
+});
 const cabinet = vi.hoisted(() => ({ loadCabinet: vi.fn(), addDevice: vi.fn() }));
 type ListedDevice = { deviceId: string; pendingUntil: string | null };
 type Profile = { availableDevices: number; devices?: ListedDevice[] };

@@ -1,22 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network and the browser's clock are replaced: these tests are about what /instantPay
 // offers and where it sends a customer who already pays.
-const calls = vi.hoisted(() => ({ profile: vi.fn(), health: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { profile: { post: calls.profile }, health: { get: calls.health } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ profile: (api) => api.profile.post, health: (api) => api.health.get });
 
-const browser = installCustomerBrowser("https://kannt.example/instantPay");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/instantPay");
 const browserNow = Date.parse("2026-11-26T10:00:00.000Z");
 vi.useFakeTimers({ toFake: ["Date"] });
 vi.setSystemTime(browserNow);

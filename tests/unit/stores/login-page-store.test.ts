@@ -1,22 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what /login and /instantLogin show and keep
 // when they open.
-const calls = vi.hoisted(() => ({ profile: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { profile: { post: calls.profile } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ profile: (api) => api.profile.post });
 
-const browser = installCustomerBrowser("https://kannt.example/login");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/login");
 const customer = await import("../../../src/stores/customer");
 const { returnPath } = await import("../../../src/stores/sign-in-flow");
 const { isConsentSkippedThisVisit } = await import("../../../src/lib/consent-skip");

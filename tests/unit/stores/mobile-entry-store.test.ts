@@ -1,35 +1,21 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what /mobileShop and /mobileProfile do with
 // the account the native app opens them with.
-const calls = vi.hoisted(() => ({
-  register: vi.fn(),
-  settings: vi.fn(),
-  preview: vi.fn(),
-  profile: vi.fn(),
-  shop: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    register: { post: calls.register },
-    payments: { settings: { get: calls.settings } },
-    shop: { prepaidPreview: { post: calls.preview }, getShop: { post: calls.shop } },
-    profile: { post: calls.profile },
-  },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  register: (api) => api.register.post,
+  settings: (api) => api.payments.settings.get,
+  preview: (api) => api.shop.prepaidPreview.post,
+  shop: (api) => api.shop.getShop.post,
+  profile: (api) => api.profile.post,
+});
 
 const page =
   "https://kannt.example/mobileShop?email=app@example.com&uid=app-uid&photoURL=https%3A%2F%2Fp%2Fme.png&providerId=google.com#credential=app.id.token";
-const browser = installCustomerBrowser(page);
-silenceStoreLogs();
+const browser = openCustomerPage(page);
 
 let store: typeof import("../../../src/stores/mobile-entry");
 let customer: typeof import("../../../src/stores/customer");

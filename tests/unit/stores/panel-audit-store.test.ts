@@ -1,29 +1,15 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the audit log's store asks and keeps.
-const calls = vi.hoisted(() => ({ audit: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { audit: { get: calls.audit } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ audit: (api) => api.panel.audit.get });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-audit");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  store = await import("../../../src/stores/panel-audit");
-});
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-audit") });
 afterEach(() => vi.clearAllMocks());
 
 const entries = (action: string) => ({ content: [{ id: 1, action }], page: { totalPages: 2 } });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
 const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
 
 describe("the audit log's store", () => {

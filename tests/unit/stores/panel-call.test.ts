@@ -1,18 +1,11 @@
 import { beforeEach, describe, expect, test, vi } from "vitest";
+import { endpoint, panelStorage } from "../../helpers/store-api";
 
 // Browser storage, the address bar and the refresh call are replaced: these tests are about
 // when a panel call renews its access token and when it gives up for the login page.
-const refresh = vi.hoisted(() => vi.fn());
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { auth: { refreshToken: { post: refresh } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const refresh = endpoint((api) => api.auth.refreshToken.post);
+const stored = panelStorage();
 const assign = vi.fn();
 vi.stubGlobal("location", { assign });
 vi.stubGlobal("sessionStorage", {

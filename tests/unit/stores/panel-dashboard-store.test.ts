@@ -1,18 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { endpoints, panelStorage, pending } from "../../helpers/store-api";
 
 // The network and the address bar are replaced: these tests are about the dashboard's range
 // rules and what its store asks and keeps.
-const calls = vi.hoisted(() => ({ health: vi.fn(), dashboard: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { health: { get: calls.health }, panel: { dashboard: { get: calls.dashboard } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ health: (api) => api.health.get, dashboard: (api) => api.panel.dashboard.get });
+const stored = panelStorage();
 const address = { pathname: "/panel-dashboard", search: "" };
 const replaceState = vi.fn();
 vi.stubGlobal("location", address);
@@ -65,8 +58,8 @@ describe("the dashboard's store", () => {
   test("a preset goes into the address and is asked; the old figures stay, marked stale, until it arrives", async () => {
     calls.dashboard.mockReturnValueOnce(answer(figures("2027-02-09", "2027-03-10")));
     await store.openDashboard();
-    let finish: (value: unknown) => void = () => undefined;
-    calls.dashboard.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.dashboard.mockReturnValueOnce(later);
     const choosing = store.choosePreset(7);
     expect(replaceState).toHaveBeenCalledWith(null, "", "/panel-dashboard?days=7");
     expect(store.$dashboardFigures.get()).toMatchObject({ state: "ready", data: { key: "?days=30" } });

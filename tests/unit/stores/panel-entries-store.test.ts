@@ -1,44 +1,20 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, pathParams } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Entries section's store does with each answer.
-const calls = vi.hoisted(() => ({
-  list: vi.fn(),
-  create: vi.fn(),
-  patch: vi.fn(),
-  order: vi.fn(),
-  bulk: vi.fn(),
-  entryIds: [] as number[],
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      entries: Object.assign(
-        ({ id }: { id: number }) => {
-          calls.entryIds.push(id);
-          return { patch: calls.patch };
-        },
-        { get: calls.list, post: calls.create, order: { post: calls.order }, bulk: { post: calls.bulk } },
-      ),
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  list: (api) => api.panel.entries.get,
+  create: (api) => api.panel.entries.post,
+  patch: (api) => api.panel.entries({ id: 0 }).patch,
+  order: (api) => api.panel.entries.order.post,
+  bulk: (api) => api.panel.entries.bulk.post,
 });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-entries");
-let toasts: typeof import("../../../src/lib/toast/toast-store");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  calls.entryIds.length = 0;
-  store = await import("../../../src/stores/panel-entries");
-  toasts = await import("../../../src/lib/toast/toast-store");
+const { store, toasts } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-entries"),
+  toasts: () => import("../../../src/lib/toast/toast-store"),
 });
 afterEach(() => vi.clearAllMocks());
 
@@ -60,7 +36,6 @@ const entry = (id: number, position: number, dialed: Partial<Dialed> = {}, chang
     dialed: { security: "reality", fingerprint: "chrome", ...dialed },
     ...changes,
   }) as Entry;
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
 const refusal = (status: number, code?: string, message?: string) =>
   Promise.resolve({
     data: null,
@@ -133,7 +108,7 @@ describe("the Entries section's store", () => {
       answer({ success: true, entry: entry(2, 2, { sni: "cdn.example.org" }) }),
     );
     expect(await store.editEntry(entry(2, 2), draft({ sni: "cdn.example.org" }))).toBe(true);
-    expect(calls.entryIds).toEqual([2]);
+    expect(pathParams((api) => api.panel.entries)).toEqual([{ id: 2 }]);
     expect(calls.patch.mock.calls[0]?.[0]).toMatchObject({ sni: "cdn.example.org", fingerprint: null });
     expect(store.$entries.get()?.[1]?.dialed?.sni).toBe("cdn.example.org");
     expect(lastToast()).toMatchObject({ type: "success", content: "panel.entriesSaved" });

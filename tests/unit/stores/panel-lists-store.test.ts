@@ -1,36 +1,19 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the receipts, invitees and
 // connection-log pages' store asks and keeps.
-const calls = vi.hoisted(() => ({ checks: vi.fn(), invitees: vi.fn(), logs: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      checks: { post: calls.checks },
-      invitations: { getInviteesByInviterId: { post: calls.invitees } },
-      logs: { post: calls.logs },
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  checks: (api) => api.panel.checks.post,
+  invitees: (api) => api.panel.invitations.getInviteesByInviterId.post,
+  logs: (api) => api.panel.logs.post,
 });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-lists");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  store = await import("../../../src/stores/panel-lists");
-});
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-lists") });
 afterEach(() => vi.clearAllMocks());
 
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
 const lastQuery = (call: ReturnType<typeof vi.fn>) => call.mock.lastCall?.[1];
 const receiptsPage = (transactionId: string) => ({ content: [{ transactionId }], page: { totalPages: 4 } });
 

@@ -1,32 +1,22 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelStorage, pending } from "../../helpers/store-api";
 
 // The network, the proof-of-work solver, Google's widget and the address bar are replaced:
 // these tests are about what the sign-in screen's store does with each answer.
-const calls = vi.hoisted(() => ({
-  captcha: vi.fn(),
-  login: vi.fn(),
-  refresh: vi.fn(),
-  solve: vi.fn(),
-  recaptcha: vi.fn(),
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    auth: {
-      captcha: { get: calls.captcha },
-      login: { post: calls.login },
-      refreshToken: { post: calls.refresh },
-    },
-  },
-}));
-vi.mock("../../../src/lib/captcha-solver", () => ({ solveAltcha: calls.solve }));
-vi.mock("../../../src/lib/recaptcha", () => ({ renderRecaptcha: calls.recaptcha }));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+const widgets = vi.hoisted(() => ({ solve: vi.fn(), recaptcha: vi.fn() }));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = {
+  ...endpoints({
+    captcha: (api) => api.auth.captcha.get,
+    login: (api) => api.auth.login.post,
+    refresh: (api) => api.auth.refreshToken.post,
+  }),
+  solve: widgets.solve,
+  recaptcha: widgets.recaptcha,
+};
+vi.mock("../../../src/lib/captcha-solver", () => ({ solveAltcha: widgets.solve }));
+vi.mock("../../../src/lib/recaptcha", () => ({ renderRecaptcha: widgets.recaptcha }));
+const stored = panelStorage();
 const assign = vi.fn();
 vi.stubGlobal("location", { assign });
 
@@ -39,7 +29,6 @@ beforeEach(async () => {
 afterEach(() => vi.clearAllMocks());
 
 const challenge = { provider: "altcha", algorithm: "SHA-256", challenge: "ab", salt: "s", signature: "x" };
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
 const tokens = { accessToken: "new.access.token", refreshToken: "new-refresh" };
 /** The login route's answer: tokens, or the server's plain text with the reason's code in a header. */
 const loginAnswer = (status: number, headers: Record<string, string> = {}, text = "refused") =>
@@ -172,8 +161,8 @@ describe("the sign-in screen's store", () => {
 
   test("a sign-in keeps the tokens and goes on to the search", async () => {
     await solved();
-    let finish: (value: unknown) => void = () => undefined;
-    calls.login.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.login.mockReturnValueOnce(later);
     const signingIn = store.signIn("admin", "right");
     expect(store.$isSigningIn.get()).toBe(true);
     finish(await loginAnswer(200));

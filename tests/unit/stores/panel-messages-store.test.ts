@@ -1,30 +1,15 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, pending, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the messages section's store keeps.
-const calls = vi.hoisted(() => ({ messages: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { users: { messages: { post: calls.messages } } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ messages: (api) => api.panel.users.messages.post });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-messages");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  store = await import("../../../src/stores/panel-messages");
-});
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-messages") });
 afterEach(() => vi.clearAllMocks());
 
 const page = (subject: string) => ({ content: [{ id: 1, subject }], page: { totalPages: 2 } });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
 
 describe("the customer's messages store", () => {
   test("the first page of ten is asked for the customer and shown", async () => {
@@ -41,8 +26,8 @@ describe("the customer's messages store", () => {
   test("another page keeps the customer and the last page on screen until it arrives", async () => {
     calls.messages.mockReturnValueOnce(answer(page("Welcome")));
     await store.loadMessages(42);
-    let finish: (value: unknown) => void = () => undefined;
-    calls.messages.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.messages.mockReturnValueOnce(later);
     const turning = store.showMessagesPage(1);
     expect(store.$messagesQuery.get()).toEqual({ userId: 42, page: 1 });
     expect(store.$messages.get()).toEqual(page("Welcome"));
@@ -76,8 +61,8 @@ describe("the customer's messages store", () => {
   });
 
   test("an answer for a page the operator has left is dropped", async () => {
-    let finishFirst: (value: unknown) => void = () => undefined;
-    calls.messages.mockReturnValueOnce(new Promise((resolve) => (finishFirst = resolve)));
+    const { promise: laterFirst, finish: finishFirst } = pending();
+    calls.messages.mockReturnValueOnce(laterFirst);
     const first = store.loadMessages(42);
     calls.messages.mockReturnValueOnce(answer(page("Second page")));
     await store.showMessagesPage(1);

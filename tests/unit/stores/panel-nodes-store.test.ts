@@ -1,57 +1,26 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, pathParams, refusedWith } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Nodes screen's store does with each answer.
-const calls = vi.hoisted(() => ({
-  list: vi.fn(),
-  create: vi.fn(),
-  rotateKey: vi.fn(),
-  disable: vi.fn(),
-  enable: vi.fn(),
-  nodeIds: [] as number[],
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      nodes: Object.assign(
-        ({ id }: { id: number }) => {
-          calls.nodeIds.push(id);
-          return {
-            rotateKey: { post: calls.rotateKey },
-            disable: { post: calls.disable },
-            enable: { post: calls.enable },
-          };
-        },
-        { get: calls.list, post: calls.create },
-      ),
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  list: (api) => api.panel.nodes.get,
+  create: (api) => api.panel.nodes.post,
+  rotateKey: (api) => api.panel.nodes({ id: 0 }).rotateKey.post,
+  disable: (api) => api.panel.nodes({ id: 0 }).disable.post,
+  enable: (api) => api.panel.nodes({ id: 0 }).enable.post,
 });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-nodes");
-let toasts: typeof import("../../../src/lib/toast/toast-store");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  calls.nodeIds.length = 0;
-  store = await import("../../../src/stores/panel-nodes");
-  toasts = await import("../../../src/lib/toast/toast-store");
+const { store, toasts } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-nodes"),
+  toasts: () => import("../../../src/lib/toast/toast-store"),
 });
 afterEach(() => vi.clearAllMocks());
 
 type VpnNode = import("../../../src/stores/panel-nodes").VpnNode;
 const node = (id: number, name: string, changes: Partial<VpnNode> = {}) =>
   ({ id, name, online: false, disabled: false, ...changes }) as VpnNode;
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number, message?: string) =>
-  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
 const lastToast = () => toasts.$toasts.get().at(-1);
 const names = () => store.$nodes.get()?.map((item) => item.name);
 
@@ -88,7 +57,7 @@ describe("the Nodes screen's store", () => {
   });
 
   test("support staff are refused the read: the status says so and no list is shown", async () => {
-    calls.list.mockReturnValueOnce(refusal(403));
+    calls.list.mockReturnValueOnce(refusedWith(403));
     await store.openNodes();
     expect(store.$nodesRead.get()).toEqual({ state: "failed", status: 403 });
     expect(store.$nodes.get()).toBeUndefined();
@@ -112,7 +81,7 @@ describe("the Nodes screen's store", () => {
 
   test("a refused node keeps the list, with the status and the server's words", async () => {
     await openWith(node(1, "fi-hel-1"));
-    calls.create.mockReturnValueOnce(refusal(409, "A node with this name exists."));
+    calls.create.mockReturnValueOnce(refusedWith(409, "A node with this name exists."));
     expect(await store.createNode("FI-HEL-1")).toBe(false);
     expect(store.$nodeCreation.get()).toEqual({
       isBusy: false,
@@ -130,7 +99,7 @@ describe("the Nodes screen's store", () => {
     expect(store.$nodeChanges.get()["1"]).toEqual({ isBusy: true });
     finish({ data: { node: node(1, "fi-hel-1"), key: "second-key" }, error: null });
     await rotating;
-    expect(calls.nodeIds).toEqual([1]);
+    expect(pathParams((api) => api.panel.nodes)).toEqual([{ id: 1 }]);
     expect(store.$nodeChanges.get()["1"]).toEqual({ isBusy: false });
     expect(store.$revealedKey.get()).toEqual({ name: "fi-hel-1", key: "second-key" });
     expect(lastToast()).toMatchObject({ type: "success", content: "panel.nodesRotated" });
@@ -150,7 +119,7 @@ describe("the Nodes screen's store", () => {
 
   test("a refused change stays beside that node only; a dropped connection has no status", async () => {
     await openWith(node(1, "fi-hel-1"), node(2, "se-sto-1"));
-    calls.disable.mockReturnValueOnce(refusal(404, "This node does not exist."));
+    calls.disable.mockReturnValueOnce(refusedWith(404, "This node does not exist."));
     await store.setNodeDisabled(node(2, "se-sto-1"), true);
     calls.rotateKey.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
     await store.rotateNodeKey(node(1, "fi-hel-1"));

@@ -1,57 +1,26 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, pathParams, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Probes section's store does with each answer.
-const calls = vi.hoisted(() => ({
-  list: vi.fn(),
-  create: vi.fn(),
-  rotateKey: vi.fn(),
-  disable: vi.fn(),
-  enable: vi.fn(),
-  probeIds: [] as number[],
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      probes: Object.assign(
-        ({ id }: { id: number }) => {
-          calls.probeIds.push(id);
-          return {
-            rotateKey: { post: calls.rotateKey },
-            disable: { post: calls.disable },
-            enable: { post: calls.enable },
-          };
-        },
-        { get: calls.list, post: calls.create },
-      ),
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  list: (api) => api.panel.probes.get,
+  create: (api) => api.panel.probes.post,
+  rotateKey: (api) => api.panel.probes({ id: 0 }).rotateKey.post,
+  disable: (api) => api.panel.probes({ id: 0 }).disable.post,
+  enable: (api) => api.panel.probes({ id: 0 }).enable.post,
 });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-probes");
-let toasts: typeof import("../../../src/lib/toast/toast-store");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  calls.probeIds.length = 0;
-  store = await import("../../../src/stores/panel-probes");
-  toasts = await import("../../../src/lib/toast/toast-store");
+const { store, toasts } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-probes"),
+  toasts: () => import("../../../src/lib/toast/toast-store"),
 });
 afterEach(() => vi.clearAllMocks());
 
 type Probe = import("../../../src/stores/panel-probes").Probe;
 const probe = (id: number, name: string, changes: Partial<Probe> = {}) =>
   ({ id, name, reporting: false, lastSeenAt: null, disabled: false, ...changes }) as Probe;
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number, code: string, message: string) =>
-  Promise.resolve({ data: null, error: { status, value: { success: false, error: { code, message } } } });
 const lastToast = () => toasts.$toasts.get().at(-1);
 const names = () => store.$probes.get()?.map((item) => item.name);
 
@@ -115,7 +84,7 @@ describe("the Probes section's store", () => {
     calls.enable.mockReturnValueOnce(answer({ success: true, probe: probe(1, "ru-msk-mobile") }));
     await store.setProbeDisabled(probe(1, "ru-msk-mobile", { disabled: true }), false);
     expect(store.$probes.get()?.[0]?.disabled).toBe(false);
-    expect(calls.probeIds).toEqual([1, 1, 1]);
+    expect(pathParams((api) => api.panel.probes)).toEqual([{ id: 1 }, { id: 1 }, { id: 1 }]);
   });
 
   test("a refused change stays beside that probe; a dropped connection has no status", async () => {

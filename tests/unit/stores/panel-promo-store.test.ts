@@ -1,35 +1,19 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { endpoints, panelPage, panelStorage, pending } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the promo screen's rules and what its store keeps.
-const calls = vi.hoisted(() => ({ types: vi.fn(), list: vi.fn(), clock: vi.fn(), generate: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      clock: { get: calls.clock },
-      promos: {
-        promoTypes: { get: calls.types },
-        availablePromos: { get: calls.list },
-        generatePromo: { post: calls.generate },
-      },
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  types: (api) => api.panel.promos.promoTypes.get,
+  list: (api) => api.panel.promos.availablePromos.get,
+  clock: (api) => api.panel.clock.get,
+  generate: (api) => api.panel.promos.generatePromo.post,
 });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-promo");
-let toasts: typeof import("../../../src/lib/toast/toast-store");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  store = await import("../../../src/stores/panel-promo");
-  toasts = await import("../../../src/lib/toast/toast-store");
+const { store, toasts } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-promo"),
+  toasts: () => import("../../../src/lib/toast/toast-store"),
 });
 afterEach(() => {
   vi.clearAllMocks();
@@ -57,8 +41,8 @@ function validForm() {
 
 describe("the promo screen's store", () => {
   test("the kinds and the list are asked at once, and the first kind is chosen", async () => {
-    let finishTypes: (value: unknown) => void = () => undefined;
-    calls.types.mockReturnValueOnce(new Promise((resolve) => (finishTypes = resolve)));
+    const { promise: laterTypes, finish: finishTypes } = pending();
+    calls.types.mockReturnValueOnce(laterTypes);
     calls.list.mockReturnValueOnce(answer(promos("SPRING")));
     const opening = store.openPromos();
     expect(calls.types).toHaveBeenCalledOnce();

@@ -1,37 +1,25 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, refusedWith } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the refund section's store does with each answer.
-const calls = vi.hoisted(() => ({ preview: vi.fn(), refund: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { refund: { post: calls.refund, preview: { post: calls.preview } } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  preview: (api) => api.panel.refund.preview.post,
+  refund: (api) => api.panel.refund.post,
 });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-refund");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-refund") }, () => {
   // Another tab opened another customer since: what every tab shares must not decide.
   stored.set("selected_person", "7");
   stored.set("selected_person_email", "other@example.com");
   stored.set("selected_person_uid", "uid-7");
-  store = await import("../../../src/stores/panel-refund");
 });
 afterEach(() => vi.clearAllMocks());
 
 /** The customer the page names, as the server answered for its URL's id. */
 const shown = { email: "buyer@example.com", uid: "uid-42" };
 const refundAnswer = (Success: boolean, total: number) => ({ Success, total, payments: [], Message: "" });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number, message?: string) =>
-  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
 
 describe("the refund section's store", () => {
   test("the preview is asked for the page's customer, by uid and e-mail, whatever another tab chose", async () => {
@@ -45,7 +33,7 @@ describe("the refund section's store", () => {
   });
 
   test("a failed preview shows the server's words, or says the request failed", async () => {
-    calls.preview.mockReturnValueOnce(refusal(403, "Only administrators refund."));
+    calls.preview.mockReturnValueOnce(refusedWith(403, "Only administrators refund."));
     await store.loadRefundPreview(shown);
     expect(store.$refundPreview.get()).toEqual({ state: "failed", message: "Only administrators refund." });
     calls.preview.mockReturnValueOnce(Promise.reject(new TypeError("Failed to fetch")));
@@ -70,7 +58,7 @@ describe("the refund section's store", () => {
   });
 
   test("a refund the server refused says why, and the preview is still asked again", async () => {
-    calls.refund.mockReturnValueOnce(refusal(500));
+    calls.refund.mockReturnValueOnce(refusedWith(500));
     calls.preview.mockReturnValueOnce(answer(refundAnswer(true, 300)));
     await store.makeRefund(shown);
     expect(store.$refundResult.get()).toEqual({ failure: "panel.requestFailed" });

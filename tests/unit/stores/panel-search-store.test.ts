@@ -1,25 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, pending, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the search screen's store asks and keeps.
-const calls = vi.hoisted(() => ({ search: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { users: { search: { post: calls.search } } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ search: (api) => api.panel.users.search.post });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-search");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  store = await import("../../../src/stores/panel-search");
-});
+const { store } = panelPage(stored, { store: () => import("../../../src/stores/panel-search") });
 afterEach(() => vi.clearAllMocks());
 
 const found = (...emails: string[]) => ({
@@ -27,8 +14,6 @@ const found = (...emails: string[]) => ({
   page: { totalPages: 3 },
   unboundPurchases: [],
 });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
 const askedQuery = (call = 0) => calls.search.mock.calls[call]?.[1];
 
 describe("the customer search's store", () => {
@@ -56,8 +41,8 @@ describe("the customer search's store", () => {
   test("another page keeps the search and shows the last page until it arrives", async () => {
     calls.search.mockReturnValueOnce(answer(found("a@example.com")));
     await store.searchCustomers("example");
-    let finish: (value: unknown) => void = () => undefined;
-    calls.search.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.search.mockReturnValueOnce(later);
     const turning = store.showSearchPage(1);
     expect(store.$searchQuery.get()).toEqual({ part: "example", page: 1 });
     expect(store.$searchResult.get()).toEqual({ state: "ready", data: found("a@example.com") });

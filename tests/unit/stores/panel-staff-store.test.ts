@@ -1,50 +1,21 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, pathParams, refusedWith } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the Staff screen's store does with each answer.
-const calls = vi.hoisted(() => ({
-  list: vi.fn(),
-  create: vi.fn(),
-  role: vi.fn(),
-  disable: vi.fn(),
-  enable: vi.fn(),
-  resetPassword: vi.fn(),
-  operatorIds: [] as number[],
-}));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    panel: {
-      operators: Object.assign(
-        ({ id }: { id: number }) => {
-          calls.operatorIds.push(id);
-          return {
-            role: { post: calls.role },
-            disable: { post: calls.disable },
-            enable: { post: calls.enable },
-            resetPassword: { post: calls.resetPassword },
-          };
-        },
-        { get: calls.list, post: calls.create },
-      ),
-    },
-  },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  list: (api) => api.panel.operators.get,
+  create: (api) => api.panel.operators.post,
+  role: (api) => api.panel.operators({ id: 0 }).role.post,
+  disable: (api) => api.panel.operators({ id: 0 }).disable.post,
+  enable: (api) => api.panel.operators({ id: 0 }).enable.post,
+  resetPassword: (api) => api.panel.operators({ id: 0 }).resetPassword.post,
 });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-staff");
-let toasts: typeof import("../../../src/lib/toast/toast-store");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  calls.operatorIds.length = 0;
-  store = await import("../../../src/stores/panel-staff");
-  toasts = await import("../../../src/lib/toast/toast-store");
+const { store, toasts } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-staff"),
+  toasts: () => import("../../../src/lib/toast/toast-store"),
 });
 afterEach(() => vi.clearAllMocks());
 
@@ -57,9 +28,6 @@ const member = (id: number, username: string, role: Role = "support", isDisabled
   createdAt: "2027-01-01T00:00:00.000Z",
   updatedAt: "2027-01-01T00:00:00.000Z",
 });
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number, message?: string) =>
-  Promise.resolve({ data: null, error: { status, value: message ? { error: { message } } : undefined } });
 const lastToast = () => toasts.$toasts.get().at(-1);
 const names = () => store.$members.get()?.map((item) => item.username);
 
@@ -77,7 +45,7 @@ describe("the Staff screen's store", () => {
   });
 
   test("a failed read says how; a retry asks again", async () => {
-    calls.list.mockReturnValueOnce(refusal(403));
+    calls.list.mockReturnValueOnce(refusedWith(403));
     await store.openStaff();
     expect(store.$staffRead.get()).toEqual({ state: "failed", status: 403 });
     expect(store.$members.get()).toBeUndefined();
@@ -120,7 +88,7 @@ describe("the Staff screen's store", () => {
 
   test("a refused creation keeps the list, with the status and the server's words", async () => {
     await openWith(member(1, "admin", "admin"));
-    calls.create.mockReturnValueOnce(refusal(409, "This username is taken."));
+    calls.create.mockReturnValueOnce(refusedWith(409, "This username is taken."));
     expect(await store.createOperator({ username: "admin", role: "support", password: "" })).toBe(false);
     expect(store.$staffCreation.get()).toEqual({
       isBusy: false,
@@ -136,7 +104,7 @@ describe("the Staff screen's store", () => {
     await openWith(member(1, "admin", "admin"), member(2, "mia"));
     calls.role.mockReturnValueOnce(answer({ operator: member(2, "mia", "admin") }));
     await store.changeRole(member(2, "mia"), "admin");
-    expect(calls.operatorIds).toEqual([2]);
+    expect(pathParams((api) => api.panel.operators)).toEqual([{ id: 2 }]);
     expect(calls.role).toHaveBeenCalledWith(
       { role: "admin" },
       { headers: { authorization: "Bearer operator.token" } },
@@ -148,7 +116,7 @@ describe("the Staff screen's store", () => {
 
   test("a refused change stays beside that operator only, and the list is unchanged", async () => {
     await openWith(member(1, "admin", "admin"), member(2, "mia"));
-    calls.disable.mockReturnValueOnce(refusal(409, "The last administrator stays one."));
+    calls.disable.mockReturnValueOnce(refusedWith(409, "The last administrator stays one."));
     await store.setOperatorDisabled(member(1, "admin", "admin"), true);
     expect(store.$memberChanges.get()).toEqual({
       "1": { isBusy: false, refusal: { status: 409, detail: "The last administrator stays one." } },

@@ -1,32 +1,18 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { answer, endpoints, panelPage, panelStorage, refusal } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the customer page's store keeps.
-const calls = vi.hoisted(() => ({ user: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { panel: { users: { getUserById: { post: calls.user } } } },
-}));
-const stored = new Map<string, string>();
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => stored.get(key) ?? null,
-  setItem: (key: string, value: string) => stored.set(key, value),
-  removeItem: (key: string) => stored.delete(key),
-});
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ user: (api) => api.panel.users.getUserById.post });
+const stored = panelStorage();
 
-let store: typeof import("../../../src/stores/panel-user");
-let session: typeof import("../../../src/stores/panel-session");
-beforeEach(async () => {
-  vi.resetModules();
-  stored.clear();
-  stored.set("accessToken", "operator.token");
-  store = await import("../../../src/stores/panel-user");
-  session = await import("../../../src/stores/panel-session");
+const { store, session } = panelPage(stored, {
+  store: () => import("../../../src/stores/panel-user"),
+  session: () => import("../../../src/stores/panel-session"),
 });
 afterEach(() => vi.clearAllMocks());
 
 const customer = { id: 42, email: "buyer@example.com", uid: "uid-42", subscription: { status: "ACTIVE" } };
-const answer = (data: unknown) => Promise.resolve({ data, error: null });
-const refusal = (status: number) => Promise.resolve({ data: null, error: { status, value: undefined } });
 
 describe("the customer page's store", () => {
   test("the customer is asked for by id and shown", async () => {

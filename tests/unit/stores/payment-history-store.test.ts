@@ -1,21 +1,12 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the cabinet's payment history shows.
-const calls = vi.hoisted(() => ({ payments: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { profile: { payments: { post: calls.payments } } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ payments: (api) => api.profile.payments.post });
 
-installCustomerBrowser("https://kannt.example/profile");
-silenceStoreLogs();
+openCustomerPage("https://kannt.example/profile");
 const { $email, $uid } = await import("../../../src/stores/customer");
 const store = await import("../../../src/stores/payment-history");
 $email.set("someone@example.com");

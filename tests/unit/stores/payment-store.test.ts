@@ -1,25 +1,17 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints, pending } from "../../helpers/store-api";
 
 // The network, the gateway's widget script and its widget are replaced: these tests are about
 // what the purchase's store shows and keeps at each step.
-const calls = vi.hoisted(() => ({ order: vi.fn(), orderStatus: vi.fn(), settings: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    shop: { order: { post: calls.order }, orderStatus: { post: calls.orderStatus } },
-    payments: { settings: { get: calls.settings } },
-  },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  order: (api) => api.shop.order.post,
+  orderStatus: (api) => api.shop.orderStatus.post,
+  settings: (api) => api.payments.settings.get,
+});
 
-const browser = installCustomerBrowser("https://kannt.example/instantPay");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/instantPay");
 
 type Callbacks = {
   onSuccess: (options: unknown) => Promise<void>;
@@ -93,8 +85,8 @@ async function openWidget(anonymous = false): Promise<Callbacks> {
 
 describe("a purchase", () => {
   test("a customer's order is priced by the server and opens the widget with its answer", async () => {
-    let finish: (value: unknown) => void = () => undefined;
-    calls.order.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.order.mockReturnValueOnce(later);
     calls.settings.mockReturnValueOnce(settings());
     const buying = store.startPurchase({ tariff: 6, period: 7, expectedAmount: 1 });
     expect(store.$purchase.get()).toEqual({ state: "working" });

@@ -1,26 +1,18 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import en from "../../../core/i18n/en.json";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints, pending } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about the question asked while a paid anonymous
 // purchase waits in this browser, and what each answer to it leaves.
-const calls = vi.hoisted(() => ({ preview: vi.fn(), attach: vi.fn(), register: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    shop: { prepaidPreview: { post: calls.preview }, attachPrepaid: { post: calls.attach } },
-    register: { post: calls.register },
-  },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  preview: (api) => api.shop.prepaidPreview.post,
+  attach: (api) => api.shop.attachPrepaid.post,
+  register: (api) => api.register.post,
+});
 
-const browser = installCustomerBrowser("https://kannt.example/login");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/login");
 
 let store: typeof import("../../../src/stores/prepaid-binding");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
@@ -211,8 +203,8 @@ describe("a paid purchase waiting in this browser", () => {
   });
 
   test("a preview arriving after the answer does not bring the question back", async () => {
-    let finish: (value: unknown) => void = () => undefined;
-    calls.preview.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    const { promise: later, finish } = pending();
+    calls.preview.mockReturnValueOnce(later);
     askAfterSignIn();
     store.declinePendingPurchase();
     finish({ data: extends30, error: null });

@@ -1,24 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about what the referral page shows after each answer.
-const calls = vi.hoisted(() => ({ code: vi.fn(), referrals: vi.fn(), shop: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: {
-    profile: { getReferralCode: { post: calls.code }, referrals: { post: calls.referrals } },
-    shop: { getShop: { post: calls.shop } },
-  },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  code: (api) => api.profile.getReferralCode.post,
+  referrals: (api) => api.profile.referrals.post,
+  shop: (api) => api.shop.getShop.post,
+});
 
-const browser = installCustomerBrowser("https://kannt.example/promo");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/promo");
 const { $email, $uid } = await import("../../../src/stores/customer");
 const store = await import("../../../src/stores/referral");
 

@@ -1,13 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { answer, networkFailure, refusal, silenceStoreLogs } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network and the browser's clock are replaced: these tests are about the dates the
 // purchase screens count from.
-const calls = vi.hoisted(() => ({ health: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { health: { get: calls.health } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ health: (api) => api.health.get });
 silenceStoreLogs();
 
 const browserNow = Date.parse("2026-11-26T10:00:00.000Z");

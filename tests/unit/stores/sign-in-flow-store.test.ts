@@ -1,22 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import en from "../../../core/i18n/en.json";
-import {
-  answer,
-  installCustomerBrowser,
-  networkFailure,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, networkFailure, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network is replaced: these tests are about where a finished sign-in goes (spec §4).
-const calls = vi.hoisted(() => ({ register: vi.fn(), preview: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { register: { post: calls.register }, shop: { prepaidPreview: { post: calls.preview } } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  register: (api) => api.register.post,
+  preview: (api) => api.shop.prepaidPreview.post,
+});
 
-const browser = installCustomerBrowser("https://kannt.example/yauth");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/yauth");
 (await import("../../../src/lib/i18n/runtime")).$texts.set(en as never);
 const toasts = await import("../../../src/lib/toast/toast-store");
 const prepaid = await import("../../../src/stores/prepaid-binding");

@@ -1,21 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import {
-  answer,
-  installCustomerBrowser,
-  refusal,
-  silenceStoreLogs,
-} from "../../helpers/customer-store-browser";
+import { answer, openCustomerPage, refusal } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network (the server and Yandex's info endpoint) and the native app's bridge are
 // replaced: these tests are about what /yauth and /yauth-mobile do with Yandex's answer.
-const calls = vi.hoisted(() => ({ providers: vi.fn(), register: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { identity: { providers: { get: calls.providers } }, register: { post: calls.register } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({
+  providers: (api) => api.identity.providers.get,
+  register: (api) => api.register.post,
+});
 
-const browser = installCustomerBrowser("https://kannt.example/yauth");
-silenceStoreLogs();
+const browser = openCustomerPage("https://kannt.example/yauth");
 const yandexInfo = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
 vi.stubGlobal("fetch", yandexInfo);
 

@@ -1,13 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { answer, installCustomerBrowser, networkFailure } from "../../helpers/customer-store-browser";
+import { endpoints } from "../../helpers/store-api";
 
 // The network (the server's settings and Yandex's info endpoint) is replaced: these tests
 // are about where a Yandex sign-in goes and whose answer it takes.
-const calls = vi.hoisted(() => ({ providers: vi.fn() }));
-vi.mock("../../../src/lib/api-client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../../src/lib/api-client")>()),
-  api: { identity: { providers: { get: calls.providers } } },
-}));
+vi.mock("../../../src/lib/api-client", () => import("../../helpers/fake-api-client"));
+const calls = endpoints({ providers: (api) => api.identity.providers.get });
 
 const browser = installCustomerBrowser("https://kannt.example/login");
 const yandexInfo = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
