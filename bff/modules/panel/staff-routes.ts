@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { operatorAuth } from "../operators/operator-auth";
+import { actorOf, operatorAuth } from "../operators/operator-auth";
 import {
   addStaff,
   changeStaffRole,
@@ -18,11 +18,6 @@ import {
   withMember,
   withPassword,
 } from "./staff-model";
-
-/** Who made a change and from where, for the audit log. */
-function actorOf(context: AppContext, operator: { id: number }, request: Request) {
-  return { id: operator.id, address: context.clientAddress(request) };
-}
 
 /**
  * Staff management (DESIGN §16), administrators only, every change audited with who made

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../context";
-import { operatorAuth } from "../../operators/operator-auth";
+import { actorOf, operatorAuth } from "../../operators/operator-auth";
 import { addEntry, changeEntries, editEntry, listEntries, reorderEntries } from "./panel-entries";
 import {
   bulkBody,
@@ -12,11 +12,6 @@ import {
   settingsBody,
   withEntry,
 } from "./panel-entries-model";
-
-/** Who made a change and from where, for the audit log. */
-function actorOf(context: AppContext, operator: { id: number }, request: Request) {
-  return { id: operator.id, address: context.clientAddress(request) };
-}
 
 /**
  * The Nodes screen's published entries (DESIGN §8), administrators only: list, add, edit,

@@ -1,16 +1,11 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../../context";
-import { operatorAuth } from "../../../operators/operator-auth";
+import { actorOf, operatorAuth } from "../../../operators/operator-auth";
 import { addProbeFromPanel, listProbes, rotateProbeKeyOf, setProbeDisabledOf } from "./panel-probes";
 import { errors, newProbeBody, probeList, probeParams, withKey, withProbe } from "./panel-probes-model";
 
 /** The key is in the answer once: no cache on the way may keep it. */
 const secretAnswer = { "cache-control": "no-store" };
-
-/** Who made a change and from where, for the audit log. */
-function actorOf(context: AppContext, operator: { id: number }, request: Request) {
-  return { id: operator.id, address: context.clientAddress(request) };
-}
 
 /** The Nodes screen's probe agents (DESIGN §8), administrators only; every change audited. */
 export function panelProbesRoutes(context: AppContext) {
