@@ -52,3 +52,12 @@ export function operatorAuth(context: OperatorAuthContext) {
     }),
   });
 }
+
+/** The operator making a change and the address they call from, as the audit log records them. */
+export function actorOf(
+  context: Pick<AppContext, "clientAddress">,
+  operator: { id: number },
+  request: Request,
+) {
+  return { id: operator.id, address: context.clientAddress(request) };
+}

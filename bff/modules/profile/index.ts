@@ -1,36 +1,26 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { createReadCache } from "../../platform/read-cache";
-import { customerErrors, customerIdentity, errorResponse } from "../../platform/schemas";
-import { devicesPart } from "../access/devices/model";
-import { card } from "../payments/model";
+import { customerIdentity } from "../../platform/schemas";
 import { customerAuth, customerAuthenticator, type SignedIn } from "../session/customer-auth";
 import { clearedSessionCookieHeader } from "../session/session-cookie";
-import { subscriptionStatus } from "../subscriptions/model";
 import { deleteAccount } from "./account-deletion";
 import { exportAccount } from "./account-export";
+import { cabinetResponses, deleteBody, deletedResponses } from "./model";
 import { profileOf } from "./service";
 
-/** The cabinet's answer (exported for the bench that measures the framework's own cost). */
-export const cabinet = t.Object({
-  success: t.Literal(true),
-  userInfo: t.Object({
-    expirationDate: t.Nullable(t.String()),
-    subscriptionIsActive: t.Boolean(),
-    subscriptionStatus,
-    nextTransactionDate: t.Nullable(t.String()),
-    amount: t.Nullable(t.Number()),
-    /** Beyond the spec: when the customer's last subscription ended, if one did. */
-    endedAt: t.Nullable(t.String()),
-  }),
-  ...devicesPart,
-  card,
-});
+/** Exported for the bench that measures the framework's own cost. */
+export { cabinet } from "./model";
 
 type Cabinet = Awaited<ReturnType<typeof profileOf>>;
 
 /** The cabinet's summary (POST /api/profile) and the customer's own account: its export and deletion. */
 export function profileModule(context: AppContext) {
+  return new Elysia().use(cabinetRoutes(context)).use(ownAccountRoutes(context));
+}
+
+/** POST /profile: the cabinet's summary, the hottest call there is. */
+function cabinetRoutes(context: AppContext) {
   const { database, clock } = context;
   // The cabinet is read far more often than anything in it changes; a hit is answered
   // without a promise (read-cache.ts).
@@ -66,12 +56,16 @@ export function profileModule(context: AppContext) {
     .post("", ({ summary }) => summary, {
       withSummary: true,
       body: t.Object(customerIdentity),
-      response: {
-        200: cabinet,
-        ...customerErrors,
-      },
+      response: cabinetResponses,
       detail: { summary: "The cabinet: subscription, next charge, devices and free slots" },
-    })
+    });
+}
+
+/** /profile/export and /profile/delete: the customer's own account, as a download or gone. */
+function ownAccountRoutes(context: AppContext) {
+  const { database, clock } = context;
+  return new Elysia({ prefix: "/profile", tags: ["cabinet"] })
+    .use(customerAuth(context))
     .post(
       "/export",
       async ({ customer, set }) => {
@@ -97,12 +91,8 @@ export function profileModule(context: AppContext) {
       },
       {
         customer: true,
-        body: t.Object({ ...customerIdentity, confirm: t.Literal(true) }),
-        response: {
-          200: t.Object({ success: t.Literal(true), deletedAt: t.String() }),
-          ...customerErrors,
-          409: errorResponse,
-        },
+        body: deleteBody,
+        response: deletedResponses,
         detail: {
           summary:
             "Delete the signed-in customer's account (confirm: true): renewals stop, access ends now, the card, devices, logs and mail are deleted, the account is anonymized; payments stay for accounting",

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { customerErrors, customerIdentity, errorResponse } from "../../../platform/schemas";
 
 /** Bytes a device moved this UTC calendar month, as the nodes reported them. */
 export const monthlyTraffic = t.Object({
@@ -54,3 +55,36 @@ export const activation = t.Object({
 });
 
 export const deviceIdField = t.String({ minLength: 1, maxLength: 128 });
+
+const platform = t.Union(["ios", "android", "windows", "desktop", "other"].map((name) => t.Literal(name)));
+
+/** Connect: without deviceId a new (or the pending) device. */
+export const connectBody = t.Object({ ...customerIdentity, deviceId: t.Optional(deviceIdField) });
+/** One of the customer's devices, by its deviceId (reset its link, unlink it). */
+export const deviceBody = t.Object({ ...customerIdentity, deviceId: deviceIdField });
+export const activateBody = t.Object({
+  ...customerIdentity,
+  deviceId: deviceIdField,
+  deviceName: t.String({ minLength: 1, maxLength: 100 }),
+  platform,
+});
+
+export const deviceLinkResponses = {
+  200: deviceLink,
+  ...customerErrors,
+  404: errorResponse,
+  409: errorResponse,
+  429: errorResponse,
+};
+export const detachResponses = {
+  200: t.Object({ success: t.Literal(true), ...devicesPart }),
+  ...customerErrors,
+  404: errorResponse,
+  429: errorResponse,
+};
+export const activationResponses = {
+  200: activation,
+  ...customerErrors,
+  409: errorResponse,
+  429: errorResponse,
+};

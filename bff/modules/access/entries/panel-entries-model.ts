@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { errorResponse } from "../../../platform/schemas";
+import { errorResponse, rowId } from "../../../platform/schemas";
 import { alpnValues, fingerprints } from "./entry-rules";
 
 /**
@@ -114,3 +114,32 @@ export const bodyId = wholeNumber({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER
 /** What every entries call may refuse with. */
 export const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 export const entriesAnswer = t.Object({ success: t.Literal(true), entries: t.Array(entry) });
+export const withEntry = t.Object({ success: t.Literal(true), entry });
+export const entryParams = t.Object({ id: rowId });
+
+/** A new entry for a node's inbound. */
+export const newEntryBody = t.Object({
+  nodeId: bodyId,
+  inboundTag: t.String({ minLength: 1, maxLength: 64 }),
+  ...settings,
+});
+/** A change to an entry: what is left out stays. */
+export const settingsBody = t.Object(settings);
+export const orderBody = t.Object({
+  ids: t.Array(bodyId, { maxItems: 1000, description: "every entry, first to last" }),
+});
+/** One change to many entries: those named by id, or every one the filter matches. */
+export const bulkBody = t.Object({
+  ids: t.Optional(t.Array(bodyId, { maxItems: 1000 })),
+  where: t.Optional(
+    t.Object({
+      security: t.Optional(t.String({ maxLength: 16 })),
+      fingerprint: t.Optional(t.String({ maxLength: 32 })),
+      protocol: t.Optional(t.String({ maxLength: 16 })),
+      network: t.Optional(t.String({ maxLength: 16 })),
+      nodeId: t.Optional(bodyId),
+      tag: t.Optional(t.String({ maxLength: 32 })),
+    }),
+  ),
+  changes: t.Object(settings),
+});

@@ -1,20 +1,29 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppContext } from "../../../context";
-import { rowId } from "../../../platform/schemas";
-import { operatorAuth } from "../../operators/operator-auth";
+import { actorOf, operatorAuth } from "../../operators/operator-auth";
 import { addEntry, changeEntries, editEntry, listEntries, reorderEntries } from "./panel-entries";
-import { bodyId, entriesAnswer, entry, errors, settings } from "./panel-entries-model";
+import {
+  bulkBody,
+  entriesAnswer,
+  entryParams,
+  errors,
+  newEntryBody,
+  orderBody,
+  settingsBody,
+  withEntry,
+} from "./panel-entries-model";
 
 /**
  * The Nodes screen's published entries (DESIGN §8), administrators only: list, add, edit,
  * reorder, and one change to many at once. Every change is audited.
  */
 export function panelEntriesRoutes(context: AppContext) {
+  return new Elysia().use(entryRoutes(context)).use(manyEntriesRoutes(context));
+}
+
+/** /entries and /entries/:id: the list, a new entry, a change to one. */
+function entryRoutes(context: AppContext) {
   const { database, clock } = context;
-  const actorOf = (operator: { id: number }, request: Request) => ({
-    id: operator.id,
-    address: context.clientAddress(request),
-  });
   return new Elysia({ prefix: "/entries" })
     .use(operatorAuth(context))
     .get("", async () => ({ success: true as const, entries: await listEntries(database) }), {
@@ -29,16 +38,12 @@ export function panelEntriesRoutes(context: AppContext) {
       "",
       async ({ body, operator, request }) => ({
         success: true as const,
-        entry: await addEntry(database, body, clock.now(), actorOf(operator, request)),
+        entry: await addEntry(database, body, clock.now(), actorOf(context, operator, request)),
       }),
       {
         operator: "admin",
-        body: t.Object({
-          nodeId: bodyId,
-          inboundTag: t.String({ minLength: 1, maxLength: 64 }),
-          ...settings,
-        }),
-        response: { 200: t.Object({ success: t.Literal(true), entry }), ...errors },
+        body: newEntryBody,
+        response: { 200: withEntry, ...errors },
         detail: { summary: "A new entry for a node's inbound, last in the order (administrators)" },
       },
     )
@@ -46,62 +51,54 @@ export function panelEntriesRoutes(context: AppContext) {
       "/:id",
       async ({ params, body, operator, request }) => ({
         success: true as const,
-        entry: await editEntry(database, params.id, body, clock.now(), actorOf(operator, request)),
+        entry: await editEntry(database, params.id, body, clock.now(), actorOf(context, operator, request)),
       }),
       {
         operator: "admin",
-        params: t.Object({ id: rowId }),
-        body: t.Object(settings),
-        response: { 200: t.Object({ success: t.Literal(true), entry }), ...errors },
+        params: entryParams,
+        body: settingsBody,
+        response: { 200: withEntry, ...errors },
         detail: {
           summary:
             "Change an entry: what is left out stays, null gives a setting back to the inbound (administrators)",
         },
       },
-    )
+    );
+}
+
+/** /entries/order and /entries/bulk: changes to many entries at once. */
+function manyEntriesRoutes(context: AppContext) {
+  const { database, clock } = context;
+  return new Elysia({ prefix: "/entries" })
+    .use(operatorAuth(context))
     .post(
       "/order",
       async ({ body, operator, request }) => ({
         success: true as const,
-        entries: await reorderEntries(database, body.ids, clock.now(), actorOf(operator, request)),
+        entries: await reorderEntries(database, body.ids, clock.now(), actorOf(context, operator, request)),
       }),
       {
         operator: "admin",
-        body: t.Object({
-          ids: t.Array(bodyId, { maxItems: 1000, description: "every entry, first to last" }),
-        }),
+        body: orderBody,
         response: { 200: entriesAnswer, ...errors },
         detail: { summary: "The order every subscription lists entries in (administrators)" },
       },
     )
     .post(
       "/bulk",
-      async ({ body, operator, request }) => ({
+      async ({ body: { ids, where, changes }, operator, request }) => ({
         success: true as const,
         entries: await changeEntries(
           database,
-          { ids: body.ids, where: body.where },
-          body.changes,
+          { ids, where },
+          changes,
           clock.now(),
-          actorOf(operator, request),
+          actorOf(context, operator, request),
         ),
       }),
       {
         operator: "admin",
-        body: t.Object({
-          ids: t.Optional(t.Array(bodyId, { maxItems: 1000 })),
-          where: t.Optional(
-            t.Object({
-              security: t.Optional(t.String({ maxLength: 16 })),
-              fingerprint: t.Optional(t.String({ maxLength: 32 })),
-              protocol: t.Optional(t.String({ maxLength: 16 })),
-              network: t.Optional(t.String({ maxLength: 16 })),
-              nodeId: t.Optional(bodyId),
-              tag: t.Optional(t.String({ maxLength: 32 })),
-            }),
-          ),
-          changes: t.Object(settings),
-        }),
+        body: bulkBody,
         response: { 200: entriesAnswer, ...errors },
         detail: {
           summary:

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { errorResponse, rowId } from "../../../platform/schemas";
 
 /** An inbound as the node's agent last reported it. */
 const inbound = t.Object({
@@ -56,3 +57,21 @@ export const node = t.Object({
     ),
   ),
 });
+
+export const nodeList = t.Object({ nodes: t.Array(node) });
+export const newNodeBody = t.Object({ name: t.String({ maxLength: 256 }) });
+export const withNode = t.Object({ success: t.Literal(true), node });
+/** A node and its key: the key is shown this once, stored only hashed. */
+export const withKey = t.Object({
+  success: t.Literal(true),
+  node,
+  key: t.String({ description: "The node's NODE_KEY: shown this once, stored only hashed" }),
+});
+export const nodeParams = t.Object({ id: rowId });
+export const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};

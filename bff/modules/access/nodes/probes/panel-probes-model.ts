@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { errorResponse, rowId } from "../../../../platform/schemas";
 
 /** A probe as the panel shows it; never its key or its credential. */
 export const probe = t.Object({
@@ -9,3 +10,21 @@ export const probe = t.Object({
   disabled: t.Boolean(),
   createdAt: t.String(),
 });
+
+export const probeList = t.Object({ probes: t.Array(probe) });
+export const newProbeBody = t.Object({ name: t.String({ maxLength: 256 }) });
+export const withProbe = t.Object({ success: t.Literal(true), probe });
+/** A probe and its key: the key is shown this once, stored only hashed. */
+export const withKey = t.Object({
+  success: t.Literal(true),
+  probe,
+  key: t.String({ description: "The probe's PROBE_KEY: shown this once, stored only hashed" }),
+});
+export const probeParams = t.Object({ id: rowId });
+export const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};

@@ -1,0 +1,35 @@
+import { t } from "elysia";
+import { errorResponse, rowId } from "../../platform/schemas";
+
+const role = t.Union([t.Literal("admin"), t.Literal("support")]);
+/** An operator as the staff screen shows them; never their password. */
+const member = t.Object({
+  id: t.Number(),
+  username: t.String(),
+  role,
+  isDisabled: t.Boolean(),
+  createdAt: t.String(),
+  updatedAt: t.String(),
+});
+
+export const staffErrors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};
+export const staffParams = t.Object({ id: rowId });
+
+export const staffList = t.Object({ operators: t.Array(member) });
+export const newStaffBody = t.Object({
+  username: t.String({ maxLength: 64 }),
+  role,
+  password: t.Optional(t.String({ maxLength: 256 })),
+});
+/** A new operator, and the password made for them (null when one was given). */
+export const newStaff = t.Object({ operator: member, password: t.Nullable(t.String()) });
+export const roleBody = t.Object({ role });
+export const withMember = t.Object({ operator: member });
+/** An operator and the new password made for them, answered once. */
+export const withPassword = t.Object({ operator: member, password: t.String() });
