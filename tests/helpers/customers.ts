@@ -1,7 +1,8 @@
-import type { createApp } from "../../bff/app";
+import type { Static } from "elysia";
+import type { App } from "../../bff/app";
+import type { fixtureBody } from "../../bff/modules/dev/fixtures";
+import { apiOf, dataOf, identityOf, sessionOf } from "./api";
 import { postJson } from "./app";
-
-type App = ReturnType<typeof createApp>;
 
 export type SignedIn = { uid: string; email: string; providerId: string; cookie: string };
 
@@ -18,15 +19,7 @@ export async function demoToken(
   provider: "google.com" | "yandex" = "google.com",
   extra = {},
 ) {
-  const response = await app.handle(postJson("/api/dev/idp/token", { email, provider, ...extra }));
-  if (response.status !== 200) throw new Error(`demo token: ${response.status} ${await response.text()}`);
-  return (await response.json()) as {
-    credential: string;
-    uid: string;
-    email: string;
-    photoURL: string;
-    providerId: string;
-  };
+  return dataOf(apiOf(app).dev.idp.token.post({ email, provider, ...extra }));
 }
 
 /** Signs a customer in through the demo provider and /api/register, like the browser does. */
@@ -42,28 +35,25 @@ export async function signIn(
   } = {},
 ): Promise<SignedIn> {
   const token = await demoToken(app, email, options.provider);
-  const response = await app.handle(
-    postJson(
-      "/api/register",
-      {
-        uid: token.uid,
-        email: token.email,
-        photoURL: token.photoURL,
-        providerId: token.providerId,
-        referralCode: options.referralCode ?? "",
-        period: options.period ?? 30,
-        tariff: options.tariff ?? 1,
-        credential: token.credential,
-      },
-      options.headers,
-    ),
+  const answer = await apiOf(app).register.post(
+    {
+      uid: token.uid,
+      email: token.email,
+      photoURL: token.photoURL,
+      providerId: token.providerId,
+      referralCode: options.referralCode ?? "",
+      period: options.period ?? 30,
+      tariff: options.tariff ?? 1,
+      credential: token.credential,
+    },
+    { headers: options.headers },
   );
-  if (response.status !== 200) throw new Error(`register: ${response.status} ${await response.text()}`);
+  if (answer.error) throw new Error(`register: ${answer.status} ${JSON.stringify(answer.error.value)}`);
   return {
     uid: token.uid,
     email: token.email,
     providerId: token.providerId,
-    cookie: sessionCookieFrom(response),
+    cookie: sessionCookieFrom(answer.response),
   };
 }
 
@@ -72,17 +62,20 @@ export function asCustomer(customer: SignedIn, path: string, body: Record<string
   return postJson(path, { uid: customer.uid, email: customer.email, ...body }, { cookie: customer.cookie });
 }
 
-export async function fixture(app: App, body: Record<string, unknown>) {
-  const response = await app.handle(postJson("/api/dev/fixtures/subscription", body));
-  if (response.status !== 200) throw new Error(`fixture: ${response.status} ${await response.text()}`);
-  return (await response.json()) as { uid: string; email: string; userId: number };
+/** What the demo fixture is asked for: the customer, its state, plan and devices. */
+export type Fixture = Static<typeof fixtureBody>;
+
+/** A customer in a given subscription state, made by the demo fixture. */
+export async function fixture(app: App, body: Fixture) {
+  return dataOf(apiOf(app).dev.fixtures.subscription.post(body));
 }
 
 /** The customer's own referral code, through the cabinet call. */
 export async function referralCodeOf(app: App, customer: SignedIn): Promise<string> {
-  const response = await app.handle(asCustomer(customer, "/api/profile/getReferralCode"));
-  if (response.status !== 200) throw new Error(`getReferralCode: ${response.status}`);
-  return ((await response.json()) as { referralCode: string }).referralCode;
+  const answer = await dataOf(
+    apiOf(app).profile.getReferralCode.post(identityOf(customer), sessionOf(customer)),
+  );
+  return answer.referralCode;
 }
 
 /**
@@ -90,14 +83,10 @@ export async function referralCodeOf(app: App, customer: SignedIn): Promise<stri
  * holding its slot, no longer pending (a second Connect would offer the same pending link).
  */
 export async function connectDeviceInUse(app: App, customer: SignedIn) {
-  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-  if (response.status !== 200)
-    throw new Error(`devices/connect: ${response.status} ${await response.text()}`);
-  const connected = (await response.json()) as { deviceId: string; subscriptionUrl: string };
-  const confirmed = await app.handle(
-    asCustomer(customer, "/api/profile/devices/confirm", { deviceId: connected.deviceId }),
+  const devices = apiOf(app).profile.devices;
+  const connected = await dataOf(devices.connect.post(identityOf(customer), sessionOf(customer)));
+  await dataOf(
+    devices.confirm.post({ ...identityOf(customer), deviceId: connected.deviceId }, sessionOf(customer)),
   );
-  if (confirmed.status !== 200)
-    throw new Error(`devices/confirm: ${confirmed.status} ${await confirmed.text()}`);
   return connected;
 }

@@ -1,10 +1,9 @@
-import type { createApp } from "../../bff/app";
+import type { App } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
 import { createOperator } from "../../bff/modules/operators/accounts";
 import { withPeerAddress } from "../../bff/platform/client-address";
-import { postJson, request } from "./app";
-
-type App = ReturnType<typeof createApp>;
+import { apiOf, dataOf } from "./api";
+import { postJson } from "./app";
 
 /**
  * The proof of work with Bun's native SHA-256: the same search the login page makes,
@@ -19,13 +18,8 @@ function findNumber(challenge: string, salt: string, maxNumber: number): number 
 
 /** Fetches a captcha challenge and solves its proof of work, as the login page does. */
 export async function solveCaptcha(app: App): Promise<string> {
-  const challenge = (await (await app.handle(request("/api/auth/captcha"))).json()) as {
-    algorithm: string;
-    challenge: string;
-    maxnumber?: number;
-    salt: string;
-    signature: string;
-  };
+  const challenge = await dataOf(apiOf(app).auth.captcha.get());
+  if (!("challenge" in challenge)) throw new Error(`captcha is ${challenge.provider}, not a proof of work`);
   const number = findNumber(challenge.challenge, challenge.salt, challenge.maxnumber ?? 1_000_000);
   if (number === undefined) throw new Error("captcha not solvable");
   const payload = {
@@ -65,6 +59,7 @@ export async function login(
 export async function tokensFor(app: App, username: string, password: string) {
   const response = await login(app, username, password);
   if (response.status !== 200) throw new Error(`login: ${response.status} ${await response.text()}`);
+  // The login goes through the socket peer, which no client call can set: its answer is read by hand.
   return (await response.json()) as { accessToken: string; refreshToken: string };
 }
 

@@ -1,81 +1,45 @@
-import type { CustomerReceipt } from "../../bff/adapters/cloudpayments/receipt";
-import type { createApp } from "../../bff/app";
-import { postJson, request } from "./app";
-import { asCustomer, type SignedIn, signIn } from "./customers";
+import type { App } from "../../bff/app";
+import { apiOf, dataOf, identityOf, sessionOf } from "./api";
+import { type SignedIn, signIn } from "./customers";
 
-type App = ReturnType<typeof createApp>;
-
-export type WidgetOptions = {
-  publicId: string;
-  amount: number;
-  currency: string;
-  invoiceId: string;
-  accountId: string;
-  description: string;
-  data: { CloudPayments: { CustomerReceipt: CustomerReceipt } };
-};
-
-export async function order(app: App, customer: SignedIn, tariff = 1, period = 30): Promise<WidgetOptions> {
-  const response = await app.handle(asCustomer(customer, "/api/shop/order", { tariff, period }));
-  if (response.status !== 200) throw new Error(`order: ${response.status} ${await response.text()}`);
-  return (await response.json()) as WidgetOptions;
+/** The widget's options for a new order of the customer's (the spec's `/api/shop/order`). */
+export async function order(app: App, customer: SignedIn, tariff = 1, period = 30) {
+  return dataOf(apiOf(app).shop.order.post({ ...identityOf(customer), tariff, period }, sessionOf(customer)));
 }
 
+export type WidgetOptions = Awaited<ReturnType<typeof order>>;
+
+/** Pays an order in the sandbox with a test card, as the widget would. */
 export async function payWithCard(app: App, invoiceId: string, cardNumber: string, amount?: number) {
-  const response = await app.handle(postJson("/api/dev/sandbox/pay", { invoiceId, cardNumber, amount }));
-  return (await response.json()) as {
-    success: boolean;
-    transactionId?: number;
-    message: string | null;
-    checkCode?: number;
-  };
+  return dataOf(apiOf(app).dev.sandbox.pay.post({ invoiceId, cardNumber, amount }));
 }
 
 /** Pays as the widget does, with every field `/api/dev/sandbox/pay` takes (expiry, data). */
 export async function payInSandbox(
   app: App,
-  body: { invoiceId: string; cardNumber: string; expiry?: string; amount?: number; data?: unknown },
+  body: { invoiceId: string; cardNumber: string; expiry?: string; amount?: number; data?: object },
 ) {
-  const response = await app.handle(postJson("/api/dev/sandbox/pay", body));
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  const answer = await apiOf(app).dev.sandbox.pay.post(body);
+  return { status: answer.status, body: (answer.data ?? answer.error?.value) as Record<string, unknown> };
 }
+
+/** Every charge and refund the sandbox bank made for an account (all of them without one). */
+export async function ledger(app: App, accountId?: string) {
+  return dataOf(apiOf(app).dev.sandbox.ledger.get({ query: { accountId } }));
+}
+
+/** One charge or refund in the sandbox bank's ledger. */
+export type LedgerEntry = Awaited<ReturnType<typeof ledger>>[number];
 
 /** One send of a notification about a ledger transaction, and the shop's answer (null: none came). */
-export type LedgerDelivery = {
-  kind: string;
-  attempt: number;
-  status: number | null;
-  code: number | null;
-  error: string | null;
-  dateTime: string;
-};
-
-export type LedgerEntry = {
-  transactionId: string;
-  invoiceId: string;
-  accountId: string;
-  amount: number;
-  currency: string;
-  status: string;
-  kind: string;
-  dateTime: string;
-  receipt: CustomerReceipt | null;
-  notifications: LedgerDelivery[];
-};
-
-export async function ledger(app: App, accountId: string): Promise<LedgerEntry[]> {
-  return (await (
-    await app.handle(request(`/api/dev/sandbox/ledger?accountId=${encodeURIComponent(accountId)}`))
-  ).json()) as LedgerEntry[];
-}
+export type LedgerDelivery = LedgerEntry["notifications"][number];
 
 export async function advanceDays(app: App, days: number) {
-  const response = await app.handle(postJson("/api/dev/clock", { advanceDays: days }));
-  if (response.status !== 200) throw new Error(`clock: ${response.status}`);
+  await dataOf(apiOf(app).dev.clock.post({ advanceDays: days }));
 }
 
-export async function runBilling(app: App) {
-  return (await (await app.handle(postJson("/api/dev/billing/run", {}))).json()) as Record<string, number>;
+export async function runBilling(app: App): Promise<Record<string, number>> {
+  return dataOf(apiOf(app).dev.billing.run.post());
 }
 
 export const cards = {

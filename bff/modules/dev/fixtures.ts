@@ -43,6 +43,22 @@ async function recordFixturePayment(
 
 const states = ["NOT_ACTIVE", "ACTIVE", "CANCELED", "CANCELED_OVER", "EXPIRED"] as const;
 
+/** A customer the fixture makes: who, in which state, with which devices. */
+export const fixtureBody = t.Object({
+  email: t.String({ maxLength: 320 }),
+  provider: t.Optional(t.Union([t.Literal("google.com"), t.Literal("yandex")])),
+  status: t.UnionEnum(states),
+  tariff: t.Optional(t.Union([t.Literal(1), t.Literal(3), t.Literal(6), t.Literal(12)])),
+  devices: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
+  inactiveDevices: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
+  extraDevices: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
+  deviceNames: t.Optional(t.Array(t.String({ maxLength: 100 }))),
+  referralCode: t.Optional(t.String({ maxLength: 128 })),
+  /** What the customer paid for the current period: the plan's price (default) or only the trial. */
+  paid: t.Optional(t.Union([t.Literal("full"), t.Literal("trial")])),
+  language: t.Optional(t.Union([t.Literal("ru"), t.Literal("en"), t.Literal("zh"), t.Literal("kk")])),
+});
+
 /**
  * Demo-only fixtures for tests and demonstrations: a customer in a given
  * subscription state, made through the same services the product uses.
@@ -119,20 +135,7 @@ export function fixturesModule(
       return { uid, email: body.email, providerId, userId };
     },
     {
-      body: t.Object({
-        email: t.String({ maxLength: 320 }),
-        provider: t.Optional(t.Union([t.Literal("google.com"), t.Literal("yandex")])),
-        status: t.Union(states.map((state) => t.Literal(state))),
-        tariff: t.Optional(t.Union([t.Literal(1), t.Literal(3), t.Literal(6), t.Literal(12)])),
-        devices: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
-        inactiveDevices: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
-        extraDevices: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
-        deviceNames: t.Optional(t.Array(t.String({ maxLength: 100 }))),
-        referralCode: t.Optional(t.String({ maxLength: 128 })),
-        /** What the customer paid for the current period: the plan's price (default) or only the trial. */
-        paid: t.Optional(t.Union([t.Literal("full"), t.Literal("trial")])),
-        language: t.Optional(t.Union([t.Literal("ru"), t.Literal("en"), t.Literal("zh"), t.Literal("kk")])),
-      }),
+      body: fixtureBody,
       detail: { summary: "DEMO: a customer in a given subscription state (for tests and demos)" },
     },
   );

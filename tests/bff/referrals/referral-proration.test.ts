@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import type { TariffMonths } from "../../../core/prices";
 import { makeTestApp } from "../../helpers/app";
 import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../../helpers/payments";
@@ -10,7 +11,7 @@ import { cards, order, passDays, payWithCard } from "../../helpers/payments";
 type App = Awaited<ReturnType<typeof makeTestApp>>;
 
 /** An inviter on a plan of `tariff` months, one day into its trial, with invitees paying for `inviteeMonths`. */
-async function inviterWith(world: App, email: string, tariff: number, inviteeMonths: number[]) {
+async function inviterWith(world: App, email: string, tariff: TariffMonths, inviteeMonths: TariffMonths[]) {
   const inviter = await signIn(world.app, email, { period: 1, tariff });
   const options = await order(world.app, inviter, tariff, 1);
   expect((await payWithCard(world.app, options.invoiceId, cards.success)).success).toBe(true);

@@ -3,7 +3,7 @@ import { cancelLinkLimit } from "../../../bff/modules/subscriptions/cancel-link"
 import { signCancelToken } from "../../../bff/modules/subscriptions/cancel-token";
 import { withPeerAddress } from "../../../bff/platform/client-address";
 import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, fixture, type SignedIn, signIn } from "../../helpers/customers";
+import { asCustomer, type Fixture, fixture, type SignedIn, signIn } from "../../helpers/customers";
 import { bearer } from "../../helpers/operators";
 import { advanceDays } from "../../helpers/payments";
 
@@ -17,7 +17,7 @@ async function makeWorld() {
   const { app, context } = made;
   let addressCounter = 0;
   /** A customer with an ACTIVE (or given) subscription, signed in, and a cancel token for it. */
-  const customer = async (email: string, status = "ACTIVE") => {
+  const customer = async (email: string, status: Fixture["status"] = "ACTIVE") => {
     const { userId } = await fixture(app, { email, status });
     const session = await signIn(app, email);
     return {

@@ -2,9 +2,10 @@ import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { refundRefusedTrials } from "../../../../bff/modules/payments/refunds/refused-trial-refunds";
 import { addMonths } from "../../../../core/calendar";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
-import { asCustomer, demoToken, type SignedIn, signIn } from "../../../helpers/customers";
-import { bearer, makeOperator, tokensFor } from "../../../helpers/operators";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../../helpers/api";
+import { makeTestApp, request } from "../../../helpers/app";
+import { demoToken, type SignedIn, signIn } from "../../../helpers/customers";
+import { makeOperator, tokensFor } from "../../../helpers/operators";
 import { cards, ledger, order, payInSandbox, payWithCard } from "../../../helpers/payments";
 
 // DESIGN §13: the 1-unit trial is once per customer and once per card through every door:
@@ -15,21 +16,16 @@ const secret = context.config.cloudPaymentsApiSecret;
 const dayMs = 86_400_000;
 let tokens = 0;
 
-type Order = { amount: number; invoiceId: string; accountId: string; trial?: boolean };
+const api = apiOf(app);
+
+type Order = { amount: number; invoiceId: string; accountId: string };
 type Card = { firstSix: string; lastFour: string; expiry: string };
-type OrderStatus = {
-  status: string;
-  trialRefused?: string;
-  reason?: string;
-  fullPrice?: { amount: number; currency: string; tariff: number; period: number };
-};
+const inLanguage = (language: string, cookie?: string) => ({
+  headers: { cookie: [cookie, `i18next=${language}`].filter(Boolean).join("; ") },
+});
 
 const profileOf = async (customer: SignedIn) =>
-  (
-    (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { subscriptionStatus: string; expirationDate: string | null };
-    }
-  ).userInfo;
+  (await dataOf(api.profile.post(identityOf(customer), sessionOf(customer)))).userInfo;
 
 /** A signed gateway notification carrying the card as CloudPayments describes it. */
 async function notify(
@@ -82,15 +78,7 @@ function recordRefundCalls() {
 }
 
 async function orderStatus(invoiceId: string, language = "en") {
-  const response = await app.handle(
-    request("/api/shop/orderStatus", {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: `i18next=${language}` },
-      body: JSON.stringify({ invoiceId }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  return (await response.json()) as OrderStatus;
+  return dataOf(api.shop.orderStatus.post({ invoiceId }, inLanguage(language)));
 }
 
 /** An anonymous /instantPay purchase (the 1-unit trial unless `fullPrice`), paid in the sandbox. */
@@ -98,16 +86,14 @@ async function anonymousPurchase(
   options: { period?: number; tariff?: number; fullPrice?: boolean; expiry?: string } = {},
 ) {
   const prepaidToken = `${"a1b2c3".repeat(5)}${++tokens}_${options.period ?? 30}_${options.tariff ?? 1}`;
-  const response = await app.handle(
-    postJson("/api/shop/order", {
+  const widget = await dataOf(
+    api.shop.order.post({
       prepaidToken,
       tariff: options.tariff ?? 1,
       period: options.period ?? 30,
       ...(options.fullPrice ? { fullPrice: true } : {}),
     }),
   );
-  expect(response.status).toBe(200);
-  const widget = (await response.json()) as Order;
   const paid = await payInSandbox(app, {
     invoiceId: widget.invoiceId,
     cardNumber: cards.success,
@@ -120,39 +106,16 @@ async function anonymousPurchase(
 /** /api/register with the purchase, as the client sends it after "attach" is confirmed. */
 async function attach(email: string, prepaidToken: string, language = "en") {
   const token = await demoToken(app, email);
-  const response = await app.handle(
-    request("/api/register", {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: `i18next=${language}` },
-      body: JSON.stringify({ ...token, period: 30, tariff: 1, prepaidToken }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  return (await response.json()) as {
-    success: boolean;
-    expirationDate: string | null;
-    subscriptionIsActive: boolean;
-    prepaid?: { bound: boolean; reason?: string };
-  };
+  return dataOf(api.register.post({ ...token, period: 30, tariff: 1, prepaidToken }, inLanguage(language)));
 }
 
 async function preview(customer: SignedIn, prepaidToken: string, language = "en") {
-  const response = await app.handle(
-    request("/api/shop/prepaidPreview", {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: `${customer.cookie}; i18next=${language}` },
-      body: JSON.stringify({ uid: customer.uid, email: customer.email, prepaidToken }),
-    }),
+  return dataOf(
+    api.shop.prepaidPreview.post(
+      { ...identityOf(customer), prepaidToken },
+      inLanguage(language, customer.cookie),
+    ),
   );
-  expect(response.status).toBe(200);
-  return (await response.json()) as {
-    outcome: string;
-    days?: number;
-    months?: number;
-    until?: string;
-    reason?: string;
-    isRefundOnConfirm?: boolean;
-  };
 }
 
 describe("an anonymous 1-unit purchase never gives an account a second trial", () => {
@@ -274,9 +237,7 @@ describe("the trial is once per card at Pay as well as at Check", () => {
       });
       expect(status.reason).toMatch(/карта/);
       // The refused payment is not the loser's trial: another card may still start one.
-      const shop = (await (await app.handle(asCustomer(loser, "/api/shop/getShop"))).json()) as {
-        trial: boolean;
-      };
+      const shop = await dataOf(api.shop.getShop.post(identityOf(loser), sessionOf(loser)));
       expect(shop.trial).toBe(true);
       // The winner's access is not touched by the loser's refund.
       expect((await profileOf(winner)).subscriptionStatus).toBe("ACTIVE");
@@ -291,9 +252,7 @@ describe("the trial is once per card at Pay as well as at Check", () => {
       const card = { firstSix: "220220", lastFour: "9911", expiry: "08/32" };
       const buy = async (suffix: string) => {
         const prepaidToken = `${"c0ffee".repeat(5)}${suffix}_30_1`;
-        const widget = (await (
-          await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 30 }))
-        ).json()) as Order;
+        const widget = await dataOf(api.shop.order.post({ prepaidToken, tariff: 1, period: 30 }));
         return { prepaidToken, widget };
       };
       const first = await buy("1");
@@ -356,10 +315,12 @@ describe("the trial is once per card at Pay as well as at Check", () => {
     expect(status).toMatchObject({ trialRefused: "card", fullPrice: { amount: 150, tariff: 1, period: 30 } });
     expect(status.reason).toMatch(/деньги не списаны/);
 
-    const full = await app.handle(
-      asCustomer(second, "/api/shop/order", { tariff: 1, period: 30, fullPrice: true }),
+    const fullOrder = await dataOf(
+      api.shop.order.post(
+        { ...identityOf(second), tariff: 1, period: 30, fullPrice: true },
+        sessionOf(second),
+      ),
     );
-    const fullOrder = (await full.json()) as Order;
     expect(fullOrder).toMatchObject({ trial: false, amount: 150 });
     expect(await notify("check", fullOrder, card, "73000003")).toBe(0);
     expect(await notify("pay", fullOrder, card, "73000003")).toBe(0);
@@ -400,7 +361,7 @@ describe("the trial is once per card at Pay as well as at Check", () => {
     const customer = await signIn(app, "plain-status@example.com");
     const widget = await order(app, customer);
     expect(await orderStatus(widget.invoiceId)).toEqual({ status: "pending" });
-    const missing = await app.handle(postJson("/api/shop/orderStatus", { invoiceId: "first-nothing" }));
+    const missing = await refusalOf(api.shop.orderStatus.post({ invoiceId: "first-nothing" }));
     expect(missing.status).toBe(404);
   });
 });
@@ -410,38 +371,26 @@ describe("a paid anonymous purchase is never lost", () => {
     const { prepaidToken } = await anonymousPurchase({ period: 9 });
     const customer = await signIn(app, "attach-later@example.com");
     expect((await profileOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
-    const anonymous = await app.handle(
-      postJson("/api/shop/attachPrepaid", { uid: customer.uid, email: customer.email, prepaidToken }),
-    );
+    const attach = () =>
+      api.shop.attachPrepaid.post({ ...identityOf(customer), prepaidToken }, sessionOf(customer));
+    const anonymous = await refusalOf(api.shop.attachPrepaid.post({ ...identityOf(customer), prepaidToken }));
     expect(anonymous.status).toBe(401);
 
-    const attached = await app.handle(asCustomer(customer, "/api/shop/attachPrepaid", { prepaidToken }));
-    expect(attached.status).toBe(200);
-    expect(await attached.json()).toMatchObject({ bound: true, subscriptionIsActive: true });
+    expect(await dataOf(attach())).toMatchObject({ bound: true, subscriptionIsActive: true });
     expect((await profileOf(customer)).subscriptionStatus).toBe("ACTIVE");
-    const again = (await (
-      await app.handle(asCustomer(customer, "/api/shop/attachPrepaid", { prepaidToken }))
-    ).json()) as { bound: boolean };
-    expect(again.bound).toBe(true);
+    expect((await dataOf(attach())).bound).toBe(true);
   });
 
   test("support finds one not attached to any account by the payer's e-mail or its transaction id", async () => {
     await makeOperator(context, "support.unbound", "support");
-    const staff = bearer(
+    const staff = staffOf(
       (await tokensFor(app, "support.unbound", "correct horse battery staple")).accessToken,
     );
-    const search = async (part: string) =>
-      (await (
-        await app.handle(postJson(`/api/panel/users/search?emailPart=${encodeURIComponent(part)}`, {}, staff))
-      ).json()) as {
-        content: unknown[];
-        unboundPurchases: { transactionId: string; amount: number; email: string | null; isTrial: boolean }[];
-      };
+    const search = (part: string) =>
+      dataOf(api.panel.users.search.post({}, { ...staff, query: { emailPart: part } }));
 
     const prepaidToken = `${"beef00".repeat(5)}1_30_1`;
-    const widget = (await (
-      await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 30 }))
-    ).json()) as Order;
+    const widget = await dataOf(api.shop.order.post({ prepaidToken, tariff: 1, period: 30 }));
     const card = { firstSix: "220220", lastFour: "6060", expiry: "03/34" };
     expect(await notify("check", widget, card, "74000001")).toBe(0);
     expect(await notify("pay", widget, card, "74000001", "Lost.Buyer@Example.com")).toBe(0);
