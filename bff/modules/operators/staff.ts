@@ -1,3 +1,4 @@
+import { type Static, t } from "elysia";
 import type { Database } from "../../../db/database";
 import { type OperatorRole, type OperatorRow, operators } from "../../../db/queries/operators";
 import { AppError } from "../../platform/errors";
@@ -10,15 +11,18 @@ import {
   setOperatorPassword,
 } from "./accounts";
 
+export const staffRole = t.Union([t.Literal("admin"), t.Literal("support")]);
+
 /** An operator as the panel shows it: never the password hash. */
-export type StaffMember = {
-  id: number;
-  username: string;
-  role: OperatorRole;
-  isDisabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+export const staffMember = t.Object({
+  id: t.Number(),
+  username: t.String(),
+  role: staffRole,
+  isDisabled: t.Boolean(),
+  createdAt: t.String(),
+  updatedAt: t.String(),
+});
+export type StaffMember = Static<typeof staffMember>;
 
 const memberOf = (row: OperatorRow): StaffMember => ({
   id: row.id,

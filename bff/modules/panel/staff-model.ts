@@ -1,16 +1,6 @@
 import { t } from "elysia";
 import { errorResponse, rowId } from "../../platform/schemas";
-
-const role = t.Union([t.Literal("admin"), t.Literal("support")]);
-/** An operator as the staff screen shows them; never their password. */
-const member = t.Object({
-  id: t.Number(),
-  username: t.String(),
-  role,
-  isDisabled: t.Boolean(),
-  createdAt: t.String(),
-  updatedAt: t.String(),
-});
+import { staffMember as member, staffRole as role } from "../operators/staff";
 
 export const staffErrors = {
   400: errorResponse,

@@ -3,65 +3,13 @@ import { isoTime } from "../../../../core/date-time";
 import type { EntryRow, PublishedEntryRow } from "../../../../db/queries/entries";
 import type { NamedCheckRow } from "../../../../db/queries/probes";
 import { parseInbounds } from "../subscription/server-entries";
-import { isFresh, type NodeFailure, nodeFailure } from "./entry-health";
-import { listOf, type RealityWarning, realityWarning, tariffsOf } from "./entry-rules";
+import { isFresh, nodeFailure } from "./entry-health";
+import { listOf, realityWarning, tariffsOf } from "./entry-rules";
+import type { EntryOut, EntryView } from "./panel-entries-model";
 import { entryInbound } from "./published-entries";
 
-/** What one probe last decided of an entry. */
-export type ProbeVerdict = {
-  probe: string;
-  up: boolean;
-  since: string;
-  checkedAt: string;
-  latencyMs: number | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-};
-
-/** Why an entry is not in subscriptions now; null: it is. */
-export type EntryOut = "switchedOff" | "nodeDisabled" | "inboundGone" | NodeFailure | "probeDown" | null;
-
-/** An entry as the panel's Nodes screen shows it. */
-export type EntryView = {
-  id: number;
-  nodeId: number;
-  nodeName: string;
-  inboundTag: string;
-  position: number;
-  enabled: boolean;
-  /** The entry's own settings; null: the inbound's. */
-  own: {
-    address: string | null;
-    port: number | null;
-    sni: string | null;
-    fingerprint: string | null;
-    alpn: string[] | null;
-    path: string | null;
-    hostHeader: string | null;
-    serviceName: string | null;
-  };
-  /** What clients dial, the inbound's settings with the entry's over them; null when the node no longer reports the inbound. */
-  dialed: {
-    address: string | null;
-    protocol: InboundReport["protocol"];
-    port: number;
-    network: InboundReport["network"];
-    security: InboundReport["security"];
-    sni: string | null;
-    fingerprint: string | null;
-    alpn: string[];
-  } | null;
-  remark: string;
-  tags: string[];
-  /** Tariff months the entry is for; empty: everyone. */
-  tariffs: number[];
-  out: EntryOut;
-  probes: ProbeVerdict[];
-  /** The node's connection events of the last hour: how many, and the share that succeeded. */
-  connections: { total: number; successRate: number } | null;
-  warning: RealityWarning | null;
-  updatedAt: string;
-};
+// The view is typed by the panel's answer schema; its readers name it from here.
+export type { EntryView };
 
 export type EntryViewInput = {
   row: EntryRow & { node_name: string };

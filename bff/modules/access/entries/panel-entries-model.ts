@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { t } from "elysia";
+import { type Static, t } from "elysia";
+import { inboundReport } from "../../../../agent/contract/node-api";
 import { errorResponse, rowId } from "../../../platform/schemas";
 import { alpnValues, fingerprints } from "./entry-rules";
 
@@ -35,7 +36,8 @@ export const settings = {
   enabled: t.Optional(t.Boolean()),
 };
 
-const probeVerdict = t.Object({
+/** What one probe last decided of an entry. */
+export const probeVerdict = t.Object({
   probe: t.String(),
   up: t.Boolean(),
   since: t.String({ description: "ISO 8601: since when this probe finds it up, or down" }),
@@ -45,6 +47,7 @@ const probeVerdict = t.Object({
   lastErrorAt: t.Nullable(t.String()),
 });
 
+/** An entry as the panel's Nodes screen shows it. */
 export const entry = t.Object({
   id: t.Number(),
   nodeId: t.Number(),
@@ -65,16 +68,11 @@ export const entry = t.Object({
   dialed: t.Nullable(
     t.Object({
       address: t.Nullable(t.String()),
-      protocol: t.Union([t.Literal("vless"), t.Literal("vmess")]),
+      // The inbound's own kinds, as the node's contract declares them.
+      protocol: inboundReport.properties.protocol,
       port: t.Number(),
-      network: t.Union([
-        t.Literal("tcp"),
-        t.Literal("ws"),
-        t.Literal("grpc"),
-        t.Literal("xhttp"),
-        t.Literal("httpupgrade"),
-      ]),
-      security: t.Union([t.Literal("none"), t.Literal("tls"), t.Literal("reality")]),
+      network: inboundReport.properties.network,
+      security: inboundReport.properties.security,
       sni: t.Nullable(t.String()),
       fingerprint: t.Nullable(t.String()),
       alpn: t.Array(t.String()),
@@ -107,6 +105,11 @@ export const entry = t.Object({
   ),
   updatedAt: t.String(),
 });
+
+export type EntryView = Static<typeof entry>;
+export type ProbeVerdict = Static<typeof probeVerdict>;
+/** Why an entry is not in subscriptions now; null: it is. */
+export type EntryOut = EntryView["out"];
 
 /** An id in a JSON body: a JSON number (a path's id is text, rowId). */
 export const bodyId = wholeNumber({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
