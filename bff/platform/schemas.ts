@@ -8,6 +8,12 @@ export const errorResponse = t.Object({
 
 export const customerErrors = { 400: errorResponse, 401: errorResponse, 403: errorResponse } as const;
 
+/** What every panel call may refuse with. */
+export const panelErrors = { ...customerErrors, 404: errorResponse } as const;
+
+/** What a panel change may also refuse with: a name taken, or a state that forbids it (409). */
+export const panelChangeErrors = { ...panelErrors, 409: errorResponse } as const;
+
 /**
  * A row id in a path or query: plain decimal digits without a leading zero, at most 15 of
  * them (below 2^53). A number parser would also read `0x10`, `1e3`, ` 12`, `+12` or

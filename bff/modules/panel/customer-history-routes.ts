@@ -2,9 +2,10 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { pageOf, pageQuery } from "../../platform/paging";
 import { callerLanguage } from "../../platform/request-language";
+import { panelErrors } from "../../platform/schemas";
 import { operatorAuth } from "../operators/operator-auth";
 import { messagesOf } from "./messages";
-import { messagesPage, panelErrors, userIdQuery } from "./model";
+import { messagesPage, userIdQuery } from "./model";
 import { connectionLogsOf, inviteesOf, receiptsOf } from "./users";
 
 /** Beyond the spec's 3: support reading a long history picks a bigger page. */

@@ -1,9 +1,10 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { pageOf, pageQuery } from "../../platform/paging";
+import { panelErrors } from "../../platform/schemas";
 import { operatorAuth } from "../operators/operator-auth";
 import { searchCustomers } from "./customer-search";
-import { panelErrors, userIdQuery } from "./model";
+import { userIdQuery } from "./model";
 import { userDetails } from "./users";
 
 /** Finding a customer and opening their card (any operator). */

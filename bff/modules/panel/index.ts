@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { pageOf, pageQuery } from "../../platform/paging";
+import { panelErrors } from "../../platform/schemas";
 import { panelEntriesRoutes } from "../access/entries/panel-entries-routes";
 import { panelNodesRoutes } from "../access/nodes/panel-nodes-routes";
 import { panelProbesRoutes } from "../access/nodes/probes/panel-probes-routes";
@@ -10,7 +11,6 @@ import { auditLogPage } from "./audit-log";
 import { panelCustomerHistoryRoutes } from "./customer-history-routes";
 import { panelCustomerRoutes } from "./customer-routes";
 import { dashboardOf } from "./dashboard";
-import { panelErrors } from "./model";
 import { panelRefundRoutes } from "./refund-routes";
 import { staffRoutes } from "./staff-routes";
 

@@ -1,14 +1,6 @@
 import { t } from "elysia";
-import { errorResponse, rowId } from "../../platform/schemas";
+import { rowId } from "../../platform/schemas";
 import { deliveryRecord } from "../mail/view";
-
-/** What every panel call may refuse with. */
-export const panelErrors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-} as const;
 
 /** A customer named in a query parameter (`id` or `userId`). */
 export const userIdQuery = rowId;

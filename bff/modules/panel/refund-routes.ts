@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { callerLanguage } from "../../platform/request-language";
+import { panelErrors } from "../../platform/schemas";
 import { operatorAuth } from "../operators/operator-auth";
 import { previewRefund, refundCustomer } from "../payments/refunds/refund";
 import { paymentIdsDescription, refundAnswer, refundBody } from "../payments/refunds/refund-model";
-import { panelErrors } from "./model";
 
 /** A refund from the panel: what it would return (any operator), and doing it (administrators). */
 export function panelRefundRoutes(context: AppContext) {

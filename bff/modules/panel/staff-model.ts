@@ -1,14 +1,7 @@
 import { t } from "elysia";
-import { errorResponse, rowId } from "../../platform/schemas";
+import { rowId } from "../../platform/schemas";
 import { staffMember as member, staffRole as role } from "../operators/staff";
 
-export const staffErrors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-};
 export const staffParams = t.Object({ id: rowId });
 
 export const staffList = t.Object({ operators: t.Array(member) });

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
+import { panelChangeErrors as errors } from "../../platform/schemas";
 import { actorOf, operatorAuth } from "../operators/operator-auth";
 import {
   addStaff,
@@ -9,7 +10,6 @@ import {
   setStaffDisabled,
 } from "../operators/staff";
 import {
-  staffErrors as errors,
   newStaff,
   newStaffBody,
   staffParams as params,

@@ -6,16 +6,9 @@ import { answerErrorsAs } from "../../platform/error-handler";
 import { AppError } from "../../platform/errors";
 import { pageOf, pageQuery } from "../../platform/paging";
 import { callerLanguage } from "../../platform/request-language";
-import { errorResponse } from "../../platform/schemas";
+import { panelErrors } from "../../platform/schemas";
 import { operatorAuth } from "../operators/operator-auth";
 import { availablePromos, createPromo, promoTypesIn } from "./panel-promos";
-
-const panelErrors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-} as const;
 
 /** The panel's promo code calls under /api/panel/promos (the panel module mounts them behind its sign-in). */
 export function panelPromoRoutes(context: AppContext) {

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { inboundReport } from "../../../../agent/contract/node-api";
-import { errorResponse, rowId } from "../../../platform/schemas";
+import { rowId } from "../../../platform/schemas";
 import { alpnValues, fingerprints } from "./entry-rules";
 
 /**
@@ -114,8 +114,6 @@ export type EntryOut = EntryView["out"];
 /** An id in a JSON body: a JSON number (a path's id is text, rowId). */
 export const bodyId = wholeNumber({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 
-/** What every entries call may refuse with. */
-export const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 export const entriesAnswer = t.Object({ success: t.Literal(true), entries: t.Array(entry) });
 export const withEntry = t.Object({ success: t.Literal(true), entry });
 export const entryParams = t.Object({ id: rowId });

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../context";
+import { panelErrors as errors } from "../../../platform/schemas";
 import { actorOf, operatorAuth } from "../../operators/operator-auth";
 import { addEntry, changeEntries, editEntry, listEntries, reorderEntries } from "./panel-entries";
 import {
   bulkBody,
   entriesAnswer,
   entryParams,
-  errors,
   newEntryBody,
   orderBody,
   settingsBody,

@@ -4,7 +4,7 @@ import type { KeyedNode } from "../../../../db/queries/nodes";
 import { AppError } from "../../../platform/errors";
 import { keyedNode, type NodeIdentity } from "./node-keys";
 
-/** An agent silent this long (wall clock) has let its key go: another instance may take it. */
+/** An agent (a node's or a probe's) silent this long (wall clock) has let its key go: another instance may take it. */
 export const agentSilenceMs = 60_000;
 /**
  * How often the same agent's calls, or a refused one's, are written down: the 60 s rule
@@ -28,7 +28,7 @@ export type AgentCall = {
  * The instance a call names: its UUID in lower case, or '' without the header (clients of the
  * API other than the agent then count as one instance, as before). Anything else is 400.
  */
-function instanceOf(header: string | null): string {
+export function agentInstanceOf(header: string | null): string {
   const value = header?.trim() ?? "";
   if (value === "") return "";
   if (!uuidPattern.test(value)) throw new AppError("invalid_agent_instance");
@@ -78,7 +78,7 @@ export async function authorizeAgentCall(
   wallNow = Date.now(),
 ): Promise<NodeIdentity> {
   const node = await keyedNode(database, call.authorization, wallNow);
-  const instance = instanceOf(call.instance);
+  const instance = agentInstanceOf(call.instance);
   await admitAgent(database, node, { instance, address: call.address }, wallNow);
   return { id: node.id, name: node.name };
 }

@@ -5,8 +5,11 @@ import { vpnNodes } from "../../../../db/queries/nodes";
 import { AppError } from "../../../platform/errors";
 import { randomToken } from "../../../platform/random";
 
-/** Node keys are kept as hashes: shown once (CLI or panel), never readable again. */
-const hashOf = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
+/** Agent keys (nodes' and probes') are kept as hashes: shown once (CLI or panel), never readable again. */
+export const keyHashOf = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
+
+/** The key of an `Authorization: Bearer {KEY}` header, if it holds one. */
+export const bearerKeyOf = (header: string | null) => /^Bearer\s+(\S+)$/i.exec(header ?? "")?.[1];
 
 const newKey = () => `node_${randomToken(24)}`;
 
@@ -15,7 +18,7 @@ export type NodeIdentity = { id: number; name: string };
 /** A new node and its key (DESIGN §8: `npm run operator -- node <name>` or the panel). */
 export async function createNode(database: Database, name: string, now: number): Promise<string> {
   const key = newKey();
-  await vpnNodes.insert(database, name, hashOf(key), now);
+  await vpnNodes.insert(database, name, keyHashOf(key), now);
   return key;
 }
 
@@ -29,7 +32,7 @@ export async function rotateNodeKey(
   rotatedAt = Date.now(),
 ): Promise<string | undefined> {
   const key = newKey();
-  const row = await vpnNodes.replaceKeyHash(database, nodeId, hashOf(key), rotatedAt);
+  const row = await vpnNodes.replaceKeyHash(database, nodeId, keyHashOf(key), rotatedAt);
   return row ? key : undefined;
 }
 
@@ -66,9 +69,9 @@ export async function setNodeDisabled(database: Database, nodeId: number, disabl
  * disabled node.
  */
 export async function keyedNode(database: Database, header: string | null, wallNow = Date.now()) {
-  const key = /^Bearer\s+(\S+)$/i.exec(header ?? "")?.[1];
+  const key = bearerKeyOf(header);
   if (!key) throw new AppError("node_key_missing");
-  const hash = hashOf(key);
+  const hash = keyHashOf(key);
   const node = await vpnNodes.byKeyHash(database, hash);
   if (!node) return refuseReplacedKey(database, hash, wallNow);
   if (node.disabled_at !== null) throw new AppError("node_disabled");

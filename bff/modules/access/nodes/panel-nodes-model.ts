@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { errorResponse, rowId } from "../../../platform/schemas";
+import { rowId } from "../../../platform/schemas";
 
 /** An inbound as the node's agent last reported it. */
 const inbound = t.Object({
@@ -68,10 +68,3 @@ export const withKey = t.Object({
   key: t.String({ description: "The node's NODE_KEY: shown this once, stored only hashed" }),
 });
 export const nodeParams = t.Object({ id: rowId });
-export const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-};

@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../context";
+import { panelChangeErrors as errors } from "../../../platform/schemas";
 import { actorOf, operatorAuth } from "../../operators/operator-auth";
 import { addNodeFromPanel, listNodes, rotateKeyOf, setDisabledOf } from "./panel-nodes";
-import { errors, newNodeBody, nodeList, nodeParams, withKey, withNode } from "./panel-nodes-model";
+import { newNodeBody, nodeList, nodeParams, withKey, withNode } from "./panel-nodes-model";
 
 /** The key is in the answer once: no cache on the way may keep it. */
 const secretAnswer = { "cache-control": "no-store" };

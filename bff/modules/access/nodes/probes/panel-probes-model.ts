@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { errorResponse, rowId } from "../../../../platform/schemas";
+import { rowId } from "../../../../platform/schemas";
 
 /** A probe as the panel shows it; never its key or its credential. */
 export const probe = t.Object({
@@ -21,10 +21,3 @@ export const withKey = t.Object({
   key: t.String({ description: "The probe's PROBE_KEY: shown this once, stored only hashed" }),
 });
 export const probeParams = t.Object({ id: rowId });
-export const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-};

@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../../../context";
+import { panelChangeErrors as errors } from "../../../../platform/schemas";
 import { actorOf, operatorAuth } from "../../../operators/operator-auth";
 import { addProbeFromPanel, listProbes, rotateProbeKeyOf, setProbeDisabledOf } from "./panel-probes";
-import { errors, newProbeBody, probeList, probeParams, withKey, withProbe } from "./panel-probes-model";
+import { newProbeBody, probeList, probeParams, withKey, withProbe } from "./panel-probes-model";
 
 /** The key is in the answer once: no cache on the way may keep it. */
 const secretAnswer = { "cache-control": "no-store" };

@@ -4,16 +4,12 @@ import { type ProbeRow, probes } from "../../../../../db/queries/probes";
 import { AppError } from "../../../../platform/errors";
 import { randomToken } from "../../../../platform/random";
 import { type Actor, recordAction } from "../../../operators/accounts";
+import { agentInstanceOf, agentSilenceMs } from "../node-agents";
+import { bearerKeyOf, keyHashOf } from "../node-keys";
 
-/** Probe keys are kept as hashes, like node keys: shown once, never readable again. */
-const hashOf = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
 const newKey = () => `probe_${randomToken(24)}`;
 
 const namePattern = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** An agent silent this long (wall clock) has let its key go, as for nodes. */
-const agentSilenceMs = 60_000;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const record = (database: Database, action: string, name: string, now: number, actor: Actor) =>
   recordAction(database, actor, action, { name }, now);
@@ -39,7 +35,7 @@ export async function addProbe(
       database,
       {
         name,
-        keyHash: hashOf(key),
+        keyHash: keyHashOf(key),
         credential: crypto.randomUUID(),
         nodeTag: `kannt-probe-${randomToken(8)}`,
       },
@@ -63,7 +59,7 @@ export async function rotateProbeKey(
   return database.transaction(async () => {
     const probe = await probes.byId(database, id);
     if (!probe) throw new AppError("probe_not_found");
-    await probes.replaceKeyHash(database, id, hashOf(key));
+    await probes.replaceKeyHash(database, id, keyHashOf(key));
     await record(database, "probe.rotate-key", probe.name, now, actor);
     return key;
   });
@@ -96,14 +92,12 @@ export async function authorizeProbeCall(
   call: { authorization: string | null; instance: string | null },
   wallNow = Date.now(),
 ): Promise<ProbeRow> {
-  const key = /^Bearer\s+(\S+)$/i.exec(call.authorization ?? "")?.[1];
+  const key = bearerKeyOf(call.authorization);
   if (!key) throw new AppError("probe_key_missing");
-  const probe = await probes.byKeyHash(database, hashOf(key));
+  const probe = await probes.byKeyHash(database, keyHashOf(key));
   if (!probe) throw new AppError("probe_key_unknown");
   if (probe.disabled_at !== null) throw new AppError("probe_disabled");
-  const header = call.instance?.trim() ?? "";
-  if (header !== "" && !uuidPattern.test(header)) throw new AppError("invalid_agent_instance");
-  const instance = header.toLowerCase();
+  const instance = agentInstanceOf(call.instance);
   const seenAt = probe.agent_seen_at === null ? null : Number(probe.agent_seen_at);
   if (
     probe.agent_instance !== null &&
