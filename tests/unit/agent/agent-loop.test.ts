@@ -151,6 +151,36 @@ const hour = 60 * 60_000;
 const line = (tag: string, endpoint: string) =>
   `2026/11/26 01:08:00 ${endpoint} accepted tcp:example.com:443 [direct] email: ${tag}\n`;
 
+/**
+ * The product's first list, one entry per device, and a connection of each in the access
+ * log: answered once every device is on the core and every endpoint is known. `alsoLogged`
+ * are lines written with them (clients that are no device, for one). Answers the ids.
+ */
+async function connectDevices(
+  { agent, core, accessLog }: ReturnType<typeof startAgent>,
+  product: ScriptedProduct,
+  endpoints: Record<string, string>,
+  alsoLogged = "",
+): Promise<Record<string, string>> {
+  const ids = Object.fromEntries(Object.keys(endpoints).map((tag) => [tag, randomUUID()]));
+  product.answer({
+    version: 1,
+    full: true,
+    entries: Object.entries(ids).map(([tag, id]) => ({ tag, id, remainingMs: hour })),
+    removed: [],
+  });
+  const count = Object.keys(endpoints).length;
+  await until("every device on the core", () => Object.keys(core.users("kannt-vless")).length === count);
+  appendFileSync(
+    accessLog,
+    Object.entries(endpoints)
+      .map(([tag, endpoint]) => line(tag, endpoint))
+      .join("") + alsoLogged,
+  );
+  await until("the endpoints are known", () => agent.trackedEndpoints === count);
+  return ids;
+}
+
 describe("the agent's loops", () => {
   test("with the product unreachable it serves its saved list, keeps retrying and removes nobody", async () => {
     const statePath = join(directory, "saved.json");
@@ -174,22 +204,15 @@ describe("the agent's loops", () => {
 
   test("a revoked device's logged connections are closed, a line logged just after included; others' are not", async () => {
     const product = new ScriptedProduct();
-    const { agent, core, closed, accessLog } = startAgent(product);
+    const started = startAgent(product);
+    const { agent, core, closed, accessLog } = started;
     await agent.start();
-    product.answer({
-      version: 1,
-      full: true,
-      entries: [
-        { tag: "dev-a", id: randomUUID(), remainingMs: hour },
-        { tag: "dev-b", id: randomUUID(), remainingMs: hour },
-      ],
-      removed: [],
-    });
-    await until("both on the core", () => Object.keys(core.users("kannt-vless")).length === 2);
-
-    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40001") + line("dev-b", "203.0.113.8:40002"));
-    appendFileSync(accessLog, line("operator@example.com", "192.0.2.1:5000"));
-    await until("the endpoints are known", () => agent.trackedEndpoints === 2);
+    await connectDevices(
+      started,
+      product,
+      { "dev-a": "203.0.113.7:40001", "dev-b": "203.0.113.8:40002" },
+      line("operator@example.com", "192.0.2.1:5000"),
+    );
 
     product.answer({ version: 2, full: false, entries: [], removed: ["dev-a"] });
     await until("dev-a's socket is closed", () => closed.length === 1);
@@ -248,21 +271,10 @@ describe("the agent's loops", () => {
   });
   test("a device back on the core (re-added, or a new link) keeps its fresh connections: the late-line window ends", async () => {
     const product = new ScriptedProduct();
-    const { agent, core, closed, accessLog } = startAgent(product);
+    const started = startAgent(product);
+    const { agent, core, closed, accessLog } = started;
     await agent.start();
-    const firstId = randomUUID();
-    product.answer({
-      version: 1,
-      full: true,
-      entries: [
-        { tag: "dev-a", id: firstId, remainingMs: hour },
-        { tag: "dev-b", id: randomUUID(), remainingMs: hour },
-      ],
-      removed: [],
-    });
-    await until("both on the core", () => Object.keys(core.users("kannt-vless")).length === 2);
-    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40001") + line("dev-b", "203.0.113.8:40002"));
-    await until("the endpoints are known", () => agent.trackedEndpoints === 2);
+    await connectDevices(started, product, { "dev-a": "203.0.113.7:40001", "dev-b": "203.0.113.8:40002" });
 
     product.answer({ version: 2, full: false, entries: [], removed: ["dev-a"] });
     await until("dev-a's socket is closed", () => closed.length === 1);
@@ -350,20 +362,10 @@ describe("the agent's loops", () => {
   test("a connection open at a revocation that no line names (the core dropped its line) is closed a moment later; one named late, or opened after, is not", async () => {
     const alsoOpen = new Set<string>();
     const product = new ScriptedProduct();
-    const { agent, core, closedKeys, accessLog } = startAgent(product, undefined, { alsoOpen });
+    const started = startAgent(product, undefined, { alsoOpen });
+    const { agent, closedKeys, accessLog } = started;
     await agent.start();
-    product.answer({
-      version: 1,
-      full: true,
-      entries: [
-        { tag: "dev-a", id: randomUUID(), remainingMs: hour },
-        { tag: "dev-b", id: randomUUID(), remainingMs: hour },
-      ],
-      removed: [],
-    });
-    await until("both on the core", () => Object.keys(core.users("kannt-vless")).length === 2);
-    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40001") + line("dev-b", "203.0.113.8:40002"));
-    await until("the endpoints are known", () => agent.trackedEndpoints === 2);
+    await connectDevices(started, product, { "dev-a": "203.0.113.7:40001", "dev-b": "203.0.113.8:40002" });
     // Accepted by the core, never logged: it may be dev-a's.
     alsoOpen.add("192.0.2.50:5000");
     // Accepted just before the revocation; its line is written as it happens.
@@ -382,17 +384,10 @@ describe("the agent's loops", () => {
 
   test("a close that did not take (ss failed) is made again a moment later", async () => {
     const product = new ScriptedProduct();
-    const { agent, core, closed, closedKeys, accessLog } = startAgent(product);
-    await agent.start();
-    product.answer({
-      version: 1,
-      full: true,
-      entries: [{ tag: "dev-a", id: randomUUID(), remainingMs: hour }],
-      removed: [],
-    });
-    await until("on the core", () => "dev-a" in core.users("kannt-vless"));
-    appendFileSync(accessLog, line("dev-a", "203.0.113.7:40001"));
-    await until("the endpoint is known", () => agent.trackedEndpoints === 1);
+    const started = startAgent(product);
+    const { closed, closedKeys } = started;
+    await started.agent.start();
+    await connectDevices(started, product, { "dev-a": "203.0.113.7:40001" });
     failNextClose.count = 1;
     product.answer({ version: 2, full: false, entries: [], removed: ["dev-a"] });
     await until("closed on the second try", () => closedKeys.has("203.0.113.7:40001"));

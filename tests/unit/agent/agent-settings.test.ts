@@ -22,6 +22,21 @@ const withoutAgentVariables = () =>
     Object.entries(process.env).filter(([name]) => !agentVariables.includes(name)),
   ) as Record<string, string>;
 
+/** A core config with one inbound that logs its access to a file of its own (both made here). */
+function coreWithAccessLog(directory: string, logName: string, configName: string) {
+  const accessLog = join(directory, logName);
+  writeFileSync(accessLog, "");
+  const config = join(directory, configName);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      log: { access: accessLog },
+      inbounds: [{ tag: "kannt-v", port: 443, protocol: "vless" }],
+    }),
+  );
+  return { accessLog, config };
+}
+
 describe("the agent's environment", () => {
   test("a complete environment, with the API's default address", () => {
     expect(readSettings(complete)).toEqual({
@@ -97,17 +112,8 @@ describe("`npm run agent` with a bad configuration", () => {
   });
 
   test("stops, naming CORE_ACCESS_LOG, when it is not the file the core logs to (a typo would leave revoked connections open)", async () => {
-    const accessLog = join(directory, "core-access.log");
-    writeFileSync(accessLog, "");
+    const { accessLog, config } = coreWithAccessLog(directory, "core-access.log", "logging.json");
     writeFileSync(join(directory, "acess.log"), "");
-    const config = join(directory, "logging.json");
-    writeFileSync(
-      config,
-      JSON.stringify({
-        log: { access: accessLog },
-        inbounds: [{ tag: "kannt-v", port: 443, protocol: "vless" }],
-      }),
-    );
     const agent = spawnCaptured("agent/main.ts", {
       ...withoutAgentVariables(),
       ...complete,
@@ -122,16 +128,7 @@ describe("`npm run agent` with a bad configuration", () => {
   });
 
   test("stops on an AGENT_STATE it cannot write", async () => {
-    const accessLog = join(directory, "good-access.log");
-    writeFileSync(accessLog, "");
-    const config = join(directory, "good.json");
-    writeFileSync(
-      config,
-      JSON.stringify({
-        log: { access: accessLog },
-        inbounds: [{ tag: "kannt-v", port: 443, protocol: "vless" }],
-      }),
-    );
+    const { accessLog, config } = coreWithAccessLog(directory, "good-access.log", "good.json");
     const agent = spawnCaptured("agent/main.ts", {
       ...withoutAgentVariables(),
       ...complete,
