@@ -233,18 +233,18 @@ describe("the app's activation", () => {
     const { app, context } = await makeTestApp();
     const customer = await payingCustomer(app, "activate@example.com");
     const calls = callsOf(app, customer);
-    const first = await calls.activate("phone-1");
-    expect(first.status).toBe(200);
-    const answer = first.data;
+    const first = calls.activate("phone-1");
+    expect((await first).status).toBe(200);
+    const answer = await dataOf(first);
     const device = await stored(context, customer.email, "phone-1");
-    expect(answer?.accessKey).toMatch(uuid);
-    expect(answer?.accessKey).toBe(device?.credential);
-    expect(answer?.subscriptionUrl).toBe(`${callOrigin}/sub/${device?.sub_token}`);
-    expect(answer?.device).toMatchObject({ deviceId: "phone-1", isActive: true });
-    expect(answer?.device.firstActivation).not.toBeNull();
+    expect(answer.accessKey).toMatch(uuid);
+    expect(answer.accessKey).toBe(device?.credential);
+    expect(answer.subscriptionUrl).toBe(`${callOrigin}/sub/${device?.sub_token}`);
+    expect(answer.device).toMatchObject({ deviceId: "phone-1", isActive: true });
+    expect(answer.device.firstActivation).not.toBeNull();
     const again = await dataOf(calls.activate("phone-1"));
-    expect(again.accessKey).toBe(answer?.accessKey);
-    expect(again.subscriptionUrl).toBe(answer?.subscriptionUrl);
+    expect(again.accessKey).toBe(answer.accessKey);
+    expect(again.subscriptionUrl).toBe(answer.subscriptionUrl);
   });
 
   test("a device past the slots waits unused, refused in the customer's language; the cabinet connects it once a slot is free", async () => {
@@ -273,9 +273,10 @@ describe("answers carrying a device's key or link", () => {
     const { app } = await makeTestApp();
     const customer = await payingCustomer(app, "no-store@example.com");
     const calls = callsOf(app, customer);
-    const connected = await calls.connect();
+    const connecting = calls.connect();
+    const connected = await connecting;
     expect(connected.status).toBe(200);
-    const deviceId = connected.data?.deviceId ?? "";
+    const { deviceId } = await dataOf(connecting);
     const rotated = await calls.resetLink(deviceId);
     await calls.detach(deviceId);
     const activated = await calls.activate("phone-1");
