@@ -14,7 +14,6 @@ import { advanceDays, cards, order, payWithCard } from "../../../helpers/payment
  * the slot is free again, and the next Connect shows the same link.
  */
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
-type Link = { deviceId: string; subscriptionUrl: string };
 
 async function world() {
   const testApp = await makeTestApp();
@@ -45,10 +44,12 @@ function callsOf({ app }: TestApp, customer: SignedIn) {
   };
 }
 
-async function connect(testApp: TestApp, customer: SignedIn, deviceId?: string): Promise<Link> {
+/** The device and link Connect answers (its QR code only draws the link). */
+async function connect(testApp: TestApp, customer: SignedIn, deviceId?: string) {
   const { deviceId: id, subscriptionUrl } = await dataOf(callsOf(testApp, customer).connect(deviceId));
   return { deviceId: id, subscriptionUrl };
 }
+type Link = Awaited<ReturnType<typeof connect>>;
 
 const profileOf = (testApp: TestApp, customer: SignedIn) =>
   dataOf(apiOf(testApp.app).profile.post(identityOf(customer), sessionOf(customer)));

@@ -1,11 +1,13 @@
+import type { Static } from "elysia";
 import { describe, expect, test } from "vitest";
 import { runRetention } from "../../../../bff/jobs/retention";
 import { monthStartDay } from "../../../../bff/modules/access/devices/devices-part";
 import { createNode, setNodeDisabled } from "../../../../bff/modules/access/nodes/node-keys";
 import { createChangeWatcher } from "../../../../bff/modules/access/subscription/allowlist/change-watcher";
 import { dayMs } from "../../../../bff/platform/calendar";
+import type { errorResponse } from "../../../../bff/platform/schemas";
 import { type Api, apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../../helpers/api";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
+import { makeTestApp, postJson } from "../../../helpers/app";
 import { type SignedIn, signIn } from "../../../helpers/customers";
 import { startLoopbackServer } from "../../../helpers/loopback-server";
 import { allowList, entryWithId, nodeHeaders, postEvents, sampleReport } from "../../../helpers/nodes";
@@ -312,74 +314,48 @@ describe("bad input from a node", () => {
     const sample = { tag: "k00000000000000000000", upload: 1, download: 1 };
     const event = { tag: "k00000000000000000000", clientIp: "203.0.113.5", at: Date.now(), success: true };
     const inbound = sampleReport.inbounds[0];
-    const calls: [string, Request][] = [
-      ...["abc", "-1", "1e3", "1.5", "0x10", "1234567890123456789"].map((since): [string, Request] => [
-        `since=${since}`,
-        request(`/api/nodes/allowlist?since=${since}`, { headers: node }),
-      ]),
-      ...["21", "-1", "1.5", "x"].map((wait): [string, Request] => [
-        `wait=${wait}`,
-        request(`/api/nodes/allowlist?since=1&wait=${wait}`, { headers: node }),
-      ]),
-      [
-        "negative bytes",
-        postJson("/api/nodes/events", { traffic: [{ ...sample, upload: -1 }], connections: [] }, node),
-      ],
-      [
-        "fractional bytes",
-        postJson("/api/nodes/events", { traffic: [{ ...sample, upload: 1.5 }], connections: [] }, node),
-      ],
+    // Input no node should send; bodies the client's types refuse are passed as they are.
+    const { nodes } = apiOf(app);
+    const allowListAt = (query: { since: string; wait?: string }) => () =>
+      nodes.allowlist.get({ headers: node, query });
+    const events = (body: object) => () => nodes.events.post(body as never, { headers: node });
+    const report = (body: object) => () => nodes.report.post(body as never, { headers: node });
+    const calls = [
+      ...["abc", "-1", "1e3", "1.5", "0x10", "1234567890123456789"].map(
+        (since) => [`since=${since}`, allowListAt({ since })] as const,
+      ),
+      ...["21", "-1", "1.5", "x"].map((wait) => [`wait=${wait}`, allowListAt({ since: "1", wait })] as const),
+      ["negative bytes", events({ traffic: [{ ...sample, upload: -1 }], connections: [] })],
+      ["fractional bytes", events({ traffic: [{ ...sample, upload: 1.5 }], connections: [] })],
       [
         "too many samples",
-        postJson(
-          "/api/nodes/events",
-          {
-            traffic: Array.from({ length: 1001 }, () => ({ tag: "k", upload: 1, download: 1 })),
-            connections: [],
-          },
-          node,
-        ),
+        events({
+          traffic: Array.from({ length: 1001 }, () => ({ tag: "k", upload: 1, download: 1 })),
+          connections: [],
+        }),
       ],
-      [
-        "an empty tag",
-        postJson("/api/nodes/events", { traffic: [{ ...sample, tag: "" }], connections: [] }, node),
-      ],
-      ["no connections field", postJson("/api/nodes/events", { traffic: [] }, node)],
-      [
-        "an address that is none",
-        postJson(
-          "/api/nodes/events",
-          { traffic: [], connections: [{ ...event, clientIp: "<script>" }] },
-          node,
-        ),
-      ],
-      [
-        "a time as text",
-        postJson("/api/nodes/events", { traffic: [], connections: [{ ...event, at: "now" }] }, node),
-      ],
-      ["an unknown core", postJson("/api/nodes/report", { ...sampleReport, core: "nginx" }, node)],
-      [
-        "port 70000",
-        postJson("/api/nodes/report", { ...sampleReport, inbounds: [{ ...inbound, port: 70_000 }] }, node),
-      ],
-      [
-        "65 inbounds",
-        postJson("/api/nodes/report", { ...sampleReport, inbounds: Array(65).fill(inbound) }, node),
-      ],
-      [
-        "a host with a NUL",
-        postJson("/api/nodes/report", { ...sampleReport, host: "nl1\u0000.example.net" }, node),
-      ],
-      ["no host", postJson("/api/nodes/report", { ...sampleReport, host: undefined }, node)],
-      ["not JSON", postJson("/api/nodes/report", "{", node)],
-    ];
-    // Input no node should send, as bytes on the wire: the client's types would refuse most of it.
+      ["an empty tag", events({ traffic: [{ ...sample, tag: "" }], connections: [] })],
+      ["no connections field", events({ traffic: [] })],
+      ["an address that is none", events({ traffic: [], connections: [{ ...event, clientIp: "<script>" }] })],
+      ["a time as text", events({ traffic: [], connections: [{ ...event, at: "now" }] })],
+      ["an unknown core", report({ ...sampleReport, core: "nginx" })],
+      ["port 70000", report({ ...sampleReport, inbounds: [{ ...inbound, port: 70_000 }] })],
+      ["65 inbounds", report({ ...sampleReport, inbounds: Array(65).fill(inbound) })],
+      ["a host with a NUL", report({ ...sampleReport, host: "nl1\u0000.example.net" })],
+      ["no host", report({ ...sampleReport, host: undefined })],
+    ] as const;
     for (const [label, call] of calls) {
-      const response = await app.handle(call);
-      expect(response.status, label).toBe(400);
-      const body = (await response.json()) as { success: boolean; error: { message: string } };
-      expect(body.success, label).toBe(false);
-      expect(body.error.message.length, label).toBeGreaterThan(10);
+      const answer = call();
+      const refused = await refusalOf(answer);
+      expect(refused.status, label).toBe(400);
+      expect((await answer).error?.value, label).toMatchObject({ success: false });
+      expect(refused.message.length, label).toBeGreaterThan(10);
     }
+    // A body that is no JSON at all, which only raw bytes can carry.
+    const response = await app.handle(postJson("/api/nodes/report", "{", node));
+    expect(response.status, "not JSON").toBe(400);
+    const body = (await response.json()) as Static<typeof errorResponse>;
+    expect(body.success, "not JSON").toBe(false);
+    expect(body.error.message.length, "not JSON").toBeGreaterThan(10);
   });
 });
