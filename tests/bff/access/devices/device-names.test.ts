@@ -93,7 +93,7 @@ describe("a device's name from its app", () => {
         deviceId: "phone-1",
         deviceName: `  Galaxy\u200b   S24\u200f ${"y".repeat(80)}`,
         // The route's platform schema is a union built from a list, which Eden reads as `never`.
-        platform: "android" as never,
+        platform: "android",
       },
       sessionOf(customer),
     );
