@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { refreshReplayWindowMs } from "../../../bff/modules/operators/tokens";
 import { apiOf, dataOf, staffOf } from "../../helpers/api";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { bearer, login, makeOperator, solveCaptcha, tokensFor } from "../../helpers/operators";
+import { makeTestApp, postJson } from "../../helpers/app";
+import { login, makeOperator, solveCaptcha, tokensFor } from "../../helpers/operators";
 
 // The staff login answers a refusal as plain text with its code in a header (the spec's
 // form shows the text as is): those requests are read raw.
@@ -174,47 +174,61 @@ describe("refresh tokens", () => {
 });
 
 describe("panel access", () => {
-  const panelCalls: [string, string][] = [
-    ["POST", "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=a"],
-    ["POST", "/api/panel/users/getUserById?id=1"],
-    ["POST", "/api/panel/checks?userId=1&page=0&size=3"],
+  type Options = { headers?: Record<string, string> };
+  const { panel } = api;
+  // The sign-in is checked before the body: an empty one stands in for every call's own.
+  const empty = {} as never;
+  const panelCalls: [string, (options: Options) => Promise<{ status: number }>][] = [
     [
-      "POST",
-      "/api/panel/invitations/getInviteesByInviterId?userId=1&size=10&page=0&sortBy=created&sortDirection=DESC",
+      "POST /api/panel/users/search",
+      (options) =>
+        panel.users.search.post(
+          {},
+          { ...options, query: { page: 0, size: 10, sortBy: "id", emailPart: "a" } },
+        ),
     ],
-    ["POST", "/api/panel/logs?userId=1"],
-    ["GET", "/api/panel/promos/promoTypes"],
-    ["GET", "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC"],
-    ["POST", "/api/panel/promos/generatePromo"],
-    ["POST", "/api/panel/refund"],
-    ["GET", "/api/panel/audit?page=0&size=20"],
+    [
+      "POST /api/panel/users/getUserById",
+      (options) => panel.users.getUserById.post({}, { ...options, query: { id: 1 } }),
+    ],
+    [
+      "POST /api/panel/checks",
+      (options) => panel.checks.post({}, { ...options, query: { userId: 1, page: 0, size: 3 } }),
+    ],
+    [
+      "POST /api/panel/invitations/getInviteesByInviterId",
+      (options) =>
+        panel.invitations.getInviteesByInviterId.post(
+          {},
+          { ...options, query: { userId: 1, size: 10, page: 0, sortBy: "created", sortDirection: "DESC" } },
+        ),
+    ],
+    ["POST /api/panel/logs", (options) => panel.logs.post({}, { ...options, query: { userId: 1 } })],
+    ["GET /api/panel/promos/promoTypes", (options) => panel.promos.promoTypes.get(options)],
+    [
+      "GET /api/panel/promos/availablePromos",
+      (options) =>
+        panel.promos.availablePromos.get({
+          ...options,
+          query: { page: 0, size: 5, sortBy: "id", sortDirection: "DESC" },
+        }),
+    ],
+    ["POST /api/panel/promos/generatePromo", (options) => panel.promos.generatePromo.post(empty, options)],
+    ["POST /api/panel/refund", (options) => panel.refund.post(empty, options)],
+    ["GET /api/panel/audit", (options) => panel.audit.get({ ...options, query: { page: 0, size: 20 } })],
   ];
 
-  test.each(panelCalls)("%s %s refuses a missing token", async (method, path) => {
-    const response = await app.handle(
-      request(path, {
-        method,
-        headers: { "content-type": "application/json" },
-        body: method === "POST" ? "{}" : undefined,
-      }),
-    );
-    expect(response.status).toBe(401);
+  test.each(panelCalls)("%s refuses a missing token", async (_, call) => {
+    expect((await call({})).status).toBe(401);
   });
 
-  test.each(panelCalls)("%s %s refuses an expired token", async (method, path) => {
+  test.each(panelCalls)("%s refuses an expired token", async (_, call) => {
     const tokens = await tokensFor(app, admin.username, admin.password);
     context.clock.now();
     const { OffsetClock } = await import("../../../bff/platform/clock");
     if (!(context.clock instanceof OffsetClock)) throw new Error("test clock expected");
     context.clock.advance(16 * 60 * 1000);
-    const response = await app.handle(
-      request(path, {
-        method,
-        headers: { "content-type": "application/json", ...bearer(tokens.accessToken) },
-        body: method === "POST" ? "{}" : undefined,
-      }),
-    );
-    expect(response.status).toBe(401);
+    expect((await call(staffOf(tokens.accessToken))).status).toBe(401);
   });
 
   test("support staff may read but are refused refunds and promo creation (403)", async () => {
