@@ -40,8 +40,7 @@ describe("privacy retention over a test-clock year", () => {
     const api = apiOf(app);
     const { accessKey } = await dataOf(
       api.devices.activate.post(
-        // The schema's platform is a union mapped from a list, which TypeBox types as never.
-        { ...identityOf(customer), deviceId: "laptop", deviceName: "ThinkPad", platform: "windows" as never },
+        { ...identityOf(customer), deviceId: "laptop", deviceName: "ThinkPad", platform: "windows" },
         sessionOf(customer),
       ),
     );

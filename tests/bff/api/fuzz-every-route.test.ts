@@ -83,8 +83,7 @@ async function freshWorld(index: number): Promise<{ customer: Customer; known: R
         ...identityOf(customer),
         deviceId: `fuzz-device-${index}`,
         deviceName: "Fuzz phone",
-        // The schema's platform is a union mapped from a list, which TypeBox types as never.
-        platform: "android" as never,
+        platform: "android",
       },
       sessionOf(customer),
     ),

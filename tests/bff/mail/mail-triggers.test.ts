@@ -1,11 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { signBody } from "../../../bff/adapters/cloudpayments/signature";
 import { receiptPath } from "../../../bff/modules/mail/links";
 import type { Language } from "../../../core/languages";
 import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { makeTestApp, request } from "../../helpers/app";
 import { fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
-import { cards, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
+import { cards, notifyAsGateway, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
 import { panelRefund, staffHeaders } from "../../helpers/refunds";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
@@ -94,7 +93,7 @@ async function payTrial(world: TestApp, who: Customer, card = cards.success, tar
 
 /** A Pay notification for one of our payments, signed as the gateway signs it. */
 function payNotification(world: TestApp, payment: Payment) {
-  const body = new URLSearchParams({
+  return notification(world, "pay", {
     TransactionId: String(payment.transaction_id),
     Amount: (payment.amount / 100).toFixed(2),
     Currency: payment.currency,
@@ -102,12 +101,11 @@ function payNotification(world: TestApp, payment: Payment) {
     AccountId: payment.account_id,
     OperationType: "Payment",
     Status: "Completed",
-  }).toString();
-  return notification(world, "pay", body);
+  });
 }
 
 function refundNotification(world: TestApp, payment: Payment, refundTransactionId: number, amount: number) {
-  const body = new URLSearchParams({
+  return notification(world, "refund", {
     TransactionId: String(refundTransactionId),
     PaymentTransactionId: String(payment.transaction_id),
     Amount: (amount / 100).toFixed(2),
@@ -115,23 +113,13 @@ function refundNotification(world: TestApp, payment: Payment, refundTransactionI
     InvoiceId: payment.invoice_id,
     AccountId: payment.account_id,
     OperationType: "Refund",
-  }).toString();
-  return notification(world, "refund", body);
+  });
 }
 
-async function notification(world: TestApp, kind: string, body: string) {
-  const response = await world.app.handle(
-    request(`/api/payments/cloudpayments/${kind}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "content-hmac": signBody(world.context.config.cloudPaymentsApiSecret, body),
-      },
-      body,
-    }),
-  );
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { code: number }).code;
+async function notification(world: TestApp, kind: "pay" | "refund", fields: Record<string, string>) {
+  const answer = await notifyAsGateway(world.app, world.context.config.cloudPaymentsApiSecret, kind, fields);
+  expect(answer.status).toBe(200);
+  return answer.code;
 }
 
 describe("payments", () => {
