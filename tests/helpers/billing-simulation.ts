@@ -3,6 +3,7 @@ import { approvingCards } from "../../bff/adapters/sandbox/cards";
 import type { App } from "../../bff/app";
 import type { Database } from "../../db/database";
 import { type Api, dataOf, identityOf, sessionOf } from "./api";
+import { registerBody } from "./customers";
 import type { LedgerEntry } from "./payments";
 
 /**
@@ -273,16 +274,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   };
   const signInAgain = async (customer: Customer, referralCode = "") => {
     const token = await dataOf(api.dev.idp.token.post({ email: customer.email, provider: "google.com" }));
-    const registered = await api.register.post({
-      uid: token.uid,
-      email: token.email,
-      photoURL: token.photoURL,
-      providerId: token.providerId,
-      referralCode,
-      period: customer.trialDays,
-      tariff: customer.tariff,
-      credential: token.credential,
-    });
+    const registered = await api.register.post(
+      registerBody(token, { referralCode, period: customer.trialDays, tariff: customer.tariff }),
+    );
     if (registered.status !== 200) throw new Error(`register ${customer.email}: ${registered.status}`);
     const cookie = registered.response.headers
       .getSetCookie()
