@@ -18,3 +18,23 @@ export async function startProcess(script: string, environment: Record<string, s
   const port = Number(output.match(/READY (\d+)/)?.[1]);
   return { child: child as Subprocess, port, stop: () => child.kill() };
 }
+
+/**
+ * `bun args…` in demo mode with PATH, HOME and `settings` as its whole environment (no
+ * database setting of the shell running the tests reaches it), run to its end: gives its
+ * exit code and all it wrote.
+ */
+export async function runDemoScript(args: string[], settings: Record<string, string | undefined>) {
+  const child = Bun.spawn(["bun", ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", APP_MODE: "demo", ...settings },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, stdout, stderr };
+}

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { canonicalDatabasePath, controlSocketPath } from "../../../bff/platform/control-socket";
+import { runDemoScript } from "../../helpers/start-process";
 
 // The operator CLI and backups hand commands and file paths to whatever answers on the
 // data folder's control socket: only a socket of this user, closed to others, is asked.
@@ -39,22 +40,7 @@ function impostor(name: string) {
 
 /** `bun <script> args…` on the data folder of `databasePath`, without blocking the stand-in. */
 async function run(script: string, databasePath: string, ...args: string[]) {
-  const child = Bun.spawn(["bun", script, ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      APP_MODE: "demo",
-      DATABASE_PATH: databasePath,
-    },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { code, stdout, stderr } = await runDemoScript([script, ...args], { DATABASE_PATH: databasePath });
   return { code, output: `${stdout}${stderr}`.trim() };
 }
 
