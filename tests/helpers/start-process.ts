@@ -38,3 +38,21 @@ export async function runDemoScript(args: string[], settings: Record<string, str
   ]);
   return { code, stdout, stderr };
 }
+
+/**
+ * `npm run operator -- args…` as its own process, on the shell's environment with
+ * `environment` over it and errors only logged, run to its end: its exit code, output and errors.
+ */
+export async function runOperatorCli(args: string[], environment: Record<string, string>) {
+  const child = Bun.spawn(["bun", "bff/cli.ts", ...args], {
+    env: { ...process.env, ...environment, LOG_LEVEL: "error" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [output, errors, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { exitCode, output, errors };
+}
