@@ -19,18 +19,9 @@ export async function startProcess(script: string, environment: Record<string, s
   return { child: child as Subprocess, port, stop: () => child.kill() };
 }
 
-/**
- * `bun args…` in demo mode with PATH, HOME and `settings` as its whole environment (no
- * database setting of the shell running the tests reaches it), run to its end: gives its
- * exit code and all it wrote.
- */
-export async function runDemoScript(args: string[], settings: Record<string, string | undefined>) {
-  const child = Bun.spawn(["bun", ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", APP_MODE: "demo", ...settings },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+/** `bun args…` with `env` as its whole environment, run to its end: its exit code and all it wrote. */
+async function runBun(args: string[], env: Record<string, string | undefined>) {
+  const child = Bun.spawn(["bun", ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
@@ -40,19 +31,23 @@ export async function runDemoScript(args: string[], settings: Record<string, str
 }
 
 /**
- * `npm run operator -- args…` as its own process, on the shell's environment with
- * `environment` over it and errors only logged, run to its end: its exit code, output and errors.
+ * `bun args…` in demo mode with PATH, HOME and `settings` as its whole environment (no
+ * database setting of the shell running the tests reaches it), run to its end: gives its
+ * exit code and all it wrote.
  */
-export async function runOperatorCli(args: string[], environment: Record<string, string>) {
-  const child = Bun.spawn(["bun", "bff/cli.ts", ...args], {
-    env: { ...process.env, ...environment, LOG_LEVEL: "error" },
-    stdout: "pipe",
-    stderr: "pipe",
+export function runDemoScript(args: string[], settings: Record<string, string | undefined>) {
+  return runBun(args, {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    APP_MODE: "demo",
+    ...settings,
   });
-  const [output, errors, exitCode] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { exitCode, output, errors };
+}
+
+/**
+ * `npm run operator -- args…` as its own process, on the shell's environment with
+ * `environment` over it and errors only logged, run to its end: its exit code and all it wrote.
+ */
+export function runOperatorCli(args: string[], environment: Record<string, string>) {
+  return runBun(["bff/cli.ts", ...args], { ...process.env, ...environment, LOG_LEVEL: "error" });
 }

@@ -53,7 +53,7 @@ const until = (what: string, condition: () => Promise<boolean> | boolean, limitM
   waitUntil(what, condition, { limitMs, context: logs });
 
 async function cli(args: string[], environment: Record<string, string>): Promise<string> {
-  const { exitCode, output, errors } = await runOperatorCli(args, environment);
+  const { code: exitCode, stdout: output, stderr: errors } = await runOperatorCli(args, environment);
   expect(exitCode, errors).toBe(0);
   return (output.trim().split("\n").at(-1) ?? "").split(/\s+/).at(-1) ?? "";
 }

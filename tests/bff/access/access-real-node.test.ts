@@ -140,7 +140,11 @@ async function stopAgent() {
 
 /** `npm run operator -- node <name>` while the server runs: the key is the last word of its line. */
 async function makeNodeKey(): Promise<string> {
-  const { exitCode, output, errors } = await runOperatorCli(["node", nodeName], environment);
+  const {
+    code: exitCode,
+    stdout: output,
+    stderr: errors,
+  } = await runOperatorCli(["node", nodeName], environment);
   expect(exitCode, errors).toBe(0);
   const line = output.trim().split("\n").at(-1) ?? "";
   expect(line).toContain(`Node "${nodeName}" key`);
