@@ -34,6 +34,20 @@ export async function makeTestApp(
 }
 
 /**
+ * What a test app needs to start in production mode: real providers and gateway, an https
+ * public URL, and loopback addresses on a closed port for the gateway and SMTP.
+ */
+export const productionSettings = {
+  APP_MODE: "production",
+  PUBLIC_URL: "https://kannt.example",
+  GOOGLE_CLIENT_ID: "1234-kannt.apps.googleusercontent.com",
+  YANDEX_CLIENT_ID: "kannt-yandex-client",
+  CLOUDPAYMENTS_PUBLIC_ID: "pk_live_kannt",
+  CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
+  SMTP_URL: "smtps://user:password@127.0.0.1:9",
+};
+
+/**
  * A PostgreSQL database holds a pool of connections until it is closed; a run makes one
  * per test, so each is closed when its test ends or the cluster runs out of connections.
  * An app made outside a test (for a whole file, or in `beforeAll`) lives as long as the

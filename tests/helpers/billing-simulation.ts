@@ -3,7 +3,9 @@ import { approvingCards } from "../../bff/adapters/sandbox/cards";
 import type { App } from "../../bff/app";
 import type { Database } from "../../db/database";
 import { type Api, dataOf, identityOf, sessionOf } from "./api";
+import { registerBody } from "./customers";
 import type { LedgerEntry } from "./payments";
+import { prng } from "./seeded-random";
 
 /**
  * The billing simulation of DESIGN §13, shared by tests/bff/subscriptions/billing-simulation.test.ts
@@ -76,24 +78,6 @@ const cardNumbers = {
   firstThenDeclined: "4111111111111111",
   hardDeclineLater: "4000000000000069",
 } as const;
-
-/** Small, fast, seedable PRNG (mulberry32): the same seed replays the same story. */
-export function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    chance: (probability: number) => next() < probability,
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-  };
-}
 
 /**
  * The rule of DESIGN §5/§13, in minor units: half up to whole currency units. Each counting
@@ -273,16 +257,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   };
   const signInAgain = async (customer: Customer, referralCode = "") => {
     const token = await dataOf(api.dev.idp.token.post({ email: customer.email, provider: "google.com" }));
-    const registered = await api.register.post({
-      uid: token.uid,
-      email: token.email,
-      photoURL: token.photoURL,
-      providerId: token.providerId,
-      referralCode,
-      period: customer.trialDays,
-      tariff: customer.tariff,
-      credential: token.credential,
-    });
+    const registered = await api.register.post(
+      registerBody(token, { referralCode, period: customer.trialDays, tariff: customer.tariff }),
+    );
     if (registered.status !== 200) throw new Error(`register ${customer.email}: ${registered.status}`);
     const cookie = registered.response.headers
       .getSetCookie()

@@ -22,6 +22,26 @@ export async function demoToken(
   return dataOf(apiOf(app).dev.idp.token.post({ email, provider, ...extra }));
 }
 
+/** A token of the demo identity provider. */
+export type DemoToken = Awaited<ReturnType<typeof demoToken>>;
+
+/** The body /api/register is sent for a demo token: its identity, the plan, no referral code unless given. */
+export function registerBody(
+  token: DemoToken,
+  plan: { referralCode?: string; period?: number; tariff?: number } = {},
+) {
+  return {
+    uid: token.uid,
+    email: token.email,
+    photoURL: token.photoURL,
+    providerId: token.providerId,
+    referralCode: plan.referralCode ?? "",
+    period: plan.period ?? 30,
+    tariff: plan.tariff ?? 1,
+    credential: token.credential,
+  };
+}
+
 /** Signs a customer in through the demo provider and /api/register, like the browser does. */
 export async function signIn(
   app: App,
@@ -35,19 +55,7 @@ export async function signIn(
   } = {},
 ): Promise<SignedIn> {
   const token = await demoToken(app, email, options.provider);
-  const answer = await apiOf(app).register.post(
-    {
-      uid: token.uid,
-      email: token.email,
-      photoURL: token.photoURL,
-      providerId: token.providerId,
-      referralCode: options.referralCode ?? "",
-      period: options.period ?? 30,
-      tariff: options.tariff ?? 1,
-      credential: token.credential,
-    },
-    { headers: options.headers },
-  );
+  const answer = await apiOf(app).register.post(registerBody(token, options), { headers: options.headers });
   if (answer.error) throw new Error(`register: ${answer.status} ${JSON.stringify(answer.error.value)}`);
   return {
     uid: token.uid,

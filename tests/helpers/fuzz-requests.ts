@@ -10,11 +10,11 @@ import {
   objectText,
   plausibleValue,
   type Schema,
-  seededRandom,
   seedOf,
   structuralQueries,
   takesStrings,
 } from "./fuzz-inputs";
+import { seededRandom } from "./seeded-random";
 
 const bodyLimit = 64 * 1024;
 const genericQueryNames = ["page", "size", "id", "userId", "emailPart"];

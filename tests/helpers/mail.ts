@@ -61,3 +61,34 @@ export async function queueMails(
   for (const eventKey of eventKeys) rows.push(await queueMail(context, userId, eventKey));
   return rows;
 }
+
+// An independent model of how mails write dates: what the customer should read.
+
+/** The clock a customer reads a mail's dates on, by the mail's language. */
+export const zoneOf = (language: Language) => (language === "kk" ? "Asia/Almaty" : "Europe/Moscow");
+
+/** The locale a mail's dates are written in; English the European way ("13 March 2027"). */
+const localeOf: Record<Language, string> = { ru: "ru", en: "en-GB", zh: "zh-CN", kk: "kk" };
+
+/** How each language names the clock a charge's moment is on. */
+export const zoneWords: Record<Language, string> = {
+  ru: "по московскому времени",
+  en: "(Moscow time)",
+  zh: "（莫斯科时间）",
+  kk: "(Алматы уақытымен)",
+};
+
+/** "13 марта 2027 г.", "13 March 2027", "2027年3月13日", "2027 ж. 13 наурыз": on the customer's clock unless another is named. */
+export const dateIn = (language: Language, time: number, timeZone = zoneOf(language)) =>
+  new Intl.DateTimeFormat(localeOf[language], {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone,
+  }).format(time);
+
+/** "23:30": on the customer's clock unless another is named. */
+export const clockIn = (language: Language, time: number, timeZone = zoneOf(language)) =>
+  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).format(
+    time,
+  );

@@ -42,6 +42,22 @@ export function postEvents(
   return apiOf(app).nodes.events.post({ traffic: [], connections: [], ...events }, { headers });
 }
 
+/**
+ * A node's calls for bodies the client's types refuse, sent as they are: its events and its
+ * report (each made when called), with a valid traffic sample, connection event and inbound to spoil.
+ */
+export function rawNodeCalls(app: App, headers: Record<string, string>) {
+  const { nodes } = apiOf(app);
+  return {
+    nodes,
+    events: (body: object) => () => nodes.events.post(body as never, { headers }),
+    report: (body: object) => () => nodes.report.post(body as never, { headers }),
+    sample: { tag: "k00000000000000000000", upload: 1, download: 1 },
+    event: { tag: "k00000000000000000000", clientIp: "203.0.113.5", at: Date.now(), success: true },
+    inbound: sampleReport.inbounds[0],
+  };
+}
+
 /** The same call answered as the raw response, for the tests that read it as such. */
 export async function sendEvents(
   app: App,

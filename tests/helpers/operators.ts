@@ -1,6 +1,7 @@
 import type { App } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
 import { createOperator } from "../../bff/modules/operators/accounts";
+import { runOperatorCommand } from "../../bff/operator-commands";
 import { withPeerAddress } from "../../bff/platform/client-address";
 import { type Api, apiOf, type DataOf, dataOf } from "./api";
 import { postJson } from "./app";
@@ -67,3 +68,8 @@ export async function tokensFor(app: App, username: string, password: string) {
 }
 
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
+
+/** The operator CLI (`npm run operator -- …`) run on the app's database at the test clock's time. */
+export function operatorCommand(context: AppContext, args: readonly string[]) {
+  return runOperatorCommand(context.database, args, context.clock.now());
+}

@@ -226,3 +226,19 @@ export class NodeBesideProduct {
     rmSync(this.directory, { recursive: true, force: true });
   }
 }
+
+/**
+ * Stops whatever a test file beside a real node got to start: the customer's app, the rig,
+ * the fake product and the target.
+ */
+export async function stopNodeBesideProduct(parts: {
+  app?: V2rayProcess;
+  rig?: NodeBesideProduct;
+  product?: { stop(): void };
+  target?: ReturnType<typeof Bun.serve>;
+}): Promise<void> {
+  await parts.app?.stop();
+  await parts.rig?.close();
+  parts.product?.stop();
+  await parts.target?.stop(true);
+}

@@ -5,7 +5,7 @@ import type { RefundAnswer } from "../../bff/modules/payments/refunds/refund-mod
 import { type Api, apiOf, dataOf, identityOf, sessionOf } from "./api";
 import { type SignedIn, signIn } from "./customers";
 import { bearer, makeOperator, tokensFor } from "./operators";
-import { advanceDays, cards, order, passDays, payWithCard } from "./payments";
+import { advanceDays, cards, ledger, order, passDays, payWithCard } from "./payments";
 
 /** The answer as the server's schema declares it (Message for API callers, reason and gatewayFailure for the panel). */
 export type { RefundAnswer };
@@ -56,6 +56,22 @@ export async function panelRefund(
       ? panel.refund.post(body, { headers })
       : panel.refund.preview.post(body, { headers }),
   );
+}
+
+/**
+ * An app's refund desk: the staff's headers, an administrator's refund and preview from the
+ * panel, and the refunds the bank's ledger holds for an account.
+ */
+export async function refundDesk(app: App, context: AppContext) {
+  const staff = await staffHeaders(app, context);
+  return {
+    staff,
+    refund: async (body: RefundBody) => panelRefund(app, await staff.admin(), body),
+    preview: async (body: RefundBody) =>
+      panelRefund(app, await staff.admin(), body, "/api/panel/refund/preview"),
+    refundsAtBank: async (accountId: string) =>
+      (await ledger(app, accountId)).filter((entry) => entry.kind === "refund"),
+  };
 }
 
 /** A customer who paid the 1-rouble first payment (a one-day trial) with the sandbox's good card. */

@@ -135,7 +135,11 @@ export function withCredential(outbound: ClientOutbound, id: string): ClientOutb
   return copy;
 }
 
-export type ClientRoute = { proxyPort: number; outbound: ClientOutbound };
+/** A route of the customer's app: its local proxy port and the outbound it goes out through (stream settings may be left to the core's defaults). */
+export type ClientRoute = {
+  proxyPort: number;
+  outbound: Omit<ClientOutbound, "streamSettings"> & Partial<Pick<ClientOutbound, "streamSettings">>;
+};
 
 /** The customer's app: one local HTTP proxy per route, each sent out through its own outbound. */
 export function clientAppConfig(routes: ClientRoute[]) {

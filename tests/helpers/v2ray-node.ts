@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { clientAppConfig } from "./share-link-outbound";
 
 /**
  * Debian's V2Ray 4 run for real: a VPN node as the agent manages it, and a second one as
@@ -70,38 +71,26 @@ export type AppRoute = { proxyPort: number; protocol: "vless" | "vmess"; id: str
 
 /** The customer's app: one HTTP proxy inbound per route, each sent to the node with its own credential. */
 export function appConfig(node: NodePorts, routes: AppRoute[]) {
-  return {
-    log: { loglevel: "warning" },
-    inbounds: routes.map((route, index) => ({
-      tag: `in-${index}`,
-      listen: "127.0.0.1",
-      port: route.proxyPort,
-      protocol: "http",
-    })),
-    outbounds: routes.map((route, index) => ({
-      tag: `out-${index}`,
-      protocol: route.protocol,
-      settings: {
-        vnext: [
-          {
-            address: "127.0.0.1",
-            port: route.protocol === "vless" ? node.vless : node.vmess,
-            users:
-              route.protocol === "vless"
-                ? [{ id: route.id, encryption: "none" }]
-                : [{ id: route.id, alterId: 0 }],
-          },
-        ],
+  return clientAppConfig(
+    routes.map((route) => ({
+      proxyPort: route.proxyPort,
+      outbound: {
+        protocol: route.protocol,
+        settings: {
+          vnext: [
+            {
+              address: "127.0.0.1",
+              port: route.protocol === "vless" ? node.vless : node.vmess,
+              users:
+                route.protocol === "vless"
+                  ? [{ id: route.id, encryption: "none" }]
+                  : [{ id: route.id, alterId: 0 }],
+            },
+          ],
+        },
       },
     })),
-    routing: {
-      rules: routes.map((_, index) => ({
-        type: "field",
-        inboundTag: [`in-${index}`],
-        outboundTag: `out-${index}`,
-      })),
-    },
-  };
+  );
 }
 
 export type V2rayProcess = {

@@ -15,6 +15,7 @@ import { outputOf, stopProcess, until as waitUntil } from "../../helpers/real-co
 import { payingCustomer } from "../../helpers/refunds";
 import { remoteApp } from "../../helpers/remote-app";
 import { clientAppConfig, outboundFromLink, subscriptionLinks } from "../../helpers/share-link-outbound";
+import { runOperatorCli } from "../../helpers/start-process";
 import { freePort, nodeConfig, requireV2ray } from "../../helpers/v2ray-node";
 
 /**
@@ -52,16 +53,7 @@ const until = (what: string, condition: () => Promise<boolean> | boolean, limitM
   waitUntil(what, condition, { limitMs, context: logs });
 
 async function cli(args: string[], environment: Record<string, string>): Promise<string> {
-  const run = Bun.spawn(["bun", "bff/cli.ts", ...args], {
-    env: { ...process.env, ...environment, LOG_LEVEL: "error" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [output, errors, exitCode] = await Promise.all([
-    new Response(run.stdout).text(),
-    new Response(run.stderr).text(),
-    run.exited,
-  ]);
+  const { code: exitCode, stdout: output, stderr: errors } = await runOperatorCli(args, environment);
   expect(exitCode, errors).toBe(0);
   return (output.trim().split("\n").at(-1) ?? "").split(/\s+/).at(-1) ?? "";
 }

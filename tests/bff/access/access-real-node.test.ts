@@ -30,6 +30,7 @@ import {
   subscriptionLinks,
   withCredential,
 } from "../../helpers/share-link-outbound";
+import { runOperatorCli } from "../../helpers/start-process";
 import {
   freePort,
   type NodePorts,
@@ -139,16 +140,11 @@ async function stopAgent() {
 
 /** `npm run operator -- node <name>` while the server runs: the key is the last word of its line. */
 async function makeNodeKey(): Promise<string> {
-  const cli = Bun.spawn(["bun", "bff/cli.ts", "node", nodeName], {
-    env: { ...process.env, ...environment, LOG_LEVEL: "error" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [output, errors, exitCode] = await Promise.all([
-    new Response(cli.stdout).text(),
-    new Response(cli.stderr).text(),
-    cli.exited,
-  ]);
+  const {
+    code: exitCode,
+    stdout: output,
+    stderr: errors,
+  } = await runOperatorCli(["node", nodeName], environment);
   expect(exitCode, errors).toBe(0);
   const line = output.trim().split("\n").at(-1) ?? "";
   expect(line).toContain(`Node "${nodeName}" key`);

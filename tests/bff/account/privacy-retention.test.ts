@@ -30,6 +30,17 @@ async function userIdOf(context: TestContext, email: string): Promise<number> {
 const days = (count: number) => count * 24 * 60 * 60 * 1000;
 
 /** DESIGN §16: a privacy product keeps little, and for a bounded time. */
+/** A new app's customer with `count` connection logs from 100 days ago and as many from 40 days ago. */
+async function customerWithOldLogs(email: string, count: number) {
+  const { app, context } = await makeTestApp();
+  await signIn(app, email);
+  const userId = await userIdOf(context, email);
+  const now = context.clock.now();
+  await addConnectionLogs(context, userId, now - days(100), count);
+  await addConnectionLogs(context, userId, now - days(40), count);
+  return { context, userId };
+}
+
 describe("privacy retention over a test-clock year", () => {
   test("connection logs go after 90 days, addresses are cut to their network after 30, expired sessions go", async () => {
     const { app, context } = await makeTestApp();
@@ -133,12 +144,7 @@ describe("privacy retention over a test-clock year", () => {
   });
 
   test("one pass handles more rows than a batch holds", async () => {
-    const { app, context } = await makeTestApp();
-    await signIn(app, "busy@example.com");
-    const userId = await userIdOf(context, "busy@example.com");
-    const now = context.clock.now();
-    await addConnectionLogs(context, userId, now - days(100), 1200);
-    await addConnectionLogs(context, userId, now - days(40), 1200);
+    const { context, userId } = await customerWithOldLogs("busy@example.com", 1200);
     expect(await runRetention(context)).toMatchObject({ logsDeleted: 1200, logAddressesCut: 1200 });
     const left = await context.database.all<{ user_ip: string }>(
       "SELECT user_ip FROM connection_logs WHERE user_id = ?",
@@ -149,12 +155,7 @@ describe("privacy retention over a test-clock year", () => {
   }, 300_000);
 
   test("a backlog larger than a pass's share is worked off over the following passes", async () => {
-    const { app, context } = await makeTestApp();
-    await signIn(app, "backlog@example.com");
-    const userId = await userIdOf(context, "backlog@example.com");
-    const now = context.clock.now();
-    await addConnectionLogs(context, userId, now - days(100), 250);
-    await addConnectionLogs(context, userId, now - days(40), 250);
+    const { context, userId } = await customerWithOldLogs("backlog@example.com", 250);
     // Three batches of 40 per kind of row and pass: 120, 120, then the last 10.
     const limits = { batchSize: 40, batchesPerPass: 3 };
     const passes = [];

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { withPeerAddress } from "../../../bff/platform/client-address";
 import { analytics } from "../../../db/queries/analytics";
 import { apiOf, dataOf } from "../../helpers/api";
-import { makeTestApp, postJson } from "../../helpers/app";
+import { makeTestApp, postJson, productionSettings } from "../../helpers/app";
 
 const { app, context, clock } = await makeTestApp();
 const { database } = context;
@@ -127,15 +127,7 @@ describe("the daily counts the dashboard reads", () => {
     const rows = await dataOf(counts);
     expect(rows.find((row) => row.name === "go_support")?.count).toBeGreaterThanOrEqual(1);
 
-    const production = await makeTestApp({
-      APP_MODE: "production",
-      PUBLIC_URL: "https://kannt.example",
-      GOOGLE_CLIENT_ID: "1234-kannt.apps.googleusercontent.com",
-      YANDEX_CLIENT_ID: "kannt-yandex-client",
-      CLOUDPAYMENTS_PUBLIC_ID: "pk_live_kannt",
-      CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
-      SMTP_URL: "smtps://user:password@127.0.0.1:9",
-    });
+    const production = await makeTestApp(productionSettings);
     const productionApi = apiOf(production.app);
     expect((await productionApi.dev.events.get()).status).toBe(404);
     // The events themselves are counted in every mode.

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, onTestFinished, test } from "vitest";
 import { apiOf } from "../../helpers/api";
-import { makeTestApp, request } from "../../helpers/app";
+import { makeTestApp, productionSettings, request } from "../../helpers/app";
 
 const { app } = await makeTestApp();
 
@@ -65,15 +65,7 @@ describe("health and API documentation", () => {
   });
 
   test("in production only the JSON document is served", async () => {
-    const { app: production, context } = await makeTestApp({
-      APP_MODE: "production",
-      PUBLIC_URL: "https://kannt.example",
-      GOOGLE_CLIENT_ID: "1234-kannt.apps.googleusercontent.com",
-      YANDEX_CLIENT_ID: "kannt-yandex-client",
-      CLOUDPAYMENTS_PUBLIC_ID: "pk_live_kannt",
-      CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
-      SMTP_URL: "smtps://user:password@127.0.0.1:9",
-    });
+    const { app: production, context } = await makeTestApp(productionSettings);
     onTestFinished(() => context.mail.close());
     for (const path of ["/api/docs", "/api/docs/assets/swagger-ui-bundle.js"]) {
       const response = await production.handle(request(path));

@@ -1,44 +1,27 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createStaticSite, notFoundLanguage } from "../../../bff/static-site";
-import { languages } from "../../../core/languages";
+import { getPage, languageSite, noThirdParties } from "../../helpers/static-site";
 
 /** A built-site stand-in with a landing and a not-found page per language. */
 function fixtureSite(): string {
-  const root = mkdtempSync(join(tmpdir(), "kannt-404-"));
-  for (const language of languages) {
-    for (const page of ["", "404"]) {
-      const directory = join(root, language, page);
-      mkdirSync(directory, { recursive: true });
-      writeFileSync(join(directory, "index.html"), `<html lang="${language}">${page || "landing"}</html>`);
-    }
-  }
+  const root = languageSite("kannt-404-", ["", "404"]);
   writeFileSync(join(root, "404.html"), '<html lang="en">fallback</html>');
   return root;
 }
 
-const get = (path: string, headers: Record<string, string> = {}) =>
-  new Request(`http://localhost${path}`, { headers });
-
 describe("the not-found page speaks one language", () => {
   let site: ReturnType<typeof createStaticSite>;
   beforeAll(() => {
-    site = createStaticSite(fixtureSite(), {
-      publicUrl: undefined,
-      googleClientId: undefined,
-      yandexClientId: undefined,
-      recaptchaSiteKey: undefined,
-      cloudPaymentsApiUrl: undefined,
-    });
+    site = createStaticSite(fixtureSite(), noThirdParties);
   });
 
   const served = async (response: Response) => (await response.text()).match(/lang="(\w+)">(\w+)/)?.slice(1);
 
   test("the path's language prefix wins over cookie and browser", async () => {
     const response = await site.handle(
-      get("/kk/missing", { cookie: "i18next=ru", "accept-language": "zh" }),
+      getPage("/kk/missing", { cookie: "i18next=ru", "accept-language": "zh" }),
       "/kk/missing",
     );
     expect(response.status).toBe(404);
@@ -48,25 +31,28 @@ describe("the not-found page speaks one language", () => {
 
   test("without a prefix the saved choice decides, then the browser, then English", async () => {
     const byCookie = await site.handle(
-      get("/missing", { cookie: "i18next=zh", "accept-language": "ru" }),
+      getPage("/missing", { cookie: "i18next=zh", "accept-language": "ru" }),
       "/missing",
     );
     expect(await served(byCookie)).toEqual(["zh", "404"]);
-    const byBrowser = await site.handle(get("/missing", { "accept-language": "de, ru;q=0.5" }), "/missing");
+    const byBrowser = await site.handle(
+      getPage("/missing", { "accept-language": "de, ru;q=0.5" }),
+      "/missing",
+    );
     expect(await served(byBrowser)).toEqual(["ru", "404"]);
-    const byDefault = await site.handle(get("/missing", { "accept-language": "de" }), "/missing");
+    const byDefault = await site.handle(getPage("/missing", { "accept-language": "de" }), "/missing");
     expect(await served(byDefault)).toEqual(["en", "404"]);
     expect(byDefault.status).toBe(404);
   });
 
   test("the prerendered not-found pages are never answered as found pages", async () => {
-    const response = await site.handle(get("/ru/404"), "/ru/404");
+    const response = await site.handle(getPage("/ru/404"), "/ru/404");
     expect(response.status).toBe(404);
     expect(await served(response)).toEqual(["ru", "404"]);
   });
 
   test("notFoundLanguage ignores a first segment that is no language", () => {
-    expect(notFoundLanguage(get("/de/missing", { cookie: "i18next=kk" }), "/de/missing")).toBe("kk");
-    expect(notFoundLanguage(get("/en"), "/en")).toBe("en");
+    expect(notFoundLanguage(getPage("/de/missing", { cookie: "i18next=kk" }), "/de/missing")).toBe("kk");
+    expect(notFoundLanguage(getPage("/en"), "/en")).toBe("en");
   });
 });

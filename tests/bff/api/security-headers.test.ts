@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { addBaseSecurityHeaders } from "../../../bff/security-headers";
 import { createStaticSite, type StaticSiteConfig } from "../../../bff/static-site";
+import { noThirdParties } from "../../helpers/static-site";
 
 // Inline scripts shaped like Astro's output: the language correction, an island loader,
 // an inline module script, and one with CRLF line ends (hashed after normalisation).
@@ -30,13 +31,7 @@ function fixtureSite(): string {
   return root;
 }
 
-const none: StaticSiteConfig = {
-  publicUrl: undefined,
-  googleClientId: undefined,
-  yandexClientId: undefined,
-  recaptchaSiteKey: undefined,
-  cloudPaymentsApiUrl: undefined,
-};
+const none = noThirdParties;
 const allThirdParties: StaticSiteConfig = {
   publicUrl: "https://kannt.example",
   googleClientId: "1234.apps.googleusercontent.com",

@@ -3,6 +3,7 @@ import { type Language, languages } from "../../../core/languages";
 import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { makeTestApp, request } from "../../helpers/app";
 import { type SignedIn, signIn } from "../../helpers/customers";
+import { clockIn, dateIn, zoneWords } from "../../helpers/mail";
 import { cards, order, passDays, payWithCard } from "../../helpers/payments";
 import { panelRefund, staffHeaders } from "../../helpers/refunds";
 
@@ -44,35 +45,6 @@ const dayMs = 86_400_000;
 const minuteMs = 60_000;
 
 // ---- Independent formatting: what the customer should read ---------------------------
-
-const zoneOf = (language: Language) => (language === "kk" ? "Asia/Almaty" : "Europe/Moscow");
-/** English mails write dates the European way ("13 March 2027"). */
-const localeOf: Record<Language, string> = { ru: "ru", en: "en-GB", zh: "zh-CN", kk: "kk" };
-/** How each language names the clock a charge's moment is on. */
-const zoneWords: Record<Language, string> = {
-  ru: "по московскому времени",
-  en: "(Moscow time)",
-  zh: "（莫斯科时间）",
-  kk: "(Алматы уақытымен)",
-};
-
-/** "13 марта 2027 г.", "13 March 2027", "2027年3月13日", "2027 ж. 13 наурыз" on the customer's clock. */
-const dateIn = (language: Language, time: number) =>
-  new Intl.DateTimeFormat(localeOf[language], {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone: zoneOf(language),
-  }).format(time);
-
-/** "23:30" on the customer's clock. */
-const clockIn = (language: Language, time: number) =>
-  new Intl.DateTimeFormat("en-GB", {
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZone: zoneOf(language),
-  }).format(time);
 
 /**
  * "1 080 ₽", "6 400,50 ₸": whole units (kopecks only when there are some), a thin no-break

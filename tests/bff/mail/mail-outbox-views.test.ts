@@ -5,7 +5,7 @@ import { renderMail } from "../../../bff/modules/mail/render";
 import type { MailTransport } from "../../../bff/modules/mail/transport";
 import { MailDeliveryError } from "../../../bff/modules/mail/transport";
 import { apiOf, dataOf, staffOf } from "../../helpers/api";
-import { makeTestApp, request } from "../../helpers/app";
+import { makeTestApp, productionSettings, request } from "../../helpers/app";
 import { mailRow, makeMailCustomer, queueMail, queueMails } from "../../helpers/mail";
 import { makeOperator, tokensFor } from "../../helpers/operators";
 
@@ -91,15 +91,7 @@ describe("GET /api/dev/mail", () => {
   });
 
   test("in production it is a 404 like any unknown endpoint, and left out of the API document", async () => {
-    const { app, context } = await makeTestApp({
-      APP_MODE: "production",
-      PUBLIC_URL: "https://kannt.example",
-      GOOGLE_CLIENT_ID: "1234-kannt.apps.googleusercontent.com",
-      YANDEX_CLIENT_ID: "kannt-yandex-client",
-      CLOUDPAYMENTS_PUBLIC_ID: "pk_live_kannt",
-      CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
-      SMTP_URL: "smtps://user:password@127.0.0.1:9",
-    });
+    const { app, context } = await makeTestApp(productionSettings);
     await queueMail(context, await makeMailCustomer(context, "prod@example.com"), "prod");
     for (const query of [{}, { to: "prod@example.com" }]) {
       const answer = await apiOf(app).dev.mail.get({ query });

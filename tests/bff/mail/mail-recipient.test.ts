@@ -6,7 +6,7 @@ import {
 } from "../../../bff/modules/mail/transport";
 import { apiOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
-import { demoToken } from "../../helpers/customers";
+import { demoToken, registerBody } from "../../helpers/customers";
 import { freePort, startSmtpServer } from "../../helpers/smtp-server";
 
 // A customer's e-mail reaches the mail server as one recipient, theirs: never a list,
@@ -69,16 +69,7 @@ describe("sign-in takes the provider's e-mail only as one plain address", () => 
     async (email) => {
       const { app, context } = await makeTestApp();
       const token = await demoToken(app, email);
-      const answer = await apiOf(app).register.post({
-        uid: token.uid,
-        email: token.email,
-        photoURL: token.photoURL,
-        providerId: token.providerId,
-        referralCode: "",
-        period: 30,
-        tariff: 1,
-        credential: token.credential,
-      });
+      const answer = await apiOf(app).register.post(registerBody(token));
       expect(answer.status).toBe(400);
       expect(answer.error?.value).toMatchObject({
         success: false,

@@ -5,6 +5,7 @@ import { renderMail } from "../../../bff/modules/mail/render";
 import { company } from "../../../core/company";
 import { translator } from "../../../core/i18n";
 import { type Language, languages } from "../../../core/languages";
+import { clockIn, dateIn, zoneOf, zoneWords } from "../../helpers/mail";
 
 // Instants chosen so the calendar day depends on the clock: at 20:30 and 19:45 UTC it is
 // still the same day in Moscow (UTC+3) but already the next one in Almaty (UTC+5); at 22:30
@@ -12,27 +13,6 @@ import { type Language, languages } from "../../../core/languages";
 const march = Date.UTC(2027, 2, 12, 20, 30);
 const april = Date.UTC(2027, 3, 10, 22, 30);
 const may = Date.UTC(2027, 4, 20, 19, 45);
-
-const zoneOf = (language: Language) => (language === "kk" ? "Asia/Almaty" : "Europe/Moscow");
-const localeOf: Record<Language, string> = { ru: "ru", en: "en-GB", zh: "zh-CN", kk: "kk" };
-const zoneWords: Record<Language, string> = {
-  ru: "по московскому времени",
-  en: "(Moscow time)",
-  zh: "（莫斯科时间）",
-  kk: "(Алматы уақытымен)",
-};
-
-const dayIn = (language: Language, time: number, timeZone: string) =>
-  new Intl.DateTimeFormat(localeOf[language], {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone,
-  }).format(time);
-const clockIn = (time: number, timeZone: string) =>
-  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).format(
-    time,
-  );
 
 // Amounts written out by hand (thin no-break space between thousands, no-break space before the sign).
 const money = {
@@ -139,16 +119,16 @@ describe.each(cases)("%s in %s", (kind, language) => {
     const { text, html } = await mail();
     const zone = zoneOf(language);
     for (const { time, withClock } of sample.dates) {
-      const day = dayIn(language, time, zone);
+      const day = dateIn(language, time, zone);
       expect(text).toContain(day);
       expect(html).toContain(day);
       for (const otherZone of ["UTC", "Europe/Moscow", "Asia/Almaty"]) {
-        const otherDay = dayIn(language, time, otherZone);
+        const otherDay = dateIn(language, time, otherZone);
         if (otherDay !== day) expect(text).not.toContain(otherDay);
       }
       if (withClock) {
         for (const part of [text, html]) {
-          expect(part).toContain(clockIn(time, zone));
+          expect(part).toContain(clockIn(language, time, zone));
           expect(part).toContain(zoneWords[language]);
         }
       }
@@ -223,7 +203,7 @@ describe.each(languages)("in %s", (language) => {
     expect(text).toContain(
       { ru: "Больше попыток", en: "will not try", zh: "不会再尝试", kk: "енді әрекет жасалмайды" }[language],
     );
-    expect(text).toContain(dayIn(language, march, zoneOf(language)));
+    expect(text).toContain(dateIn(language, march, zoneOf(language)));
   });
 
   test("the refund mail says the bank may take up to 60 days", async () => {

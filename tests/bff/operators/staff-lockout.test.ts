@@ -1,9 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { loginLimitKeys, loginLimits } from "../../../bff/modules/operators/login-limits";
-import { runOperatorCommand } from "../../../bff/operator-commands";
 import { withPeerAddress } from "../../../bff/platform/client-address";
 import { makeTestApp, postJson } from "../../helpers/app";
-import { login, makeOperator, solveCaptcha } from "../../helpers/operators";
+import { login, makeOperator, operatorCommand, solveCaptcha } from "../../helpers/operators";
 
 // DESIGN §12: a lockout cannot be forced on anyone. Filling an account's count of wrong
 // passwords (50 from all addresses) does not keep out its operator at an address with no
@@ -98,11 +97,7 @@ describe("npm run operator -- unlock <username>", () => {
     await lockedByOthers("unlock.target");
     expect((await login(app, "unlock.target", rightPassword, {}, "198.18.3.1")).status).toBe(429);
 
-    const result = await runOperatorCommand(
-      context.database,
-      ["unlock", "UNLOCK.target"],
-      context.clock.now(),
-    );
+    const result = await operatorCommand(context, ["unlock", "UNLOCK.target"]);
     expect(result).toEqual({
       exitCode: 0,
       output: 'Unlocked "UNLOCK.target": its failed sign-ins are forgotten.',
@@ -118,13 +113,11 @@ describe("npm run operator -- unlock <username>", () => {
   });
 
   test("an unknown operator is refused, and nothing is audited", async () => {
-    expect(
-      await runOperatorCommand(context.database, ["unlock", "no.such.one"], context.clock.now()),
-    ).toEqual({
+    expect(await operatorCommand(context, ["unlock", "no.such.one"])).toEqual({
       exitCode: 1,
       output: 'There is no operator "no.such.one".',
     });
-    expect(await runOperatorCommand(context.database, ["unlock"], context.clock.now())).toMatchObject({
+    expect(await operatorCommand(context, ["unlock"])).toMatchObject({
       exitCode: 2,
     });
   });

@@ -6,6 +6,7 @@ import { openDatabase } from "../../../bff/platform/database";
 import type { Database } from "../../../db/database";
 import { type RunningServer, startCapturedServer } from "../../helpers/captured-process";
 import { seedPayingCustomers } from "../../helpers/seed-paying-customers";
+import { runDemoScript } from "../../helpers/start-process";
 import { testDatabaseUrl, testEngine } from "../../helpers/test-database";
 
 // DESIGN §15: `npm run backup` copies either engine while the server runs, `npm run restore`
@@ -34,17 +35,7 @@ async function newPlace(name: string): Promise<Place> {
  * else: no database setting of the shell running the tests reaches it.
  */
 async function runScript(name: "backup" | "restore", args: string[], place: Place) {
-  const child = Bun.spawn(["bun", `scripts/${name}.ts`, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", APP_MODE: "demo", ...place },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { code, stdout, stderr } = await runDemoScript([`scripts/${name}.ts`, ...args], place);
   return { code, stdout: stdout.trim(), stderr };
 }
 

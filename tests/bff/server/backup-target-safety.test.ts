@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { writeNewBackup } from "../../../bff/platform/backup-file";
 import { openDatabase } from "../../../bff/platform/database";
+import { runDemoScript } from "../../helpers/start-process";
 import { testDatabaseUrl, testEngine } from "../../helpers/test-database";
 
 // A backup holds card tokens and sessions: it is never written where another user could
@@ -44,17 +45,7 @@ async function newPlace(name: string): Promise<Place> {
 
 /** `npm run backup -- args…` on `place` and nothing else. */
 async function backup(place: Place, ...args: string[]) {
-  const child = Bun.spawn(["bun", "scripts/backup.ts", ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", APP_MODE: "demo", ...place.env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { code, stdout, stderr } = await runDemoScript(["scripts/backup.ts", ...args], place.env);
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 

@@ -7,6 +7,17 @@ import { prepareDataFolder } from "../../../bff/platform/data-folder";
 import { migrate, openDatabase } from "../../../bff/platform/database";
 import { startServer } from "../../../bff/server";
 
+/** A fresh in-memory database, and a way to add a demo user with a uid and an e-mail to it. */
+async function databaseForUsers() {
+  const database = await openDatabase(":memory:");
+  const insert = (uid: string, email: string) =>
+    database.run(
+      "INSERT INTO users (provider_id, uid, email, currency, created_at) VALUES ('demo', ?, ?, 'RUB', 0)",
+      [uid, email],
+    );
+  return { database, insert };
+}
+
 describe("configuration", () => {
   test("needs nothing: demo mode, port 3000, data/app.db, generated secrets kept", () => {
     const directory = mkdtempSync(join(tmpdir(), "kannt-config-"));
@@ -124,12 +135,7 @@ describe("database", () => {
   });
 
   test("e-mail search finds substrings case-insensitively through the trigram index", async () => {
-    const database = await openDatabase(":memory:");
-    const insert = (uid: string, email: string) =>
-      database.run(
-        "INSERT INTO users (provider_id, uid, email, currency, created_at) VALUES ('demo', ?, ?, 'RUB', 0)",
-        [uid, email],
-      );
+    const { database, insert } = await databaseForUsers();
     await insert("u1", "Anna.Smirnova@Example.com");
     await insert("u2", "ivan@mail.ru");
     const found = await database.all<{ email: string }>(
@@ -146,12 +152,7 @@ describe("database", () => {
   });
 
   test("the schema refuses a self-invitation and a second invitation of one person", async () => {
-    const database = await openDatabase(":memory:");
-    const insert = (uid: string, email: string) =>
-      database.run(
-        "INSERT INTO users (provider_id, uid, email, currency, created_at) VALUES ('demo', ?, ?, 'RUB', 0)",
-        [uid, email],
-      );
+    const { database, insert } = await databaseForUsers();
     await insert("a", "a@x.io");
     await insert("b", "b@x.io");
     const invite = (inviter: number, invitee: number) =>

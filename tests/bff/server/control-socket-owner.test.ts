@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { canonicalDatabasePath, controlSocketPath } from "../../../bff/platform/control-socket";
+import { runDemoScript } from "../../helpers/start-process";
 
 // The operator CLI and backups hand commands and file paths to whatever answers on the
 // data folder's control socket: only a socket of this user, closed to others, is asked.
@@ -37,31 +38,25 @@ function impostor(name: string) {
   return { databasePath, path, asked, stop: () => server.stop(true) };
 }
 
+/** Runs `body` with an impostor listening for `name`'s database, and stops it after. */
+async function withImpostor(name: string, body: (socket: ReturnType<typeof impostor>) => Promise<void>) {
+  const socket = impostor(name);
+  try {
+    await body(socket);
+  } finally {
+    socket.stop();
+  }
+}
+
 /** `bun <script> args…` on the data folder of `databasePath`, without blocking the stand-in. */
 async function run(script: string, databasePath: string, ...args: string[]) {
-  const child = Bun.spawn(["bun", script, ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      APP_MODE: "demo",
-      DATABASE_PATH: databasePath,
-    },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { code, stdout, stderr } = await runDemoScript([script, ...args], { DATABASE_PATH: databasePath });
   return { code, output: `${stdout}${stderr}`.trim() };
 }
 
 describe("a control socket that is not this user's own", () => {
   test("owned by another user: the operator CLI and the backup refuse it, naming it, and ask it nothing", async () => {
-    const socket = impostor("foreign");
-    try {
+    await withImpostor("foreign", async (socket) => {
       chownSync(socket.path, nobody, nobody);
       const cli = await run("bff/cli.ts", socket.databasePath, "disable", "someone");
       expect(cli.code).toBe(1);
@@ -74,14 +69,11 @@ describe("a control socket that is not this user's own", () => {
         `Refusing the control socket ${socket.path}: it belongs to user ${nobody}`,
       );
       expect(socket.asked).toEqual([]);
-    } finally {
-      socket.stop();
-    }
+    });
   });
 
   test("open to other users' writes: the operator CLI refuses it, naming it and its mode", async () => {
-    const socket = impostor("open");
-    try {
+    await withImpostor("open", async (socket) => {
       chmodSync(socket.path, 0o666);
       const cli = await run("bff/cli.ts", socket.databasePath, "disable", "someone");
       expect(cli.code, cli.output).toBe(1);
@@ -89,14 +81,11 @@ describe("a control socket that is not this user's own", () => {
         `Refusing the control socket ${socket.path}: other users may write to it (mode 666)`,
       );
       expect(socket.asked).toEqual([]);
-    } finally {
-      socket.stop();
-    }
+    });
   });
 
   test("this user's own, owner-only: the operator CLI asks it", async () => {
-    const socket = impostor("own");
-    try {
+    await withImpostor("own", async (socket) => {
       chmodSync(socket.path, 0o600);
       const cli = await run("bff/cli.ts", socket.databasePath, "disable", "someone");
       expect(cli).toEqual({
@@ -104,8 +93,6 @@ describe("a control socket that is not this user's own", () => {
         output: `done by the impostor\nDatabase: ${canonicalDatabasePath(socket.databasePath)} (SQLite, through the running server, pid ${process.pid})`,
       });
       expect(socket.asked).toEqual(["GET /status", "POST /operator"]);
-    } finally {
-      socket.stop();
-    }
+    });
   });
 });

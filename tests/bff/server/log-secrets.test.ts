@@ -11,7 +11,7 @@ import { redact } from "../../../bff/platform/logger";
 import { apiOf, dataOf, staffOf } from "../../helpers/api";
 import { request } from "../../helpers/app";
 import { type RunningServer, startCapturedServer } from "../../helpers/captured-process";
-import { demoToken, type SignedIn, sessionCookieFrom } from "../../helpers/customers";
+import { demoToken, registerBody, type SignedIn, sessionCookieFrom } from "../../helpers/customers";
 import { solveCaptcha } from "../../helpers/operators";
 import { cards, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
 import { remoteApp } from "../../helpers/remote-app";
@@ -67,17 +67,7 @@ async function fullRun(origin: string): Promise<void> {
   async function signIn(email: string, extra: { prepaidToken?: string } = {}): Promise<SignedIn> {
     const token = await demoToken(app, email);
     keep(`demo identity credential of ${email}`, token.credential);
-    const registered = api.register.post({
-      uid: token.uid,
-      email: token.email,
-      photoURL: token.photoURL,
-      providerId: token.providerId,
-      referralCode: "",
-      period: 1,
-      tariff: 1,
-      credential: token.credential,
-      ...extra,
-    });
+    const registered = api.register.post({ ...registerBody(token, { period: 1 }), ...extra });
     // Any answer but a 2xx fails the run here, with its status and body.
     await dataOf(registered);
     const cookie = sessionCookieFrom((await registered).response);

@@ -2,25 +2,13 @@ import { decodeJwt } from "jose";
 import { describe, expect, test } from "vitest";
 import { apiOf, dataOf, refusalOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
-import { demoToken } from "../../helpers/customers";
+import { type DemoToken, demoToken, registerBody } from "../../helpers/customers";
 
 const { app } = await makeTestApp();
 const api = apiOf(app);
 
-type Token = Awaited<ReturnType<typeof demoToken>>;
-
-const register = (token: Token, extra: { nonce?: string } = {}) =>
-  api.register.post({
-    uid: token.uid,
-    email: token.email,
-    photoURL: token.photoURL,
-    providerId: token.providerId,
-    referralCode: "",
-    period: 30,
-    tariff: 1,
-    credential: token.credential,
-    ...extra,
-  });
+const register = (token: DemoToken, extra: { nonce?: string } = {}) =>
+  api.register.post({ ...registerBody(token), ...extra });
 
 describe("register checks a Google sign-in's nonce (DESIGN §12)", () => {
   test("the demo provider stamps the nonce it was given, and the same nonce in the body signs in", async () => {

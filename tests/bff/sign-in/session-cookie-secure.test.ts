@@ -1,26 +1,14 @@
 import { describe, expect, test } from "vitest";
 import { apiOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
-import { demoToken } from "../../helpers/customers";
+import { demoToken, registerBody } from "../../helpers/customers";
 
 type App = Awaited<ReturnType<typeof makeTestApp>>["app"];
 
 /** The Set-Cookie line of a sign-in made with these request headers. */
 async function sessionCookieLine(app: App, email: string, headers: Record<string, string>) {
   const token = await demoToken(app, email);
-  const { status, response } = await apiOf(app).register.post(
-    {
-      uid: token.uid,
-      email: token.email,
-      photoURL: token.photoURL,
-      providerId: token.providerId,
-      referralCode: "",
-      period: 30,
-      tariff: 1,
-      credential: token.credential,
-    },
-    { headers },
-  );
+  const { status, response } = await apiOf(app).register.post(registerBody(token), { headers });
   expect(status).toBe(200);
   const line = response.headers.getSetCookie().find((cookie) => cookie.startsWith("kannt_session="));
   expect(line).toBeDefined();

@@ -25,9 +25,10 @@ async function world(behaviour: Parameters<typeof startSmtpServer>[1] = {}) {
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-async function payingCustomer({ app }: World, email: string, trialDays: number) {
-  const customer = await signIn(app, email, { period: trialDays });
-  const options = await order(app, customer, 1, trialDays);
+/** A customer who paid the first payment of a plan (monthly unless `tariff` says otherwise) after a trial of `trialDays`. */
+async function payingCustomer({ app }: World, email: string, trialDays: number, tariff = 1) {
+  const customer = await signIn(app, email, { period: trialDays, tariff });
+  const options = await order(app, customer, tariff, trialDays);
   expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
   return { customer, userId: Number(options.accountId.replace("customer-", "")) };
 }
@@ -178,10 +179,7 @@ describe("the notice before every renewal charge", () => {
 
   test("five device slots bought two days before a 1,080 ₽ yearly renewal are paid for the next year: one new notice states 4,080 ₽, and the renewal charges it", async () => {
     const w = await world();
-    const customer = await signIn(w.app, "five-slots@example.com", { period: 5, tariff: 12 });
-    const options = await order(w.app, customer, 12, 5);
-    expect((await payWithCard(w.app, options.invoiceId, cards.success)).success).toBe(true);
-    const userId = Number(options.accountId.replace("customer-", ""));
+    const { customer, userId } = await payingCustomer(w, "five-slots@example.com", 5, 12);
     await passDays(w.app, 3); // the 1,080 ₽ notice went out; the renewal is two days away
     expect((await noticesOf(w, userId)).map((notice) => notice.amount)).toEqual([108_000]);
     for (let slot = 0; slot < 5; slot++) {
@@ -210,10 +208,7 @@ describe("the notice before every renewal charge", () => {
 
   test("a slot bought hours before the renewal moves the charge to 24 hours after its new notice, with access kept", async () => {
     const w = await world();
-    const customer = await signIn(w.app, "late-slot@example.com", { period: 5, tariff: 12 });
-    const options = await order(w.app, customer, 12, 5);
-    expect((await payWithCard(w.app, options.invoiceId, cards.success)).success).toBe(true);
-    const userId = Number(options.accountId.replace("customer-", ""));
+    const { customer, userId } = await payingCustomer(w, "late-slot@example.com", 5, 12);
     await passDays(w.app, 4.5); // twelve hours before the renewal
     expect((await addDevice(w, customer)).status).toBe(200);
     // The mail worker sends the new notice once its few minutes' hold for further slots is over.
@@ -272,10 +267,7 @@ describe("the notice before every renewal charge", () => {
 
   test("slots bought one after another while the mail worker runs make one new notice per charge, sent once the last is in", async () => {
     const w = await world();
-    const customer = await signIn(w.app, "slots-in-a-row@example.com", { period: 5 });
-    const options = await order(w.app, customer, 1, 5);
-    expect((await payWithCard(w.app, options.invoiceId, cards.success)).success).toBe(true);
-    const userId = Number(options.accountId.replace("customer-", ""));
+    const { customer, userId } = await payingCustomer(w, "slots-in-a-row@example.com", 5);
     await passDays(w.app, 3); // the 150 ₽ notice went out; the renewal is two days away
     const worker = startMailWorker(w.context, 20);
     try {

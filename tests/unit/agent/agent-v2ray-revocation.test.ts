@@ -3,7 +3,12 @@ import { appendFileSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeNodeApi } from "../../helpers/fake-node-api";
 import { getThroughProxy, reaches, type Tunnel } from "../../helpers/proxy-tunnel";
-import { NodeBesideProduct, streamingTarget, until } from "../../helpers/real-core-rig";
+import {
+  NodeBesideProduct,
+  stopNodeBesideProduct,
+  streamingTarget,
+  until,
+} from "../../helpers/real-core-rig";
 import { freePort, type V2rayProcess } from "../../helpers/v2ray-node";
 
 /**
@@ -47,12 +52,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await app?.stop();
-  await rig?.close();
-  product?.stop();
-  await target?.stop(true);
-});
+afterAll(() => stopNodeBesideProduct({ app, rig, product, target }));
 
 const targetPort = () => target.port ?? 0;
 const reachesVia = (proxyPort: number) => reaches(proxyPort, targetPort(), marker);

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeNodeApi } from "../../helpers/fake-node-api";
 import { getThroughProxy, reaches } from "../../helpers/proxy-tunnel";
-import { NodeBesideProduct, streamingTarget, until } from "../../helpers/real-core-rig";
+import {
+  NodeBesideProduct,
+  stopNodeBesideProduct,
+  streamingTarget,
+  until,
+} from "../../helpers/real-core-rig";
 import { freePort, type V2rayProcess } from "../../helpers/v2ray-node";
 
 /**
@@ -49,12 +54,7 @@ beforeAll(async () => {
   rig.startAgent();
 });
 
-afterAll(async () => {
-  await app?.stop();
-  await rig?.close();
-  product?.stop();
-  await target?.stop(true);
-});
+afterAll(() => stopNodeBesideProduct({ app, rig, product, target }));
 
 const targetPort = () => target.port ?? 0;
 const reachesVia = (proxyPort: number) => reaches(proxyPort, targetPort(), marker);

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { readProbeSettings } from "../../../agent/probe/probe-settings";
-import { SettingsError } from "../../../agent/settings";
 import { exitCodeOf, spawnCaptured } from "../../helpers/captured-process";
+import { settingsErrorMessage } from "../../helpers/settings-error";
 
 const complete = {
   KANNT_URL: "https://kannt.example/",
@@ -52,13 +52,7 @@ describe("the probe agent's environment", () => {
   });
 
   test("every missing variable is named at once; the node's own variables are not asked for", () => {
-    let message = "";
-    try {
-      readProbeSettings({});
-    } catch (error) {
-      expect(error).toBeInstanceOf(SettingsError);
-      message = (error as Error).message;
-    }
+    const message = settingsErrorMessage(() => readProbeSettings({}));
     for (const name of Object.keys(complete)) expect(message).toContain(`${name} is not set`);
     for (const name of ["NODE_KEY", "NODE_HOST", "CORE_CONFIG", "CORE_ACCESS_LOG", "PROBE_TARGET"])
       expect(message).not.toContain(name);

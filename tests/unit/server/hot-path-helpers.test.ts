@@ -5,7 +5,7 @@ import { findForbiddenText, inputGuard } from "../../../bff/platform/input-guard
 import { createReadCache } from "../../../bff/platform/read-cache";
 import { pathOf } from "../../../bff/platform/url-path";
 import type { Database } from "../../../db/database";
-import { seededRandom } from "../../helpers/fuzz-inputs";
+import { seededRandom } from "../../helpers/seeded-random";
 
 describe("the read cache", () => {
   const database = { changeVersion: () => 7, isShared: false } as unknown as Database;

@@ -56,6 +56,13 @@ function callsOf(app: App, customer: SignedIn) {
   };
 }
 
+/** A new app with a customer registered in `language` who paid the first payment, and the customer's device calls. */
+async function payingCustomerApp(email: string, language: Language = "en") {
+  const { app, context } = await makeTestApp();
+  const customer = await payingCustomer(app, email, language);
+  return { app, context, customer, calls: callsOf(app, customer) };
+}
+
 const stored = (context: Context, email: string, deviceId: string) =>
   context.database.get<StoredDevice>(
     `SELECT credential, node_tag, sub_token, is_active, detached_at FROM devices
@@ -70,9 +77,7 @@ const tokenOf = (subscriptionUrl: string) => subscriptionUrl.split("/sub/")[1];
 
 describe("connecting a device in the cabinet", () => {
   test("a new device takes the free slot, gets its own credential and link with a QR code, and waits for its app to name it", async () => {
-    const { app, context } = await makeTestApp();
-    const customer = await payingCustomer(app, "connect.one@example.com");
-    const calls = callsOf(app, customer);
+    const { context, customer, calls } = await payingCustomerApp("connect.one@example.com");
     const connected = await dataOf(calls.connect());
     expect(connected.subscriptionUrl.startsWith(`${callOrigin}/sub/`)).toBe(true);
     expect(tokenOf(connected.subscriptionUrl)).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -110,9 +115,7 @@ describe("connecting a device in the cabinet", () => {
   test.each(["en", "ru", "kk"] as const)(
     "with every slot taken a new device is refused with 409 in the customer's language (%s), and a bought slot lets it in",
     async (language) => {
-      const { app } = await makeTestApp();
-      const customer = await payingCustomer(app, `connect.full.${language}@example.com`, language);
-      const calls = callsOf(app, customer);
+      const { calls } = await payingCustomerApp(`connect.full.${language}@example.com`, language);
       await dataOf(calls.connect());
       const refused = await calls.connect();
       expect(refused.status).toBe(409);
@@ -162,9 +165,7 @@ describe("connecting a device in the cabinet", () => {
   });
 
   test("an older device without a credential gets one when connected", async () => {
-    const { app, context } = await makeTestApp();
-    const customer = await payingCustomer(app, "connect.older@example.com");
-    const calls = callsOf(app, customer);
+    const { context, customer, calls } = await payingCustomerApp("connect.older@example.com");
     const { deviceId } = await dataOf(calls.connect());
     await context.database.run(
       "UPDATE devices SET credential = NULL, node_tag = NULL, sub_token = NULL WHERE device_id = ?",
@@ -180,9 +181,7 @@ describe("connecting a device in the cabinet", () => {
 
 describe("rotating a device's link", () => {
   test("issues a new key and link, keeps the node tag, and the old link is gone", async () => {
-    const { app, context } = await makeTestApp();
-    const customer = await payingCustomer(app, "rotate@example.com");
-    const calls = callsOf(app, customer);
+    const { context, customer, calls } = await payingCustomerApp("rotate@example.com");
     const first = await dataOf(calls.connect());
     const before = await stored(context, customer.email, first.deviceId);
     const rotated = await dataOf(calls.resetLink(first.deviceId));
@@ -204,9 +203,7 @@ describe("rotating a device's link", () => {
 
 describe("link changes", () => {
   test("30 an hour per customer: the next is 429 in the customer's language, asking for a link again is not counted, and an hour later it works", async () => {
-    const { app } = await makeTestApp();
-    const customer = await payingCustomer(app, "ac.limit@example.com", "ru");
-    const calls = callsOf(app, customer);
+    const { app, calls } = await payingCustomerApp("ac.limit@example.com", "ru");
     const device = await dataOf(calls.connect());
     for (let change = 1; change < linkChangesPerHour; change++)
       await dataOf(calls.resetLink(device.deviceId));
@@ -227,9 +224,7 @@ describe("link changes", () => {
 
 describe("the app's activation", () => {
   test("answers the device's credential as its key and its subscription link, the same on every activation", async () => {
-    const { app, context } = await makeTestApp();
-    const customer = await payingCustomer(app, "activate@example.com");
-    const calls = callsOf(app, customer);
+    const { context, customer, calls } = await payingCustomerApp("activate@example.com");
     const first = calls.activate("phone-1");
     expect((await first).status).toBe(200);
     const answer = await dataOf(first);
@@ -245,9 +240,7 @@ describe("the app's activation", () => {
   });
 
   test("a device past the slots waits unused, refused in the customer's language; the cabinet connects it once a slot is free", async () => {
-    const { app, context } = await makeTestApp();
-    const customer = await payingCustomer(app, "activate.full@example.com", "ru");
-    const calls = callsOf(app, customer);
+    const { context, customer, calls } = await payingCustomerApp("activate.full@example.com", "ru");
     expect((await calls.activate("phone-1")).status).toBe(200);
     expect(await refusalOf(calls.activate("tablet-2"))).toEqual({
       status: 409,
@@ -267,9 +260,7 @@ describe("the app's activation", () => {
 
 describe("answers carrying a device's key or link", () => {
   test("connect, resetLink and activate are never kept by a cache", async () => {
-    const { app } = await makeTestApp();
-    const customer = await payingCustomer(app, "no-store@example.com");
-    const calls = callsOf(app, customer);
+    const { calls } = await payingCustomerApp("no-store@example.com");
     const connecting = calls.connect();
     const connected = await connecting;
     expect(connected.status).toBe(200);
@@ -297,9 +288,7 @@ describe("answers carrying a device's key or link", () => {
 
 describe("unlinking a device", () => {
   test("frees its slot and forgets its key and link; it cannot be connected again by its id", async () => {
-    const { app, context } = await makeTestApp();
-    const customer = await payingCustomer(app, "unlink@example.com");
-    const calls = callsOf(app, customer);
+    const { context, customer, calls } = await payingCustomerApp("unlink@example.com");
     const connected = await dataOf(calls.connect());
     const before = await stored(context, customer.email, connected.deviceId);
     const unlinked = await calls.detach(connected.deviceId);

@@ -7,6 +7,7 @@ import {
   nodeHeaders,
   sampleReport,
 } from "../../../helpers/nodes";
+import { prng } from "../../../helpers/seeded-random";
 
 /**
  * DESIGN §8, §9, §12: nothing a node sends gets a 500. Batches and reports built from a valid
@@ -14,19 +15,6 @@ import {
  * every answer is 200, 400 or 429 in the API's error shape, and the customer's calls still
  * answer 200 afterwards.
  */
-
-/** mulberry32: a small seeded generator. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)] as T };
-}
 
 const hostileValues: readonly unknown[] = [
   Number.MAX_SAFE_INTEGER,
@@ -66,7 +54,7 @@ const hostileValues: readonly unknown[] = [
 const uuid = "6f1d4c2e-3b5a-4e8f-9c7d-0a1b2c3d4e5f";
 
 /** A copy of `value` with one hostile value put at a random path (or a field added or removed). */
-function mutated(value: unknown, random: ReturnType<typeof generator>): unknown {
+function mutated(value: unknown, random: ReturnType<typeof prng>): unknown {
   const copy = structuredClone(value);
   const containers: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [];
   const walk = (node: unknown) => {
@@ -99,7 +87,7 @@ describe("the node API under hostile input", () => {
     const node = { ...(await nodeHeaders(context, "fuzzed")), "x-agent-instance": uuid };
     const other = { ...(await nodeHeaders(context, "fuzzed-2")), "x-agent-instance": uuid };
     const { customer, device } = await customerWithDevice(app, context, "fuzzed@example.com");
-    const random = generator(20261202);
+    const random = prng(20261202);
     const sample = { tag: device.tag, upload: 1_000, download: 2_000 };
     const event = { tag: device.tag, clientIp: "203.0.113.5", at: Date.now(), success: true };
     const batch = (items: number) => ({

@@ -10,7 +10,14 @@ import { type Api, apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } fr
 import { makeTestApp, postJson } from "../../../helpers/app";
 import { type SignedIn, signIn } from "../../../helpers/customers";
 import { startLoopbackServer } from "../../../helpers/loopback-server";
-import { allowList, entryWithId, nodeHeaders, postEvents, sampleReport } from "../../../helpers/nodes";
+import {
+  allowList,
+  entryWithId,
+  nodeHeaders,
+  postEvents,
+  rawNodeCalls,
+  sampleReport,
+} from "../../../helpers/nodes";
 import { makeOperator, tokensFor } from "../../../helpers/operators";
 import { advanceDays, cards, order, payWithCard } from "../../../helpers/payments";
 
@@ -311,15 +318,10 @@ describe("bad input from a node", () => {
   test("is refused with 400 and a message, never a 500", async () => {
     const { app, context } = await makeTestApp();
     const node = await nodeHeaders(context, "bad-input");
-    const sample = { tag: "k00000000000000000000", upload: 1, download: 1 };
-    const event = { tag: "k00000000000000000000", clientIp: "203.0.113.5", at: Date.now(), success: true };
-    const inbound = sampleReport.inbounds[0];
     // Input no node should send; bodies the client's types refuse are passed as they are.
-    const { nodes } = apiOf(app);
+    const { nodes, events, report, sample, event, inbound } = rawNodeCalls(app, node);
     const allowListAt = (query: { since: string; wait?: string }) => () =>
       nodes.allowlist.get({ headers: node, query });
-    const events = (body: object) => () => nodes.events.post(body as never, { headers: node });
-    const report = (body: object) => () => nodes.report.post(body as never, { headers: node });
     const calls = [
       ...["abc", "-1", "1e3", "1.5", "0x10", "1234567890123456789"].map(
         (since) => [`since=${since}`, allowListAt({ since })] as const,

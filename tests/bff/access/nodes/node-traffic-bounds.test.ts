@@ -9,6 +9,7 @@ import {
   customerWithDevice,
   nodeHeaders,
   postEvents,
+  rawNodeCalls,
   sampleReport,
 } from "../../../helpers/nodes";
 
@@ -161,13 +162,8 @@ describe("a node's numbers are JSON numbers and its client addresses real addres
   test("numbers written as text are refused with 400, in events and reports", async () => {
     const { app, context } = await makeTestApp();
     const node = await nodeHeaders(context, "strict-numbers");
-    const sample = { tag: "k00000000000000000000", upload: 1, download: 1 };
-    const event = { tag: "k00000000000000000000", clientIp: "203.0.113.5", at: Date.now(), success: true };
-    const inbound = sampleReport.inbounds[0];
     // Bodies the client's types refuse, sent as they are: a number written as text.
-    const { nodes } = apiOf(app);
-    const events = (body: object) => () => nodes.events.post(body as never, { headers: node });
-    const report = (body: object) => () => nodes.report.post(body as never, { headers: node });
+    const { events, report, sample, event, inbound } = rawNodeCalls(app, node);
     const calls = [
       ["upload as text", events({ traffic: [{ ...sample, upload: "5" }], connections: [] })],
       ["download as text", events({ traffic: [{ ...sample, download: "0" }], connections: [] })],

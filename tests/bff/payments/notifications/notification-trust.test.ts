@@ -44,6 +44,15 @@ async function paidCustomer(email: string) {
   return { customer, options, transactionId: String(paid.transactionId) };
 }
 
+/** The fields of the 1-rouble first payment's Pay notification for this order, with the gateway's transaction id. */
+const payFields = (transactionId: number, options: { invoiceId: string; accountId: string }) => ({
+  TransactionId: transactionId,
+  Amount: "1.00",
+  Currency: "RUB",
+  InvoiceId: options.invoiceId,
+  AccountId: options.accountId,
+});
+
 let refundNumber = 90_000_000;
 const refundFields = (
   options: { invoiceId: string; accountId: string },
@@ -63,13 +72,7 @@ describe("signatures are checked over the bytes received", () => {
   test("a form body signed only with X-Content-HMAC over its decoded form is refused and changes nothing", async () => {
     const customer = await signIn(app, "decoded-form@example.com");
     const options = await order(app, customer);
-    const fields = {
-      TransactionId: 81_000_001,
-      Amount: "1.00",
-      Currency: "RUB",
-      InvoiceId: options.invoiceId,
-      AccountId: options.accountId,
-    };
+    const fields = payFields(81_000_001, options);
     // A genuine gateway body whose Description holds an encoded "&Token=…": its decoded
     // form reads the same whether the "&" was encoded or not, so a signature over the
     // decoded form would also cover a re-sent body where that text became a field.
@@ -91,14 +94,7 @@ describe("signatures are checked over the bytes received", () => {
   test("a JSON body signed only with X-Content-HMAC over its raw bytes is accepted", async () => {
     const customer = await signIn(app, "json-x-hmac@example.com");
     const options = await order(app, customer);
-    const body = JSON.stringify({
-      TransactionId: 81_000_002,
-      Amount: "1.00",
-      Currency: "RUB",
-      InvoiceId: options.invoiceId,
-      AccountId: options.accountId,
-      Status: "Completed",
-    });
+    const body = JSON.stringify({ ...payFields(81_000_002, options), Status: "Completed" });
     const response = await post("pay", body, {
       "content-type": "application/json",
       "x-content-hmac": hmac(body),
@@ -111,13 +107,7 @@ describe("signatures are checked over the bytes received", () => {
   test("a wrong Content-HMAC is refused even beside a right X-Content-HMAC", async () => {
     const customer = await signIn(app, "wrong-content-hmac@example.com");
     const options = await order(app, customer);
-    const fields = {
-      TransactionId: 81_000_003,
-      Amount: "1.00",
-      Currency: "RUB",
-      InvoiceId: options.invoiceId,
-      AccountId: options.accountId,
-    };
+    const fields = payFields(81_000_003, options);
     const json = JSON.stringify(fields);
     const formBody = form(fields);
     for (const [contentType, body] of [

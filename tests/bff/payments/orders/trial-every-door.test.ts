@@ -195,17 +195,30 @@ describe("an anonymous 1-unit purchase never gives an account a second trial", (
   });
 });
 
+/** Two customers signed in, each with its order, whose Checks with one card both passed under the two transaction ids. */
+async function twoCheckedOrders(emails: [string, string], card: Card, transactionIds: [string, string]) {
+  const first = await signIn(app, emails[0]);
+  const second = await signIn(app, emails[1]);
+  const firstOrder = await order(app, first);
+  const secondOrder = await order(app, second);
+  expect(await notify("check", firstOrder, card, transactionIds[0])).toBe(0);
+  expect(await notify("check", secondOrder, card, transactionIds[1])).toBe(0);
+  return [
+    [first, firstOrder],
+    [second, secondOrder],
+  ] as const;
+}
+
 describe("the trial is once per card at Pay as well as at Check", () => {
   test("two payments with one card whose Checks both pass before either Pay make one trial; the other is refunded", async () => {
     const refundsSent = recordRefundCalls();
     try {
       const card = { firstSix: "220220", lastFour: "7788", expiry: "05/31" };
-      const anna = await signIn(app, "race-anna@example.com");
-      const boris = await signIn(app, "race-boris@example.com");
-      const annaOrder = await order(app, anna);
-      const borisOrder = await order(app, boris);
-      expect(await notify("check", annaOrder, card, "71000001")).toBe(0);
-      expect(await notify("check", borisOrder, card, "71000002")).toBe(0);
+      const [[anna, annaOrder], [boris, borisOrder]] = await twoCheckedOrders(
+        ["race-anna@example.com", "race-boris@example.com"],
+        card,
+        ["71000001", "71000002"],
+      );
       // Both Pays at once: on PostgreSQL two transactions race for the card's claim.
       const codes = await Promise.all([
         notify("pay", annaOrder, card, "71000001"),
@@ -270,12 +283,11 @@ describe("the trial is once per card at Pay as well as at Check", () => {
 
   test("a refund the gateway did not take at once goes out in a later pass, once", async () => {
     const card = { firstSix: "220220", lastFour: "3131", expiry: "11/33" };
-    const first = await signIn(app, "sweep-first@example.com");
-    const second = await signIn(app, "sweep-second@example.com");
-    const firstOrder = await order(app, first);
-    const secondOrder = await order(app, second);
-    expect(await notify("check", firstOrder, card, "75000001")).toBe(0);
-    expect(await notify("check", secondOrder, card, "75000002")).toBe(0);
+    const [[, firstOrder], [, secondOrder]] = await twoCheckedOrders(
+      ["sweep-first@example.com", "sweep-second@example.com"],
+      card,
+      ["75000001", "75000002"],
+    );
     expect(await notify("pay", firstOrder, card, "75000001")).toBe(0);
     const original = context.payments.gateway.refund;
     context.payments.gateway.refund = async () => ({ Success: false, Message: "Try later" });

@@ -2,23 +2,18 @@ import { describe, expect, test } from "vitest";
 import { apiOf, dataOf, refusalOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
 import { referralCodeOf, signIn } from "../../../helpers/customers";
-import { ledger } from "../../../helpers/payments";
 import {
   panelRefund,
   payingCustomer,
   paymentsOf,
-  type RefundBody,
+  refundDesk,
   renew,
-  staffHeaders,
   subscriptionOf,
 } from "../../../helpers/refunds";
 
 const { app, context } = await makeTestApp();
 const api = apiOf(app);
-const staff = await staffHeaders(app, context);
-const refund = async (body: RefundBody) => panelRefund(app, await staff.admin(), body);
-const refundsAtBank = async (accountId: string) =>
-  (await ledger(app, accountId)).filter((entry) => entry.kind === "refund");
+const { staff, refund, refundsAtBank } = await refundDesk(app, context);
 
 describe("paymentIds: an administrator refunds exactly the payments named", () => {
   test("by gateway transaction id; anything not this customer's, not completed or already refunded refuses all", async () => {

@@ -1,26 +1,20 @@
 import { describe, expect, test } from "vitest";
 import { apiOf, dataOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
-import { advanceDays, ledger } from "../../../helpers/payments";
+import { advanceDays } from "../../../helpers/payments";
 import {
   customerWithBusyPeriod,
   panelRefund,
   payingCustomer,
   paymentsOf,
-  type RefundBody,
+  refundDesk,
   renew,
-  staffHeaders,
   subscriptionOf,
 } from "../../../helpers/refunds";
 
 const { app, context } = await makeTestApp();
 const api = apiOf(app);
-const staff = await staffHeaders(app, context);
-const refund = async (body: RefundBody) => panelRefund(app, await staff.admin(), body);
-const preview = async (body: RefundBody) =>
-  panelRefund(app, await staff.admin(), body, "/api/panel/refund/preview");
-const refundsAtBank = async (accountId: string) =>
-  (await ledger(app, accountId)).filter((entry) => entry.kind === "refund");
+const { staff, refund, preview, refundsAtBank } = await refundDesk(app, context);
 
 const gateway = context.payments.gateway;
 const realRefund = gateway.refund;

@@ -1,26 +1,18 @@
 import { describe, expect, test } from "vitest";
 import { apiOf, dataOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
-import { ledger } from "../../../helpers/payments";
 import {
   customerWithBusyPeriod,
-  panelRefund,
   payingCustomer,
   paymentsOf,
-  type RefundBody,
+  refundDesk,
   renew,
-  staffHeaders,
   subscriptionOf,
 } from "../../../helpers/refunds";
 
 const { app, context, clock } = await makeTestApp();
 const api = apiOf(app);
-const staff = await staffHeaders(app, context);
-const refund = async (body: RefundBody) => panelRefund(app, await staff.admin(), body);
-const preview = async (body: RefundBody) =>
-  panelRefund(app, await staff.admin(), body, "/api/panel/refund/preview");
-const refundsAtBank = async (accountId: string) =>
-  (await ledger(app, accountId)).filter((entry) => entry.kind === "refund");
+const { staff, refund, preview, refundsAtBank } = await refundDesk(app, context);
 
 describe("which account a refund reaches", () => {
   test("two accounts with one e-mail in different case: the uid picks the account, the other is untouched", async () => {
