@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, expect, type Page, type Route, test } from "@playwright/test";
 import { signCancelToken } from "../../../bff/modules/subscriptions/cancel-token";
+import { recordCspViolations } from "../../helpers/browser/csp-violations";
 import {
   holdButton,
   makeCustomer,
@@ -18,20 +19,20 @@ const dayMs = 24 * 60 * 60 * 1000;
 const englishDate = (iso: string) =>
   new Intl.DateTimeFormat("en", { day: "numeric", month: "long", year: "numeric" }).format(new Date(iso));
 
+/** The user id of a customer the demo fixture makes with a subscription in `status`. */
+async function fixtureUserId(page: Page, email: string, status: "ACTIVE" | "CANCELED") {
+  const response = await page.request.post("/api/dev/fixtures/subscription", { data: { email, status } });
+  return ((await response.json()) as { userId: number }).userId;
+}
+
+/** The user's cancel-link token, signed at the server's time. */
+const cancelToken = async (page: Page, userId: number) =>
+  signCancelToken(e2eJwtSecret, userId, await serverTime(page));
+
 /** A browser with no storage and no cookies, whose pages must raise no CSP violation. */
 async function freshBrowser(browser: Browser, language: "en" | "ru" = "en") {
   const context = await browser.newContext();
-  const violations: string[] = [];
-  await context.exposeFunction("reportCspViolation", (text: string) => violations.push(text));
-  await context.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => {
-      const report = (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation;
-      report(`${location.pathname}: ${event.effectiveDirective} refused ${event.blockedURI || "inline"}`);
-    });
-  });
-  context.on("console", (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
-  });
+  const violations = await recordCspViolations(context);
   // As `useLanguage` does for a page: the visitor's interface language, before any script runs.
   await context.addInitScript((lang) => {
     if (!localStorage.getItem("i18nextLng")) localStorage.setItem("i18nextLng", lang);
@@ -77,7 +78,7 @@ test("a customer who paid cancels from the link in a browser that never signed i
     ).userInfo;
   const { expirationDate } = await profile();
   const userId = Number(accountId.replace("customer-", ""));
-  const token = signCancelToken(e2eJwtSecret, userId, await serverTime(page));
+  const token = await cancelToken(page, userId);
 
   const visitor = await freshBrowser(browser);
   await visitor.page.goto(`/cancel?token=${token}`);
@@ -125,10 +126,7 @@ test("an expired or garbage link says so, with the way to sign in, and cancels n
   browser,
 }) => {
   const email = uniqueEmail("link.expired");
-  const response = await page.request.post("/api/dev/fixtures/subscription", {
-    data: { email, status: "ACTIVE" },
-  });
-  const { userId } = (await response.json()) as { userId: number };
+  const userId = await fixtureUserId(page, email, "ACTIVE");
   const eightDaysAgo = (await serverTime(page)) - 8 * dayMs;
   const visitor = await freshBrowser(browser);
   for (const token of [signCancelToken(e2eJwtSecret, userId, eightDaysAgo), "garbage"]) {
@@ -144,7 +142,7 @@ test("an expired or garbage link says so, with the way to sign in, and cancels n
     await expect(visitor.page.getByRole("button", { name: "Cancel subscription" })).toHaveCount(0);
     await expectTokenGone(visitor.page);
   }
-  const valid = signCancelToken(e2eJwtSecret, userId, await serverTime(page));
+  const valid = await cancelToken(page, userId);
   const state = await page.request.post("/api/subscriptions/cancel-link", { data: { token: valid } });
   expect(((await state.json()) as { status: string }).status).toBe("ACTIVE");
   expect(visitor.violations).toEqual([]);
@@ -159,11 +157,8 @@ test("an expired or garbage link says so, with the way to sign in, and cancels n
 
 test("an already cancelled subscription says until when access runs", async ({ page, browser }) => {
   const email = uniqueEmail("link.cancelled");
-  const response = await page.request.post("/api/dev/fixtures/subscription", {
-    data: { email, status: "CANCELED" },
-  });
-  const { userId } = (await response.json()) as { userId: number };
-  const token = signCancelToken(e2eJwtSecret, userId, await serverTime(page));
+  const userId = await fixtureUserId(page, email, "CANCELED");
+  const token = await cancelToken(page, userId);
   const account = await page.request.post("/api/subscriptions/cancel-link", { data: { token } });
   const { endDate } = (await account.json()) as { endDate: string };
   const visitor = await freshBrowser(browser);
@@ -184,13 +179,10 @@ test("a failed load is said and can be retried with the token kept in memory onl
   browser,
 }) => {
   const email = uniqueEmail("link.retry");
-  const response = await page.request.post("/api/dev/fixtures/subscription", {
-    data: { email, status: "ACTIVE" },
-  });
-  const { userId } = (await response.json()) as { userId: number };
+  const userId = await fixtureUserId(page, email, "ACTIVE");
   const visitor = await freshBrowser(browser);
   await visitor.page.route("**/api/subscriptions/cancel-link", (route) => route.abort());
-  await visitor.page.goto(`/cancel?token=${signCancelToken(e2eJwtSecret, userId, await serverTime(page))}`);
+  await visitor.page.goto(`/cancel?token=${await cancelToken(page, userId)}`);
   await expect(visitor.page.getByRole("heading", { name: "Could not open the cancel link" })).toBeVisible();
   await expect(visitor.page.getByRole("alert")).toHaveText(
     "The server could not be reached. Check your connection and try again.",
@@ -208,15 +200,12 @@ test("by the link, a server that failed is said to have failed, not to be out of
   browser,
 }) => {
   const email = uniqueEmail("link.server");
-  const response = await page.request.post("/api/dev/fixtures/subscription", {
-    data: { email, status: "ACTIVE" },
-  });
-  const { userId } = (await response.json()) as { userId: number };
+  const userId = await fixtureUserId(page, email, "ACTIVE");
   const visitor = await freshBrowser(browser);
   const failing = (route: Route) =>
     route.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad Gateway</h1>" });
   await visitor.page.route("**/api/subscriptions/cancel-link", failing);
-  await visitor.page.goto(`/cancel?token=${signCancelToken(e2eJwtSecret, userId, await serverTime(page))}`);
+  await visitor.page.goto(`/cancel?token=${await cancelToken(page, userId)}`);
   await expect(visitor.page.getByRole("heading", { name: "Could not open the cancel link" })).toBeVisible();
   await expect(visitor.page.getByRole("alert")).toHaveText(
     "Something went wrong on our server. Please try again later.",

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { blockingAtBothWidths, describeFinding } from "../../helpers/browser/axe";
 import { layoutProblems } from "../../helpers/browser/layout";
-import { holdButton, signInToPanel, useLanguage } from "../../helpers/browser/pages";
+import { holdButton, openPanelSection, signInToPanel, useLanguage } from "../../helpers/browser/pages";
 
 /** A node name no other test uses. */
 const uniqueNodeName = () => `e2e-node-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -23,11 +23,7 @@ async function takeOnceKey(page: Page, name: string): Promise<string> {
 }
 
 async function signInAdminToNodes(page: Page) {
-  await signInToPanel(page);
-  await page.waitForURL("**/panel-search");
-  await page.getByRole("navigation", { name: "Panel sections" }).getByRole("link", { name: "Nodes" }).click();
-  await page.waitForURL("**/panel-nodes");
-  await expect(page.getByRole("link", { name: "Nodes" })).toHaveAttribute("aria-current", "page");
+  await openPanelSection(page, "Nodes", "panel-nodes");
   await expect(page.getByRole("heading", { name: "VPN nodes", level: 1 })).toBeVisible();
 }
 

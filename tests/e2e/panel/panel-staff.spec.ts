@@ -1,5 +1,11 @@
 import { expect, type Page, test } from "@playwright/test";
-import { holdButton, panelAdmin, signInToPanel, useLanguage } from "../../helpers/browser/pages";
+import {
+  holdButton,
+  openPanelSection,
+  panelAdmin,
+  signInToPanel,
+  useLanguage,
+} from "../../helpers/browser/pages";
 
 const hasNoSidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
@@ -23,14 +29,6 @@ async function takeOncePassword(page: Page, username: string): Promise<string> {
   return password;
 }
 
-async function signInAdminToStaff(page: Page) {
-  await signInToPanel(page);
-  await page.waitForURL("**/panel-search");
-  await page.getByRole("navigation", { name: "Panel sections" }).getByRole("link", { name: "Staff" }).click();
-  await page.waitForURL("**/panel-staff");
-  await expect(page.getByRole("link", { name: "Staff" })).toHaveAttribute("aria-current", "page");
-}
-
 test.describe("staff in the panel", () => {
   test.beforeEach(async ({ page }) => {
     await useLanguage(page, "en");
@@ -45,7 +43,7 @@ test.describe("staff in the panel", () => {
     test.setTimeout(180_000);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.setViewportSize({ width: 390, height: 844 });
-    await signInAdminToStaff(page);
+    await openPanelSection(page, "Staff", "panel-staff");
 
     // Their own account: no role change and no disable on offer.
     const own = memberOf(page, panelAdmin.username);
@@ -146,7 +144,7 @@ test.describe("staff in the panel", () => {
   test("a taken username and a short password are refused in place, with the server's words", async ({
     page,
   }) => {
-    await signInAdminToStaff(page);
+    await openPanelSection(page, "Staff", "panel-staff");
     const form = page.getByRole("region", { name: "New staff account" });
     await form.getByLabel("Username").fill(panelAdmin.username);
     await form.getByRole("button", { name: "Create account" }).click();

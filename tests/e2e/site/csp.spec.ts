@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from "@playwright/test";
+import { recordCspViolations } from "../../helpers/browser/csp-violations";
 import {
   makeCustomer,
   payInWidget,
@@ -16,17 +17,7 @@ import {
 const test = base.extend<{ violations: string[] }>({
   violations: [
     async ({ context }, use) => {
-      const violations: string[] = [];
-      await context.exposeFunction("reportCspViolation", (violation: string) => violations.push(violation));
-      await context.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (event) => {
-          const report = (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation;
-          report(`${location.pathname}: ${event.effectiveDirective} refused ${event.blockedURI || "inline"}`);
-        });
-      });
-      context.on("console", (message) => {
-        if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
-      });
+      const violations = await recordCspViolations(context);
       await use(violations);
       expect(violations).toEqual([]);
     },

@@ -116,6 +116,15 @@ export async function signInToPanel(page: Page, credentials = panelAdmin) {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** Signs the administrator in and opens the panel section `name` from the panel's navigation, at `/<path>`. */
+export async function openPanelSection(page: Page, name: string, path: string) {
+  await signInToPanel(page);
+  await page.waitForURL("**/panel-search");
+  await page.getByRole("navigation", { name: "Panel sections" }).getByRole("link", { name }).click();
+  await page.waitForURL(`**/${path}`);
+  await expect(page.getByRole("link", { name })).toHaveAttribute("aria-current", "page");
+}
+
 /** Pays in the sandbox widget's card form once it is open. */
 export async function payInWidget(page: Page, card: string) {
   const dialog = page.getByRole("dialog", { name: "Card payment (sandbox)" });
