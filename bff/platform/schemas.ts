@@ -1,3 +1,4 @@
+import type { TLiteral, TUnion } from "@sinclair/typebox";
 import { t } from "elysia";
 
 /** The error body of DESIGN §9, declared on routes for the OpenAPI document and Eden. */
@@ -31,3 +32,13 @@ export const customerIdentity = {
   uid: t.Optional(t.String({ maxLength: 256 })),
   email: t.String({ minLength: 3, maxLength: 320 }),
 };
+
+/**
+ * One of a fixed list of words, as a union of literals (its refusal names the allowed values,
+ * validation-reasons.ts). Typed as a tuple, so a client sees the words, not `never`.
+ */
+export function oneOf<const Values extends readonly string[]>(
+  values: Values,
+): TUnion<{ -readonly [Index in keyof Values]: TLiteral<Values[Index]> }> {
+  return t.Union(values.map((value) => t.Literal(value))) as never;
+}

@@ -10,8 +10,15 @@ import type { ErrorCode } from "../../bff/platform/errors";
  * send: malformed bodies, missing headers, the gateway's signed bytes.
  */
 export function apiOf(app: App) {
-  // Dates stay the ISO strings the schemas declare, as the islands' client keeps them.
-  return treaty(app, { parseDate: false }).api;
+  // Sent to http://localhost, as the tests' raw requests are (Eden's own stand-in host would
+  // show in every link the app builds from the request). Dates stay the ISO strings the
+  // schemas declare, as the islands' client keeps them.
+  const fetcher = (input: RequestInfo | URL, init?: RequestInit) => app.handle(new Request(input, init));
+  return treaty<App>("http://localhost", {
+    parseDate: false,
+    // Eden types its fetcher as Bun's fetch, which also carries `preconnect`; none is needed.
+    fetcher: Object.assign(fetcher, { preconnect: fetch.preconnect }),
+  }).api;
 }
 
 export type Api = ReturnType<typeof apiOf>;

@@ -1,5 +1,9 @@
+import { treaty } from "@elysiajs/eden";
 import { approvingCards } from "../../bff/adapters/sandbox/cards";
+import type { App } from "../../bff/app";
 import type { Database } from "../../db/database";
+import { type Api, dataOf, identityOf, sessionOf } from "./api";
+import type { LedgerEntry } from "./payments";
 
 /**
  * The billing simulation of DESIGN §13, shared by tests/bff/subscriptions/billing-simulation.test.ts
@@ -185,22 +189,11 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     problems,
   };
 
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    send(
-      new Request(`http://localhost${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
-      }),
-    );
-  const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+  const api = clientOver(send);
 
-  let now = await json<{ now: string }>(await post("/api/dev/clock", { advanceDays: 0 })).then((answer) =>
-    Date.parse(answer.now),
-  );
+  let now = Date.parse((await dataOf(api.dev.clock.post({ advanceDays: 0 }))).now);
   const advance = async (days: number) => {
-    const answer = await json<{ now: string }>(await post("/api/dev/clock", { advanceDays: days }));
-    now = Date.parse(answer.now);
+    now = Date.parse((await dataOf(api.dev.clock.post({ advanceDays: days }))).now);
   };
 
   // --- staff: an administrator creates the promo codes and makes the refunds ---------
@@ -209,14 +202,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   const staffHeaders = async () => {
     // Access tokens last 15 minutes of the (moving) test clock: sign in again when stale.
     if (staff && now - staff.at < 10 * 60_000) return staff.headers;
-    const captcha = await solveCaptcha(send);
-    const response = await post("/api/auth/login", {
-      username: admin.username,
-      password: admin.password,
-      captcha,
-    });
-    if (response.status !== 200) throw new Error(`staff login: ${response.status} ${await response.text()}`);
-    const { accessToken } = await json<{ accessToken: string }>(response);
+    const captcha = await solveCaptcha(api);
+    const { accessToken } = await dataOf(
+      api.auth.login.post({ username: admin.username, password: admin.password, captcha }),
+    );
     staff = { headers: { authorization: `Bearer ${accessToken}` }, at: now };
     return staff.headers;
   };
@@ -227,18 +216,18 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       const lastDay = isoDay(addMonthsUtc(Date.parse(`${isoDay(now)}T00:00:00Z`), months));
       const percent = random.pick([20, 25, 30, 35, 40, 45, 50]);
       const code = `SIM${options.seed}X${promos.length}M${months}`;
-      const response = await post(
-        "/api/panel/promos/generatePromo",
-        {
-          promoCode: code,
-          promoType: "DISCOUNT",
-          isAvailable: true,
-          discount: percent / 100,
-          expirationDate: lastDay,
-        },
-        await staffHeaders(),
+      await dataOf(
+        api.panel.promos.generatePromo.post(
+          {
+            promoCode: code,
+            promoType: "DISCOUNT",
+            isAvailable: true,
+            discount: percent / 100,
+            expirationDate: lastDay,
+          },
+          { headers: await staffHeaders() },
+        ),
       );
-      if (response.status !== 200) throw new Error(`promo: ${response.status} ${await response.text()}`);
       promos.push({ code, percent, lastDay });
     }
   };
@@ -283,14 +272,8 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     return { number: cardNumbers.success, expiry: expiryOf(index % 1200), reused: true };
   };
   const signInAgain = async (customer: Customer, referralCode = "") => {
-    const token = await json<{
-      credential: string;
-      uid: string;
-      email: string;
-      photoURL: string;
-      providerId: string;
-    }>(await post("/api/dev/idp/token", { email: customer.email, provider: "google.com" }));
-    const response = await post("/api/register", {
+    const token = await dataOf(api.dev.idp.token.post({ email: customer.email, provider: "google.com" }));
+    const registered = await api.register.post({
       uid: token.uid,
       email: token.email,
       photoURL: token.photoURL,
@@ -300,32 +283,37 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       tariff: customer.tariff,
       credential: token.credential,
     });
-    if (response.status !== 200) throw new Error(`register ${customer.email}: ${response.status}`);
-    const cookie = response.headers.getSetCookie().find((line) => line.startsWith("kannt_session="));
+    if (registered.status !== 200) throw new Error(`register ${customer.email}: ${registered.status}`);
+    const cookie = registered.response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith("kannt_session="));
     customer.uid = token.uid;
     customer.cookie = cookie?.split(";")[0] ?? "";
     customer.cookieAt = now;
   };
-  const asCustomer = async (customer: Customer, path: string, body: Record<string, unknown> = {}) => {
+  /** A cabinet call of the customer's, with its identity and session. */
+  const asCustomer = async <Answer>(
+    customer: Customer,
+    call: (identity: ReturnType<typeof identityOf>, session: ReturnType<typeof sessionOf>) => Promise<Answer>,
+  ) => {
     // Sessions last 30 days of the test clock; the customer signs in again, as in life.
     if (now - customer.cookieAt > 20 * dayMs) await signInAgain(customer);
-    return post(path, { uid: customer.uid, email: customer.email, ...body }, { cookie: customer.cookie });
+    return call(identityOf(customer), sessionOf(customer));
   };
-  const order = async (customer: Customer) => {
-    const response = await asCustomer(customer, "/api/shop/order", {
-      tariff: customer.tariff,
-      period: customer.trialDays,
-    });
-    if (response.status !== 200) throw new Error(`order ${customer.email}: ${response.status}`);
-    return json<{ invoiceId: string; amount: number; accountId: string }>(response);
-  };
-  const pay = async (invoiceId: string, card: Card) =>
-    json<{ success: boolean; checkCode?: number }>(
-      await post("/api/dev/sandbox/pay", { invoiceId, cardNumber: card.number, expiry: card.expiry }),
+  const order = async (customer: Customer) =>
+    dataOf(
+      asCustomer(customer, (identity, session) =>
+        api.shop.order.post({ ...identity, tariff: customer.tariff, period: customer.trialDays }, session),
+      ),
     );
+  const pay = async (invoiceId: string, card: Card) =>
+    dataOf(api.dev.sandbox.pay.post({ invoiceId, cardNumber: card.number, expiry: card.expiry }));
   const referralCodeOf = async (customer: Customer) =>
-    (await json<{ referralCode: string }>(await asCustomer(customer, "/api/profile/getReferralCode")))
-      .referralCode;
+    (
+      await dataOf(
+        asCustomer(customer, (identity, session) => api.profile.getReferralCode.post(identity, session)),
+      )
+    ).referralCode;
 
   const join = async (index: number, joinDay: number) => {
     const customer: Customer = {
@@ -408,10 +396,11 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       customer.promo = { percent: promo.percent, lastDay: promo.lastDay };
   };
   const applyPromo = async (customer: Customer, promo: Promo) => {
-    const response = await asCustomer(customer, "/api/shop/applyPromo", { promoCode: promo.code });
-    if (response.status === 200) applyPromoToModel(customer, promo);
-    else if (response.status !== 409)
-      problem(`${customer.email}: applyPromo ${promo.code} → ${response.status}`);
+    const answer = await asCustomer(customer, (identity, session) =>
+      api.shop.applyPromo.post({ ...identity, promoCode: promo.code }, session),
+    );
+    if (answer.status === 200) applyPromoToModel(customer, promo);
+    else if (answer.status !== 409) problem(`${customer.email}: applyPromo ${promo.code} → ${answer.status}`);
   };
 
   // --- reading what the server did ---------------------------------------------------
@@ -557,8 +546,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         batchOf.set(userId, Math.floor(position / claimBatch));
       });
     report.largestPass = Math.max(report.largestPass, batchOf.size);
-    const response = await post("/api/dev/billing/run", {});
-    if (response.status !== 200) throw new Error(`billing run: ${response.status}`);
+    await dataOf(api.dev.billing.run.post());
     const after = await standings();
     const attempts = await database.all<{
       id: number;
@@ -690,33 +678,33 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     const roll = random.next();
     const live = standing.endDate !== null && standing.endDate > now;
     if (standing.status === "ACTIVE" && roll < 0.004) {
-      const response = await asCustomer(customer, "/api/subscriptions/cancel");
-      if (response.status !== 200) problem(`${customer.email}: cancel → ${response.status}`);
+      const answer = await asCustomer(customer, api.subscriptions.cancel.post);
+      if (answer.status !== 200) problem(`${customer.email}: cancel → ${answer.status}`);
       else report.cancels++;
     } else if (standing.status === "CANCELED" && live && standing.hasCard && roll < 0.05) {
-      const response = await asCustomer(customer, "/api/subscriptions/resume");
-      if (response.status !== 200) problem(`${customer.email}: resume → ${response.status}`);
+      const answer = await asCustomer(customer, api.subscriptions.resume.post);
+      if (answer.status !== 200) problem(`${customer.email}: resume → ${answer.status}`);
       else report.resumes++;
     } else if (
       (standing.status === "ACTIVE" || standing.status === "CANCELED") &&
       standing.hasCard &&
       roll > 0.998
     ) {
-      const response = await asCustomer(customer, "/api/profile/removeCard");
-      if (response.status !== 200) problem(`${customer.email}: removeCard → ${response.status}`);
+      const answer = await asCustomer(customer, api.profile.removeCard.post);
+      if (answer.status !== 200) problem(`${customer.email}: removeCard → ${answer.status}`);
       else {
         customer.cardRemoved = true;
         report.cardRemovals++;
       }
     } else if (standing.status === "ACTIVE" && live && standing.hasCard && roll > 0.994 && roll <= 0.997) {
       const [noticeBefore] = (await noticesOfSubscription(standing.subscriptionId, 0)).slice(-1);
-      const response = await asCustomer(customer, "/api/profile/addDevice");
+      const answer = await asCustomer(customer, api.profile.addDevice.post);
       const approves = (approvingCards as readonly string[]).includes(customer.card.number);
-      if (response.status === 200) {
+      if (answer.status === 200 && answer.data) {
         customer.devices++;
         report.devices++;
         await checkSlotNotice(customer, standing.subscriptionId, noticeBefore);
-        const { charged } = await json<{ charged: number }>(response);
+        const { charged } = answer.data;
         // Priced at the moment the purchase was committed, to the period's end, on its billing day.
         const bought = await database.get<{
           amount: number;
@@ -740,8 +728,8 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
           problem(
             `${customer.email}: device charged ${charged} (recorded ${(bought?.amount ?? 0) / 100}), pro rata ${(expected ?? 0) / 100}`,
           );
-      } else if (approves || response.status !== 409) {
-        problem(`${customer.email}: addDevice → ${response.status}`);
+      } else if (approves || answer.status !== 409) {
+        problem(`${customer.email}: addDevice → ${answer.status}`);
       }
     } else if (roll > 0.9935 && roll <= 0.994) {
       const promo = usablePromo();
@@ -752,14 +740,12 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       roll > 0.9925 &&
       roll <= 0.9935
     ) {
-      const response = await post(
-        "/api/panel/refund",
+      const answer = await api.panel.refund.post(
         { email: customer.email, uid: customer.uid },
-        await staffHeaders(),
+        { headers: await staffHeaders() },
       );
-      const answer = await json<{ Success: boolean; total: number }>(response);
-      if (response.status !== 200) problem(`${customer.email}: refund → ${response.status}`);
-      else if (answer.Success) {
+      if (answer.status !== 200 || !answer.data) problem(`${customer.email}: refund → ${answer.status}`);
+      else if (answer.data.Success) {
         customer.refunded = true;
         report.refunds++;
       }
@@ -807,22 +793,21 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
          WHERE m.sent_at > n.created_at + 3600000`,
       )
     )?.count ?? 0;
-  await reconcile(
-    database,
-    await json<LedgerEntry[]>(await send(new Request("http://localhost/api/dev/sandbox/ledger"))),
-    report,
-    problem,
-  );
+  await reconcile(database, await dataOf(api.dev.sandbox.ledger.get({ query: {} })), report, problem);
   return report;
 }
 
-type LedgerEntry = {
-  transactionId: string;
-  invoiceId: string;
-  amount: number;
-  status: string;
-  kind: string;
-};
+/**
+ * The typed client, each call sent through `send`. Eden types its fetcher as Bun's
+ * `fetch`, which also carries `preconnect`; these requests never need one.
+ */
+function clientOver(send: Send): Api {
+  const fetcher = (input: RequestInfo | URL, init?: RequestInit) => send(new Request(input, init));
+  return treaty<App>("http://localhost", {
+    parseDate: false,
+    fetcher: Object.assign(fetcher, { preconnect: fetch.preconnect }),
+  }).api;
+}
 
 /**
  * Our payments and the sandbox bank's ledger, both ways: the same transactions with the
@@ -900,14 +885,9 @@ async function reconcile(
 }
 
 /** The login form's proof of work (ALTCHA: SHA-256 of salt + number). */
-async function solveCaptcha(send: Send): Promise<string> {
-  const challenge = (await (await send(new Request("http://localhost/api/auth/captcha"))).json()) as {
-    algorithm: string;
-    challenge: string;
-    maxnumber?: number;
-    salt: string;
-    signature: string;
-  };
+async function solveCaptcha(api: Api): Promise<string> {
+  const challenge = await dataOf(api.auth.captcha.get());
+  if (!challenge || !("algorithm" in challenge)) throw new Error("the login's captcha is not ALTCHA");
   const max = challenge.maxnumber ?? 1_000_000;
   for (let number = 0; number <= max; number++) {
     if (new Bun.CryptoHasher("sha256").update(challenge.salt + number).digest("hex") === challenge.challenge)

@@ -5,16 +5,15 @@ import type {
   NodeReport,
   TrafficSample,
 } from "../../agent/contract/node-api";
-import type { createApp } from "../../bff/app";
+import type { App } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
 import { seedEntries } from "../../bff/modules/access/entries/entry-seeding";
 import { createNode } from "../../bff/modules/access/nodes/node-keys";
 import { randomToken } from "../../bff/platform/random";
+import { apiOf, dataOf, identityOf, sessionOf } from "./api";
 import { postJson, request } from "./app";
-import { asCustomer, fixture, type SignedIn, signIn } from "./customers";
+import { fixture, type SignedIn, signIn } from "./customers";
 import { cards, order, payWithCard } from "./payments";
-
-type App = ReturnType<typeof createApp>;
 
 /** A new node's `Authorization` header (its key as `npm run operator -- node` prints it). */
 export async function nodeHeaders(context: AppContext, name: string) {
@@ -27,18 +26,23 @@ export async function allowList(
   headers: Record<string, string>,
   query: { since?: number; wait?: number } = {},
 ): Promise<AllowListResponse> {
-  const search = new URLSearchParams(
-    Object.entries(query)
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => [name, String(value)]),
-  ).toString();
-  const response = await app.handle(
-    request(`/api/nodes/allowlist${search ? `?${search}` : ""}`, { headers }),
+  // A URL carries the numbers as text; a missing one is left out of it.
+  const { since, wait } = query;
+  return dataOf(
+    apiOf(app).nodes.allowlist.get({ headers, query: { since: since?.toString(), wait: wait?.toString() } }),
   );
-  if (response.status !== 200) throw new Error(`allowlist: ${response.status} ${await response.text()}`);
-  return (await response.json()) as AllowListResponse;
 }
 
+/** A batch of the node's events through the typed client, empty lists where the test names none. */
+export function postEvents(
+  app: App,
+  headers: Record<string, string>,
+  events: { batchId?: string; periodMs?: number; traffic?: TrafficSample[]; connections?: ConnectionEvent[] },
+) {
+  return apiOf(app).nodes.events.post({ traffic: [], connections: [], ...events }, { headers });
+}
+
+/** The same call answered as the raw response, for the tests that read it as such. */
 export async function sendEvents(
   app: App,
   headers: Record<string, string>,
@@ -79,11 +83,9 @@ export async function customerWithDevice(app: App, context: AppContext, email: s
   const widget = await order(app, customer, 1, 30);
   const paid = await payWithCard(app, widget.invoiceId, cards.success);
   if (!paid.success) throw new Error(`payment: ${JSON.stringify(paid)}`);
-  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-  const { deviceId, subscriptionUrl } = (await response.json()) as {
-    deviceId: string;
-    subscriptionUrl: string;
-  };
+  const { deviceId, subscriptionUrl } = await dataOf(
+    apiOf(app).profile.devices.connect.post(identityOf(customer), sessionOf(customer)),
+  );
   const row = await context.database.get<{ id: number; credential: string; node_tag: string }>(
     "SELECT id, credential, node_tag FROM devices WHERE device_id = ?",
     [deviceId],
@@ -104,11 +106,16 @@ export async function customerWithDevice(app: App, context: AppContext, email: s
 
 /** The status of each customer call that shows node traffic: the cabinet, its payments, the export and the app's subscription URL. */
 export async function customerCallStatuses(app: App, customer: SignedIn, subscriptionPath: string) {
-  const statuses: Record<string, number> = {};
-  for (const path of ["/api/profile", "/api/profile/payments", "/api/profile/export"])
-    statuses[path] = (await app.handle(asCustomer(customer, path))).status;
-  statuses["/sub"] = (await app.handle(request(subscriptionPath))).status;
-  return statuses;
+  const { profile } = apiOf(app);
+  const me = identityOf(customer);
+  const session = sessionOf(customer);
+  return {
+    "/api/profile": (await profile.post(me, session)).status,
+    "/api/profile/payments": (await profile.payments.post(me, session)).status,
+    "/api/profile/export": (await profile.export.post(me, session)).status,
+    // The app's subscription link answers text, not JSON: fetched as the app fetches it.
+    "/sub": (await app.handle(request(subscriptionPath))).status,
+  };
 }
 
 export const allAnswered = {

@@ -1,5 +1,7 @@
+import { createHmac } from "node:crypto";
 import type { App } from "../../bff/app";
-import { apiOf, dataOf, identityOf, sessionOf } from "./api";
+import { type Api, apiOf, type DataOf, dataOf, identityOf, sessionOf } from "./api";
+import { request } from "./app";
 import { type SignedIn, signIn } from "./customers";
 
 /** The widget's options for a new order of the customer's (the spec's `/api/shop/order`). */
@@ -40,6 +42,40 @@ export async function advanceDays(app: App, days: number) {
 
 export async function runBilling(app: App): Promise<Record<string, number>> {
   return dataOf(apiOf(app).dev.billing.run.post());
+}
+
+/** The gateway's answer to a notification it sent, as the notification routes' schema declares it. */
+type GatewayAnswer = DataOf<Awaited<ReturnType<Api["payments"]["cloudpayments"]["pay"]["post"]>>>;
+
+/**
+ * A notification as the gateway sends it (DESIGN §6): the fields form-encoded, and
+ * Content-HMAC, base64 HMAC-SHA256 under `secret`, over exactly the bytes sent. It goes
+ * through raw `app.handle`, since the typed client would encode the body itself; it is
+ * signed here with node:crypto rather than the product's signer, so a broken signer fails
+ * these tests as well as its own. Answers the status and the gateway's code (none when
+ * the notification was refused).
+ */
+export async function notifyAsGateway(
+  app: App,
+  secret: string,
+  kind: "check" | "pay" | "fail" | "refund",
+  fields: Record<string, string | number>,
+) {
+  const body = new URLSearchParams(
+    Object.entries(fields).map(([name, value]) => [name, String(value)]),
+  ).toString();
+  const response = await app.handle(
+    request(`/api/payments/cloudpayments/${kind}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "content-hmac": createHmac("sha256", secret).update(body).digest("base64"),
+      },
+      body,
+    }),
+  );
+  const answer = (await response.json()) as Partial<GatewayAnswer>;
+  return { status: response.status, code: answer.code };
 }
 
 export const cards = {

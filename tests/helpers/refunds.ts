@@ -1,13 +1,11 @@
 import { expect } from "vitest";
-import type { createApp } from "../../bff/app";
+import type { App } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
 import type { RefundAnswer } from "../../bff/modules/payments/refunds/refund-model";
-import { postJson } from "./app";
-import { asCustomer, type SignedIn, signIn } from "./customers";
+import { type Api, apiOf, dataOf, identityOf, sessionOf } from "./api";
+import { type SignedIn, signIn } from "./customers";
 import { bearer, makeOperator, tokensFor } from "./operators";
 import { advanceDays, cards, order, passDays, payWithCard } from "./payments";
-
-type App = ReturnType<typeof createApp>;
 
 /** The answer as the server's schema declares it (Message for API callers, reason and gatewayFailure for the panel). */
 export type { RefundAnswer };
@@ -42,15 +40,22 @@ export async function staffHeaders(app: App, context: AppContext) {
   return { admin: () => headersOf("admin"), support: () => headersOf("support") };
 }
 
+/** What the panel's refund and its preview are asked: the customer, and the payments when named. */
+export type RefundBody = Parameters<Api["panel"]["refund"]["post"]>[0];
+
+/** A refund (or its preview) from the panel, which must answer 200. */
 export async function panelRefund(
   app: App,
   headers: Record<string, string>,
-  body: Record<string, unknown>,
+  body: RefundBody,
   path: "/api/panel/refund" | "/api/panel/refund/preview" = "/api/panel/refund",
 ) {
-  const response = await app.handle(postJson(path, body, headers));
-  expect(response.status, path).toBe(200);
-  return (await response.json()) as RefundAnswer;
+  const panel = apiOf(app).panel;
+  return dataOf(
+    path === "/api/panel/refund"
+      ? panel.refund.post(body, { headers })
+      : panel.refund.preview.post(body, { headers }),
+  );
 }
 
 /** A customer who paid the 1-rouble first payment (a one-day trial) with the sandbox's good card. */
@@ -75,8 +80,7 @@ export async function renew(app: App, days: number) {
 }
 
 export async function buyDevice(app: App, customer: SignedIn) {
-  const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
-  expect(response.status).toBe(200);
+  await dataOf(apiOf(app).profile.addDevice.post(identityOf(customer), sessionOf(customer)));
 }
 
 export const paymentsOf = (context: AppContext, userId: number) =>

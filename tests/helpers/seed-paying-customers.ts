@@ -1,3 +1,7 @@
+import { treaty } from "@elysiajs/eden";
+import type { App } from "../../bff/app";
+import { dataOf } from "./api";
+
 export type SeedOptions = {
   /**
    * Where the card is paid, as the widget pays: the sandbox bank's instance, when the shop
@@ -23,43 +27,33 @@ export async function seedPayingCustomers(
 ) {
   const bankOrigin = options.bankOrigin ?? origin;
   const inFlight = options.inFlight ?? 25;
-  const post = async (path: string, body: unknown, cookie?: string, at = origin) => {
-    const response = await fetch(`${at}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return response;
-  };
+  const shop = treaty<App>(origin, { parseDate: false }).api;
+  const bank = treaty<App>(bankOrigin, { parseDate: false }).api;
   const seedOne = async (index: number) => {
     const email = `${prefix}${index}@example.com`;
-    const token = (await (await post("/api/dev/idp/token", { email })).json()) as {
-      credential: string;
-      uid: string;
-    };
-    const register = await post("/api/register", {
+    const token = await dataOf(shop.dev.idp.token.post({ email }));
+    const register = await shop.register.post({
       ...token,
       email,
       providerId: "google.com",
       period: 1,
       tariff: 1,
     });
-    const cookie = register.headers.getSetCookie()[0]?.split(";")[0];
-    const order = (await (
-      await post("/api/shop/order", { email, uid: token.uid, tariff: 1, period: 1 }, cookie)
-    ).json()) as {
-      invoiceId: string;
-      accountId: string;
-    };
-    const paid = (await (
-      await post(
-        "/api/dev/sandbox/pay",
-        { invoiceId: order.invoiceId, cardNumber: cards[index % cards.length] },
-        undefined,
-        bankOrigin,
-      )
-    ).json()) as { success: boolean };
+    if (register.error)
+      throw new Error(`/api/register: ${register.status} ${JSON.stringify(register.error.value)}`);
+    const cookie = register.response.headers.getSetCookie()[0]?.split(";")[0];
+    const order = await dataOf(
+      shop.shop.order.post(
+        { email, uid: token.uid, tariff: 1, period: 1 },
+        { headers: cookie ? { cookie } : {} },
+      ),
+    );
+    const paid = await dataOf(
+      bank.dev.sandbox.pay.post({
+        invoiceId: order.invoiceId,
+        cardNumber: cards[index % cards.length] ?? "",
+      }),
+    );
     if (!paid.success) throw new Error(`first payment of ${email} failed`);
     return order.accountId;
   };

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf, staffOf } from "../../helpers/api";
 import {
   type CapturedProcess,
   type RunningServer,
@@ -9,8 +10,7 @@ import {
   startCapturedServer,
 } from "../../helpers/captured-process";
 import { CensorNetwork } from "../../helpers/censor-network";
-import { asCustomer } from "../../helpers/customers";
-import { bearer, tokensFor } from "../../helpers/operators";
+import { tokensFor } from "../../helpers/operators";
 import { outputOf, stopProcess, until as waitUntil } from "../../helpers/real-core-rig";
 import { payingCustomer } from "../../helpers/refunds";
 import { remoteApp } from "../../helpers/remote-app";
@@ -153,9 +153,10 @@ beforeAll(async () => {
   });
 
   const customer = await payingCustomer(remoteApp(origin), "censored@example.com");
-  const connected = await remoteApp(origin).handle(asCustomer(customer, "/api/profile/devices/connect"));
-  expect(connected.status, await connected.clone().text()).toBe(200);
-  subscriptionUrl = ((await connected.json()) as { subscriptionUrl: string }).subscriptionUrl;
+  const connected = await dataOf(
+    apiOf(remoteApp(origin)).profile.devices.connect.post(identityOf(customer), sessionOf(customer)),
+  );
+  subscriptionUrl = connected.subscriptionUrl;
   await until(
     "both entries in every format",
     async () => {
@@ -200,15 +201,10 @@ afterAll(async () => {
   if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
-type PanelEntry = {
-  inboundTag: string;
-  out: string | null;
-  probes: { probe: string; up: boolean; lastError: string | null }[];
-};
-async function panelEntries(): Promise<PanelEntry[]> {
-  const headers = bearer((await tokensFor(remoteApp(origin), admin.username, admin.password)).accessToken);
-  const response = await fetch(`${origin}/api/panel/entries`, { headers });
-  return ((await response.json()) as { entries: PanelEntry[] }).entries;
+async function panelEntries() {
+  const product = remoteApp(origin);
+  const asAdmin = staffOf((await tokensFor(product, admin.username, admin.password)).accessToken);
+  return (await dataOf(apiOf(product).panel.entries.get(asAdmin))).entries;
 }
 
 describe("a censor between the customers' network and a node", () => {

@@ -5,13 +5,14 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dayMs } from "../../../bff/platform/calendar";
+import { apiOf, dataOf, identityOf, sessionOf, staffOf } from "../../helpers/api";
 import {
   type CapturedProcess,
   type RunningServer,
   startCapturedServer,
 } from "../../helpers/captured-process";
-import { asCustomer, type SignedIn } from "../../helpers/customers";
-import { bearer, tokensFor } from "../../helpers/operators";
+import type { SignedIn } from "../../helpers/customers";
+import { tokensFor } from "../../helpers/operators";
 import { getThroughProxy, reaches } from "../../helpers/proxy-tunnel";
 import {
   type AgentRuntime,
@@ -75,38 +76,21 @@ const until = (what: string, condition: () => Promise<boolean> | boolean, limitM
 
 const agentLog = () => `${agent?.stdout() ?? ""}${agent?.stderr() ?? ""}`;
 const accessLog = () => join(directory, "node-access.log");
-const api = () => remoteApp(origin);
+const remote = () => remoteApp(origin);
+/** The product's API through the typed client, over HTTP to the server process. */
+const api = () => apiOf(remote());
 const targetPort = () => target.port ?? 0;
 const reachesVia = (proxyPort: number) => reaches(proxyPort, targetPort(), marker);
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-}
-
 /** The admin's bearer header; signed in again after the demo clock moves (a token lasts 15 minutes of it). */
 let adminToken: string | undefined;
-async function adminHeaders() {
-  adminToken ??= (await tokensFor(api(), admin.username, admin.password)).accessToken;
-  return bearer(adminToken);
+async function asAdmin() {
+  adminToken ??= (await tokensFor(remote(), admin.username, admin.password)).accessToken;
+  return staffOf(adminToken);
 }
 
-type PanelNode = {
-  name: string;
-  online: boolean;
-  inbounds: unknown[];
-  appliedVersion: number;
-  syncLagSeconds: number;
-  credentials: { held: number; expected: number };
-};
-
-async function panelNode(): Promise<PanelNode | undefined> {
-  const response = await fetch(`${origin}/api/panel/nodes`, { headers: await adminHeaders() });
-  expect(response.status).toBe(200);
-  const { nodes } = (await response.json()) as { nodes: PanelNode[] };
+async function panelNode() {
+  const { nodes } = await dataOf(api().panel.nodes.get(await asAdmin()));
   return nodes.find((entry) => entry.name === nodeName);
 }
 
@@ -172,9 +156,7 @@ async function makeNodeKey(): Promise<string> {
 }
 
 async function connectDevice(customer: Customer) {
-  const response = await api().handle(asCustomer(customer, "/api/profile/devices/connect"));
-  expect(response.status, await response.clone().text()).toBe(200);
-  const answer = (await response.json()) as { deviceId: string; subscriptionUrl: string };
+  const answer = await dataOf(api().profile.devices.connect.post(identityOf(customer), sessionOf(customer)));
   expect(answer.subscriptionUrl.startsWith(`${origin}/sub/`)).toBe(true);
   return answer;
 }
@@ -194,17 +176,8 @@ function outboundsOf(links: string[]) {
   return { vless: outboundFromLink(vless[0] ?? ""), vmess: outboundFromLink(vmess[0] ?? "") };
 }
 
-type ProfileDevice = {
-  deviceId: string;
-  deviceName: string;
-  platform: string;
-  firstActivation: string | null;
-};
-
-async function devicesOf(customer: Customer): Promise<ProfileDevice[]> {
-  const response = await api().handle(asCustomer(customer, "/api/profile"));
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { devices: ProfileDevice[] }).devices;
+async function devicesOf(customer: Customer) {
+  return (await dataOf(api().profile.post(identityOf(customer), sessionOf(customer)))).devices;
 }
 
 beforeAll(async () => {
@@ -241,9 +214,9 @@ beforeAll(async () => {
     return reported?.online === true && reported.inbounds.length === 2;
   });
   customers = {
-    one: await payingCustomer(api(), "real.node.one@example.com"),
-    two: await payingCustomer(api(), "real.node.two@example.com"),
-    three: await payingCustomer(api(), "real.node.three@example.com"),
+    one: await payingCustomer(remote(), "real.node.one@example.com"),
+    two: await payingCustomer(remote(), "real.node.two@example.com"),
+    three: await payingCustomer(remote(), "real.node.three@example.com"),
   };
 }, 600_000);
 
@@ -327,14 +300,10 @@ describe("access on a real V2Ray node, end to end", () => {
     await until("the stream flows", () => stream.received().split("tick").length > 3);
     expect(await reachesVia(proxies.two)).toBe(true);
 
-    const response = await post(
-      "/api/panel/refund",
-      { email: one.email, uid: one.uid },
-      await adminHeaders(),
-    );
+    const refund = await api().panel.refund.post({ email: one.email, uid: one.uid }, await asAdmin());
     const answeredAt = Date.now();
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ Success: true, endsAccess: true });
+    expect(refund.status).toBe(200);
+    expect(refund.data).toMatchObject({ Success: true, endsAccess: true });
 
     // Polled until it ends, or until a byte arrives past the limit (which fails at once below).
     await until("the open stream ends", () => stream.isClosed() || stream.lastDataAt() - answeredAt > 5_000);
@@ -398,20 +367,21 @@ describe("access on a real V2Ray node, end to end", () => {
 
   test("with the product stopped the paying customer keeps connecting, and a cancelled customer's entry leaves when their time runs out", async () => {
     const { three } = customers;
-    const cancelled = await api().handle(asCustomer(three, "/api/subscriptions/cancel"));
-    expect(cancelled.status).toBe(200);
-    const periodEnd = Date.parse(((await cancelled.json()) as { expirationDate: string }).expirationDate);
+    const cancelling = api().subscriptions.cancel.post(identityOf(three), sessionOf(three));
+    expect((await cancelling).status).toBe(200);
+    const periodEnd = Date.parse((await dataOf(cancelling)).expirationDate ?? "");
     expect(Number.isNaN(periodEnd)).toBe(false);
     await until("the node applied the cancellation", async () => (await panelNode())?.syncLagSeconds === 0);
     const versionBefore = (await panelNode())?.appliedVersion ?? 0;
 
     // The demo clock to 30 s before the third customer's period ends; every node gets the new times.
-    const read = (await (await post("/api/dev/clock", { advanceDays: 0 })).json()) as { now: string };
+    const clock = api().dev.clock;
+    const read = await dataOf(clock.post({ advanceDays: 0 }));
     const advance = (periodEnd - 30_000 - Date.parse(read.now)) / dayMs;
     expect(advance).toBeGreaterThan(0);
-    const moved = await post("/api/dev/clock", { advanceDays: advance });
-    expect(moved.status).toBe(200);
-    const movedNow = Date.parse(((await moved.json()) as { now: string }).now);
+    const moving = clock.post({ advanceDays: advance });
+    expect((await moving).status).toBe(200);
+    const movedNow = Date.parse((await dataOf(moving)).now);
     adminToken = undefined;
     // The wall-clock moment the period ends, as the product counts it.
     const endsAt = Date.now() + (periodEnd - movedNow);
@@ -457,18 +427,9 @@ describe("access on a real V2Ray node, end to end", () => {
 
   test("the panel's connection logs show the customers' connections on the node, by its name, with the client address", async () => {
     await startServer();
-    type LogRow = {
-      deviceName: string | null;
-      platform: string | null;
-      serverName: string | null;
-      userIp: string | null;
-      success: boolean;
-    };
-    const logsOf = async (customer: Customer) => {
-      const response = await post(`/api/panel/logs?userId=${customer.userId}`, {}, await adminHeaders());
-      expect(response.status).toBe(200);
-      return (await response.json()) as LogRow[];
-    };
+    const logsOf = async (customer: Customer) =>
+      dataOf(api().panel.logs.post({}, { ...(await asAdmin()), query: { userId: customer.userId } }));
+    type LogRow = Awaited<ReturnType<typeof logsOf>>[number];
     const isOnNode = (row: LogRow) =>
       row.serverName === nodeName && row.success && row.userIp === "127.0.0.1";
     await until("the paying customer's connections in the panel's logs", async () =>

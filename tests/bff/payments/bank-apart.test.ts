@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
-import { makeTestApp, request } from "../../helpers/app";
-import { asCustomer, signIn } from "../../helpers/customers";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { signIn } from "../../helpers/customers";
 import { cards, ledger, order, passDays, payWithCard } from "../../helpers/payments";
 
 /**
@@ -51,8 +52,8 @@ test("a shop whose bank is another process's sandbox: the first payment and a re
     { kind: "check", ...answeredByTheShop },
     { kind: "pay", ...answeredByTheShop },
   ]);
-  const profile = await shop.app.handle(asCustomer(customer, "/api/profile"));
-  expect((await profile.json()).userInfo).toMatchObject({ subscriptionStatus: "ACTIVE" });
+  const profile = await dataOf(apiOf(shop.app).profile.post(identityOf(customer), sessionOf(customer)));
+  expect(profile.userInfo).toMatchObject({ subscriptionStatus: "ACTIVE" });
 
   // The shop's renewal pass charges the card the bank saved, and the bank tells the shop.
   expect(await passDays(shop.app, 2)).toMatchObject({ completed: 1 });
@@ -68,5 +69,5 @@ test("a shop whose bank is another process's sandbox: the first payment and a re
   expect(renewals).toEqual([{ invoice_id: renewal?.invoiceId, status: "completed" }]);
 
   // The shop has no sandbox of its own to pay at.
-  expect((await shop.app.handle(request("/api/dev/sandbox/ledger"))).status).toBe(404);
+  expect((await apiOf(shop.app).dev.sandbox.ledger.get({ query: {} })).status).toBe(404);
 });

@@ -1,26 +1,18 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, fixture, type SignedIn, signIn } from "../../helpers/customers";
-import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { fixture, type SignedIn, signIn } from "../../helpers/customers";
+import { makeOperator, tokensFor } from "../../helpers/operators";
 import { cards, ledger, order, passDays, payWithCard } from "../../helpers/payments";
 
 const { app, context } = await makeTestApp();
 const { database } = context;
+const api = apiOf(app);
 
-type Profile = {
-  userInfo: {
-    subscriptionStatus: string;
-    subscriptionIsActive: boolean;
-    expirationDate: string | null;
-    nextTransactionDate: string | null;
-  };
-  card: { isSaved: boolean; lastFour: string | null; removedAt: string | null };
-};
+const profileOf = (customer: SignedIn) => dataOf(api.profile.post(identityOf(customer), sessionOf(customer)));
 
-const profileOf = async (customer: SignedIn) =>
-  (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as Profile;
-
-const removeCard = (customer: SignedIn) => app.handle(asCustomer(customer, "/api/profile/removeCard"));
+const removeCard = (customer: SignedIn) =>
+  api.profile.removeCard.post(identityOf(customer), sessionOf(customer));
 
 /** A customer who paid the 30-day first payment with a card the sandbox keeps as a token. */
 async function paidCustomer(email: string) {
@@ -59,9 +51,7 @@ describe("removing the saved card", () => {
     expect(before.card).toEqual({ isSaved: true, lastFour: "4242", removedAt: null });
     expect(await tokensHeldFor(userId)).toBeGreaterThan(0);
 
-    const response = await removeCard(customer);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({
+    expect(await dataOf(removeCard(customer))).toMatchObject({
       success: true,
       subscriptionStatus: "CANCELED",
       subscriptionIsActive: true,
@@ -104,7 +94,7 @@ describe("removing the saved card", () => {
     const removed = await profileOf(customer);
     const again = await removeCard(customer);
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({
+    expect(again.error?.value).toMatchObject({
       success: false,
       error: {
         code: "no_saved_card",
@@ -117,16 +107,9 @@ describe("removing the saved card", () => {
   test("another customer cannot remove the card (403), nor can anyone without a session (401)", async () => {
     const { customer: owner, userId } = await paidCustomer("owner@example.com");
     const intruder = await signIn(app, "intruder@example.com");
-    const forged = postJson(
-      "/api/profile/removeCard",
-      { uid: owner.uid, email: owner.email },
-      { cookie: intruder.cookie },
-    );
-    const response = await app.handle(forged);
-    expect(response.status).toBe(403);
-    const anonymous = await app.handle(
-      postJson("/api/profile/removeCard", { uid: owner.uid, email: owner.email }),
-    );
+    const forged = await refusalOf(api.profile.removeCard.post(identityOf(owner), sessionOf(intruder)));
+    expect(forged.status).toBe(403);
+    const anonymous = await refusalOf(api.profile.removeCard.post(identityOf(owner)));
     expect(anonymous.status).toBe(401);
     expect((await profileOf(owner)).card).toMatchObject({ isSaved: true, lastFour: "4242" });
     expect(await tokensHeldFor(userId)).toBeGreaterThan(0);
@@ -135,11 +118,9 @@ describe("removing the saved card", () => {
   test("coming back is a card payment, never a free resume", async () => {
     const { customer, userId } = await paidCustomer("comes-back@example.com");
     expect((await removeCard(customer)).status).toBe(200);
-    const resume = await app.handle(asCustomer(customer, "/api/subscriptions/resume"));
+    const resume = await refusalOf(api.subscriptions.resume.post(identityOf(customer), sessionOf(customer)));
     expect(resume.status).toBe(409);
-    expect(await resume.json()).toMatchObject({
-      error: { message: expect.stringMatching(/no saved card.*pay with a card/) },
-    });
+    expect(resume.message).toMatch(/no saved card.*pay with a card/);
     expect((await subscriptionOf(userId))?.status).toBe("CANCELED");
 
     await passDays(app, 31);
@@ -171,9 +152,9 @@ describe("removing the saved card", () => {
 
   test("a customer who never saved a card gets a clear 409", async () => {
     const customer = await signIn(app, "no-card@example.com");
-    const response = await removeCard(customer);
-    expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({ error: { message: /no saved card to remove/ } });
+    const refusal = await refusalOf(removeCard(customer));
+    expect(refusal.status).toBe(409);
+    expect(refusal.message).toMatch(/no saved card to remove/);
   });
 
   test("a charge already on its way with the card is waited for, not overtaken", async () => {
@@ -185,9 +166,9 @@ describe("removing the saved card", () => {
        FROM subscriptions WHERE user_id = ?`,
       [userId],
     );
-    const response = await removeCard(customer);
-    expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({ error: { message: /being processed/ } });
+    const refusal = await refusalOf(removeCard(customer));
+    expect(refusal.status).toBe(409);
+    expect(refusal.message).toMatch(/being processed/);
     expect((await profileOf(customer)).card.isSaved).toBe(true);
     await database.run("DELETE FROM payments WHERE invoice_id = 'renewal-in-flight'");
   });
@@ -209,15 +190,8 @@ describe("the operator's view of a customer", () => {
     const admin = await makeOperator(context, "card.viewer", "support");
     const { accessToken } = await tokensFor(app, admin.username, admin.password);
     const { customer, userId } = await paidCustomer("panel-card@example.com");
-    const details = async () =>
-      (await (
-        await app.handle(
-          request(`/api/panel/users/getUserById?id=${userId}`, {
-            method: "POST",
-            headers: bearer(accessToken),
-          }),
-        )
-      ).json()) as { card: { isSaved: boolean; lastFour: string | null; removedAt: string | null } };
+    const details = () =>
+      dataOf(api.panel.users.getUserById.post({}, { ...staffOf(accessToken), query: { id: userId } }));
     expect((await details()).card).toEqual({ isSaved: true, lastFour: "4242", removedAt: null });
     const removing = context.clock.now();
     expect((await removeCard(customer)).status).toBe(200);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
+import { type SignedIn, signIn } from "../../helpers/customers";
 import { cards, ledger, order, payWithCard } from "../../helpers/payments";
 
 /**
@@ -35,8 +36,7 @@ describe("first payments made all at once", () => {
 
       const statuses = await Promise.all(
         customers.map(async ({ customer }) => {
-          const response = await app.handle(asCustomer(customer, "/api/profile"));
-          const body = (await response.json()) as { userInfo: { subscriptionStatus: string } };
+          const body = await dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)));
           return body.userInfo.subscriptionStatus;
         }),
       );

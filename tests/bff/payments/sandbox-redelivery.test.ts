@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
+import { type SignedIn, signIn } from "../../helpers/customers";
 import { cards, type LedgerDelivery, ledger, order, payWithCard } from "../../helpers/payments";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
@@ -24,11 +25,8 @@ function interceptFirst(testApp: TestApp, kind: string, answers: (() => Answer)[
 }
 
 const statusOf = async (app: TestApp["app"], customer: SignedIn) =>
-  (
-    (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { subscriptionStatus: string };
-    }
-  ).userInfo.subscriptionStatus;
+  (await dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)))).userInfo
+    .subscriptionStatus;
 
 const sends = (notifications: LedgerDelivery[], kind: string) =>
   notifications

@@ -1,8 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { treaty } from "@elysiajs/eden";
 import type { Subprocess } from "bun";
 import { afterAll, expect, test } from "vitest";
+import type { App } from "../../../bff/app";
+import { dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { startProcess } from "../../helpers/start-process";
 import { testDatabaseUrl } from "../../helpers/test-database";
 
@@ -35,20 +38,14 @@ afterAll(() => {
   for (const child of running) child.kill(9);
 });
 
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
+/** The typed client of the instance at `origin`, over HTTP. */
+const apiAt = (origin: string) => treaty<App>(origin, { parseDate: false }).api;
 
 /** A customer signed in on `origin` through the demo provider, with the session cookie. */
 async function signIn(origin: string, email: string) {
-  const token = (await (await post(`${origin}/api/dev/idp/token`, { email })).json()) as {
-    credential: string;
-    uid: string;
-  };
-  const register = await post(`${origin}/api/register`, {
+  const api = apiAt(origin);
+  const token = await dataOf(api.dev.idp.token.post({ email }));
+  const register = await api.register.post({
     ...token,
     email,
     providerId: "google.com",
@@ -56,7 +53,7 @@ async function signIn(origin: string, email: string) {
     tariff: 1,
   });
   expect(register.status).toBe(200);
-  const cookie = register.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+  const cookie = register.response.headers.getSetCookie()[0]?.split(";")[0] ?? "";
   return { email, uid: token.uid, cookie };
 }
 
@@ -69,9 +66,7 @@ test("a first payment ordered on an instance that shares another's sandbox bank 
   const other = await startInstance(databaseUrl, `${bank}${sandboxApi}`);
 
   // The other instance's pages load the bank's widget, and may load it and call it.
-  const settings = (await (await fetch(`${other}/api/payments/settings`)).json()) as {
-    widgetScriptUrl: string;
-  };
+  const settings = await dataOf(apiAt(other).payments.settings.get());
   expect(settings.widgetScriptUrl).toBe(`${bank}${sandboxApi}/widget.js`);
   const script = await fetch(settings.widgetScriptUrl);
   expect(script.status).toBe(200);
@@ -98,31 +93,20 @@ test("a first payment ordered on an instance that shares another's sandbox bank 
 
   // Signed in and ordering on the other instance; the bank knows the order at once.
   const customer = await signIn(other, "shared-bank@example.com");
-  const ordered = await post(
-    `${other}/api/shop/order`,
-    { email: customer.email, uid: customer.uid, tariff: 1, period: 1 },
-    { cookie: customer.cookie },
+  const order = await dataOf(
+    apiAt(other).shop.order.post({ ...identityOf(customer), tariff: 1, period: 1 }, sessionOf(customer)),
   );
-  expect(ordered.status).toBe(200);
-  const order = (await ordered.json()) as { invoiceId: string; amount: number };
 
   // Paid as the widget pays, at the bank, from the other instance's page.
-  const paid = await post(
-    `${bank}/api/dev/sandbox/pay`,
+  const paid = await apiAt(bank).dev.sandbox.pay.post(
     { invoiceId: order.invoiceId, cardNumber: "4242 4242 4242 4242", amount: order.amount },
-    { origin: other },
+    { headers: { origin: other } },
   );
-  expect(paid.headers.get("access-control-allow-origin")).toBe("*");
-  expect(await paid.json()).toMatchObject({ success: true });
+  expect(paid.response.headers.get("access-control-allow-origin")).toBe("*");
+  expect(paid.data).toMatchObject({ success: true });
 
   // The bank's instance settled it in the shared database; the other reads it there.
-  const profile = (await (
-    await post(
-      `${other}/api/profile`,
-      { uid: customer.uid, email: customer.email },
-      { cookie: customer.cookie },
-    )
-  ).json()) as { userInfo: { subscriptionStatus: string; subscriptionIsActive: boolean } };
+  const profile = await dataOf(apiAt(other).profile.post(identityOf(customer), sessionOf(customer)));
   expect(profile.userInfo).toMatchObject({ subscriptionStatus: "ACTIVE", subscriptionIsActive: true });
 }, 300_000);
 
@@ -132,13 +116,12 @@ test("an order whose sandbox bank cannot be reached is refused with 503, not ope
   // Nothing listens on port 9 (discard) of the loopback.
   const stranded = await startInstance(databaseUrl, `http://127.0.0.1:9${sandboxApi}`);
   const customer = await signIn(stranded, "no-bank@example.com");
-  const ordered = await post(
-    `${stranded}/api/shop/order`,
-    { email: customer.email, uid: customer.uid, tariff: 1, period: 1 },
-    { cookie: customer.cookie, "accept-language": "en" },
+  const ordered = await apiAt(stranded).shop.order.post(
+    { ...identityOf(customer), tariff: 1, period: 1 },
+    { headers: { cookie: customer.cookie, "accept-language": "en" } },
   );
   expect(ordered.status).toBe(503);
-  expect(await ordered.json()).toMatchObject({
+  expect(ordered.error?.value).toMatchObject({
     success: false,
     error: {
       code: "payment_service_unreachable",

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { createPromo } from "../../../bff/modules/promos/panel-promos";
 import { withPeerAddress } from "../../../bff/platform/client-address";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
 import { makeOperator } from "../../helpers/operators";
@@ -21,12 +22,12 @@ await createPromo(
   context.clock.now(),
 );
 
+/** Raw, as each guess comes from a socket address of its own, which the typed client cannot set. */
 const tryCode = (customer: SignedIn, promoCode: string, address = "127.0.0.1") =>
   app.handle(withPeerAddress(asCustomer(customer, "/api/shop/applyPromo", { promoCode }), address));
 
 const discountOf = async (customer: SignedIn) =>
-  ((await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as { promoDiscount: number })
-    .promoDiscount;
+  (await dataOf(apiOf(app).shop.getShop.post(identityOf(customer), sessionOf(customer)))).promoDiscount;
 
 describe("promo guessing", () => {
   test("ten wrong codes per customer an hour, then 429 even for a real code", async () => {

@@ -1,26 +1,18 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, postJson } from "../../helpers/app";
-import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
-import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
+import { apiOf, dataOf, identityOf, sessionOf, staffOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
+import { makeOperator, tokensFor } from "../../helpers/operators";
 import { cards, ledger, order, passDays, payWithCard } from "../../helpers/payments";
 
 const { app, context } = await makeTestApp();
-
-type Invitee = { email: string; counts: boolean; reason: string };
+const api = apiOf(app);
 
 const discountOf = async (customer: SignedIn) =>
-  (
-    (await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as {
-      referralDiscount: number;
-    }
-  ).referralDiscount;
+  (await dataOf(api.shop.getShop.post(identityOf(customer), sessionOf(customer)))).referralDiscount;
 
 const inviteesOf = async (customer: SignedIn) =>
-  (
-    (await (await app.handle(asCustomer(customer, "/api/profile/referrals"))).json()) as {
-      invitees: Invitee[];
-    }
-  ).invitees;
+  (await dataOf(api.profile.referrals.post(identityOf(customer), sessionOf(customer)))).invitees;
 
 const userIdOf = async (email: string) =>
   (await context.database.get<{ id: number }>("SELECT id FROM users WHERE email = ?", [email]))?.id ?? 0;
@@ -58,7 +50,7 @@ describe("an invitee counts toward the inviter's discount", () => {
     expect(await discountOf(inviter)).toBe(0.25);
     expect((await inviteesOf(inviter))[0]).toMatchObject({ counts: true, reason: "counts" });
 
-    await app.handle(asCustomer(friend, "/api/subscriptions/cancel"));
+    await api.subscriptions.cancel.post(identityOf(friend), sessionOf(friend));
     expect(await discountOf(inviter)).toBe(0);
     expect((await inviteesOf(inviter))[0]).toMatchObject({ counts: false, reason: "not-active" });
   });
@@ -95,18 +87,21 @@ describe("an invitee counts toward the inviter's discount", () => {
       referralCode: code,
       paid: "trial",
     });
-    const response = await app.handle(
-      postJson(
-        `/api/panel/invitations/getInviteesByInviterId?userId=${await userIdOf(inviter.email)}&size=10&page=0&sortBy=created&sortDirection=DESC`,
+    const body = await dataOf(
+      api.panel.invitations.getInviteesByInviterId.post(
         {},
-        bearer(accessToken),
+        {
+          ...staffOf(accessToken),
+          query: {
+            userId: await userIdOf(inviter.email),
+            size: 10,
+            page: 0,
+            sortBy: "created",
+            sortDirection: "DESC",
+          },
+        },
       ),
     );
-    const body = (await response.json()) as {
-      invitations: {
-        content: { inviteeEmail: string; countsForDiscount: boolean; discountReason: string }[];
-      };
-    };
     expect(body.invitations.content).toEqual(
       expect.arrayContaining([
         expect.objectContaining({

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import type { TariffMonths } from "../../../core/prices";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
-import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
+import { fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../../helpers/payments";
 
 // DESIGN §13: a month of an invitee's payment gives at most a month of discount; on a longer
@@ -44,20 +45,10 @@ const noticesOf = async ({ context }: App, userId: number) =>
   ).map((notice) => notice.amount);
 
 async function cabinetOf({ app }: App, customer: SignedIn) {
-  const shop = (await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as {
-    monthlyPayment: number;
-    referralDiscount: number;
-    discount: number;
-    plans: { months: number; price: number }[];
-  };
-  const referrals = (await (await app.handle(asCustomer(customer, "/api/profile/referrals"))).json()) as {
-    periodMonths: number;
-    referralDiscount: number;
-    invitees: { counts: boolean; periodMonths: number | null; discountPercent: number }[];
-  };
-  const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-    userInfo: { amount: number };
-  };
+  const api = apiOf(app);
+  const shop = await dataOf(api.shop.getShop.post(identityOf(customer), sessionOf(customer)));
+  const referrals = await dataOf(api.profile.referrals.post(identityOf(customer), sessionOf(customer)));
+  const profile = await dataOf(api.profile.post(identityOf(customer), sessionOf(customer)));
   return { shop, referrals, profile };
 }
 

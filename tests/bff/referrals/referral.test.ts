@@ -1,17 +1,16 @@
 import { describe, expect, test } from "vitest";
 import { subscriptions } from "../../../db/queries/subscriptions";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
-import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
+import { fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
 
 const { app, context } = await makeTestApp();
 const { database, clock } = context;
 
 const referralCode = (customer: SignedIn) => referralCodeOf(app, customer);
 
-async function shop(customer: SignedIn) {
-  const response = await app.handle(asCustomer(customer, "/api/shop/getShop"));
-  return (await response.json()) as { discount: number; monthlyPayment: number; strikethroughPrice: number };
-}
+const shop = (customer: SignedIn) =>
+  dataOf(apiOf(app).shop.getShop.post(identityOf(customer), sessionOf(customer)));
 
 const inviteesOf = async (inviterEmail: string) =>
   (
@@ -108,6 +107,7 @@ describe("promo codes at sign-up", () => {
 });
 
 describe("invite QR", () => {
+  // A PNG, not JSON: read raw, as bytes.
   test("is a 256×256 PNG of the invite link for the signed-in customer only", async () => {
     const owner = await signIn(app, "qr-owner@example.com");
     const response = await app.handle(

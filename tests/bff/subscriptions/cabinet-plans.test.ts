@@ -1,43 +1,23 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, request } from "../../helpers/app";
-import { asCustomer, fixture, type SignedIn, signIn } from "../../helpers/customers";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { fixture, type SignedIn, signIn } from "../../helpers/customers";
 import { cards, payWithCard } from "../../helpers/payments";
 
 const { app, clock } = await makeTestApp();
+const api = apiOf(app);
 
-type Plan = {
-  months: number;
-  price: number;
-  listPrice: number;
-  savingPercent: number;
-  firstPayment: number;
-  firstCharge: { date: string; amount: number };
-};
-type Shop = { trial: boolean; currency: string; plans: Plan[] };
-type Profile = {
-  userInfo: { subscriptionStatus: string; subscriptionIsActive: boolean; endedAt: string | null };
-};
+const shopOf = (customer: SignedIn) =>
+  dataOf(api.shop.getShop.post(identityOf(customer), sessionOf(customer)));
+const profileOf = (customer: SignedIn) => dataOf(api.profile.post(identityOf(customer), sessionOf(customer)));
 
-const shopOf = async (customer: SignedIn) =>
-  (await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as Shop;
-const profileOf = async (customer: SignedIn) =>
-  (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as Profile;
-
-async function orderIn(customer: SignedIn, tariff: number, language = "en") {
-  const response = await app.handle(
-    request("/api/shop/order", {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: `${customer.cookie}; i18next=${language}` },
-      body: JSON.stringify({ uid: customer.uid, email: customer.email, tariff, period: 7 }),
-    }),
+function orderIn(customer: SignedIn, tariff: number, language = "en") {
+  return dataOf(
+    api.shop.order.post(
+      { ...identityOf(customer), tariff, period: 7 },
+      { headers: { cookie: `${customer.cookie}; i18next=${language}` } },
+    ),
   );
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as {
-    amount: number;
-    trial: boolean;
-    invoiceId: string;
-    description: string;
-  };
 }
 
 describe("the shop prices every plan for the cabinet's choice", () => {
@@ -59,10 +39,7 @@ describe("the shop prices every plan for the cabinet's choice", () => {
     const order = await orderIn(customer, 6);
     expect(order).toMatchObject({ trial: true, amount: 1 });
     expect((await payWithCard(app, order.invoiceId, cards.success)).success).toBe(true);
-    const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { amount: number };
-    };
-    expect(profile.userInfo.amount).toBe(600);
+    expect((await profileOf(customer)).userInfo.amount).toBe(600);
   });
 
   test("the widget's description is in the buyer's language", async () => {
@@ -102,15 +79,9 @@ describe("a former customer", () => {
 });
 
 test("a missing session is refused in the customer's language", async () => {
-  const response = await app.handle(
-    request("/api/profile", {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: "i18next=kk" },
-      body: JSON.stringify({ email: "nobody@example.com" }),
-    }),
+  const refusal = await refusalOf(
+    api.profile.post({ email: "nobody@example.com" }, { headers: { cookie: "i18next=kk" } }),
   );
-  expect(response.status).toBe(401);
-  expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
-    "Жалғастыру үшін кіріңіз.",
-  );
+  expect(refusal.status).toBe(401);
+  expect(refusal.message).toBe("Жалғастыру үшін кіріңіз.");
 });

@@ -5,8 +5,8 @@ import type { AppContext } from "../../../bff/context";
 import { runRenewals } from "../../../bff/jobs/renewals";
 import type { Clock } from "../../../bff/platform/clock";
 import type { HttpClient } from "../../../bff/platform/http-client";
-import { makeTestApp, request } from "../../helpers/app";
-import { advanceDays, type LedgerEntry, payingCustomers, runBilling } from "../../helpers/payments";
+import { makeTestApp } from "../../helpers/app";
+import { advanceDays, ledger as ledgerOf, payingCustomers, runBilling } from "../../helpers/payments";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 
@@ -21,9 +21,8 @@ async function dueCustomers(count: number, prefix: string) {
 
 /** Completed renewal charges at the bank per account. */
 async function chargesAtTheBank({ app }: TestApp) {
-  const ledger = (await (await app.handle(request("/api/dev/sandbox/ledger"))).json()) as LedgerEntry[];
   const charges = new Map<string, number>();
-  for (const entry of ledger)
+  for (const entry of await ledgerOf(app))
     if (entry.invoiceId.startsWith("renewal-") && entry.status === "Completed")
       charges.set(entry.accountId, (charges.get(entry.accountId) ?? 0) + 1);
   return charges;

@@ -1,8 +1,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { treaty } from "@elysiajs/eden";
 import type { Subprocess } from "bun";
 import { afterAll, expect, test } from "vitest";
+import type { App } from "../../../bff/app";
+import { dataOf } from "../../helpers/api";
+import type { LedgerEntry } from "../../helpers/payments";
 import { seedPayingCustomers } from "../../helpers/seed-paying-customers";
 import { startProcess } from "../../helpers/start-process";
 
@@ -19,10 +23,9 @@ async function startServerProcess(directory: string) {
     SANDBOX_LATENCY_MS: "100",
     SANDBOX_JITTER_MS: "50",
   });
-  return { child, origin: `http://127.0.0.1:${port}` };
+  const origin = `http://127.0.0.1:${port}`;
+  return { child, origin, api: treaty<App>(origin, { parseDate: false }).api };
 }
-
-type Entry = { invoiceId: string; accountId: string; amount: number; status: string; kind: string };
 
 const running: Subprocess[] = [];
 afterAll(() => {
@@ -36,19 +39,15 @@ test("kill -9 in the middle of a renewal run, restart: zero double charges and z
   running.push(first.child);
   const accounts = await seedPayingCustomers(first.origin, customers);
   // A pass now sends the pre-charge notices the renewals need 24 hours ahead (DESIGN §13(a)).
-  await fetch(`${first.origin}/api/dev/billing/run`, { method: "POST" });
-  await fetch(`${first.origin}/api/dev/clock`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ advanceDays: 1.5 }),
-  });
+  await first.api.dev.billing.run.post();
+  await first.api.dev.clock.post({ advanceDays: 1.5 });
 
   // Start a pass and kill the process once the bank has charged some, not all.
-  void fetch(`${first.origin}/api/dev/billing/run`, { method: "POST" }).catch(() => undefined);
+  void first.api.dev.billing.run.post().catch(() => undefined);
   // However long the pass takes to start on a busy machine: the wait ends at the charges.
   let chargedBeforeCrash = 0;
   for (;;) {
-    const ledger = (await (await fetch(`${first.origin}/api/dev/sandbox/ledger`)).json()) as Entry[];
+    const ledger = await dataOf(first.api.dev.sandbox.ledger.get({ query: {} }));
     chargedBeforeCrash = ledger.filter((entry) => entry.invoiceId.startsWith("renewal-")).length;
     if (chargedBeforeCrash >= 20) break;
     await Bun.sleep(5);
@@ -60,16 +59,12 @@ test("kill -9 in the middle of a renewal run, restart: zero double charges and z
 
   const second = await startServerProcess(directory);
   running.push(second.child);
-  const pass = (await (
-    await fetch(`${second.origin}/api/dev/billing/run`, { method: "POST" })
-  ).json()) as Record<string, number>;
-  const again = (await (
-    await fetch(`${second.origin}/api/dev/billing/run`, { method: "POST" })
-  ).json()) as Record<string, number>;
+  const pass = await dataOf(second.api.dev.billing.run.post());
+  const again = await dataOf(second.api.dev.billing.run.post());
   expect(again.charged).toBe(0);
 
-  const ledger = (await (await fetch(`${second.origin}/api/dev/sandbox/ledger`)).json()) as Entry[];
-  const renewalsByAccount = new Map<string, Entry[]>();
+  const ledger = await dataOf(second.api.dev.sandbox.ledger.get({ query: {} }));
+  const renewalsByAccount = new Map<string, LedgerEntry[]>();
   for (const entry of ledger.filter((item) => item.invoiceId.startsWith("renewal-"))) {
     renewalsByAccount.set(entry.accountId, [...(renewalsByAccount.get(entry.accountId) ?? []), entry]);
   }

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { startMailWorker } from "../../../bff/jobs/mail-worker";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { type SignedIn, signIn } from "../../helpers/customers";
 import { advanceDays, cards, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
 import { freePort, headerOf, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp-server";
 
@@ -61,10 +62,15 @@ const subscriptionOf = ({ context }: World, userId: number) =>
     [userId],
   );
 
-const profileOf = async ({ app }: World, customer: SignedIn) =>
-  (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-    userInfo: { subscriptionStatus: string; subscriptionIsActive: boolean };
-  };
+const profileOf = ({ app }: World, customer: SignedIn) =>
+  dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)));
+
+/** The latest mails the demo's outbox holds for an address. */
+const mailsTo = ({ app }: World, to: string) => dataOf(apiOf(app).dev.mail.get({ query: { to } }));
+
+/** A device slot bought in the cabinet; its raw answer, for its status. */
+const addDevice = ({ app }: World, customer: SignedIn) =>
+  apiOf(app).profile.addDevice.post(identityOf(customer), sessionOf(customer));
 
 /** Each charge's notice (the latest of its period) went out 24 hours to 7 days before it. */
 function expectEachChargeNoticed(charges: Charge[], notices: Notice[]) {
@@ -101,9 +107,7 @@ describe("the notice before every renewal charge", () => {
     expect(new Set(received.map((mail) => mail.parsed.messageId)).size).toBe(12);
     // The customer reads the date, the amount and a working cancel link (English, Moscow time).
     const notice = notices.at(-1) as Notice;
-    const mails = (await (
-      await w.app.handle(request("/api/dev/mail?to=notice-year@example.com"))
-    ).json()) as { kind: string; text: string; messageId: string }[];
+    const mails = await mailsTo(w, "notice-year@example.com");
     const lastNotice = mails.find(
       (mail) => mail.kind === "renewal_notice" && mail.messageId === notice.message_id,
     );
@@ -153,16 +157,12 @@ describe("the notice before every renewal charge", () => {
     await passDays(w.app, 3); // the notice (150) goes out
     expect((await noticesOf(w, userId)).map((notice) => notice.amount)).toEqual([15_000]);
     // Its cancel link opens this account's cancel screen.
-    const [mail] = (await (
-      await w.app.handle(request("/api/dev/mail?to=notice-cap@example.com"))
-    ).json()) as {
-      text: string;
-    }[];
+    const [mail] = await mailsTo(w, "notice-cap@example.com");
     const token = /\/cancel\?token=([\w.-]+)/.exec(mail?.text ?? "")?.[1] ?? "";
-    const opened = await w.app.handle(postJson("/api/subscriptions/cancel-link", { token }));
+    const opened = await apiOf(w.app).subscriptions["cancel-link"].post({ token });
     expect(opened.status).toBe(200);
-    expect(await opened.json()).toMatchObject({ email: "notice-cap@example.com", status: "ACTIVE" });
-    const bought = await w.app.handle(asCustomer(customer, "/api/profile/addDevice"));
+    expect(opened.data).toMatchObject({ email: "notice-cap@example.com", status: "ACTIVE" });
+    const bought = await addDevice(w, customer);
     expect(bought.status).toBe(200);
     // A new notice states the renewal with the slot (DESIGN §13(a)).
     expect((await noticesOf(w, userId)).map((notice) => notice.amount)).toEqual([15_000, 20_000]);
@@ -185,9 +185,9 @@ describe("the notice before every renewal charge", () => {
     await passDays(w.app, 3); // the 1,080 ₽ notice went out; the renewal is two days away
     expect((await noticesOf(w, userId)).map((notice) => notice.amount)).toEqual([108_000]);
     for (let slot = 0; slot < 5; slot++) {
-      const bought = await w.app.handle(asCustomer(customer, "/api/profile/addDevice"));
+      const bought = await addDevice(w, customer);
       expect(bought.status).toBe(200);
-      expect(((await bought.json()) as { charged: number }).charged).toBeLessThanOrEqual(4);
+      expect(bought.data?.charged).toBeLessThanOrEqual(4);
     }
     // Each slot adds 50 ₽ × 12 months to the year; the five make one notice that supersedes
     // the one sent, stating the new total, held a few minutes for the next slot.
@@ -200,10 +200,7 @@ describe("the notice before every renewal charge", () => {
       charge: { amount: 408_000 },
       chargeAt: notices[1]?.charge_at,
     });
-    const profile = (await (await w.app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { amount: number };
-    };
-    expect(profile.userInfo.amount).toBe(4_080);
+    expect((await profileOf(w, customer)).userInfo.amount).toBe(4_080);
     await passDays(w.app, 2.5);
     const charges = await renewalsOf(w, userId);
     expect(charges.map((charge) => [charge.amount, charge.status])).toEqual([[408_000, "completed"]]);
@@ -218,7 +215,7 @@ describe("the notice before every renewal charge", () => {
     expect((await payWithCard(w.app, options.invoiceId, cards.success)).success).toBe(true);
     const userId = Number(options.accountId.replace("customer-", ""));
     await passDays(w.app, 4.5); // twelve hours before the renewal
-    expect((await w.app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+    expect((await addDevice(w, customer)).status).toBe(200);
     // The mail worker sends the new notice once its few minutes' hold for further slots is over.
     await advanceDays(w.app, 11 / (24 * 60));
     await runBilling(w.app);
@@ -241,7 +238,7 @@ describe("the notice before every renewal charge", () => {
     const w = await world();
     const { customer, userId } = await payingCustomer(w, "unannounced-slot@example.com", 5);
     await passDays(w.app, 3);
-    expect((await w.app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+    expect((await addDevice(w, customer)).status).toBe(200);
     // As if the purchase had been settled by the gateway's notification, without its notice.
     await w.context.database.run(
       `DELETE FROM renewal_notices WHERE id = (SELECT MAX(n.id) FROM renewal_notices n
@@ -283,7 +280,7 @@ describe("the notice before every renewal charge", () => {
     const worker = startMailWorker(w.context, 20);
     try {
       for (let slot = 0; slot < 3; slot++) {
-        expect((await w.app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+        expect((await addDevice(w, customer)).status).toBe(200);
         await new Promise((resolve) => setTimeout(resolve, 100)); // the worker passes meanwhile
       }
       expect((await noticesOf(w, userId)).map((notice) => [notice.amount, notice.status])).toEqual([

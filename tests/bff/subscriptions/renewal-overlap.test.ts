@@ -6,19 +6,15 @@ import { runRenewals } from "../../../bff/jobs/renewals";
 import { startRenewalScheduler } from "../../../bff/jobs/scheduler";
 import type { Clock } from "../../../bff/platform/clock";
 import type { HttpClient } from "../../../bff/platform/http-client";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { advanceDays, type LedgerEntry, payingCustomers } from "../../helpers/payments";
+import { makeTestApp } from "../../helpers/app";
+import { advanceDays, ledger as ledgerOf, payingCustomers, runBilling } from "../../helpers/payments";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 
-const runBilling = async ({ app }: TestApp) =>
-  (await (await app.handle(postJson("/api/dev/billing/run", {}))).json()) as Record<string, number>;
-
 /** The bank's completed renewal charges per account and period (invoice `renewal-{subscription}-{period}-{attempt}`). */
 async function completedRenewals({ app }: TestApp): Promise<Map<string, number>> {
-  const ledger = (await (await app.handle(request("/api/dev/sandbox/ledger"))).json()) as LedgerEntry[];
   const charges = new Map<string, number>();
-  for (const entry of ledger) {
+  for (const entry of await ledgerOf(app)) {
     if (!entry.invoiceId.startsWith("renewal-") || entry.status !== "Completed") continue;
     const period = entry.invoiceId.split("-")[2];
     const key = `${entry.accountId}/${period}`;
@@ -73,7 +69,7 @@ describe("overlapping renewal passes charge each due renewal once", () => {
   test("four passes at once over 300 due customers: one completed charge each, none missed", async () => {
     const testApp = await makeTestApp();
     const accounts = await payingCustomers(testApp.app, 300, "four");
-    await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
+    await runBilling(testApp.app); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     slowBank(testApp.context);
     // Like four HTTP calls that arrive a moment apart: each later pass starts while the
@@ -87,19 +83,19 @@ describe("overlapping renewal passes charge each due renewal once", () => {
     await expectOneChargeEach(testApp, accounts);
     expect(passes.reduce((sum, pass) => sum + pass.completed, 0)).toBe(accounts.length);
     expect(passes.filter((pass) => pass.completed > 0).length).toBeGreaterThan(1);
-    expect(await runBilling(testApp)).toMatchObject({ charged: 0, recovered: 0 });
+    expect(await runBilling(testApp.app)).toMatchObject({ charged: 0, recovered: 0 });
   }, 300_000);
 
   test("a manual pass while the scheduler's own pass is charging: one completed charge each", async () => {
     const testApp = await makeTestApp();
     const accounts = await payingCustomers(testApp.app, 200, "scheduled");
-    await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
+    await runBilling(testApp.app); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     slowBank(testApp.context);
     const stop = startRenewalScheduler(testApp.context, 3_600_000);
     // The scheduler's pass has committed its attempts and is sending them to the bank.
     while ((await pendingRenewals(testApp.context)).length === 0) await nextTurn();
-    const manual = await runBilling(testApp);
+    const manual = await runBilling(testApp.app);
     await stop();
     await expectOneChargeEach(testApp, accounts);
     // It left the scheduler's attempts alone instead of taking them for a crash's leftovers.
@@ -137,7 +133,7 @@ describe("attempts of another pass", () => {
   test("are left alone while its lease lives, and settled by look-up, not charged again, once it expired", async () => {
     const testApp = await makeTestApp();
     const accounts = await payingCustomers(testApp.app, 3, "leased");
-    await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
+    await runBilling(testApp.app); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     let skewMs = 0;
     const leaseClock: Clock = { now: () => Date.now() + skewMs };
@@ -164,7 +160,7 @@ describe("attempts of another pass", () => {
   test("of a process that no longer holds the database file are settled at once, lease or not", async () => {
     const testApp = await makeTestApp();
     const accounts = await payingCustomers(testApp.app, 2, "restarted");
-    await runBilling(testApp); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
+    await runBilling(testApp.app); // sends the pre-charge notices, due 24 hours before (DESIGN §13(a))
     await advanceDays(testApp.app, 1.5);
     // Left hanging on purpose: this pass never hears back from the bank. One call at a
     // time, so the other attempt is never sent.

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { addMonths, dayMs } from "../../../bff/platform/calendar";
-import { makeTestApp, postJson } from "../../helpers/app";
-import { fixture, referralCodeOf, sessionCookieFrom, signIn } from "../../helpers/customers";
+import { apiOf, dataOf, sessionOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { demoToken, fixture, referralCodeOf, sessionCookieFrom, signIn } from "../../helpers/customers";
 import { cards, ledger, order, passDays, payWithCard } from "../../helpers/payments";
 
 type Renewal = { amount: number; status: string; created_at: number; invoice_id: string };
@@ -183,29 +184,15 @@ describe("dunning", () => {
 describe("cancel and resume decide whether renewals happen", () => {
   test("a cancelled subscription is not charged and ends; a resumed one is charged on time", async () => {
     const { app, context } = await makeTestApp();
+    const { subscriptions } = apiOf(app);
+    // The e-mail alone names the account; the session decides.
     const cancelled = await paidCustomer(app, "stops@example.com", cards.success, 1, 1);
-    await app.handle(
-      postJson(
-        "/api/subscriptions/cancel",
-        { email: cancelled.customer.email },
-        { cookie: cancelled.customer.cookie },
-      ),
-    );
+    const { customer: stops } = cancelled;
+    await subscriptions.cancel.post({ email: stops.email }, sessionOf(stops));
     const resumed = await paidCustomer(app, "goes-on@example.com", cards.success, 1, 1);
-    await app.handle(
-      postJson(
-        "/api/subscriptions/cancel",
-        { email: resumed.customer.email },
-        { cookie: resumed.customer.cookie },
-      ),
-    );
-    await app.handle(
-      postJson(
-        "/api/subscriptions/resume",
-        { email: resumed.customer.email },
-        { cookie: resumed.customer.cookie },
-      ),
-    );
+    const { customer: goesOn } = resumed;
+    await subscriptions.cancel.post({ email: goesOn.email }, sessionOf(goesOn));
+    await subscriptions.resume.post({ email: goesOn.email }, sessionOf(goesOn));
     await passDays(app, 1.01);
     expect(await renewalsOf(context.database, cancelled.options.accountId)).toEqual([]);
     expect(
@@ -217,44 +204,38 @@ describe("cancel and resume decide whether renewals happen", () => {
 describe("anonymous prepaid purchase", () => {
   test("binds to the account that signs up with its token, once; another account is told why", async () => {
     const { app } = await makeTestApp();
+    const api = apiOf(app);
     const prepaidToken = `${"a1b2c3".repeat(5)}_1_1`;
-    const orderResponse = await app.handle(
-      postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 3 }),
-    );
-    expect(orderResponse.status).toBe(200);
-    const options = (await orderResponse.json()) as { invoiceId: string; accountId: string; amount: number };
+    const options = await dataOf(api.shop.order.post({ prepaidToken, tariff: 1, period: 3 }));
     expect(options).toMatchObject({ accountId: prepaidToken, amount: 1 });
     expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
 
     const owner = await signIn(app, "prepaid-owner@example.com");
-    const token = await app.handle(postJson("/api/dev/idp/token", { email: "prepaid-owner@example.com" }));
-    const identity = (await token.json()) as { credential: string; uid: string; email: string };
-    const bind = (body: Record<string, unknown>) =>
-      app.handle(postJson("/api/register", { providerId: "google.com", period: 3, tariff: 1, ...body }));
-    const first = await bind({ ...identity, prepaidToken });
+    const identity = await demoToken(app, "prepaid-owner@example.com");
+    const bind = (token: typeof identity) =>
+      api.register.post({ ...token, providerId: "google.com", period: 3, tariff: 1, prepaidToken });
+    const first = await bind(identity);
     expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({
+    expect(first.data).toMatchObject({
       success: true,
       subscriptionIsActive: true,
       prepaid: { bound: true },
     });
-    const repeated = await bind({ ...identity, prepaidToken });
-    expect(await repeated.json()).toMatchObject({ prepaid: { bound: true } });
+    const repeated = await bind(identity);
+    expect(repeated.data).toMatchObject({ prepaid: { bound: true } });
 
-    const other = (await (
-      await app.handle(postJson("/api/dev/idp/token", { email: "someone-else@example.com" }))
-    ).json()) as { credential: string; uid: string; email: string };
+    const other = await demoToken(app, "someone-else@example.com");
     // Refused, but never locked out: the other customer is signed in and told why.
-    const refused = await bind({ ...other, prepaidToken });
+    const refused = await bind(other);
     expect(refused.status).toBe(200);
-    expect(await refused.json()).toMatchObject({
+    expect(refused.data).toMatchObject({
       success: true,
       subscriptionIsActive: false,
       prepaid: { bound: false, reason: expect.stringMatching(/already attached to another account/) },
     });
-    expect(sessionCookieFrom(first)).not.toBe(owner.cookie);
+    expect(sessionCookieFrom(first.response)).not.toBe(owner.cookie);
 
-    const again = await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 3 }));
+    const again = await api.shop.order.post({ prepaidToken, tariff: 1, period: 3 });
     expect(again.status).toBe(409);
   });
 });
@@ -263,15 +244,9 @@ describe("an unpaid anonymous order", () => {
   test("keeps its invoice when ordered again and takes the new plan", async () => {
     const { app, context } = await makeTestApp();
     const prepaidToken = `${"f0e1d2".repeat(5)}_30_12`;
-    const first = (await (
-      await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 3 }))
-    ).json()) as { invoiceId: string };
-    const second = (await (
-      await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 12, period: 30 }))
-    ).json()) as {
-      invoiceId: string;
-      description: string;
-    };
+    const { shop } = apiOf(app);
+    const first = await dataOf(shop.order.post({ prepaidToken, tariff: 1, period: 3 }));
+    const second = await dataOf(shop.order.post({ prepaidToken, tariff: 12, period: 30 }));
     expect(second.invoiceId).toBe(first.invoiceId);
     expect(second.description).toMatch(/30-day start, then a 12-month subscription/);
     const row = await context.database.get<{ tariff_months: number; trial_days: number; count: number }>(

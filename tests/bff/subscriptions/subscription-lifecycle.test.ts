@@ -1,24 +1,19 @@
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
-import { asCustomer, fixture, type SignedIn, signIn } from "../../helpers/customers";
+import { fixture, type SignedIn, signIn } from "../../helpers/customers";
 
 const { app, clock } = await makeTestApp();
+const api = apiOf(app);
 const day = 24 * 60 * 60 * 1000;
 
-type Profile = {
-  userInfo: {
-    subscriptionStatus: string;
-    subscriptionIsActive: boolean;
-    expirationDate: string | null;
-    nextTransactionDate: string | null;
-    amount: number | null;
-  };
-  devices: { deviceId: string; isActive: boolean }[];
-  availableDevices: number;
-};
-
-const profileOf = async (customer: SignedIn) =>
-  (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as Profile;
+const profileOf = (customer: SignedIn) => dataOf(api.profile.post(identityOf(customer), sessionOf(customer)));
+const cancel = (customer: SignedIn) =>
+  api.subscriptions.cancel.post(identityOf(customer), sessionOf(customer));
+const resume = (customer: SignedIn) =>
+  api.subscriptions.resume.post(identityOf(customer), sessionOf(customer));
+const detach = (customer: SignedIn, deviceId: string | undefined) =>
+  api.profile.detachDevice.post({ ...identityOf(customer), deviceId: deviceId ?? "" }, sessionOf(customer));
 
 describe("cancel and resume", () => {
   test("cancel keeps access until the end of the paid period; resume re-enables renewal without a charge", async () => {
@@ -32,10 +27,10 @@ describe("cancel and resume", () => {
     });
     expect(before.userInfo.nextTransactionDate).toBe(before.userInfo.expirationDate);
 
-    const cancel = await app.handle(asCustomer(customer, "/api/subscriptions/cancel", { uid: undefined }));
-    expect(cancel.status).toBe(200);
-    const cancelled = await profileOf(customer);
-    expect(cancelled.userInfo).toMatchObject({
+    // The e-mail alone names the account too.
+    const cancelled = await api.subscriptions.cancel.post({ email: customer.email }, sessionOf(customer));
+    expect(cancelled.status).toBe(200);
+    expect((await profileOf(customer)).userInfo).toMatchObject({
       subscriptionStatus: "CANCELED",
       subscriptionIsActive: true,
       nextTransactionDate: null,
@@ -43,11 +38,9 @@ describe("cancel and resume", () => {
       expirationDate: before.userInfo.expirationDate,
     });
 
-    const again = await app.handle(asCustomer(customer, "/api/subscriptions/cancel"));
-    expect(again.status).toBe(409);
+    expect((await cancel(customer)).status).toBe(409);
 
-    const resume = await app.handle(asCustomer(customer, "/api/subscriptions/resume"));
-    expect(resume.status).toBe(200);
+    expect((await resume(customer)).status).toBe(200);
     expect((await profileOf(customer)).userInfo).toMatchObject({
       subscriptionStatus: "ACTIVE",
       nextTransactionDate: before.userInfo.expirationDate,
@@ -64,18 +57,16 @@ describe("cancel and resume", () => {
       subscriptionStatus: "CANCELED",
       subscriptionIsActive: false,
     });
-    const resume = await app.handle(asCustomer(customer, "/api/subscriptions/resume"));
-    expect(resume.status).toBe(409);
-    expect(await resume.json()).toMatchObject({ error: { message: expect.stringMatching(/buy a new one/) } });
+    const refusal = await refusalOf(resume(customer));
+    expect(refusal.status).toBe(409);
+    expect(refusal.message).toMatch(/buy a new one/);
   });
 
   test("cancel without a subscription is a 409 with a clear message", async () => {
     const customer = await signIn(app, "never-paid@example.com");
-    const response = await app.handle(asCustomer(customer, "/api/subscriptions/cancel"));
-    expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({
-      error: { message: "There is no active subscription to cancel." },
-    });
+    const refusal = await refusalOf(cancel(customer));
+    expect(refusal.status).toBe(409);
+    expect(refusal.message).toBe("There is no active subscription to cancel.");
   });
 });
 
@@ -87,11 +78,7 @@ describe("devices", () => {
     expect(before.devices.map((device) => device.isActive).sort()).toEqual([false, true]);
     expect(before.availableDevices).toBe(0);
     const active = before.devices.find((device) => device.isActive);
-    const response = await app.handle(
-      asCustomer(customer, "/api/profile/detachDevice", { deviceId: active?.deviceId }),
-    );
-    expect(response.status).toBe(200);
-    const after = (await response.json()) as Profile;
+    const after = await dataOf(detach(customer, active?.deviceId));
     expect(after.availableDevices).toBe(1);
     expect(after.devices.map((device) => device.deviceId)).not.toContain(active?.deviceId);
   });
@@ -100,14 +87,8 @@ describe("devices", () => {
     await fixture(app, { email: "detach-twice@example.com", status: "ACTIVE", devices: 1 });
     const customer = await signIn(app, "detach-twice@example.com");
     const [device] = (await profileOf(customer)).devices;
-    expect(
-      (await app.handle(asCustomer(customer, "/api/profile/detachDevice", { deviceId: device?.deviceId })))
-        .status,
-    ).toBe(200);
-    expect(
-      (await app.handle(asCustomer(customer, "/api/profile/detachDevice", { deviceId: device?.deviceId })))
-        .status,
-    ).toBe(404);
+    expect((await detach(customer, device?.deviceId)).status).toBe(200);
+    expect((await detach(customer, device?.deviceId)).status).toBe(404);
   });
 
   test("a fixture asked again for the same customer keeps the devices it made", async () => {
@@ -131,9 +112,9 @@ describe("cabinet reads are never stale after a change", () => {
     const customer = await signIn(app, "fresh@example.com");
     expect((await profileOf(customer)).devices).toHaveLength(1);
     const [device] = (await profileOf(customer)).devices;
-    await app.handle(asCustomer(customer, "/api/profile/detachDevice", { deviceId: device?.deviceId }));
+    await detach(customer, device?.deviceId);
     expect((await profileOf(customer)).devices).toHaveLength(0);
-    await app.handle(asCustomer(customer, "/api/subscriptions/cancel"));
+    await cancel(customer);
     expect((await profileOf(customer)).userInfo.subscriptionStatus).toBe("CANCELED");
   });
 

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { customerErrors, customerIdentity, errorResponse } from "../../../platform/schemas";
+import { customerErrors, customerIdentity, errorResponse, oneOf } from "../../../platform/schemas";
 
 /** Bytes a device moved this UTC calendar month, as the nodes reported them. */
 export const monthlyTraffic = t.Object({
@@ -56,7 +56,7 @@ export const activation = t.Object({
 
 export const deviceIdField = t.String({ minLength: 1, maxLength: 128 });
 
-const platform = t.Union(["ios", "android", "windows", "desktop", "other"].map((name) => t.Literal(name)));
+const platform = oneOf(["ios", "android", "windows", "desktop", "other"]);
 
 /** Connect: without deviceId a new (or the pending) device. */
 export const connectBody = t.Object({ ...customerIdentity, deviceId: t.Optional(deviceIdField) });

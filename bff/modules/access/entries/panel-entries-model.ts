@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { type Static, t } from "elysia";
 import { inboundReport } from "../../../../agent/contract/node-api";
-import { rowId } from "../../../platform/schemas";
+import { oneOf, rowId } from "../../../platform/schemas";
 import { alpnValues, fingerprints } from "./entry-rules";
 
 /**
@@ -11,7 +11,7 @@ import { alpnValues, fingerprints } from "./entry-rules";
 const wholeNumber = (options: { minimum: number; maximum: number }) => Type.Integer(options);
 
 const nullableText = (maxLength: number) => t.Optional(t.Nullable(t.String({ maxLength })));
-const fingerprint = t.Union(fingerprints.map((name) => t.Literal(name)));
+const fingerprint = oneOf(fingerprints);
 
 /** What an operator may set on an entry; null gives a setting back to the inbound. */
 export const settings = {
@@ -19,9 +19,7 @@ export const settings = {
   port: t.Optional(t.Nullable(wholeNumber({ minimum: 1, maximum: 65535 }))),
   sni: nullableText(253),
   fingerprint: t.Optional(t.Nullable(fingerprint)),
-  alpn: t.Optional(
-    t.Nullable(t.Array(t.Union(alpnValues.map((value) => t.Literal(value))), { maxItems: 3 })),
-  ),
+  alpn: t.Optional(t.Nullable(t.Array(oneOf(alpnValues), { maxItems: 3 }))),
   path: nullableText(256),
   hostHeader: nullableText(253),
   serviceName: nullableText(128),

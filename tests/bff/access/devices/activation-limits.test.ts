@@ -1,8 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { linkChangesPerHour, waitingDeviceLimit } from "../../../../bff/modules/access/devices/link-limits";
 import type { Language } from "../../../../core/languages";
+import { apiOf, identityOf, refusalOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../../helpers/customers";
+import { type SignedIn, signIn } from "../../../helpers/customers";
 import { cards, order, payWithCard } from "../../../helpers/payments";
 
 /**
@@ -23,8 +24,10 @@ async function payingCustomer({ app }: TestApp, email: string, language: Languag
 }
 
 const activate = ({ app }: TestApp, customer: SignedIn, deviceId: string) =>
-  app.handle(
-    asCustomer(customer, "/api/devices/activate", { deviceId, deviceName: "Pixel 9", platform: "android" }),
+  apiOf(app).devices.activate.post(
+    // The route's platform schema is a union built from a list, which Eden reads as `never`.
+    { ...identityOf(customer), deviceId, deviceName: "Pixel 9", platform: "android" },
+    sessionOf(customer),
   );
 
 const newestVersion = async ({ context }: TestApp) =>
@@ -53,10 +56,10 @@ describe("the app's activation of new device ids", () => {
     const before = await newestVersion(testApp);
     const codes: string[] = [];
     for (let call = 0; call < 200; call++) {
-      const response = await activate(testApp, customer, `made-up-${call}`);
-      if (response.status === 200) codes.push("activated");
+      const answer = activate(testApp, customer, `made-up-${call}`);
+      if ((await answer).status === 200) codes.push("activated");
       else {
-        const { error } = (await response.json()) as { error: { code: string; message: string } };
+        const error = await refusalOf(answer);
         codes.push(error.code);
         if (error.code === "too_many_waiting_devices") expect(error.message).toBe(tooManyWaiting.ru);
       }
@@ -80,8 +83,9 @@ describe("the app's activation of new device ids", () => {
     expect((await activate(testApp, customer, "phone-1")).status).toBe(200);
     const before = await newestVersion(testApp);
     expect((await activate(testApp, customer, "tablet-2")).status).toBe(409);
-    const unlinked = await testApp.app.handle(
-      asCustomer(customer, "/api/profile/detachDevice", { deviceId: "tablet-2" }),
+    const unlinked = await apiOf(testApp.app).profile.detachDevice.post(
+      { ...identityOf(customer), deviceId: "tablet-2" },
+      sessionOf(customer),
     );
     expect(unlinked.status).toBe(200);
     expect((await activate(testApp, customer, "tablet-2")).status).toBe(409);
@@ -96,16 +100,15 @@ describe("the app's activation of new device ids", () => {
     expect((await activate(testApp, customer, "tablet-2")).status).toBe(409);
     // Two new ids are counted: the rest of the hour's changes go to link resets.
     for (let change = 2; change < linkChangesPerHour; change++) {
-      const reset = await testApp.app.handle(
-        asCustomer(customer, "/api/profile/devices/resetLink", { deviceId: "phone-1" }),
+      const reset = await apiOf(testApp.app).profile.devices.resetLink.post(
+        { ...identityOf(customer), deviceId: "phone-1" },
+        sessionOf(customer),
       );
       expect(reset.status, `change ${change + 1}`).toBe(200);
     }
-    const refused = await activate(testApp, customer, "laptop-3");
+    const refused = await refusalOf(activate(testApp, customer, "laptop-3"));
     expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
-      "too_many_device_changes",
-    );
+    expect(refused.code).toBe("too_many_device_changes");
     // Its own device, activated again, is not a change.
     expect((await activate(testApp, customer, "phone-1")).status).toBe(200);
     expect(await deviceRows(testApp, customer.email)).toBe(2);

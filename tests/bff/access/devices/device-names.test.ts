@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp, request } from "../../../helpers/app";
 import { asCustomer, type SignedIn, signIn } from "../../../helpers/customers";
 import { cards, order, payWithCard } from "../../../helpers/payments";
@@ -19,11 +20,9 @@ async function payingCustomer({ app }: TestApp, email: string) {
 }
 
 async function connectedLink({ app }: TestApp, customer: SignedIn) {
-  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-  const { deviceId, subscriptionUrl } = (await response.json()) as {
-    deviceId: string;
-    subscriptionUrl: string;
-  };
+  const { deviceId, subscriptionUrl } = await dataOf(
+    apiOf(app).profile.devices.connect.post(identityOf(customer), sessionOf(customer)),
+  );
   return { deviceId, path: new URL(subscriptionUrl).pathname };
 }
 
@@ -66,10 +65,9 @@ describe("a device's name from its app", () => {
     const { deviceId, path } = await connectedLink(testApp, customer);
     await testApp.app.handle(request(path, { headers: { "x-device-model": hostile } }));
     expect(await nameOf(testApp, deviceId)).toBe(hostile);
-    const profile = (await (await testApp.app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      devices: { deviceName: string }[];
-    };
+    const profile = await dataOf(apiOf(testApp.app).profile.post(identityOf(customer), sessionOf(customer)));
     expect(profile.devices.map((device) => device.deviceName)).toEqual([hostile]);
+    // The export's bytes as sent: the name is in them as JSON text, not escaped for a page.
     const exported = await testApp.app.handle(asCustomer(customer, "/api/profile/export"));
     expect(exported.headers.get("content-type")).toContain("application/json");
     expect(await exported.text()).toContain(JSON.stringify(hostile));
@@ -89,12 +87,15 @@ describe("a device's name from its app", () => {
   test("the activation's name is cleaned the same way", async () => {
     const testApp = await makeTestApp();
     const customer = await payingCustomer(testApp, "names.activate@example.com");
-    const activated = await testApp.app.handle(
-      asCustomer(customer, "/api/devices/activate", {
+    const activated = await apiOf(testApp.app).devices.activate.post(
+      {
+        ...identityOf(customer),
         deviceId: "phone-1",
         deviceName: `  Galaxy\u200b   S24\u200f ${"y".repeat(80)}`,
+        // The route's platform schema is a union built from a list, which Eden reads as `never`.
         platform: "android",
-      }),
+      },
+      sessionOf(customer),
     );
     expect(activated.status).toBe(200);
     const name = (await nameOf(testApp, "phone-1")) ?? "";

@@ -2,8 +2,9 @@ import { describe, expect, test } from "vitest";
 import { proRataDevicePrice } from "../../../../core/prices";
 import { payments } from "../../../../db/queries/payments";
 import { subscriptions } from "../../../../db/queries/subscriptions";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
-import { asCustomer, signIn } from "../../../helpers/customers";
+import { type SignedIn, signIn } from "../../../helpers/customers";
 import {
   advanceDays,
   cards,
@@ -14,14 +15,23 @@ import {
   runBilling,
 } from "../../../helpers/payments";
 
+type App = Awaited<ReturnType<typeof makeTestApp>>["app"];
+
+/** The cabinet's purchase of a slot; `amount` is the charge the screen stated. */
+const addDevice = (app: App, customer: SignedIn, amount?: number) =>
+  apiOf(app).profile.addDevice.post({ ...identityOf(customer), amount }, sessionOf(customer));
+
+const profileOf = (app: App, customer: SignedIn) =>
+  dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)));
+
 describe("buying a device slot", () => {
   test("charges pro rata now, frees a slot, and every later renewal includes the slot", async () => {
     const { app, context } = await makeTestApp();
     const customer = await signIn(app, "two-phones@example.com");
     const options = await order(app, customer, 1, 30);
     await payWithCard(app, options.invoiceId, cards.success);
-    const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
-    expect(response.status).toBe(200);
+    const answer = await addDevice(app, customer);
+    expect(answer.status).toBe(200);
     // The rest of the 30-day trial, counted on the real billing month it falls in.
     const bought = await context.database.get<{
       created_at: number;
@@ -36,14 +46,12 @@ describe("buying a device slot", () => {
       bought?.created_at ?? 0,
       new Date(bought?.billing_anchor ?? 0).getUTCDate(),
     );
-    expect(await response.json()).toMatchObject({
+    expect(answer.data).toMatchObject({
       success: true,
       charged: proRata / 100,
       availableDevices: 2,
     });
-    const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { amount: number };
-    };
+    const profile = await profileOf(app, customer);
     expect(profile.userInfo.amount).toBe(200);
     await passDays(app, 30.1);
     const renewal = await context.database.get<{ amount: number }>(
@@ -64,9 +72,7 @@ describe("buying a device slot", () => {
     await payWithCard(app, options.invoiceId, cards.success);
     await passDays(app, 1.01); // the trial's end: the first paid month is running
     const quoteOf = async () => {
-      const shop = (await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as {
-        deviceCharge: { amount: number; until: string; perMonth: number };
-      };
+      const shop = await dataOf(apiOf(app).shop.getShop.post(identityOf(customer), sessionOf(customer)));
       return shop.deviceCharge;
     };
     const devicesAtBank = async () =>
@@ -82,20 +88,17 @@ describe("buying a device slot", () => {
         until: new Date(subscription?.end_date ?? 0).toISOString(),
         perMonth: 50,
       });
-      expect(quote.amount).toBeLessThanOrEqual(50);
-      const stale = await app.handle(
-        asCustomer(customer, "/api/profile/addDevice", { amount: quote.amount + 1 }),
-      );
-      expect(stale.status).toBe(409);
-      expect(await stale.json()).toMatchObject({
-        error: { code: "slot_price_changed", message: expect.stringContaining(`now ${quote.amount}\u00a0₽`) },
+      expect(quote?.amount).toBeLessThanOrEqual(50);
+      const amount = quote?.amount ?? 0;
+      expect(await refusalOf(addDevice(app, customer, amount + 1))).toMatchObject({
+        status: 409,
+        code: "slot_price_changed",
+        message: expect.stringContaining(`now ${amount}\u00a0₽`),
       });
-      const bought = await app.handle(
-        asCustomer(customer, "/api/profile/addDevice", { amount: quote.amount }),
-      );
+      const bought = await addDevice(app, customer, amount);
       expect(bought.status).toBe(200);
-      expect(await bought.json()).toMatchObject({ charged: quote.amount });
-      expect((await devicesAtBank()).at(-1)).toMatchObject({ amount: quote.amount, status: "Completed" });
+      expect(bought.data).toMatchObject({ charged: amount });
+      expect((await devicesAtBank()).at(-1)).toMatchObject({ amount, status: "Completed" });
     }
     expect(await devicesAtBank()).toHaveLength(3);
   });
@@ -105,21 +108,17 @@ describe("buying a device slot", () => {
     const customer = await signIn(app, "declined-device@example.com");
     const options = await order(app, customer, 1, 30);
     await payWithCard(app, options.invoiceId, cards.firstThenDeclined);
-    const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
-    expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({
-      error: { message: expect.stringMatching(/declined: there is not enough money on it/) },
+    expect(await refusalOf(addDevice(app, customer))).toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/declined: there is not enough money on it/),
     });
-    const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      availableDevices: number;
-    };
-    expect(profile.availableDevices).toBe(1);
+    expect((await profileOf(app, customer)).availableDevices).toBe(1);
   });
 
   test("without an active subscription there is nothing to add a slot to", async () => {
     const { app } = await makeTestApp();
     const customer = await signIn(app, "no-sub-device@example.com");
-    expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(409);
+    expect((await addDevice(app, customer)).status).toBe(409);
   });
 });
 
@@ -165,10 +164,9 @@ describe("a slot and a renewal never price without each other", () => {
   test("a slot is refused, in the customer's language, while a renewal charge is in flight", async () => {
     const { app, customer, pending } = await dueCustomer("slot-waits@example.com");
     await pending("renewal");
-    const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
-    expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({
-      error: { message: expect.stringMatching(/renewal payment is being processed right now/) },
+    expect(await refusalOf(addDevice(app, customer))).toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/renewal payment is being processed right now/),
     });
   });
 

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { pendingReservationMs } from "../../../../bff/modules/access/devices/device-pending";
 import { linkChangesPerHour } from "../../../../bff/modules/access/devices/link-limits";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp, request } from "../../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../../helpers/customers";
+import { type SignedIn, signIn } from "../../../helpers/customers";
 import { allowList, entryWithId, nodeHeaders } from "../../../helpers/nodes";
 import { advanceDays, cards, order, payWithCard } from "../../../helpers/payments";
 
@@ -13,11 +14,6 @@ import { advanceDays, cards, order, payWithCard } from "../../../helpers/payment
  * the slot is free again, and the next Connect shows the same link.
  */
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
-type Link = { deviceId: string; subscriptionUrl: string };
-type Profile = {
-  devices: { deviceId: string; isActive: boolean; pendingUntil: string | null }[];
-  availableDevices: number;
-};
 
 async function world() {
   const testApp = await makeTestApp();
@@ -29,18 +25,34 @@ async function world() {
   return { ...testApp, node, customer };
 }
 
-const call = ({ app }: TestApp, customer: SignedIn, path: string, body: Record<string, unknown> = {}) =>
-  app.handle(asCustomer(customer, `/api/profile${path}`, body));
-
-async function connect(testApp: TestApp, customer: SignedIn, deviceId?: string): Promise<Link> {
-  const response = await call(testApp, customer, "/devices/connect", deviceId ? { deviceId } : {});
-  expect(response.status, await response.clone().text()).toBe(200);
-  const { deviceId: id, subscriptionUrl } = (await response.json()) as Link;
-  return { deviceId: id, subscriptionUrl };
+/** The customer's device calls in the cabinet and the app, with their session and identity. */
+function callsOf({ app }: TestApp, customer: SignedIn) {
+  const api = apiOf(app);
+  const me = identityOf(customer);
+  const session = sessionOf(customer);
+  return {
+    connect: (deviceId?: string) => api.profile.devices.connect.post({ ...me, deviceId }, session),
+    release: (deviceId: string) => api.profile.devices.release.post({ ...me, deviceId }, session),
+    confirm: (deviceId: string) => api.profile.devices.confirm.post({ ...me, deviceId }, session),
+    addDevice: () => api.profile.addDevice.post(me, session),
+    activate: (deviceId: string) =>
+      api.devices.activate.post(
+        // The route's platform schema is a union built from a list, which Eden reads as `never`.
+        { ...me, deviceId, deviceName: "Pixel 9", platform: "android" },
+        session,
+      ),
+  };
 }
 
-const profileOf = async (testApp: TestApp, customer: SignedIn) =>
-  (await (await call(testApp, customer, "")).json()) as Profile;
+/** The device and link Connect answers (its QR code only draws the link). */
+async function connect(testApp: TestApp, customer: SignedIn, deviceId?: string) {
+  const { deviceId: id, subscriptionUrl } = await dataOf(callsOf(testApp, customer).connect(deviceId));
+  return { deviceId: id, subscriptionUrl };
+}
+type Link = Awaited<ReturnType<typeof connect>>;
+
+const profileOf = (testApp: TestApp, customer: SignedIn) =>
+  dataOf(apiOf(testApp.app).profile.post(identityOf(customer), sessionOf(customer)));
 
 const credentialOf = async ({ context }: TestApp, deviceId: string) =>
   (await context.database.get<{ credential: string; node_tag: string; pending_until: number | null }>(
@@ -65,14 +77,14 @@ describe("Connect a new device", () => {
     // The cabinet asks again by the pending device's id (it lists it).
     expect(await connect(testApp, customer, first.deviceId)).toEqual(first);
     // DESIGN §8: a new device needs a free slot, and the pending one holds the only one.
-    const refused = await call(testApp, customer, "/devices/connect");
+    const refused = await refusalOf(callsOf(testApp, customer).connect());
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("no_free_device_slot");
+    expect(refused.code).toBe("no_free_device_slot");
 
-    const released = await call(testApp, customer, "/devices/release", { deviceId: first.deviceId });
+    const released = await callsOf(testApp, customer).release(first.deviceId);
     expect(released.status).toBe(200);
     // No "waiting for the app" entry is left, and the slot is free.
-    expect(await released.json()).toEqual({ success: true, devices: [], availableDevices: 1 });
+    expect(released.data).toEqual({ success: true, devices: [], availableDevices: 1 });
     expect(await connect(testApp, customer)).toEqual(first);
     expect((await profileOf(testApp, customer)).availableDevices).toBe(0);
   });
@@ -80,13 +92,13 @@ describe("Connect a new device", () => {
   test("with two free slots, a second new device is a second device, each with its own link", async () => {
     const testApp = await world();
     const { customer } = testApp;
-    expect((await call(testApp, customer, "/addDevice")).status).toBe(200);
+    expect((await callsOf(testApp, customer).addDevice()).status).toBe(200);
     const first = await connect(testApp, customer);
     const second = await connect(testApp, customer);
     expect(second.deviceId).not.toBe(first.deviceId);
     expect(second.subscriptionUrl).not.toBe(first.subscriptionUrl);
     expect((await profileOf(testApp, customer)).availableDevices).toBe(0);
-    expect((await call(testApp, customer, "/devices/connect")).status).toBe(409);
+    expect((await callsOf(testApp, customer).connect()).status).toBe(409);
   });
 
   test("the app's first fetch takes the slot for good: closing the panel then changes nothing, and no second device is offered a slot", async () => {
@@ -95,7 +107,7 @@ describe("Connect a new device", () => {
     const first = await connect(testApp, customer);
     expect((await fetchLink(testApp, first)).status).toBe(200);
     expect((await credentialOf(testApp, first.deviceId)).pending_until).toBeNull();
-    await call(testApp, customer, "/devices/release", { deviceId: first.deviceId });
+    await callsOf(testApp, customer).release(first.deviceId);
     const profile = await profileOf(testApp, customer);
     expect(profile).toMatchObject({
       availableDevices: 0,
@@ -104,19 +116,19 @@ describe("Connect a new device", () => {
     // Half an hour later it is still in use.
     await advanceDays(testApp.app, minutes(45));
     expect((await profileOf(testApp, customer)).availableDevices).toBe(0);
-    const next = await call(testApp, customer, "/devices/connect");
+    const next = await refusalOf(callsOf(testApp, customer).connect());
     expect(next.status).toBe(409);
-    expect(((await next.json()) as { error: { code: string } }).error.code).toBe("no_free_device_slot");
+    expect(next.code).toBe("no_free_device_slot");
   });
 
   test("the customer's 'I've added it' takes the slot; a bought slot then gets a new device", async () => {
     const testApp = await world();
     const { customer } = testApp;
     const first = await connect(testApp, customer);
-    const confirmed = await call(testApp, customer, "/devices/confirm", { deviceId: first.deviceId });
+    const confirmed = await callsOf(testApp, customer).confirm(first.deviceId);
     expect(confirmed.status).toBe(200);
-    expect(await confirmed.json()).toMatchObject({ availableDevices: 0, devices: [{ pendingUntil: null }] });
-    expect((await call(testApp, customer, "/addDevice")).status).toBe(200);
+    expect(confirmed.data).toMatchObject({ availableDevices: 0, devices: [{ pendingUntil: null }] });
+    expect((await callsOf(testApp, customer).addDevice()).status).toBe(200);
     const second = await connect(testApp, customer);
     expect(second.deviceId).not.toBe(first.deviceId);
     expect(second.subscriptionUrl).not.toBe(first.subscriptionUrl);
@@ -126,13 +138,7 @@ describe("Connect a new device", () => {
     const testApp = await world();
     const { app, customer } = testApp;
     const first = await connect(testApp, customer);
-    const activated = await app.handle(
-      asCustomer(customer, "/api/devices/activate", {
-        deviceId: first.deviceId,
-        deviceName: "Pixel 9",
-        platform: "android",
-      }),
-    );
+    const activated = await callsOf(testApp, customer).activate(first.deviceId);
     expect(activated.status).toBe(200);
     expect((await credentialOf(testApp, first.deviceId)).pending_until).toBeNull();
     await advanceDays(app, minutes(45));
@@ -163,13 +169,7 @@ describe("Connect a new device", () => {
 
     // Another device takes the slot: the pending one leaves the nodes.
     const before = await allowList(app, node);
-    const activated = await app.handle(
-      asCustomer(customer, "/api/devices/activate", {
-        deviceId: "phone-1",
-        deviceName: "Pixel 9",
-        platform: "android",
-      }),
-    );
+    const activated = await callsOf(testApp, customer).activate("phone-1");
     expect(activated.status).toBe(200);
     expect(await allowList(app, node, { since: before.version })).toMatchObject({ removed: [tag] });
     expect(entryWithId(await allowList(app, node), credential)).toBeUndefined();
@@ -192,39 +192,32 @@ describe("Connect a new device", () => {
 
   test("a reservation that ran out does not take a slot another device took meanwhile: its link says it is beyond the slots", async () => {
     const testApp = await world();
-    const { app, customer } = testApp;
+    const { customer } = testApp;
     const first = await connect(testApp, customer);
-    await call(testApp, customer, "/devices/release", { deviceId: first.deviceId });
-    const activated = await app.handle(
-      asCustomer(customer, "/api/devices/activate", {
-        deviceId: "phone-1",
-        deviceName: "Pixel 9",
-        platform: "android",
-      }),
-    );
+    await callsOf(testApp, customer).release(first.deviceId);
+    const activated = await callsOf(testApp, customer).activate("phone-1");
     expect(activated.status).toBe(200);
     const answer = await fetchLink(testApp, first);
     expect(answer.status).toBe(200);
     const announce = answer.headers.get("announce") ?? "";
     expect(Buffer.from(announce.replace(/^base64:/, ""), "base64").toString()).toContain("has no free slot");
     expect((await credentialOf(testApp, first.deviceId)).pending_until).not.toBeNull();
-    expect((await call(testApp, customer, "/devices/confirm", { deviceId: first.deviceId })).status).toBe(
-      409,
-    );
+    expect((await callsOf(testApp, customer).confirm(first.deviceId)).status).toBe(409);
     // Nor can Connect hold it again while no slot is free.
-    expect((await call(testApp, customer, "/devices/connect")).status).toBe(409);
+    expect((await callsOf(testApp, customer).connect()).status).toBe(409);
   });
 
   test("opening and closing the panel in a loop is counted as link changes", async () => {
     const testApp = await world();
     const { customer } = testApp;
+    const calls = callsOf(testApp, customer);
     const { deviceId } = await connect(testApp, customer);
     for (let change = 1; change < linkChangesPerHour; change++) {
-      await call(testApp, customer, "/devices/release", { deviceId });
+      await calls.release(deviceId);
       await connect(testApp, customer);
     }
-    await call(testApp, customer, "/devices/release", { deviceId });
-    const refused = await call(testApp, customer, "/devices/connect");
+    await calls.release(deviceId);
+    const refused = await calls.connect();
     expect(refused.status).toBe(429);
   });
 });

@@ -1,11 +1,16 @@
+import type { Static } from "elysia";
 import { describe, expect, test } from "vitest";
 import { listNodes } from "../../../../bff/modules/access/nodes/panel-nodes";
 import { withPeerAddress } from "../../../../bff/platform/client-address";
+import type { errorResponse } from "../../../../bff/platform/schemas";
 import { makeTestApp, postJson, request } from "../../../helpers/app";
 import { customerWithDevice, nodeHeaders, sampleReport } from "../../../helpers/nodes";
 
-/** DESIGN §8: one node key is one agent; a second one is refused, not merged. */
-type Failure = { success: false; error: { code: string; message: string } };
+/**
+ * DESIGN §8: one node key is one agent; a second one is refused, not merged. The calls are raw
+ * requests: each comes from a socket peer address, which the typed client cannot set.
+ */
+type Failure = Static<typeof errorResponse>;
 
 const first = "6f1d4c2e-3b5a-4e8f-9c7d-0a1b2c3d4e5f";
 const second = "0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b";

@@ -1,13 +1,18 @@
-import { Elysia } from "elysia";
+import { Elysia, type Static } from "elysia";
 import { describe, expect, test } from "vitest";
 import { nodeApiModule } from "../../../../bff/modules/access/nodes/node-api";
 import { createIntakeLimit } from "../../../../bff/modules/access/nodes/node-intake-limit";
 import { errorHandler } from "../../../../bff/platform/error-handler";
+import type { errorResponse } from "../../../../bff/platform/schemas";
 import { makeTestApp, postJson } from "../../../helpers/app";
 import { customerWithDevice, nodeHeaders } from "../../../helpers/nodes";
 
-/** DESIGN §8: a node that sends more than the product takes in is told to wait, before its body is read. */
-type Failure = { success: false; error: { code: string; message: string } };
+/**
+ * DESIGN §8: a node that sends more than the product takes in is told to wait, before its body
+ * is read. The calls go to the node API module alone, as raw requests: what is on the wire (the
+ * refusal's timing, its Retry-After, a body that is no JSON) is the point.
+ */
+type Failure = Static<typeof errorResponse>;
 
 describe("a node flooding the events call", () => {
   test("is refused with 429 node_busy and Retry-After once its allowance is spent, without its body being read; later it is taken again", async () => {

@@ -1,14 +1,17 @@
+import type { Static } from "elysia";
 import { describe, expect, test } from "vitest";
 import { runRetention } from "../../../../bff/jobs/retention";
 import { monthStartDay } from "../../../../bff/modules/access/devices/devices-part";
 import { createNode, setNodeDisabled } from "../../../../bff/modules/access/nodes/node-keys";
 import { createChangeWatcher } from "../../../../bff/modules/access/subscription/allowlist/change-watcher";
 import { dayMs } from "../../../../bff/platform/calendar";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../../helpers/customers";
+import type { errorResponse } from "../../../../bff/platform/schemas";
+import { type Api, apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../../helpers/api";
+import { makeTestApp, postJson } from "../../../helpers/app";
+import { type SignedIn, signIn } from "../../../helpers/customers";
 import { startLoopbackServer } from "../../../helpers/loopback-server";
-import { allowList, entryWithId, nodeHeaders, sampleReport, sendEvents } from "../../../helpers/nodes";
-import { bearer, makeOperator, tokensFor } from "../../../helpers/operators";
+import { allowList, entryWithId, nodeHeaders, postEvents, sampleReport } from "../../../helpers/nodes";
+import { makeOperator, tokensFor } from "../../../helpers/operators";
 import { advanceDays, cards, order, payWithCard } from "../../../helpers/payments";
 
 /** DESIGN §8: the calls of the node agents. */
@@ -22,8 +25,9 @@ async function payingCustomer({ app }: TestApp, email: string) {
 }
 
 async function connect({ app, context }: TestApp, customer: SignedIn) {
-  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-  const { deviceId } = (await response.json()) as { deviceId: string };
+  const { deviceId } = await dataOf(
+    apiOf(app).profile.devices.connect.post(identityOf(customer), sessionOf(customer)),
+  );
   const row = await context.database.get<{ id: number; credential: string; node_tag: string }>(
     "SELECT id, credential, node_tag FROM devices WHERE device_id = ?",
     [deviceId],
@@ -31,38 +35,35 @@ async function connect({ app, context }: TestApp, customer: SignedIn) {
   return { deviceId, rowId: Number(row?.id), id: row?.credential ?? "", tag: row?.node_tag ?? "" };
 }
 
-const refusal = async (response: Response) => ({
-  status: response.status,
-  message: ((await response.json()) as { error: { message: string } }).error.message,
-});
-
-const nodeCalls = (headers: Record<string, string>) => [
-  request("/api/nodes/allowlist", { headers }),
-  postJson("/api/nodes/report", sampleReport, headers),
-  postJson("/api/nodes/events", { traffic: [], connections: [] }, headers),
+/** Every call a node makes, with `headers`. */
+const nodeCalls = ({ nodes }: Api, headers: Record<string, string>) => [
+  () => nodes.allowlist.get({ headers }),
+  () => nodes.report.post(sampleReport, { headers }),
+  () => nodes.events.post({ traffic: [], connections: [] }, { headers }),
 ];
 
 describe("a node's key", () => {
   test("is required on every node call, as a bearer; an unknown key is 401 and a disabled node 403", async () => {
     const { app, context } = await makeTestApp();
+    const api = apiOf(app);
     const key = await createNode(context.database, "de-fra-1", context.clock.now());
-    for (const call of nodeCalls({})) {
-      expect(await refusal(await app.handle(call))).toEqual({
+    for (const call of nodeCalls(api, {})) {
+      expect(await refusalOf(call())).toMatchObject({
         status: 401,
         message: "A node key is required: Authorization: Bearer {NODE_KEY}.",
       });
     }
     for (const authorization of ["Bearer node_wrong", `Basic ${btoa(`node:${key}`)}`, key]) {
-      for (const call of nodeCalls({ authorization })) expect((await app.handle(call)).status).toBe(401);
+      for (const call of nodeCalls(api, { authorization })) expect((await call()).status).toBe(401);
     }
-    for (const call of nodeCalls({ authorization: `Bearer ${key}` }))
-      expect((await app.handle(call)).status).toBe(200);
+    for (const call of nodeCalls(api, { authorization: `Bearer ${key}` }))
+      expect((await call()).status).toBe(200);
     const node = await context.database.get<{ id: number }>(
       "SELECT id FROM vpn_nodes WHERE name = 'de-fra-1'",
     );
     await setNodeDisabled(context.database, Number(node?.id), context.clock.now());
-    for (const call of nodeCalls({ authorization: `Bearer ${key}` })) {
-      expect(await refusal(await app.handle(call))).toEqual({
+    for (const call of nodeCalls(api, { authorization: `Bearer ${key}` })) {
+      expect(await refusalOf(call())).toMatchObject({
         status: 403,
         message: "This node is disabled in the panel.",
       });
@@ -138,11 +139,12 @@ describe("a node's report of itself", () => {
     const node = await nodeHeaders(context, "se-sto-1");
     await advanceDays(app, 3);
     const before = Date.now();
-    const response = await app.handle(
-      postJson("/api/nodes/report", { ...sampleReport, appliedVersion: 42, credentials: 7 }, node),
+    const answer = await apiOf(app).nodes.report.post(
+      { ...sampleReport, appliedVersion: 42, credentials: 7 },
+      { headers: node },
     );
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ success: true });
+    expect(answer.status).toBe(200);
+    expect(answer.data).toEqual({ success: true });
     const row = await context.database.get<Record<string, unknown>>(
       `SELECT host, core, core_version, inbounds, applied_version, credentials_count, last_seen_at
        FROM vpn_nodes WHERE name = 'se-sto-1'`,
@@ -171,12 +173,12 @@ describe("a node's events", () => {
     const device = await connect(testApp, customer);
     const batch = { traffic: [{ tag: device.tag, upload: 100, download: 2_000 }] };
     for (const node of [first, first, second]) {
-      expect(await (await sendEvents(app, node, batch)).json()).toEqual({ success: true, ignored: 0 });
+      expect((await postEvents(app, node, batch)).data).toEqual({ success: true, ignored: 0 });
     }
-    const unknown = await sendEvents(app, first, {
+    const unknown = await postEvents(app, first, {
       traffic: [{ tag: "k00000000000000000000", upload: 5, download: 5 }],
     });
-    expect(await unknown.json()).toEqual({ success: true, ignored: 1 });
+    expect(unknown.data).toEqual({ success: true, ignored: 1 });
     const rows = await context.database.all<{ day: number; upload: number; download: number }>(
       "SELECT day, upload, download FROM device_traffic WHERE device_id = ? ORDER BY node_id",
       [device.rowId],
@@ -194,9 +196,7 @@ describe("a node's events", () => {
       "INSERT INTO device_traffic (device_id, day, node_id, upload, download) VALUES (?, ?, ?, 1000000, 1000000)",
       [device.rowId, monthStartDay(context.clock.now()) - 1, Number(node?.id)],
     );
-    const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      devices: { traffic: { upload: number; download: number } }[];
-    };
+    const profile = await dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)));
     expect(profile.devices.map((item) => item.traffic)).toEqual([{ upload: 300, download: 6_000 }]);
   });
 
@@ -208,7 +208,7 @@ describe("a node's events", () => {
     const device = await connect(testApp, customer);
     await advanceDays(app, 2);
     const before = context.clock.now();
-    const sent = await sendEvents(app, node, {
+    const sent = await postEvents(app, node, {
       connections: [
         { tag: device.tag, clientIp: "203.0.113.5", at: Date.now(), success: true },
         { tag: device.tag, clientIp: "2001:db8::7", at: Date.now(), success: false },
@@ -217,7 +217,7 @@ describe("a node's events", () => {
         { tag: device.tag, clientIp: "203.0.113.6", at: 0, success: true },
       ],
     });
-    expect(await sent.json()).toEqual({ success: true, ignored: 1 });
+    expect(sent.data).toEqual({ success: true, ignored: 1 });
     const after = context.clock.now();
     const stored = await context.database.all<{
       connected_at: number;
@@ -234,11 +234,7 @@ describe("a node's events", () => {
     }
     const admin = await makeOperator(context, "nodes.admin", "admin");
     const { accessToken } = await tokensFor(app, admin.username, admin.password);
-    const logs = (await (
-      await app.handle(
-        request(`/api/panel/logs?userId=${userId}`, { method: "POST", headers: bearer(accessToken) }),
-      )
-    ).json()) as { serverName: string; userIp: string; success: boolean }[];
+    const logs = await dataOf(apiOf(app).panel.logs.post({}, { ...staffOf(accessToken), query: { userId } }));
     expect(logs.map((log) => [log.serverName, log.userIp, log.success]).sort()).toEqual(
       [
         ["pl-waw-1", "203.0.113.5", true],
@@ -263,16 +259,16 @@ describe("a batch of events sent again under its id", () => {
       connections: [{ tag: device.tag, clientIp: "203.0.113.5", at: Date.now(), success: true }],
     };
     // The answer to the first was lost: the agent sends the very batch again.
-    expect(await (await sendEvents(app, first, batch)).json()).toEqual({ success: true, ignored: 0 });
-    expect(await (await sendEvents(app, first, batch)).json()).toEqual({
+    expect((await postEvents(app, first, batch)).data).toEqual({ success: true, ignored: 0 });
+    expect((await postEvents(app, first, batch)).data).toEqual({
       success: true,
       ignored: 0,
       repeated: true,
     });
     // Another node's batch of the same id is its own.
-    expect(await (await sendEvents(app, second, batch)).json()).toEqual({ success: true, ignored: 0 });
+    expect((await postEvents(app, second, batch)).data).toEqual({ success: true, ignored: 0 });
     const { batchId: _, ...withoutId } = batch;
-    for (let send = 0; send < 2; send++) await sendEvents(app, first, withoutId);
+    for (let send = 0; send < 2; send++) await postEvents(app, first, withoutId);
     const bytes = await context.database.all<{ upload: number }>(
       "SELECT upload FROM device_traffic WHERE device_id = ? ORDER BY node_id",
       [device.rowId],
@@ -289,7 +285,7 @@ describe("a batch of events sent again under its id", () => {
     const testApp = await makeTestApp();
     const { app, context } = testApp;
     const node = await nodeHeaders(context, "de-ber-1");
-    const sent = (batchId: string) => sendEvents(app, node, { batchId });
+    const sent = (batchId: string) => postEvents(app, node, { batchId });
     await sent("kept-for-a-day");
     await sent("older-than-a-day");
     await context.database.run("UPDATE node_event_batches SET received_at = ? WHERE batch_id = ?", [
@@ -299,15 +295,14 @@ describe("a batch of events sent again under its id", () => {
     await runRetention(context);
     const ids = await context.database.all<{ batch_id: string }>("SELECT batch_id FROM node_event_batches");
     expect(ids.map((row) => row.batch_id)).toEqual(["kept-for-a-day"]);
-    expect(await (await sent("kept-for-a-day")).json()).toMatchObject({ repeated: true });
+    expect((await sent("kept-for-a-day")).data).toMatchObject({ repeated: true });
   });
 
   test("an id that is no id is refused with 400", async () => {
     const { app, context } = await makeTestApp();
     const node = await nodeHeaders(context, "de-muc-1");
     for (const batchId of ["", "x".repeat(65), "semi;colon"]) {
-      const response = await sendEvents(app, node, { batchId });
-      expect(response.status).toBe(400);
+      expect((await postEvents(app, node, { batchId })).status).toBe(400);
     }
   });
 });
@@ -319,73 +314,48 @@ describe("bad input from a node", () => {
     const sample = { tag: "k00000000000000000000", upload: 1, download: 1 };
     const event = { tag: "k00000000000000000000", clientIp: "203.0.113.5", at: Date.now(), success: true };
     const inbound = sampleReport.inbounds[0];
-    const calls: [string, Request][] = [
-      ...["abc", "-1", "1e3", "1.5", "0x10", "1234567890123456789"].map((since): [string, Request] => [
-        `since=${since}`,
-        request(`/api/nodes/allowlist?since=${since}`, { headers: node }),
-      ]),
-      ...["21", "-1", "1.5", "x"].map((wait): [string, Request] => [
-        `wait=${wait}`,
-        request(`/api/nodes/allowlist?since=1&wait=${wait}`, { headers: node }),
-      ]),
-      [
-        "negative bytes",
-        postJson("/api/nodes/events", { traffic: [{ ...sample, upload: -1 }], connections: [] }, node),
-      ],
-      [
-        "fractional bytes",
-        postJson("/api/nodes/events", { traffic: [{ ...sample, upload: 1.5 }], connections: [] }, node),
-      ],
+    // Input no node should send; bodies the client's types refuse are passed as they are.
+    const { nodes } = apiOf(app);
+    const allowListAt = (query: { since: string; wait?: string }) => () =>
+      nodes.allowlist.get({ headers: node, query });
+    const events = (body: object) => () => nodes.events.post(body as never, { headers: node });
+    const report = (body: object) => () => nodes.report.post(body as never, { headers: node });
+    const calls = [
+      ...["abc", "-1", "1e3", "1.5", "0x10", "1234567890123456789"].map(
+        (since) => [`since=${since}`, allowListAt({ since })] as const,
+      ),
+      ...["21", "-1", "1.5", "x"].map((wait) => [`wait=${wait}`, allowListAt({ since: "1", wait })] as const),
+      ["negative bytes", events({ traffic: [{ ...sample, upload: -1 }], connections: [] })],
+      ["fractional bytes", events({ traffic: [{ ...sample, upload: 1.5 }], connections: [] })],
       [
         "too many samples",
-        postJson(
-          "/api/nodes/events",
-          {
-            traffic: Array.from({ length: 1001 }, () => ({ tag: "k", upload: 1, download: 1 })),
-            connections: [],
-          },
-          node,
-        ),
+        events({
+          traffic: Array.from({ length: 1001 }, () => ({ tag: "k", upload: 1, download: 1 })),
+          connections: [],
+        }),
       ],
-      [
-        "an empty tag",
-        postJson("/api/nodes/events", { traffic: [{ ...sample, tag: "" }], connections: [] }, node),
-      ],
-      ["no connections field", postJson("/api/nodes/events", { traffic: [] }, node)],
-      [
-        "an address that is none",
-        postJson(
-          "/api/nodes/events",
-          { traffic: [], connections: [{ ...event, clientIp: "<script>" }] },
-          node,
-        ),
-      ],
-      [
-        "a time as text",
-        postJson("/api/nodes/events", { traffic: [], connections: [{ ...event, at: "now" }] }, node),
-      ],
-      ["an unknown core", postJson("/api/nodes/report", { ...sampleReport, core: "nginx" }, node)],
-      [
-        "port 70000",
-        postJson("/api/nodes/report", { ...sampleReport, inbounds: [{ ...inbound, port: 70_000 }] }, node),
-      ],
-      [
-        "65 inbounds",
-        postJson("/api/nodes/report", { ...sampleReport, inbounds: Array(65).fill(inbound) }, node),
-      ],
-      [
-        "a host with a NUL",
-        postJson("/api/nodes/report", { ...sampleReport, host: "nl1\u0000.example.net" }, node),
-      ],
-      ["no host", postJson("/api/nodes/report", { ...sampleReport, host: undefined }, node)],
-      ["not JSON", postJson("/api/nodes/report", "{", node)],
-    ];
+      ["an empty tag", events({ traffic: [{ ...sample, tag: "" }], connections: [] })],
+      ["no connections field", events({ traffic: [] })],
+      ["an address that is none", events({ traffic: [], connections: [{ ...event, clientIp: "<script>" }] })],
+      ["a time as text", events({ traffic: [], connections: [{ ...event, at: "now" }] })],
+      ["an unknown core", report({ ...sampleReport, core: "nginx" })],
+      ["port 70000", report({ ...sampleReport, inbounds: [{ ...inbound, port: 70_000 }] })],
+      ["65 inbounds", report({ ...sampleReport, inbounds: Array(65).fill(inbound) })],
+      ["a host with a NUL", report({ ...sampleReport, host: "nl1\u0000.example.net" })],
+      ["no host", report({ ...sampleReport, host: undefined })],
+    ] as const;
     for (const [label, call] of calls) {
-      const response = await app.handle(call);
-      expect(response.status, label).toBe(400);
-      const body = (await response.json()) as { success: boolean; error: { message: string } };
-      expect(body.success, label).toBe(false);
-      expect(body.error.message.length, label).toBeGreaterThan(10);
+      const answer = call();
+      const refused = await refusalOf(answer);
+      expect(refused.status, label).toBe(400);
+      expect((await answer).error?.value, label).toMatchObject({ success: false });
+      expect(refused.message.length, label).toBeGreaterThan(10);
     }
+    // A body that is no JSON at all, which only raw bytes can carry.
+    const response = await app.handle(postJson("/api/nodes/report", "{", node));
+    expect(response.status, "not JSON").toBe(400);
+    const body = (await response.json()) as Static<typeof errorResponse>;
+    expect(body.success, "not JSON").toBe(false);
+    expect(body.error.message.length, "not JSON").toBeGreaterThan(10);
   });
 });

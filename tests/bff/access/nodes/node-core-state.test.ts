@@ -1,16 +1,17 @@
 import { describe, expect, test } from "vitest";
+import type { NodeReport } from "../../../../agent/contract/node-api";
 import { listNodes } from "../../../../bff/modules/access/nodes/panel-nodes";
-import { makeTestApp, postJson } from "../../../helpers/app";
+import { apiOf, refusalOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
 import { nodeHeaders, sampleReport } from "../../../helpers/nodes";
 
 /** DESIGN §8: what the agent reports is the core's state, and the panel and metrics show it. */
-type Failure = { success: false; error: { code: string; message: string } };
 
 async function nodes() {
   const testApp = await makeTestApp();
   const { app, context } = testApp;
-  const report = async (headers: Record<string, string>, body: Record<string, unknown>) =>
-    app.handle(postJson("/api/nodes/report", { ...sampleReport, ...body }, headers));
+  const report = (headers: Record<string, string>, body: Partial<NodeReport>) =>
+    apiOf(app).nodes.report.post({ ...sampleReport, ...body }, { headers });
   const listed = async (name: string) =>
     (await listNodes(context.database, context.clock.now())).find((node) => node.name === name);
   const scrape = async () => {
@@ -49,11 +50,9 @@ describe("a node's core state", () => {
     expect((await listed("core-watch"))?.coreState).toBe("up");
     expect((await scrape())('kannt_node_core_up{node="core-watch"}')).toBe(1);
 
-    const bad = await report(node, { coreState: "sideways" });
+    const bad = await refusalOf(report(node, { coreState: "sideways" as never }));
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as Failure).error.message).toBe(
-      'Field "coreState": must be one of: up, down.',
-    );
+    expect(bad.message).toBe('Field "coreState": must be one of: up, down.');
   });
 
   test("a node that never reported has no sync lag and no core state, and its series say down", async () => {

@@ -3,7 +3,7 @@ import { storeNodeEvents } from "../../../../bff/modules/access/nodes/node-event
 import { nodeByAuthorization } from "../../../../bff/modules/access/nodes/node-keys";
 import type { Database } from "../../../../db/database";
 import { makeTestApp } from "../../../helpers/app";
-import { customerWithDevice, nodeHeaders, sendEvents } from "../../../helpers/nodes";
+import { customerWithDevice, nodeHeaders, postEvents } from "../../../helpers/nodes";
 
 /** DESIGN §8: a node's batch is stored set-wise, so a flood of batches cannot hold the database. */
 
@@ -76,8 +76,8 @@ describe("a node's batch of events", () => {
     const { device } = await customerWithDevice(app, context, "duplicates@example.com");
     const sample = { tag: device.tag, upload: 10, download: 20 };
     for (let send = 0; send < 2; send++) {
-      const response = await sendEvents(app, node, { traffic: [sample, sample, { ...sample, upload: 0 }] });
-      expect(await response.json()).toEqual({ success: true, ignored: 0 });
+      const answer = await postEvents(app, node, { traffic: [sample, sample, { ...sample, upload: 0 }] });
+      expect(answer.data).toEqual({ success: true, ignored: 0 });
     }
     const rows = await context.database.all<{ upload: number; download: number }>(
       "SELECT upload, download FROM device_traffic WHERE device_id = ?",

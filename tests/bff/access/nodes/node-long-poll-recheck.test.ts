@@ -1,11 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { rotateNodeKey, setNodeDisabled } from "../../../../bff/modules/access/nodes/node-keys";
-import { makeTestApp, request } from "../../../helpers/app";
-import { asCustomer } from "../../../helpers/customers";
+import { apiOf, identityOf, refusalOf, sessionOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
 import { allowList, customerWithDevice, nodeHeaders } from "../../../helpers/nodes";
 
 /** DESIGN §8: a long poll already waiting checks its node again before it answers. */
-type Failure = { success: false; error: { code: string; message: string } };
 
 async function waitingNode(name: string) {
   const testApp = await makeTestApp();
@@ -15,7 +14,7 @@ async function waitingNode(name: string) {
   const { customer, device } = await customerWithDevice(app, context, `${name}@example.com`);
   const { version } = await allowList(app, headers);
   const poll = (wait: number) =>
-    app.handle(request(`/api/nodes/allowlist?since=${version}&wait=${wait}`, { headers }));
+    apiOf(app).nodes.allowlist.get({ headers, query: { since: String(version), wait: String(wait) } });
   return { ...testApp, nodeId: Number(row?.id), customer, deviceId: device.deviceId, poll };
 }
 
@@ -27,12 +26,15 @@ describe("an agent waiting on the allow-list", () => {
     await Bun.sleep(300);
     await setNodeDisabled(context.database, nodeId, context.clock.now());
     // A change that would otherwise wake it with a delta: the device's new credential.
-    const reset = await app.handle(asCustomer(customer, "/api/profile/devices/resetLink", { deviceId }));
+    const reset = await apiOf(app).profile.devices.resetLink.post(
+      { ...identityOf(customer), deviceId },
+      sessionOf(customer),
+    );
     expect(reset.status).toBe(200);
-    const answer = await waiting;
+    const answer = await refusalOf(waiting);
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(answer.status).toBe(403);
-    expect(((await answer.json()) as Failure).error.code).toBe("node_disabled");
+    expect(answer.code).toBe("node_disabled");
   });
 
   test("is refused with 401 node_key_rotated when its key was replaced meanwhile, at the end of its wait", async () => {
@@ -41,9 +43,9 @@ describe("an agent waiting on the allow-list", () => {
     const waiting = poll(1);
     await Bun.sleep(200);
     await rotateNodeKey(context.database, nodeId);
-    const answer = await waiting;
+    const answer = await refusalOf(waiting);
     expect(performance.now() - started).toBeGreaterThanOrEqual(900);
     expect(answer.status).toBe(401);
-    expect(((await answer.json()) as Failure).error.code).toBe("node_key_rotated");
+    expect(answer.code).toBe("node_key_rotated");
   });
 });

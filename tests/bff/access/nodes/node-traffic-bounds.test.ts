@@ -1,26 +1,26 @@
 import { describe, expect, test } from "vitest";
 import { listNodes } from "../../../../bff/modules/access/nodes/panel-nodes";
 import { dayMs } from "../../../../bff/platform/calendar";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
-import { asCustomer } from "../../../helpers/customers";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf } from "../../../helpers/api";
+import { makeTestApp, request } from "../../../helpers/app";
 import {
   allAnswered,
   customerCallStatuses,
   customerWithDevice,
   nodeHeaders,
+  postEvents,
   sampleReport,
-  sendEvents,
 } from "../../../helpers/nodes";
 
 /** DESIGN §8: what a node says of traffic is bounded by physics, and no total can break a customer's calls. */
-type Failure = { success: false; error: { code: string; message: string } };
 const largest = Number.MAX_SAFE_INTEGER;
 /** Bytes a 10 Gbit/s link (NODE_LINK_GBPS's default) carries in 10 s, the shortest period counted. */
 const tenGigabitsTenSeconds = 12_500_000_000;
 
-async function refusal(response: Response) {
-  expect(response.status).toBe(400);
-  return ((await response.json()) as Failure).error;
+async function refusal(call: Parameters<typeof refusalOf>[0]) {
+  const refused = await refusalOf(call);
+  expect(refused.status).toBe(400);
+  return refused;
 }
 
 async function rowsOf(context: Awaited<ReturnType<typeof makeTestApp>>["context"], rowId: number) {
@@ -39,7 +39,7 @@ describe("the issue's case: two nodes send samples of 2^53 − 1 bytes for one d
     const huge = { tag: device.tag, upload: largest, download: largest };
     for (const node of nodes) {
       for (const traffic of [[huge], Array(600).fill(huge)]) {
-        const error = await refusal(await sendEvents(app, node, { traffic }));
+        const error = await refusal(postEvents(app, node, { traffic }));
         expect(error.code).toBe("node_traffic_beyond_link");
         expect(error.message).toContain('Field "traffic.0.upload"');
         expect(error.message).toContain("10 Gbit/s");
@@ -57,12 +57,12 @@ describe("a sample is bounded by the node's link over the batch's period", () =>
     const { device } = await customerWithDevice(app, context, "bound@example.com");
     const sample = (upload: number, download = 0) => ({ tag: device.tag, upload, download });
     const send = (periodMs: number | undefined, traffic: ReturnType<typeof sample>[]) =>
-      app.handle(postJson("/api/nodes/events", { periodMs, traffic, connections: [] }, node));
+      apiOf(app).nodes.events.post({ periodMs, traffic, connections: [] }, { headers: node });
 
     // 10 s at 10 Gbit/s: the bound itself passes, a byte more does not; a shorter period counts as 10 s.
     expect((await send(10_000, [sample(tenGigabitsTenSeconds)])).status).toBe(200);
     expect((await send(1, [sample(0, tenGigabitsTenSeconds)])).status).toBe(200);
-    const over = await refusal(await send(10_000, [sample(0, tenGigabitsTenSeconds + 1)]));
+    const over = await refusal(send(10_000, [sample(0, tenGigabitsTenSeconds + 1)]));
     expect(over).toMatchObject({ code: "node_traffic_beyond_link" });
     expect(over.message).toBe(
       `Field "traffic.0.download": ${tenGigabitsTenSeconds + 1} bytes for tag ${device.tag} in 10 s is more than a 10 Gbit/s link carries (at most ${tenGigabitsTenSeconds}); the whole batch was refused.`,
@@ -70,12 +70,12 @@ describe("a sample is bounded by the node's link over the batch's period", () =>
     // A minute allows six times as much.
     expect((await send(60_000, [sample(6 * tenGigabitsTenSeconds)])).status).toBe(200);
     // One device's samples in a batch are added up: the second one passes the bound.
-    const split = await refusal(await send(10_000, [sample(7e9), sample(6e9)]));
+    const split = await refusal(send(10_000, [sample(7e9), sample(6e9)]));
     expect(split.message).toContain('Field "traffic.1.upload"');
     // Without periodMs (agents before it) the longest period, 7 days, is assumed.
     const week = tenGigabitsTenSeconds * 6 * 60 * 24 * 7;
     expect((await send(undefined, [sample(week)])).status).toBe(200);
-    expect((await refusal(await send(undefined, [sample(week + 1)]))).code).toBe("node_traffic_beyond_link");
+    expect((await refusal(send(undefined, [sample(week + 1)]))).code).toBe("node_traffic_beyond_link");
     // A period outside 1 ms .. 7 days is bad input.
     for (const periodMs of [0, -5, 7 * dayMs + 1, 1.5]) expect((await send(periodMs, [])).status).toBe(400);
 
@@ -90,9 +90,9 @@ describe("a sample is bounded by the node's link over the batch's period", () =>
     const node = await nodeHeaders(context, "slow-link");
     const { device } = await customerWithDevice(app, context, "slow@example.com");
     const send = (upload: number) =>
-      sendEvents(app, node, { periodMs: 10_000, traffic: [{ tag: device.tag, upload, download: 0 }] });
+      postEvents(app, node, { periodMs: 10_000, traffic: [{ tag: device.tag, upload, download: 0 }] });
     expect((await send(tenGigabitsTenSeconds / 10)).status).toBe(200);
-    expect((await refusal(await send(tenGigabitsTenSeconds / 10 + 1))).message).toContain("1 Gbit/s");
+    expect((await refusal(send(tenGigabitsTenSeconds / 10 + 1))).message).toContain("1 Gbit/s");
   });
 });
 
@@ -103,17 +103,10 @@ describe("no total can exceed 2^53 − 1 on either engine", () => {
     const node = await nodeHeaders(context, "fat-link");
     const { customer, device } = await customerWithDevice(app, context, "fat@example.com");
     for (let batch = 0; batch < 3; batch++) {
-      const sent = await app.handle(
-        postJson(
-          "/api/nodes/events",
-          {
-            periodMs: 7 * dayMs,
-            traffic: [{ tag: device.tag, upload: largest, download: 5 }],
-            connections: [],
-          },
-          node,
-        ),
-      );
+      const sent = await postEvents(app, node, {
+        periodMs: 7 * dayMs,
+        traffic: [{ tag: device.tag, upload: largest, download: 5 }],
+      });
       expect(sent.status).toBe(200);
     }
     expect(await rowsOf(context, device.rowId)).toEqual([{ upload: largest, download: 15 }]);
@@ -146,13 +139,10 @@ describe("no total can exceed 2^53 − 1 on either engine", () => {
       );
 
     expect(await customerCallStatuses(app, customer, device.subscriptionPath)).toEqual(allAnswered);
-    const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      devices: { traffic: { upload: number; download: number } }[];
-    };
-    expect(profile.devices.map((item) => item.traffic)).toEqual([{ upload: largest, download: largest }]);
-    const exported = (await (await app.handle(asCustomer(customer, "/api/profile/export"))).json()) as {
-      traffic: { day: string; upload: number; download: number }[];
-    };
+    const { profile } = apiOf(app);
+    const mine = await dataOf(profile.post(identityOf(customer), sessionOf(customer)));
+    expect(mine.devices.map((item) => item.traffic)).toEqual([{ upload: largest, download: largest }]);
+    const exported = await dataOf(profile.export.post(identityOf(customer), sessionOf(customer)));
     expect(exported.traffic.map(({ upload, download }) => [upload, download])).toEqual([
       [largest, largest],
       [largest, largest],
@@ -174,41 +164,23 @@ describe("a node's numbers are JSON numbers and its client addresses real addres
     const sample = { tag: "k00000000000000000000", upload: 1, download: 1 };
     const event = { tag: "k00000000000000000000", clientIp: "203.0.113.5", at: Date.now(), success: true };
     const inbound = sampleReport.inbounds[0];
-    const calls: [string, Request][] = [
-      [
-        "upload as text",
-        postJson("/api/nodes/events", { traffic: [{ ...sample, upload: "5" }], connections: [] }, node),
-      ],
-      [
-        "download as text",
-        postJson("/api/nodes/events", { traffic: [{ ...sample, download: "0" }], connections: [] }, node),
-      ],
-      [
-        "at as text",
-        postJson(
-          "/api/nodes/events",
-          { traffic: [], connections: [{ ...event, at: "1700000000000" }] },
-          node,
-        ),
-      ],
-      [
-        "periodMs as text",
-        postJson("/api/nodes/events", { periodMs: "10000", traffic: [], connections: [] }, node),
-      ],
-      [
-        "appliedVersion as text",
-        postJson("/api/nodes/report", { ...sampleReport, appliedVersion: "5" }, node),
-      ],
-      ["credentials as text", postJson("/api/nodes/report", { ...sampleReport, credentials: "7" }, node)],
-      [
-        "port as text",
-        postJson("/api/nodes/report", { ...sampleReport, inbounds: [{ ...inbound, port: "443" }] }, node),
-      ],
-    ];
+    // Bodies the client's types refuse, sent as they are: a number written as text.
+    const { nodes } = apiOf(app);
+    const events = (body: object) => () => nodes.events.post(body as never, { headers: node });
+    const report = (body: object) => () => nodes.report.post(body as never, { headers: node });
+    const calls = [
+      ["upload as text", events({ traffic: [{ ...sample, upload: "5" }], connections: [] })],
+      ["download as text", events({ traffic: [{ ...sample, download: "0" }], connections: [] })],
+      ["at as text", events({ traffic: [], connections: [{ ...event, at: "1700000000000" }] })],
+      ["periodMs as text", events({ periodMs: "10000", traffic: [], connections: [] })],
+      ["appliedVersion as text", report({ ...sampleReport, appliedVersion: "5" })],
+      ["credentials as text", report({ ...sampleReport, credentials: "7" })],
+      ["port as text", report({ ...sampleReport, inbounds: [{ ...inbound, port: "443" }] })],
+    ] as const;
     for (const [label, call] of calls) {
-      const response = await app.handle(call);
-      expect(response.status, label).toBe(400);
-      expect(((await response.json()) as Failure).error.message, label).toContain("must be a whole number");
+      const refused = await refusalOf(call());
+      expect(refused.status, label).toBe(400);
+      expect(refused.message, label).toContain("must be a whole number");
     }
   });
 
@@ -217,7 +189,7 @@ describe("a node's numbers are JSON numbers and its client addresses real addres
     const node = await nodeHeaders(context, "strict-addresses");
     const { device } = await customerWithDevice(app, context, "addresses@example.com");
     const send = (clientIp: string) =>
-      sendEvents(app, node, { connections: [{ tag: device.tag, clientIp, at: Date.now(), success: true }] });
+      postEvents(app, node, { connections: [{ tag: device.tag, clientIp, at: Date.now(), success: true }] });
     for (const clientIp of [
       "::::::",
       ":::",
@@ -228,7 +200,7 @@ describe("a node's numbers are JSON numbers and its client addresses real addres
       "fe80::1%eth0",
       "1:2:3:4:5:6:7:8:9",
     ]) {
-      const error = await refusal(await send(clientIp));
+      const error = await refusal(send(clientIp));
       expect(error.message, clientIp).toBe('Field "connections.0.clientIp": is not in the expected form.');
     }
     for (const clientIp of ["203.0.113.5", "2001:db8::7", "::ffff:198.51.100.7", "::1"])

@@ -1,43 +1,46 @@
 import { describe, expect, test } from "vitest";
 import type { NodeReport } from "../../../../agent/contract/node-api";
 import { nodeByAuthorization } from "../../../../bff/modules/access/nodes/node-keys";
-import type { NodeView } from "../../../../bff/modules/access/nodes/panel-nodes";
 import { allowListSize } from "../../../../bff/modules/access/subscription/allowlist/allowlist";
 import { runOperatorCommand } from "../../../../bff/operator-commands";
 import { dayMs } from "../../../../core/calendar";
 import { statement } from "../../../../db/database";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
+import { apiOf, dataOf, refusalOf, staffOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
 import { fixture } from "../../../helpers/customers";
-import { bearer, makeOperator, tokensFor } from "../../../helpers/operators";
+import { makeOperator, tokensFor } from "../../../helpers/operators";
 
 /** DESIGN §8: the panel's Nodes screen (administrators), its metrics, and the CLI's `node`. */
 const { app, context, clock } = await makeTestApp();
 const { database } = context;
 const admin = await makeOperator(context, "nodes.admin", "admin");
 const support = await makeOperator(context, "nodes.support", "support");
-const asAdmin = bearer((await tokensFor(app, admin.username, admin.password)).accessToken);
-const asSupport = bearer((await tokensFor(app, support.username, support.password)).accessToken);
+const asAdmin = staffOf((await tokensFor(app, admin.username, admin.password)).accessToken);
+const asSupport = staffOf((await tokensFor(app, support.username, support.password)).accessToken);
 
 type App = typeof app;
-type Added = { success: true; node: NodeView; key: string };
-type Failure = { success: false; error: { code: string; message: string } };
 
-const post = (path: string, body: unknown = {}, headers = asAdmin, on: App = app) =>
-  on.handle(postJson(path, body, headers));
-async function listOn(on: App, headers: Record<string, string>): Promise<NodeView[]> {
-  const response = await on.handle(request("/api/panel/nodes", { headers }));
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { nodes: NodeView[] }).nodes;
+/** The Nodes screen's calls on `on`, as `staff`; a node by its id as the path writes it. */
+function panelOf(on: App = app, staff = asAdmin) {
+  const { nodes } = apiOf(on).panel;
+  return {
+    list: () => nodes.get(staff),
+    add: (name: string) => nodes.post({ name }, staff),
+    rotateKey: (id: number | string) => nodes({ id }).rotateKey.post({}, staff),
+    disable: (id: number | string) => nodes({ id }).disable.post({}, staff),
+    enable: (id: number | string) => nodes({ id }).enable.post({}, staff),
+  };
 }
-const list = () => listOn(app, asAdmin);
+
+const list = async () => (await dataOf(panelOf().list())).nodes;
 const listed = async (name: string) => (await list()).find((node) => node.name === name);
 
-async function add(name: string, on: App = app, headers = asAdmin): Promise<Added> {
-  const response = await post("/api/panel/nodes", { name }, headers, on);
-  expect(response.status, await response.clone().text()).toBe(200);
+async function add(name: string, on: App = app, staff = asAdmin) {
+  const call = panelOf(on, staff).add(name);
+  const added = await dataOf(call);
   // The key is in this answer once: no cache on the way may keep it.
-  expect(response.headers.get("cache-control")).toBe("no-store");
-  return (await response.json()) as Added;
+  expect((await call).response.headers.get("cache-control")).toBe("no-store");
+  return added;
 }
 
 /** A customer with access and `count` devices in use, each with its credential and tag. */
@@ -99,43 +102,45 @@ const reportOf = (body: Partial<NodeReport>): NodeReport => ({
   ...body,
 });
 const sendReport = (key: string, body: Partial<NodeReport>, on: App = app) =>
-  on.handle(postJson("/api/nodes/report", reportOf(body), { authorization: `Bearer ${key}` }));
+  apiOf(on).nodes.report.post(reportOf(body), { headers: { authorization: `Bearer ${key}` } });
 
 /** The node's report of itself, through the node API with its key. */
 async function report(key: string, body: Partial<NodeReport>, on: App = app) {
-  const response = await sendReport(key, body, on);
-  expect(response.status, await response.clone().text()).toBe(200);
+  await dataOf(sendReport(key, body, on));
 }
 
-type AuditEntry = { action: string; operator: string | null; details: { name?: string } };
 /** The whole audit log, newest first (it pages by 20). */
-async function auditEntries(): Promise<AuditEntry[]> {
-  const entries: AuditEntry[] = [];
+async function auditEntries() {
+  const entries = [];
   for (let page = 0; ; page++) {
-    const response = await app.handle(request(`/api/panel/audit?page=${page}`, { headers: asAdmin }));
-    const { content } = (await response.json()) as { content: AuditEntry[] };
+    const { content } = await dataOf(apiOf(app).panel.audit.get({ ...asAdmin, query: { page } }));
     if (content.length === 0) return entries;
     entries.push(...content);
   }
 }
 
+/** The name in an audit entry's details, which the log answers as whatever JSON the action wrote. */
+const nameIn = (details: unknown) =>
+  typeof details === "object" && details !== null && "name" in details ? details.name : undefined;
+
 describe("the panel's Nodes screen", () => {
   test("is for administrators only: support staff get a clear 403 on every call, nobody signed in a 401", async () => {
     const { node } = await add("only-admins");
-    for (const response of [
-      await app.handle(request("/api/panel/nodes", { headers: asSupport })),
-      await post("/api/panel/nodes", { name: "by-support" }, asSupport),
-      await post(`/api/panel/nodes/${node.id}/rotateKey`, {}, asSupport),
-      await post(`/api/panel/nodes/${node.id}/disable`, {}, asSupport),
-      await post(`/api/panel/nodes/${node.id}/enable`, {}, asSupport),
+    const bySupport = panelOf(app, asSupport);
+    for (const call of [
+      () => bySupport.list(),
+      () => bySupport.add("by-support"),
+      () => bySupport.rotateKey(node.id),
+      () => bySupport.disable(node.id),
+      () => bySupport.enable(node.id),
     ]) {
-      expect(response.status).toBe(403);
-      expect(((await response.json()) as Failure).error).toEqual({
+      expect(await refusalOf(call())).toEqual({
+        status: 403,
         code: "admin_only",
         message: "Only an administrator can do this.",
       });
     }
-    expect((await app.handle(request("/api/panel/nodes"))).status).toBe(401);
+    expect((await apiOf(app).panel.nodes.get()).status).toBe(401);
     expect((await listed("by-support")) ?? null).toBeNull();
   });
 
@@ -162,7 +167,7 @@ describe("the panel's Nodes screen", () => {
     // Never readable again: not in the list, not in the audit log.
     expect(JSON.stringify(all)).not.toContain(key);
     const audited = (await auditEntries()).find(
-      (entry) => entry.action === "node.create" && entry.details.name === "fi-hel-1",
+      (entry) => entry.action === "node.create" && nameIn(entry.details) === "fi-hel-1",
     );
     expect(audited).toMatchObject({ operator: admin.username });
     expect(JSON.stringify(await auditEntries())).not.toContain(key);
@@ -170,21 +175,20 @@ describe("the panel's Nodes screen", () => {
 
   test("a name is 1 to 64 Latin letters, digits, dots, dashes or underscores (400), unique in any letter case (409)", async () => {
     for (const name of ["", "   ", "a b", "x".repeat(65), "узел-1", "a/b", "node#1", "a+b"]) {
-      const response = await post("/api/panel/nodes", { name });
-      expect(response.status, JSON.stringify(name)).toBe(400);
-      expect(((await response.json()) as Failure).error, name).toEqual({
+      expect(await refusalOf(panelOf().add(name)), JSON.stringify(name)).toEqual({
+        status: 400,
         code: "invalid_node_name",
         message: "A node name is 1 to 64 Latin letters, digits, dots, dashes or underscores.",
       });
     }
-    expect((await post("/api/panel/nodes", {})).status).toBe(400);
-    expect((await post("/api/panel/nodes", { name: 7 })).status).toBe(400);
+    // No name, and a name that is no text.
+    for (const body of [{}, { name: 7 }])
+      expect((await apiOf(app).panel.nodes.post(body as never, asAdmin)).status).toBe(400);
     const first = await add("de-fra_1.a");
     expect(first.node.name).toBe("de-fra_1.a");
     for (const taken of ["de-fra_1.a", "DE-FRA_1.A", " de-fra_1.a "]) {
-      const response = await post("/api/panel/nodes", { name: taken });
-      expect(response.status).toBe(409);
-      expect(((await response.json()) as Failure).error).toEqual({
+      expect(await refusalOf(panelOf().add(taken))).toEqual({
+        status: 409,
         code: "node_name_taken",
         message: 'A node named "de-fra_1.a" already exists; choose another name.',
       });
@@ -270,10 +274,10 @@ describe("the panel's Nodes screen", () => {
     await report(key, { appliedVersion: await newestVersion() });
     expect((await listed("pl-waw-1"))?.online).toBe(true);
 
-    const rotated = await post(`/api/panel/nodes/${node.id}/rotateKey`);
-    expect(rotated.status).toBe(200);
-    expect(rotated.headers.get("cache-control")).toBe("no-store");
-    const { key: fresh, node: after } = (await rotated.json()) as Added;
+    const rotated = panelOf().rotateKey(node.id);
+    expect((await rotated).status).toBe(200);
+    expect((await rotated).response.headers.get("cache-control")).toBe("no-store");
+    const { key: fresh, node: after } = await dataOf(rotated);
     expect(fresh).not.toBe(key);
     expect(after.name).toBe("pl-waw-1");
     await expect(nodeByAuthorization(database, `Bearer ${key}`)).rejects.toMatchObject({
@@ -285,9 +289,9 @@ describe("the panel's Nodes screen", () => {
     expect((await sendReport(key, {})).status).toBe(401);
     expect(await nodeByAuthorization(database, `Bearer ${fresh}`)).toEqual({ id: node.id, name: "pl-waw-1" });
 
-    const disabled = await post(`/api/panel/nodes/${node.id}/disable`);
-    expect(disabled.status).toBe(200);
-    expect(((await disabled.json()) as Added).node).toMatchObject({ disabled: true, online: false });
+    const disabled = panelOf().disable(node.id);
+    expect((await disabled).status).toBe(200);
+    expect((await dataOf(disabled)).node).toMatchObject({ disabled: true, online: false });
     await expect(nodeByAuthorization(database, `Bearer ${fresh}`)).rejects.toMatchObject({
       code: "node_disabled",
       message: "This node is disabled in the panel.",
@@ -295,15 +299,15 @@ describe("the panel's Nodes screen", () => {
     expect((await sendReport(fresh, {})).status).toBe(403);
     expect(await listed("pl-waw-1")).toMatchObject({ disabled: true, online: false });
     // Disabling twice changes nothing and records nothing more.
-    expect((await post(`/api/panel/nodes/${node.id}/disable`)).status).toBe(200);
+    expect((await panelOf().disable(node.id)).status).toBe(200);
 
-    const enabled = await post(`/api/panel/nodes/${node.id}/enable`);
-    expect(((await enabled.json()) as Added).node.disabled).toBe(false);
+    const enabled = await dataOf(panelOf().enable(node.id));
+    expect(enabled.node.disabled).toBe(false);
     await report(fresh, { appliedVersion: await newestVersion() });
     expect((await listed("pl-waw-1"))?.online).toBe(true);
 
     const actions = (await auditEntries())
-      .filter((entry) => entry.details.name === "pl-waw-1")
+      .filter((entry) => nameIn(entry.details) === "pl-waw-1")
       .map((entry) => `${entry.action} by ${entry.operator}`);
     expect(actions.reverse()).toEqual(
       ["node.create", "node.rotate-key", "node.disable", "node.enable"].map(
@@ -312,9 +316,9 @@ describe("the panel's Nodes screen", () => {
     );
     expect(JSON.stringify(await auditEntries())).not.toContain(fresh);
 
-    for (const path of ["rotateKey", "disable", "enable"]) {
-      expect((await post(`/api/panel/nodes/999999/${path}`)).status).toBe(404);
-      expect((await post(`/api/panel/nodes/0x10/${path}`)).status).toBe(400);
+    for (const path of ["rotateKey", "disable", "enable"] as const) {
+      expect((await panelOf()[path](999999)).status).toBe(404);
+      expect((await panelOf()[path]("0x10")).status).toBe(400);
     }
   });
 });
@@ -323,7 +327,7 @@ describe("the access metrics", () => {
   test("kannt_nodes_online, kannt_node_sync_lag_seconds per enabled node and kannt_allowlist_credentials", async () => {
     const own = await makeTestApp();
     const boss = await makeOperator(own.context, "metrics.admin", "admin");
-    const headers = bearer((await tokensFor(own.app, boss.username, boss.password)).accessToken);
+    const headers = staffOf((await tokensFor(own.app, boss.username, boss.password)).accessToken);
     await customerWithCredentials(own, "metrics-one@example.com", 2);
     await customerWithCredentials(own, "metrics-two@example.com", 1);
     // A customer without access holds no credential on the nodes.
@@ -349,7 +353,7 @@ describe("the access metrics", () => {
     await ageChange(oldest?.version ?? 0, 120_000, own.context.database);
     const off = await add("m-disabled", own.app, headers);
     await report(off.key, { appliedVersion: newest }, own.app);
-    await post(`/api/panel/nodes/${off.node.id}/disable`, {}, headers, own.app);
+    await panelOf(own.app, headers).disable(off.node.id);
     await add("m-silent", own.app, headers);
 
     const scrape = async () =>
@@ -375,7 +379,7 @@ describe("the access metrics", () => {
     expect(lines.some((line) => line.includes('node="m-disabled"'))).toBe(false);
 
     // Disabled since the last scrape: out of the count and its series gone.
-    await post(`/api/panel/nodes/${upToDate.node.id}/disable`, {}, headers, own.app);
+    await panelOf(own.app, headers).disable(upToDate.node.id);
     const later = await scrape();
     expect(value(later, "kannt_nodes_online")).toBe(1);
     expect(later.some((line) => line.includes('node="m-current"'))).toBe(false);
@@ -404,7 +408,7 @@ describe("npm run operator -- node <name>", () => {
     // Audited, as made by nobody in the panel.
     expect(
       (await auditEntries()).find(
-        (entry) => entry.action === "node.create" && entry.details.name === "cli-node-1",
+        (entry) => entry.action === "node.create" && nameIn(entry.details) === "cli-node-1",
       ),
     ).toMatchObject({ operator: null });
   });

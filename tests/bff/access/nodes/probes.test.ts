@@ -1,20 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import type { ProbeEntries } from "../../../../agent/contract/probe-api";
-import type { EntryView } from "../../../../bff/modules/access/entries/entry-view";
+import type { ProbeResult } from "../../../../agent/contract/probe-api";
 import { runOperatorCommand } from "../../../../bff/operator-commands";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
+import { apiOf, dataOf, refusalOf, staffOf } from "../../../helpers/api";
+import { makeTestApp, request } from "../../../helpers/app";
 import { allowList, reportedNode, subscribedDeviceToken } from "../../../helpers/nodes";
-import { bearer, makeOperator, tokensFor } from "../../../helpers/operators";
+import { makeOperator, tokensFor } from "../../../helpers/operators";
 import { inbounds } from "../../../helpers/subscription-inbounds";
 
 /** DESIGN §8: probe agents dial every entry from the customers' networks; what fails leaves every answer. */
 const { app, context } = await makeTestApp();
 const { database, clock } = context;
 const admin = await makeOperator(context, "probes.admin", "admin");
-const asAdmin = bearer((await tokensFor(app, admin.username, admin.password)).accessToken);
-
-type Failure = { success: false; error: { code: string; message: string } };
+const asAdmin = staffOf((await tokensFor(app, admin.username, admin.password)).accessToken);
+const api = apiOf(app);
 
 const nodeKey = await reportedNode(
   database,
@@ -38,20 +37,18 @@ const probeHeaders = (key: string, agent = instance) => ({
 const probeKeyMsk = await probeKey("msk-mts");
 const asProbe = probeHeaders(probeKeyMsk);
 
-async function entriesForProbe(headers = asProbe): Promise<ProbeEntries> {
-  const response = await app.handle(request("/api/probes/entries", { headers }));
-  expect(response.status, await response.clone().text()).toBe(200);
-  expect(response.headers.get("cache-control")).toBe("no-store");
-  return (await response.json()) as ProbeEntries;
+const entriesCall = (headers: Record<string, string> = asProbe) => api.probes.entries.get({ headers });
+async function entriesForProbe(headers = asProbe) {
+  const call = entriesCall(headers);
+  const entries = await dataOf(call);
+  expect((await call).response.headers.get("cache-control")).toBe("no-store");
+  return entries;
 }
-const report = (
-  results: { entryId: number; ok: boolean; error?: string; latencyMs?: number }[],
-  headers = asProbe,
-) => app.handle(postJson("/api/probes/results", { results }, headers));
+const report = (results: ProbeResult[], headers = asProbe) =>
+  api.probes.results.post({ results }, { headers });
 
-async function panelEntries(): Promise<EntryView[]> {
-  const response = await app.handle(request("/api/panel/entries", { headers: asAdmin }));
-  return ((await response.json()) as { entries: EntryView[] }).entries;
+async function panelEntries() {
+  return (await dataOf(api.panel.entries.get(asAdmin))).entries;
 }
 
 const token = await subscribedDeviceToken(app, database, "probes-customer@example.com");
@@ -88,49 +85,38 @@ describe("probe agents", () => {
   });
 
   test("refused: no key, an unknown key, a second agent on one key, a bad result", async () => {
-    const noKey = await app.handle(request("/api/probes/entries"));
-    expect([noKey.status, ((await noKey.json()) as Failure).error.code]).toEqual([401, "probe_key_missing"]);
-    const unknown = await app.handle(request("/api/probes/entries", { headers: probeHeaders("probe_nope") }));
-    expect([unknown.status, ((await unknown.json()) as Failure).error.code]).toEqual([
-      401,
-      "probe_key_unknown",
-    ]);
+    expect(await refusalOf(entriesCall({}))).toMatchObject({ status: 401, code: "probe_key_missing" });
+    expect(await refusalOf(entriesCall(probeHeaders("probe_nope")))).toMatchObject({
+      status: 401,
+      code: "probe_key_unknown",
+    });
     // A node's key is no probe's.
-    expect((await app.handle(request("/api/probes/entries", { headers: asNode }))).status).toBe(401);
-    const second = await app.handle(
-      request("/api/probes/entries", { headers: probeHeaders(probeKeyMsk, randomUUID()) }),
-    );
-    expect([second.status, ((await second.json()) as Failure).error.code]).toEqual([
-      409,
-      "probe_agent_conflict",
-    ]);
+    expect((await entriesCall(asNode)).status).toBe(401);
+    expect(await refusalOf(entriesCall(probeHeaders(probeKeyMsk, randomUUID())))).toMatchObject({
+      status: 409,
+      code: "probe_agent_conflict",
+    });
+    // An id as text, a verdict that is no boolean, an error past its length.
     for (const results of [
       [{ entryId: "1", ok: true }],
       [{ entryId: 1, ok: "yes" }],
       [{ entryId: 1, ok: false, error: "x".repeat(301) }],
     ]) {
-      const response = await app.handle(postJson("/api/probes/results", { results }, asProbe));
-      expect(response.status, JSON.stringify(results)).toBe(400);
+      expect((await report(results as never)).status, JSON.stringify(results)).toBe(400);
     }
     // Results for entries that are gone are dropped, not refused.
     expect((await report([{ entryId: 999_999, ok: false, error: "timed out" }])).status).toBe(200);
     // A probe whose core cannot dial an entry as apps do gives no verdict: the entry stays in.
     const [reality] = (await entriesForProbe()).entries;
-    for (let round = 0; round < 3; round++) {
-      const response = await app.handle(
-        postJson(
-          "/api/probes/results",
-          {
-            results: [
-              { entryId: reality?.id, ok: false, error: "REALITY needs CORE=xray", unsupported: true },
-            ],
-          },
-          asProbe,
-        ),
-      );
-      expect(response.status).toBe(200);
-    }
-    expect((await panelEntries()).find((entry) => entry.id === reality?.id)).toMatchObject({
+    if (!reality) throw new Error("an entry expected");
+    const unsupported: ProbeResult = {
+      entryId: reality.id,
+      ok: false,
+      error: "REALITY needs CORE=xray",
+      unsupported: true,
+    };
+    for (let round = 0; round < 3; round++) expect((await report([unsupported])).status).toBe(200);
+    expect((await panelEntries()).find((entry) => entry.id === reality.id)).toMatchObject({
       out: null,
       probes: [],
     });
@@ -185,15 +171,12 @@ describe("probe agents", () => {
     await database.run("UPDATE entry_checks SET checked_at = ?", [Date.now() - 16 * 60_000]);
     expect((await serversInEveryFormat()).base64).toBe(2);
 
-    const listed = await app.handle(request("/api/panel/probes", { headers: asAdmin }));
-    const probe = ((await listed.json()) as { probes: { id: number; name: string; reporting: boolean }[] })
-      .probes[0];
+    const [probe] = (await dataOf(api.panel.probes.get(asAdmin))).probes;
     expect(probe).toMatchObject({ name: "msk-mts", reporting: true });
     const { credential } = await entriesForProbe();
-    const disabled = await app.handle(postJson(`/api/panel/probes/${probe?.id}/disable`, {}, asAdmin));
+    const disabled = await api.panel.probes({ id: probe?.id ?? 0 }).disable.post({}, asAdmin);
     expect(disabled.status).toBe(200);
-    const refused = await app.handle(request("/api/probes/entries", { headers: asProbe }));
-    expect([refused.status, ((await refused.json()) as Failure).error.code]).toEqual([403, "probe_disabled"]);
+    expect(await refusalOf(entriesCall())).toMatchObject({ status: 403, code: "probe_disabled" });
     const list = await allowList(app, asNode);
     expect(list.entries.some((entry) => entry.id === credential)).toBe(false);
     const actions = await database.all<{ action: string }>(
@@ -203,17 +186,14 @@ describe("probe agents", () => {
   });
 
   test("the panel adds a probe and shows its key once; a taken or bad name is refused", async () => {
-    const added = await app.handle(postJson("/api/panel/probes", { name: "ala-beeline" }, asAdmin));
-    expect(added.status).toBe(200);
-    expect(added.headers.get("cache-control")).toBe("no-store");
-    const { key } = (await added.json()) as { key: string };
+    const addProbe = (name: string) => api.panel.probes.post({ name }, asAdmin);
+    const added = addProbe("ala-beeline");
+    expect((await added).status).toBe(200);
+    expect((await added).response.headers.get("cache-control")).toBe("no-store");
+    const { key } = await dataOf(added);
     expect(key).toMatch(/^probe_/);
-    expect((await app.handle(request("/api/probes/entries", { headers: probeHeaders(key) }))).status).toBe(
-      200,
-    );
-    const taken = await app.handle(postJson("/api/panel/probes", { name: "ALA-beeline" }, asAdmin));
-    expect([taken.status, ((await taken.json()) as Failure).error.code]).toEqual([409, "probe_name_taken"]);
-    const bad = await app.handle(postJson("/api/panel/probes", { name: "has space" }, asAdmin));
-    expect([bad.status, ((await bad.json()) as Failure).error.code]).toEqual([400, "invalid_probe_name"]);
+    expect((await entriesCall(probeHeaders(key))).status).toBe(200);
+    expect(await refusalOf(addProbe("ALA-beeline"))).toMatchObject({ status: 409, code: "probe_name_taken" });
+    expect(await refusalOf(addProbe("has space"))).toMatchObject({ status: 400, code: "invalid_probe_name" });
   });
 });

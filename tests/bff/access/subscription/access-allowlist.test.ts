@@ -8,8 +8,9 @@ import {
 } from "../../../../bff/modules/access/subscription/allowlist/allowlist";
 import { dayMs } from "../../../../bff/platform/calendar";
 import { subscriptions } from "../../../../db/queries/subscriptions";
+import { apiOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
-import { asCustomer, fixture, type SignedIn, signIn } from "../../../helpers/customers";
+import { connectDeviceInUse, fixture, type SignedIn, signIn } from "../../../helpers/customers";
 import { allowList, entryWithId, nodeHeaders } from "../../../helpers/nodes";
 import { advanceDays, cards, order, passDays, payWithCard, runBilling } from "../../../helpers/payments";
 import { panelRefund, staffHeaders, subscriptionOf } from "../../../helpers/refunds";
@@ -37,12 +38,21 @@ async function credentialOf(context: TestApp["context"], deviceId: string): Prom
 
 /** A device connected in the cabinet and added in its app: in use, no longer pending. */
 async function connect({ app, context }: TestApp, customer: SignedIn): Promise<Device> {
-  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-  expect(response.status, await response.clone().text()).toBe(200);
-  const { deviceId } = (await response.json()) as { deviceId: string };
-  const confirmed = await app.handle(asCustomer(customer, "/api/profile/devices/confirm", { deviceId }));
-  expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-  return credentialOf(context, deviceId);
+  return credentialOf(context, (await connectDeviceInUse(app, customer)).deviceId);
+}
+
+/** The customer's cabinet calls that change their devices and card. */
+function cabinetOf({ app }: TestApp, customer: SignedIn) {
+  const { profile } = apiOf(app);
+  const me = identityOf(customer);
+  const session = sessionOf(customer);
+  return {
+    resetLink: (deviceId: string) => profile.devices.resetLink.post({ ...me, deviceId }, session),
+    detach: (deviceId: string) => profile.detachDevice.post({ ...me, deviceId }, session),
+    addDevice: () => profile.addDevice.post(me, session),
+    removeCard: () => profile.removeCard.post(me, session),
+    deleteAccount: () => profile.delete.post({ ...me, confirm: true }, session),
+  };
 }
 
 /** A customer who paid the 1-rouble first payment (a one-day trial) with `card`. */
@@ -79,9 +89,7 @@ describe("the whole allow-list", () => {
     await fixture(app, { email: "al.over@example.com", status: "CANCELED_OVER", devices: 1 });
     await fixture(app, { email: "al.expired@example.com", status: "EXPIRED", devices: 1 });
     const unlinking = await customerWithDevice(testApp, "al.unlinked@example.com");
-    await app.handle(
-      asCustomer(unlinking.customer, "/api/profile/detachDevice", { deviceId: unlinking.device.deviceId }),
-    );
+    await cabinetOf(testApp, unlinking.customer).detach(unlinking.device.deviceId);
     const inUse = [
       await credentialOf(context, `dev-${active.userId}-1`),
       await credentialOf(context, `dev-${canceled.userId}-1`),
@@ -116,7 +124,7 @@ describe("the whole allow-list", () => {
 describe("each change reaches the nodes as a delta", () => {
   test("connect adds the credential; a rotation replaces its key under the same tag; an unlink removes the tag", async () => {
     const testApp = await world();
-    const { app, context, list } = testApp;
+    const { context, list } = testApp;
     const { customer } = await payingCustomer(testApp, "al.delta@example.com");
     const start = await list();
     expect(start.entries).toEqual([]);
@@ -136,7 +144,7 @@ describe("each change reaches the nodes as a delta", () => {
       removed: [],
     });
 
-    await app.handle(asCustomer(customer, "/api/profile/devices/resetLink", { deviceId: device.deviceId }));
+    await cabinetOf(testApp, customer).resetLink(device.deviceId);
     const rotated = await credentialOf(context, device.deviceId);
     const afterRotation = await list(connected.version);
     expect(rotated.id).not.toBe(device.id);
@@ -146,7 +154,7 @@ describe("each change reaches the nodes as a delta", () => {
       removed: [],
     });
 
-    await app.handle(asCustomer(customer, "/api/profile/detachDevice", { deviceId: device.deviceId }));
+    await cabinetOf(testApp, customer).detach(device.deviceId);
     expect(delta(await list(afterRotation.version))).toEqual({
       full: false,
       entries: [],
@@ -171,12 +179,10 @@ describe("each change reaches the nodes as a delta", () => {
 
   test("deleting the account removes its devices, whose rows are gone", async () => {
     const testApp = await world();
-    const { app, list } = testApp;
+    const { list } = testApp;
     const { customer, device } = await customerWithDevice(testApp, "al.delete@example.com");
     const before = await list();
-    expect((await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }))).status).toBe(
-      200,
-    );
+    expect((await cabinetOf(testApp, customer).deleteAccount()).status).toBe(200);
     expect(delta(await list(before.version))).toEqual({ full: false, entries: [], removed: [device.tag] });
   });
 
@@ -189,7 +195,7 @@ describe("each change reaches the nodes as a delta", () => {
     const device = await connect(testApp, customer);
     const userId = Number(widget.accountId.replace("customer-", ""));
     const before = await list();
-    expect((await app.handle(asCustomer(customer, "/api/profile/removeCard"))).status).toBe(200);
+    expect((await cabinetOf(testApp, customer).removeCard()).status).toBe(200);
     const removed = await list(before.version);
     const end = (await subscriptionOf(context, userId))?.end_date ?? 0;
     expect(removed.full).toBe(false);
@@ -265,7 +271,7 @@ describe("device slots", () => {
     expect((await payWithCard(app, first.invoiceId, cards.success)).success).toBe(true);
     const userId = Number(first.accountId.replace("customer-", ""));
     for (let extra = 0; extra < 2; extra++)
-      expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+      expect((await cabinetOf(testApp, customer).addDevice()).status).toBe(200);
     const devices = [
       await connect(testApp, customer),
       await connect(testApp, customer),
@@ -275,7 +281,7 @@ describe("device slots", () => {
     expect((await list()).entries.map((entry) => entry.id).sort()).toEqual(all);
 
     // The card goes, the period runs out: access ends, the devices stay "in use" in their rows.
-    expect((await app.handle(asCustomer(customer, "/api/profile/removeCard"))).status).toBe(200);
+    expect((await cabinetOf(testApp, customer).removeCard()).status).toBe(200);
     await advanceDays(app, 31);
     await runBilling(app);
     const lapsed = await list();
@@ -304,7 +310,7 @@ describe("device slots", () => {
 
     // A slot bought back puts the next oldest device back on the nodes, as a delta.
     const beforeSlot = await list();
-    expect((await app.handle(asCustomer(back, "/api/profile/addDevice"))).status).toBe(200);
+    expect((await cabinetOf(testApp, back).addDevice()).status).toBe(200);
     const slotBought = await list(beforeSlot.version);
     expect(slotBought.full).toBe(false);
     expect(slotBought.entries.map((entry) => entry.id).sort()).toEqual([oldest?.id, devices[1]?.id].sort());
@@ -315,7 +321,7 @@ describe("device slots", () => {
 describe("the change log", () => {
   test("keeps a day: older rows go with retention, the newest stays, and an agent further behind gets the whole list", async () => {
     const testApp = await world();
-    const { app, context, list } = testApp;
+    const { context, list } = testApp;
     const first = await customerWithDevice(testApp, "al.log1@example.com");
     await customerWithDevice(testApp, "al.log2@example.com");
     const current = await list();
@@ -337,9 +343,7 @@ describe("the change log", () => {
     // A version the log never gave (a restored database): everything too.
     expect((await list(current.version + 1000)).full).toBe(true);
     // And the log goes on from there.
-    await app.handle(
-      asCustomer(first.customer, "/api/profile/detachDevice", { deviceId: first.device.deviceId }),
-    );
+    await cabinetOf(testApp, first.customer).detach(first.device.deviceId);
     expect(delta(await list(current.version))).toEqual({
       full: false,
       entries: [],

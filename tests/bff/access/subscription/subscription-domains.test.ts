@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
-import { asCustomer, signIn } from "../../../helpers/customers";
+import { signIn } from "../../../helpers/customers";
 import { reportedNode } from "../../../helpers/nodes";
 import { cards, order, payWithCard } from "../../../helpers/payments";
 import { inbounds } from "../../../helpers/subscription-inbounds";
@@ -24,9 +25,10 @@ async function issuedLink(email: string) {
   const customer = await signIn(app, email, { period: 1 });
   const widget = await order(app, customer, 1, 1);
   expect((await payWithCard(app, widget.invoiceId, cards.success)).success).toBe(true);
-  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-  expect(response.status, await response.clone().text()).toBe(200);
-  return ((await response.json()) as { subscriptionUrl: string }).subscriptionUrl;
+  const connected = await dataOf(
+    apiOf(app).profile.devices.connect.post(identityOf(customer), sessionOf(customer)),
+  );
+  return connected.subscriptionUrl;
 }
 
 const fetchVia = (origin: string, link: string) =>

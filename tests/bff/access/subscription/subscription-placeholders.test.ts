@@ -2,8 +2,9 @@ import { describe, expect, test } from "vitest";
 import { runRetention } from "../../../../bff/jobs/retention";
 import { fullAllowList } from "../../../../bff/modules/access/subscription/allowlist/allowlist";
 import { randomToken } from "../../../../bff/platform/random";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp, request } from "../../../helpers/app";
-import { asCustomer, fixture, type SignedIn, signIn } from "../../../helpers/customers";
+import { fixture, type SignedIn, signIn } from "../../../helpers/customers";
 import { reportedNode } from "../../../helpers/nodes";
 import { advanceDays, cards, order, payWithCard, runBilling } from "../../../helpers/payments";
 import { inbounds } from "../../../helpers/subscription-inbounds";
@@ -90,13 +91,22 @@ async function payingCustomer({ app }: TestApp, email: string, card = cards.succ
   return customer;
 }
 
-async function connected({ app, context }: TestApp, customer: SignedIn) {
-  const response = await app.handle(asCustomer(customer, "/api/profile/devices/connect"));
-  expect(response.status, await response.clone().text()).toBe(200);
-  const { deviceId, subscriptionUrl } = (await response.json()) as {
-    deviceId: string;
-    subscriptionUrl: string;
+/** The customer's cabinet calls about their devices and account. */
+function cabinetOf({ app }: TestApp, customer: SignedIn) {
+  const { profile } = apiOf(app);
+  const me = identityOf(customer);
+  const session = sessionOf(customer);
+  return {
+    connect: () => profile.devices.connect.post(me, session),
+    resetLink: (deviceId: string) => profile.devices.resetLink.post({ ...me, deviceId }, session),
+    detach: (deviceId: string) => profile.detachDevice.post({ ...me, deviceId }, session),
+    deleteAccount: () => profile.delete.post({ ...me, confirm: true }, session),
   };
+}
+
+async function connected(testApp: TestApp, customer: SignedIn) {
+  const { deviceId, subscriptionUrl } = await dataOf(cabinetOf(testApp, customer).connect());
+  const { context } = testApp;
   const row = await context.database.get<{ credential: string }>(
     "SELECT credential FROM devices WHERE device_id = ?",
     [deviceId],
@@ -149,19 +159,15 @@ describe("links that no longer give access", () => {
     const first = await connected(testApp, customer);
     await expectServers(testApp, first.token, first.credential);
 
-    const rotated = await app.handle(
-      asCustomer(customer, "/api/profile/devices/resetLink", { deviceId: first.deviceId }),
-    );
-    const second = tokenOf(((await rotated.json()) as { subscriptionUrl: string }).subscriptionUrl);
+    const rotated = await dataOf(cabinetOf(testApp, customer).resetLink(first.deviceId));
+    const second = tokenOf(rotated.subscriptionUrl);
     await expectPlaceholder(
       testApp,
       first.token,
       `Бұл сілтеме ауыстырылды — жаңасын ${cabinetUrl(testApp)} сайтынан қосыңыз`,
     );
 
-    const unlinked = await app.handle(
-      asCustomer(customer, "/api/profile/detachDevice", { deviceId: first.deviceId }),
-    );
+    const unlinked = await cabinetOf(testApp, customer).detach(first.deviceId);
     expect(unlinked.status).toBe(200);
     const removed = `Бұл құрылғы ажыратылған — оны ${cabinetUrl(testApp)} сайтында қайта қосыңыз`;
     await expectPlaceholder(testApp, second, removed);
@@ -179,13 +185,12 @@ describe("links that no longer give access", () => {
 
   test("deleting the account takes its retired links with it", async () => {
     const testApp = await world();
-    const { app } = testApp;
     const customer = await payingCustomer(testApp, "retired.delete@example.com");
     const device = await connected(testApp, customer);
-    await app.handle(asCustomer(customer, "/api/profile/detachDevice", { deviceId: device.deviceId }));
+    await cabinetOf(testApp, customer).detach(device.deviceId);
     expect((await fetchLink(testApp, device.token)).status).toBe(200);
-    const deleted = await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }));
-    expect(deleted.status, await deleted.clone().text()).toBe(200);
+    const deleted = await cabinetOf(testApp, customer).deleteAccount();
+    expect(deleted.status, JSON.stringify(deleted.error?.value)).toBe(200);
     expect((await fetchLink(testApp, device.token)).status).toBe(404);
   });
 });

@@ -1,10 +1,12 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp, request } from "../../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../../helpers/customers";
-import { cards, order, payWithCard } from "../../../helpers/payments";
+import { type SignedIn, signIn } from "../../../helpers/customers";
+import { cards, notifyAsGateway, order, payWithCard } from "../../../helpers/payments";
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
 const secret = context.config.cloudPaymentsApiSecret;
 const hmac = (body: string | Uint8Array) => createHmac("sha256", secret).update(body).digest("base64");
 
@@ -15,23 +17,14 @@ function post(kind: string, body: string | Uint8Array<ArrayBuffer>, headers: Rec
 const form = (fields: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(fields).map(([name, value]) => [name, String(value)])).toString();
 
-/** A form notification signed with Content-HMAC over exactly the bytes sent. */
-const signedForm = (kind: string, fields: Record<string, string | number>) => {
-  const body = form(fields);
-  return post(kind, body, {
-    "content-type": "application/x-www-form-urlencoded",
-    "content-hmac": hmac(body),
-  });
-};
+/** A refund notification signed as the gateway signs it; answers its code. */
+const signedRefund = async (fields: Record<string, string | number>) =>
+  (await notifyAsGateway(app, secret, "refund", fields)).code;
 
 const codeOf = async (response: Response) => ((await response.json()) as { code: number }).code;
 
 const statusOf = async (customer: SignedIn) =>
-  (
-    (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { subscriptionStatus: string; subscriptionIsActive: boolean };
-    }
-  ).userInfo;
+  (await dataOf(api.profile.post(identityOf(customer), sessionOf(customer)))).userInfo;
 
 const paymentRow = (invoiceId: string) =>
   context.database.get<{
@@ -175,8 +168,7 @@ describe("signatures are checked over the bytes received", () => {
 describe("refund notifications", () => {
   test("are applied only up to the payment's amount", async () => {
     const { options, transactionId } = await paidCustomer("refund-cap@example.com");
-    const response = await signedForm("refund", refundFields(options, transactionId, "500.00"));
-    expect(await codeOf(response)).toBe(0);
+    expect(await signedRefund(refundFields(options, transactionId, "500.00"))).toBe(0);
     expect(await paymentRow(options.invoiceId)).toMatchObject({
       status: "refunded",
       amount: 100,
@@ -188,18 +180,18 @@ describe("refund notifications", () => {
     const customer = await signIn(app, "refund-early@example.com");
     const options = await order(app, customer);
     const early = refundFields(options, "88000001", "1.00");
-    expect(await codeOf(await signedForm("refund", early))).not.toBe(0);
+    expect(await signedRefund(early)).not.toBe(0);
     expect((await paymentRow(options.invoiceId))?.status).toBe("pending");
 
     const paid = await payWithCard(app, options.invoiceId, cards.success);
     expect((await statusOf(customer)).subscriptionStatus).toBe("ACTIVE");
     // The gateway delivers the same refund again, now naming the payment it knows.
     const again = { ...early, PaymentTransactionId: String(paid.transactionId) };
-    expect(await codeOf(await signedForm("refund", again))).toBe(0);
+    expect(await signedRefund(again)).toBe(0);
     expect((await paymentRow(options.invoiceId))?.status).toBe("refunded");
     expect((await statusOf(customer)).subscriptionStatus).toBe("EXPIRED");
     // And once more: applied once only.
-    expect(await codeOf(await signedForm("refund", again))).toBe(0);
+    expect(await signedRefund(again)).toBe(0);
     expect((await paymentRow(options.invoiceId))?.refunded_amount).toBe(100);
   });
 
@@ -209,7 +201,7 @@ describe("refund notifications", () => {
       subscriptionStatus: "ACTIVE",
       subscriptionIsActive: true,
     });
-    expect(await codeOf(await signedForm("refund", refundFields(options, transactionId, "1.00")))).toBe(0);
+    expect(await signedRefund(refundFields(options, transactionId, "1.00"))).toBe(0);
     expect(await statusOf(customer)).toMatchObject({
       subscriptionStatus: "EXPIRED",
       subscriptionIsActive: false,
@@ -218,10 +210,10 @@ describe("refund notifications", () => {
 
   test("a partial refund keeps access and counts toward the payment", async () => {
     const { customer, options, transactionId } = await paidCustomer("refund-partial@example.com");
-    expect(await codeOf(await signedForm("refund", refundFields(options, transactionId, "0.40")))).toBe(0);
+    expect(await signedRefund(refundFields(options, transactionId, "0.40"))).toBe(0);
     expect(await paymentRow(options.invoiceId)).toMatchObject({ status: "completed", refunded_amount: 40 });
     expect((await statusOf(customer)).subscriptionStatus).toBe("ACTIVE");
-    expect(await codeOf(await signedForm("refund", refundFields(options, transactionId, "0.60")))).toBe(0);
+    expect(await signedRefund(refundFields(options, transactionId, "0.60"))).toBe(0);
     expect(await paymentRow(options.invoiceId)).toMatchObject({ status: "refunded", refunded_amount: 100 });
     expect((await statusOf(customer)).subscriptionStatus).toBe("EXPIRED");
   });

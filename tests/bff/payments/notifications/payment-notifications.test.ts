@@ -1,18 +1,28 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { signBody } from "../../../../bff/adapters/cloudpayments/signature";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp, request } from "../../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../../helpers/customers";
-import { cards, ledger, order, payWithCard } from "../../../helpers/payments";
+import { type SignedIn, signIn } from "../../../helpers/customers";
+import { cards, ledger, notifyAsGateway, order, payWithCard } from "../../../helpers/payments";
 
 const { app, context } = await makeTestApp();
 const secret = context.config.cloudPaymentsApiSecret;
+const api = apiOf(app);
 
 type Fields = Record<string, string | number>;
 
-function notification(
+/** A notification as the gateway sends it, answering its code. */
+const notification = async (kind: "check" | "pay" | "fail" | "refund", fields: Fields) =>
+  (await notifyAsGateway(app, secret, kind, fields)).code;
+
+/**
+ * A notification signed otherwise than the gateway's usual form: with no signature, with
+ * X-Content-HMAC over the decoded body, or as JSON. Raw, as the signature is what is tested.
+ */
+function unusualNotification(
   kind: string,
   fields: Fields,
-  options: { secret?: string; header?: "content" | "x" | "none"; json?: boolean } = {},
+  options: { header: "content" | "x" | "none"; json?: boolean },
 ) {
   const body = options.json
     ? JSON.stringify(fields)
@@ -20,16 +30,11 @@ function notification(
   const headers: Record<string, string> = {
     "content-type": options.json ? "application/json" : "application/x-www-form-urlencoded",
   };
-  const key = options.secret ?? secret;
-  if (options.header !== "none") {
-    // The gateway signs X-Content-HMAC over the decoded body: a JSON body is its own decoded form.
-    if (options.header === "x")
-      headers["x-content-hmac"] = signBody(
-        key,
-        options.json ? body : decodeURIComponent(body.replace(/\+/g, " ")),
-      );
-    else headers["content-hmac"] = signBody(key, body);
-  }
+  const hmac = (signed: string) => createHmac("sha256", secret).update(signed).digest("base64");
+  // The gateway signs X-Content-HMAC over the decoded body: a JSON body is its own decoded form.
+  if (options.header === "x")
+    headers["x-content-hmac"] = hmac(options.json ? body : decodeURIComponent(body.replace(/\+/g, " ")));
+  if (options.header === "content") headers["content-hmac"] = hmac(body);
   return app.handle(request(`/api/payments/cloudpayments/${kind}`, { method: "POST", headers, body }));
 }
 
@@ -52,11 +57,7 @@ async function pendingOrder(email: string) {
 }
 
 const statusOf = async (customer: SignedIn) =>
-  (
-    (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { subscriptionStatus: string; expirationDate: string | null };
-    }
-  ).userInfo;
+  (await dataOf(api.profile.post(identityOf(customer), sessionOf(customer)))).userInfo;
 
 const paymentOf = (invoiceId: string) =>
   context.database.get<{ status: string; transaction_id: string | null }>(
@@ -67,23 +68,23 @@ const paymentOf = (invoiceId: string) =>
 describe("notification signatures", () => {
   test("a forged signature is rejected and changes nothing", async () => {
     const { customer, options, fields } = await pendingOrder("forged-pay@example.com");
-    const response = await notification("pay", fields, { secret: "not-the-api-secret-at-all-0000000000" });
-    expect(response.status).toBe(401);
+    const answer = await notifyAsGateway(app, "not-the-api-secret-at-all-0000000000", "pay", fields);
+    expect(answer.status).toBe(401);
     expect((await paymentOf(options.invoiceId))?.status).toBe("pending");
     expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
   });
 
   test("a missing signature is rejected and changes nothing", async () => {
     const { customer, options, fields } = await pendingOrder("unsigned-pay@example.com");
-    expect((await notification("pay", fields, { header: "none" })).status).toBe(401);
-    expect((await notification("check", fields, { header: "none" })).status).toBe(401);
+    expect((await unusualNotification("pay", fields, { header: "none" })).status).toBe(401);
+    expect((await unusualNotification("check", fields, { header: "none" })).status).toBe(401);
     expect((await paymentOf(options.invoiceId))?.status).toBe("pending");
     expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
   });
 
   test("X-Content-HMAC alone is refused for a form body and accepted for a JSON body", async () => {
     const first = await pendingOrder("x-hmac@example.com");
-    const response = await notification(
+    const response = await unusualNotification(
       "pay",
       { ...first.fields, Reason: "Approved: ok+fine" },
       { header: "x" },
@@ -91,10 +92,12 @@ describe("notification signatures", () => {
     expect(response.status).toBe(401);
     expect((await paymentOf(first.options.invoiceId))?.status).toBe("pending");
     const second = await pendingOrder("json-pay@example.com");
-    expect(await code(await notification("pay", second.fields, { json: true }))).toBe(0);
+    expect(
+      await code(await unusualNotification("pay", second.fields, { json: true, header: "content" })),
+    ).toBe(0);
     expect((await statusOf(second.customer)).subscriptionStatus).toBe("ACTIVE");
     const third = await pendingOrder("json-x-pay@example.com");
-    expect(await code(await notification("pay", third.fields, { json: true, header: "x" }))).toBe(0);
+    expect(await code(await unusualNotification("pay", third.fields, { json: true, header: "x" }))).toBe(0);
     expect((await statusOf(third.customer)).subscriptionStatus).toBe("ACTIVE");
   });
 });
@@ -102,15 +105,13 @@ describe("notification signatures", () => {
 describe("Check", () => {
   test("answers 0 for our order and 10/11/12/13 when the invoice, account, amount or state do not match", async () => {
     const { fields } = await pendingOrder("check@example.com");
-    expect(await code(await notification("check", fields))).toBe(0);
-    expect(await code(await notification("check", { ...fields, InvoiceId: "first-no-such-invoice" }))).toBe(
-      10,
-    );
-    expect(await code(await notification("check", { ...fields, AccountId: "customer-999999" }))).toBe(11);
-    expect(await code(await notification("check", { ...fields, Amount: "0.01" }))).toBe(12);
-    expect(await code(await notification("check", { ...fields, Currency: "KZT" }))).toBe(12);
+    expect(await notification("check", fields)).toBe(0);
+    expect(await notification("check", { ...fields, InvoiceId: "first-no-such-invoice" })).toBe(10);
+    expect(await notification("check", { ...fields, AccountId: "customer-999999" })).toBe(11);
+    expect(await notification("check", { ...fields, Amount: "0.01" })).toBe(12);
+    expect(await notification("check", { ...fields, Currency: "KZT" })).toBe(12);
     await notification("pay", fields);
-    expect(await code(await notification("check", { ...fields, TransactionId: 1 }))).toBe(13);
+    expect(await notification("check", { ...fields, TransactionId: 1 })).toBe(13);
   });
 
   test("a widget amount changed in the browser is refused with code 12 and nothing is charged", async () => {
@@ -127,10 +128,10 @@ describe("Check", () => {
 describe("idempotency", () => {
   test("the same Pay delivered twice credits once", async () => {
     const { customer, options, fields } = await pendingOrder("twice@example.com");
-    expect(await code(await notification("pay", fields))).toBe(0);
+    expect(await notification("pay", fields)).toBe(0);
     const first = await statusOf(customer);
     context.clock.now(); // the second delivery comes later
-    expect(await code(await notification("pay", fields))).toBe(0);
+    expect(await notification("pay", fields)).toBe(0);
     expect(await statusOf(customer)).toEqual(first);
     const events = await context.database.get<{ count: number }>(
       "SELECT COUNT(*) AS count FROM webhook_events WHERE invoice_id = ?",
@@ -169,7 +170,7 @@ describe("idempotency", () => {
 
   test("a Pay whose amount differs from the order is not credited", async () => {
     const { customer, options, fields } = await pendingOrder("mismatch@example.com");
-    expect(await code(await notification("pay", { ...fields, Amount: "0.50" }))).toBe(0);
+    expect(await notification("pay", { ...fields, Amount: "0.50" })).toBe(0);
     expect((await paymentOf(options.invoiceId))?.status).toBe("pending");
     expect((await statusOf(customer)).subscriptionStatus).toBe("NOT_ACTIVE");
   });
@@ -206,8 +207,10 @@ describe("the sandbox widget flow", () => {
   test("an order while a subscription is active is refused", async () => {
     const customer = await signIn(app, "already@example.com");
     await payWithCard(app, (await order(app, customer)).invoiceId, cards.success);
-    const response = await app.handle(asCustomer(customer, "/api/shop/order", { tariff: 1, period: 30 }));
-    expect(response.status).toBe(409);
+    const refusal = await refusalOf(
+      api.shop.order.post({ ...identityOf(customer), tariff: 1, period: 30 }, sessionOf(customer)),
+    );
+    expect(refusal.status).toBe(409);
   });
 
   test("the sandbox refuses an amount it cannot book, as the gateway does, instead of failing", async () => {
@@ -222,43 +225,50 @@ describe("the sandbox widget flow", () => {
 
   test("an order's tariff and period are validated with clear messages", async () => {
     const customer = await signIn(app, "order-ranges@example.com");
-    const response = await app.handle(asCustomer(customer, "/api/shop/order", { tariff: 2, period: 30 }));
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({
-      error: { message: "tariff must be 1, 3, 6 or 12 months." },
-    });
+    const refusal = await refusalOf(
+      api.shop.order.post({ ...identityOf(customer), tariff: 2, period: 30 }, sessionOf(customer)),
+    );
+    expect(refusal.status).toBe(400);
+    expect(refusal.message).toBe("tariff must be 1, 3, 6 or 12 months.");
   });
 });
 
 describe("an order", () => {
   test("takes a tariff and period written as text as the numbers they are; other text is a 400", async () => {
     const customer = await signIn(app, "order-as-text@example.com");
-    const asText = await app.handle(asCustomer(customer, "/api/shop/order", { tariff: "3", period: "30" }));
-    expect(asText.status).toBe(200);
+    // Text where the schema says numbers: sent as the JSON strings they are.
+    const options = await dataOf(
+      api.shop.order.post(
+        { ...identityOf(customer), tariff: "3", period: "30" } as never,
+        sessionOf(customer),
+      ),
+    );
     const asNumbers = await order(app, customer, 3, 30);
-    const options = (await asText.json()) as typeof asNumbers;
     expect({ amount: options.amount, data: options.data }).toEqual({
       amount: asNumbers.amount,
       data: asNumbers.data,
     });
-    const wrong = await app.handle(
-      asCustomer(customer, "/api/shop/order", { tariff: "three", period: "30" }),
+    const wrong = await refusalOf(
+      api.shop.order.post(
+        { ...identityOf(customer), tariff: "three", period: "30" } as never,
+        sessionOf(customer),
+      ),
     );
     expect(wrong.status).toBe(400);
-    expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain("tariff");
+    expect(wrong.message).toContain("tariff");
   });
 });
 
 describe("a second first order", () => {
   test("opened in another tab before the first was paid is refused at Check once the first paid", async () => {
     const customer = await signIn(app, "two-tabs@example.com");
-    const fullPrice = async () => {
-      const response = await app.handle(
-        asCustomer(customer, "/api/shop/order", { tariff: 1, period: 30, fullPrice: true }),
+    const fullPrice = () =>
+      dataOf(
+        api.shop.order.post(
+          { ...identityOf(customer), tariff: 1, period: 30, fullPrice: true },
+          sessionOf(customer),
+        ),
       );
-      expect(response.status).toBe(200);
-      return (await response.json()) as { invoiceId: string; accountId: string; amount: number };
-    };
     const first = await fullPrice();
     const second = await fullPrice();
     expect((await payWithCard(app, first.invoiceId, cards.success)).success).toBe(true);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { addMonths, dayMs } from "../../../../bff/platform/calendar";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
-import { asCustomer, signIn } from "../../../helpers/customers";
+import { signIn } from "../../../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../../../helpers/payments";
 
 // A first order keeps what it buys (its tariff, trial days and amount); paying it activates
@@ -66,9 +67,7 @@ describe("two first orders open at once: paying one activates that one", () => {
         firstCharge: { amount: price },
       });
       // The profile says the same, and the renewal charges it.
-      const profile = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-        userInfo: { amount: number };
-      };
+      const profile = await dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)));
       expect(profile.userInfo.amount).toBe(price / 100);
       await passDays(app, paid.days + 0.5);
       expect(await renewalsOf(world, userId)).toEqual([{ amount: price }]);
@@ -87,7 +86,8 @@ describe("two first orders open at once: paying one activates that one", () => {
       const customer = await signIn(app, `again-${paid}@example.com`, { period: 1 });
       const trial = await order(app, customer, 1, 1);
       expect((await payWithCard(app, trial.invoiceId, cards.success)).success).toBe(true);
-      expect((await app.handle(asCustomer(customer, "/api/subscriptions/cancel"))).status).toBe(200);
+      const canceled = await apiOf(app).subscriptions.cancel.post(identityOf(customer), sessionOf(customer));
+      expect(canceled.status).toBe(200);
       await passDays(app, 1.5);
       const first = await order(app, customer, paid, 30);
       await order(app, customer, other, 30);

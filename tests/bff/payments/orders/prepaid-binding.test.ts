@@ -1,18 +1,18 @@
 import { describe, expect, test } from "vitest";
 import { addMonths } from "../../../../core/calendar";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
-import { asCustomer, demoToken, signIn } from "../../../helpers/customers";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
+import { demoToken, signIn } from "../../../helpers/customers";
 import { cards, order, payWithCard } from "../../../helpers/payments";
 
 const { app } = await makeTestApp();
+const api = apiOf(app);
 let purchases = 0;
 
 /** An anonymous /instantPay purchase of `days` trial days (or of the plan at its price), paid or not. */
 async function anonymousPurchase(days: number, isPaid = true, fullPrice = false) {
   const prepaidToken = `${"9f8e7d".repeat(5)}${++purchases}_${days}_1`;
-  const options = (await (
-    await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: days, fullPrice }))
-  ).json()) as { invoiceId: string };
+  const options = await dataOf(api.shop.order.post({ prepaidToken, tariff: 1, period: days, fullPrice }));
   if (isPaid) expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
   return prepaidToken;
 }
@@ -20,20 +20,12 @@ async function anonymousPurchase(days: number, isPaid = true, fullPrice = false)
 /** /api/register with the purchase, as the client sends it after "attach" is confirmed. */
 async function attach(email: string, prepaidToken: string, language = "en") {
   const token = await demoToken(app, email);
-  const response = await app.handle(
-    request("/api/register", {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: `i18next=${language}` },
-      body: JSON.stringify({ ...token, period: 30, tariff: 1, prepaidToken }),
-    }),
+  return dataOf(
+    api.register.post(
+      { ...token, period: 30, tariff: 1, prepaidToken },
+      { headers: { cookie: `i18next=${language}` } },
+    ),
   );
-  expect(response.status).toBe(200);
-  return (await response.json()) as {
-    success: boolean;
-    expirationDate: string | null;
-    subscriptionIsActive: boolean;
-    prepaid?: { bound: boolean; reason?: string };
-  };
 }
 
 describe("binding a prepaid purchase never locks anyone out", () => {
@@ -42,13 +34,11 @@ describe("binding a prepaid purchase never locks anyone out", () => {
   test("an account that already has access gets the purchased period added to its end", async () => {
     const customer = await signIn(app, "already-active@example.com");
     await payWithCard(app, (await order(app, customer, 1, 30)).invoiceId, cards.success);
-    const before = (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { expirationDate: string };
-    };
+    const before = await dataOf(api.profile.post(identityOf(customer), sessionOf(customer)));
     const answer = await attach(customer.email, await anonymousPurchase(7, true, true));
     expect(answer).toMatchObject({ success: true, subscriptionIsActive: true, prepaid: { bound: true } });
     expect(Date.parse(answer.expirationDate ?? "")).toBe(
-      addMonths(Date.parse(before.userInfo.expirationDate), 1),
+      addMonths(Date.parse(before.userInfo.expirationDate ?? ""), 1),
     );
   });
 

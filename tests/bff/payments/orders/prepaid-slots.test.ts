@@ -2,8 +2,9 @@ import { describe, expect, test } from "vitest";
 import { seedEntries } from "../../../../bff/modules/access/entries/entry-seeding";
 import { allowListSize } from "../../../../bff/modules/access/subscription/allowlist/allowlist";
 import { addMonthsOnDay, dayMs } from "../../../../core/calendar";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
-import { asCustomer, connectDeviceInUse, type SignedIn, signIn } from "../../../helpers/customers";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
+import { makeTestApp, request } from "../../../helpers/app";
+import { connectDeviceInUse, type SignedIn, signIn } from "../../../helpers/customers";
 import { allowList, entryWithId, nodeHeaders } from "../../../helpers/nodes";
 import {
   advanceDays,
@@ -26,10 +27,9 @@ type World = Awaited<ReturnType<typeof makeTestApp>>;
 /** A paid anonymous /instantPay purchase of `months` at the plan's price (the buyer's card had a trial). */
 async function prepaidPurchase({ app }: World, months: number) {
   const prepaidToken = `${"5a4b3c".repeat(5)}_slots_${months}`;
-  const response = await app.handle(
-    postJson("/api/shop/order", { prepaidToken, tariff: months, period: 30, fullPrice: true }),
+  const options = await dataOf(
+    apiOf(app).shop.order.post({ prepaidToken, tariff: months, period: 30, fullPrice: true }),
   );
-  const options = (await response.json()) as { invoiceId: string };
   expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
   return prepaidToken;
 }
@@ -45,11 +45,8 @@ const subscriptionOf = ({ context }: World, userId: number) =>
     [userId],
   );
 
-const profileOf = async ({ app }: World, customer: SignedIn) =>
-  (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-    availableDevices: number;
-    userInfo: { amount: number };
-  };
+const profileOf = ({ app }: World, customer: SignedIn) =>
+  dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)));
 
 /** A monthly customer past the trial, with two slots bought and three devices connected, oldest first. */
 async function monthlyWithSlots(world: World) {
@@ -59,7 +56,9 @@ async function monthlyWithSlots(world: World) {
   expect((await payWithCard(app, widget.invoiceId, cards.success)).success).toBe(true);
   await passDays(app, 1.01); // the first month is paid
   for (let slot = 0; slot < 2; slot++)
-    expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+    expect((await apiOf(app).profile.addDevice.post(identityOf(customer), sessionOf(customer))).status).toBe(
+      200,
+    );
   const ids: string[] = [];
   const links: string[] = [];
   for (let device = 0; device < 3; device++) {
@@ -97,6 +96,7 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
   test("the preview says the slots end with their paid month; then their devices leave the nodes and the year's renewal charges none", async () => {
     const world = await makeTestApp();
     const { app, context } = world;
+    const api = apiOf(app);
     const node = await nodeHeaders(context, "nl-prepaid-slots");
     const { customer, userId, accountId, ids, links } = await monthlyWithSlots(world);
     await context.database.run(
@@ -114,15 +114,19 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
     const yearEnd = addMonthsOnDay(paidMonthEnd, 12, billingDay);
     const prepaidToken = await prepaidPurchase(world, 12);
 
-    const preview = await app.handle(asCustomer(customer, "/api/shop/prepaidPreview", { prepaidToken }));
-    expect(await preview.json()).toEqual({
+    const preview = await dataOf(
+      api.shop.prepaidPreview.post({ ...identityOf(customer), prepaidToken }, sessionOf(customer)),
+    );
+    expect(preview).toEqual({
       outcome: "extends",
       months: 12,
       until: new Date(yearEnd).toISOString(),
       slotsEnd: { count: 2, until: new Date(paidMonthEnd).toISOString() },
     });
-    const attached = await app.handle(asCustomer(customer, "/api/shop/attachPrepaid", { prepaidToken }));
-    expect(await attached.json()).toMatchObject({
+    const attached = await dataOf(
+      api.shop.attachPrepaid.post({ ...identityOf(customer), prepaidToken }, sessionOf(customer)),
+    );
+    expect(attached).toMatchObject({
       bound: true,
       expirationDate: new Date(yearEnd).toISOString(),
     });
@@ -157,7 +161,7 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
     const back = await signIn(app, customer.email);
     expect((await profileOf(world, back)).availableDevices).toBe(0);
     expect(
-      (await app.handle(asCustomer(back, "/api/profile/devices/connect"))).status,
+      (await api.profile.devices.connect.post(identityOf(back), sessionOf(back))).status,
       "no slot for a fourth device",
     ).toBe(409);
 
@@ -174,25 +178,28 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
   test("a slot bought while the others run out is priced to their end and ends with them; one bought after runs with the period", async () => {
     const world = await makeTestApp();
     const { app, context } = world;
+    const api = apiOf(app);
     const { customer, userId } = await monthlyWithSlots(world);
     const paidMonthEnd = (await subscriptionOf(world, userId))?.end_date ?? 0;
     const prepaidToken = await prepaidPurchase(world, 12);
-    expect((await app.handle(asCustomer(customer, "/api/shop/attachPrepaid", { prepaidToken }))).status).toBe(
-      200,
+    const attached = await api.shop.attachPrepaid.post(
+      { ...identityOf(customer), prepaidToken },
+      sessionOf(customer),
     );
-    const shopOf = async (who: SignedIn) =>
-      (
-        (await (await app.handle(asCustomer(who, "/api/shop/getShop"))).json()) as {
-          deviceCharge: { amount: number; until: string };
-        }
-      ).deviceCharge;
+    expect(attached.status).toBe(200);
+    /** What one more slot costs now, and until when; the shop offers it to a paying customer. */
+    const shopOf = async (who: SignedIn) => {
+      const { deviceCharge } = await dataOf(api.shop.getShop.post(identityOf(who), sessionOf(who)));
+      if (!deviceCharge) throw new Error("the shop offers no device slot");
+      return deviceCharge;
+    };
     const joining = await shopOf(customer);
     expect(joining.until).toBe(new Date(paidMonthEnd).toISOString());
     expect(joining.amount).toBeLessThanOrEqual(50);
-    const bought = await app.handle(
-      asCustomer(customer, "/api/profile/addDevice", { amount: joining.amount }),
+    const bought = await dataOf(
+      api.profile.addDevice.post({ ...identityOf(customer), amount: joining.amount }, sessionOf(customer)),
     );
-    expect(await bought.json()).toMatchObject({ charged: joining.amount });
+    expect(bought).toMatchObject({ charged: joining.amount });
     expect(await subscriptionOf(world, userId)).toMatchObject({
       extra_devices: 3,
       slots_paid_until: paidMonthEnd,
@@ -205,7 +212,8 @@ describe("a prepaid year bound to a monthly account with two extra slots", () =>
     expect(fresh.until).toBe(new Date(yearEnd).toISOString());
     expect(fresh.amount).toBeGreaterThan(500); // about eleven months of a slot
     expect(
-      (await app.handle(asCustomer(back, "/api/profile/addDevice", { amount: fresh.amount }))).status,
+      (await api.profile.addDevice.post({ ...identityOf(back), amount: fresh.amount }, sessionOf(back)))
+        .status,
     ).toBe(200);
     expect(await subscriptionOf(world, userId)).toMatchObject({ extra_devices: 1, slots_paid_until: null });
     expect((await profileOf(world, back)).userInfo.amount).toBe(200);

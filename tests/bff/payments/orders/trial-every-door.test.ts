@@ -1,12 +1,19 @@
-import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { refundRefusedTrials } from "../../../../bff/modules/payments/refunds/refused-trial-refunds";
 import { addMonths } from "../../../../core/calendar";
 import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../../helpers/api";
-import { makeTestApp, request } from "../../../helpers/app";
+import { makeTestApp } from "../../../helpers/app";
 import { demoToken, type SignedIn, signIn } from "../../../helpers/customers";
 import { makeOperator, tokensFor } from "../../../helpers/operators";
-import { cards, ledger, order, payInSandbox, payWithCard } from "../../../helpers/payments";
+import {
+  cards,
+  ledger,
+  notifyAsGateway,
+  order,
+  payInSandbox,
+  payWithCard,
+  type WidgetOptions,
+} from "../../../helpers/payments";
 
 // DESIGN §13: the 1-unit trial is once per customer and once per card through every door:
 // an anonymous purchase bound later, and Pay as well as Check.
@@ -18,7 +25,6 @@ let tokens = 0;
 
 const api = apiOf(app);
 
-type Order = { amount: number; invoiceId: string; accountId: string };
 type Card = { firstSix: string; lastFour: string; expiry: string };
 const inLanguage = (language: string, cookie?: string) => ({
   headers: { cookie: [cookie, `i18next=${language}`].filter(Boolean).join("; ") },
@@ -27,15 +33,15 @@ const inLanguage = (language: string, cookie?: string) => ({
 const profileOf = async (customer: SignedIn) =>
   (await dataOf(api.profile.post(identityOf(customer), sessionOf(customer)))).userInfo;
 
-/** A signed gateway notification carrying the card as CloudPayments describes it. */
+/** A signed gateway notification carrying the card as CloudPayments describes it; answers its code. */
 async function notify(
   kind: "check" | "pay",
-  options: Order,
+  options: WidgetOptions,
   card: Card,
   transactionId: string,
   email?: string,
 ) {
-  const body = new URLSearchParams({
+  const answer = await notifyAsGateway(app, secret, kind, {
     ...(email ? { Email: email } : {}),
     TransactionId: transactionId,
     Amount: options.amount.toFixed(2),
@@ -47,18 +53,8 @@ async function notify(
     CardLastFour: card.lastFour,
     CardExpDate: card.expiry,
     Status: "Completed",
-  }).toString();
-  const response = await app.handle(
-    request(`/api/payments/cloudpayments/${kind}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "content-hmac": createHmac("sha256", secret).update(body).digest("base64"),
-      },
-      body,
-    }),
-  );
-  return ((await response.json()) as { code: number }).code;
+  });
+  return answer.code;
 }
 
 /** The gateway's refund calls, answered as the bank would; the sandbox holds no hand-made transactions. */

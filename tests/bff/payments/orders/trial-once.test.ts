@@ -1,59 +1,45 @@
-import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { addMonths } from "../../../../core/calendar";
-import { makeTestApp, request } from "../../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../../helpers/customers";
-import { advanceDays, cards, passDays, payWithCard } from "../../../helpers/payments";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
+import { type SignedIn, signIn } from "../../../helpers/customers";
+import {
+  advanceDays,
+  cards,
+  notifyAsGateway,
+  order,
+  passDays,
+  payWithCard,
+  type WidgetOptions,
+} from "../../../helpers/payments";
 
 const { app, context, clock } = await makeTestApp();
 const secret = context.config.cloudPaymentsApiSecret;
 const dayMs = 86_400_000;
 
-type Order = { amount: number; invoiceId: string; accountId: string; trial: boolean; reason?: string };
-type Shop = {
-  firstPayment: number;
-  trial: boolean;
-  trialDays: number;
-  noTrialReason?: string;
-  firstCharge: { date: string; amount: number };
-};
+const api = apiOf(app);
 
-const orderIn = async (customer: SignedIn, tariff = 1, period = 30) => {
-  const response = await app.handle(asCustomer(customer, "/api/shop/order", { tariff, period }));
-  expect(response.status).toBe(200);
-  return (await response.json()) as Order;
-};
-
-const orderWithLanguage = async (customer: SignedIn, language: string, tariff = 1, period = 30) => {
-  const body = JSON.stringify({ uid: customer.uid, email: customer.email, tariff, period });
-  const response = await app.handle(
-    request("/api/shop/order", {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: `${customer.cookie}; i18next=${language}` },
-      body,
-    }),
+const orderWithLanguage = (customer: SignedIn, language: string, tariff = 1, period = 30) =>
+  dataOf(
+    api.shop.order.post(
+      { ...identityOf(customer), tariff, period },
+      { headers: { cookie: `${customer.cookie}; i18next=${language}` } },
+    ),
   );
-  expect(response.status).toBe(200);
-  return (await response.json()) as Order;
-};
 
-const shopOf = async (customer: SignedIn) =>
-  (await (await app.handle(asCustomer(customer, "/api/shop/getShop"))).json()) as Shop;
+const shopOf = (customer: SignedIn) =>
+  dataOf(api.shop.getShop.post(identityOf(customer), sessionOf(customer)));
 
 const profileOf = async (customer: SignedIn) =>
-  (
-    (await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as {
-      userInfo: { subscriptionStatus: string; expirationDate: string | null };
-    }
-  ).userInfo;
+  (await dataOf(api.profile.post(identityOf(customer), sessionOf(customer)))).userInfo;
 
-/** A signed gateway notification carrying the card as CloudPayments describes it. */
+/** A signed gateway notification carrying the card as CloudPayments describes it; answers its code. */
 async function notify(
   kind: "check" | "pay",
-  options: Order,
+  options: WidgetOptions,
   card: { firstSix: string; lastFour: string; expiry: string },
 ) {
-  const body = new URLSearchParams({
+  const answer = await notifyAsGateway(app, secret, kind, {
     TransactionId: String(60_000_000 + Math.floor(Math.random() * 1_000_000)),
     Amount: options.amount.toFixed(2),
     Currency: "RUB",
@@ -64,18 +50,8 @@ async function notify(
     CardLastFour: card.lastFour,
     CardExpDate: card.expiry,
     Status: "Completed",
-  }).toString();
-  const response = await app.handle(
-    request(`/api/payments/cloudpayments/${kind}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "content-hmac": createHmac("sha256", secret).update(body).digest("base64"),
-      },
-      body,
-    }),
-  );
-  return ((await response.json()) as { code: number }).code;
+  });
+  return answer.code;
 }
 
 describe("the trial is once per customer", () => {
@@ -86,13 +62,13 @@ describe("the trial is once per customer", () => {
     expect(shop.noTrialReason).toBeUndefined();
     expect(shop.firstCharge.amount).toBe(150);
     expect(Math.abs(Date.parse(shop.firstCharge.date) - (clock.now() + 30 * dayMs))).toBeLessThan(5000);
-    const options = await orderIn(customer);
+    const options = await order(app, customer);
     expect(options).toMatchObject({ trial: true, amount: 1 });
   });
 
   test("a customer who had the trial pays the plan's price at once, told why in their language", async () => {
     const customer = await signIn(app, "second-trial@example.com", { period: 3, tariff: 1 });
-    const first = await orderIn(customer, 1, 3);
+    const first = await order(app, customer, 1, 3);
     expect((await payWithCard(app, first.invoiceId, cards.firstThenDeclined)).success).toBe(true);
     // The trial ends, the renewal is declined through dunning, and the subscription expires.
     for (const days of [4, 1.5, 2.5]) {
@@ -125,13 +101,13 @@ describe("the trial is once per card", () => {
 
   test("a 1-unit payment with a card that already had a trial is refused at Check (13)", async () => {
     const anna = await signIn(app, "anna-card@example.com");
-    const annaOrder = await orderIn(anna);
+    const annaOrder = await order(app, anna);
     expect(await notify("check", annaOrder, card)).toBe(0);
     expect(await notify("pay", annaOrder, card)).toBe(0);
     expect((await profileOf(anna)).subscriptionStatus).toBe("ACTIVE");
 
     const boris = await signIn(app, "boris-card@example.com");
-    const borisOrder = await orderIn(boris);
+    const borisOrder = await order(app, boris);
     expect(borisOrder.trial).toBe(true);
     expect(await notify("check", borisOrder, card)).toBe(13);
     // Another card is fine, and the same number with another expiry is another card.
@@ -140,7 +116,7 @@ describe("the trial is once per card", () => {
 
   test("a full-price first payment with a card that had a trial is accepted", async () => {
     const customer = await signIn(app, "carla-card@example.com", { period: 1 });
-    const trial = await orderIn(customer, 1, 1);
+    const trial = await order(app, customer, 1, 1);
     const carlaCard = { firstSix: "555555", lastFour: "4444", expiry: "03/28" };
     expect(await notify("pay", trial, carlaCard)).toBe(0);
     await advanceDays(app, 1.5);
@@ -149,7 +125,7 @@ describe("the trial is once per card", () => {
       "UPDATE subscriptions SET status = 'EXPIRED' WHERE user_id = (SELECT id FROM users WHERE email = ?)",
       [customer.email],
     );
-    const full = await orderIn(customer);
+    const full = await order(app, customer);
     expect(full.trial).toBe(false);
     expect(await notify("check", full, carlaCard)).toBe(0);
   });

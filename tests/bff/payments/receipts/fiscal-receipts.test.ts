@@ -2,9 +2,10 @@ import { describe, expect, test } from "vitest";
 import type { CustomerReceipt } from "../../../../bff/adapters/cloudpayments/receipt";
 import { receiptLabel } from "../../../../bff/modules/payments/receipts/receipt";
 import { loadConfig } from "../../../../bff/platform/config";
-import { makeTestApp, postJson } from "../../../helpers/app";
-import { asCustomer, signIn } from "../../../helpers/customers";
-import { bearer, makeOperator, tokensFor } from "../../../helpers/operators";
+import { apiOf, dataOf, identityOf, sessionOf, staffOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
+import { signIn } from "../../../helpers/customers";
+import { makeOperator, tokensFor } from "../../../helpers/operators";
 import {
   advanceDays,
   cards,
@@ -20,6 +21,7 @@ import {
 // the sandbox bank keeps each transaction's receipt in its ledger.
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
 
 /** What a receipt of one line, paid in full by card, must say. */
 function expectedReceipt(
@@ -37,18 +39,18 @@ function expectedReceipt(
   };
 }
 
-/** The sandbox gateway's own API, with the shop's Public ID and API secret, as a client library calls it. */
-async function gatewayCall(path: string, body: unknown) {
-  const credentials = btoa(`${context.payments.gateway.publicId}:${context.config.cloudPaymentsApiSecret}`);
-  const response = await app.handle(
-    postJson(`/api/dev/sandbox/cloudpayments${path}`, body, { authorization: `Basic ${credentials}` }),
-  );
-  return (await response.json()) as {
-    Success: boolean;
-    Message: string | null;
-    Model?: Record<string, unknown>;
-  };
-}
+/**
+ * The sandbox gateway's own API, with the shop's Public ID and API secret, as a client
+ * library calls it. Its routes declare no answer schema, so the client types their
+ * answers as unknown: they are only matched against what the gateway says.
+ */
+const gateway = api.dev.sandbox.cloudpayments.payments;
+const credentials = btoa(`${context.payments.gateway.publicId}:${context.config.cloudPaymentsApiSecret}`);
+const gatewayCredentials = { headers: { authorization: `Basic ${credentials}` } };
+type ChargeBody = Parameters<typeof gateway.tokens.charge.post>[0];
+const chargeAtGateway = (body: ChargeBody) => dataOf(gateway.tokens.charge.post(body, gatewayCredentials));
+const refundAtGateway = (body: Parameters<typeof gateway.refund.post>[0]) =>
+  dataOf(gateway.refund.post(body, gatewayCredentials));
 
 async function paidCustomer(email: string, tariff = 1) {
   const customer = await signIn(app, email);
@@ -94,10 +96,8 @@ describe("every payment carries its receipt", () => {
 
   test("an extra device charge carries its own receipt", async () => {
     const { customer, options } = await paidCustomer("device-receipt@example.com");
-    const response = await app.handle(asCustomer(customer, "/api/profile/addDevice"));
-    expect(response.status).toBe(200);
     // The rest of the trial, on the real month it falls in (core/prices.ts proRataDevicePrice).
-    const { charged } = (await response.json()) as { charged: number };
+    const { charged } = await dataOf(api.profile.addDevice.post(identityOf(customer), sessionOf(customer)));
     const device = (await ledger(app, options.accountId)).at(-1);
     expect(device).toMatchObject({ kind: "payment", amount: charged });
     expect(device?.receipt).toEqual(
@@ -113,10 +113,11 @@ describe("every payment carries its receipt", () => {
     const { customer, options } = await paidCustomer("refund-receipt@example.com");
     const admin = await makeOperator(context, "receipts.admin", "admin");
     const { accessToken } = await tokensFor(app, admin.username, admin.password);
-    const answer = await app.handle(
-      postJson("/api/panel/refund", { email: customer.email, uid: customer.uid }, bearer(accessToken)),
+    const answer = await api.panel.refund.post(
+      { email: customer.email, uid: customer.uid },
+      staffOf(accessToken),
     );
-    expect(await answer.json()).toMatchObject({ Success: true });
+    expect(answer.data).toMatchObject({ Success: true });
     const refund = (await ledger(app, options.accountId)).at(-1);
     expect(refund).toMatchObject({ kind: "refund", amount: 1 });
     expect(refund?.receipt).toEqual(
@@ -185,7 +186,7 @@ describe("fiscal settings", () => {
     );
     expect(options.data.CloudPayments.CustomerReceipt).toEqual(expected);
     await payWithCard(configured.app, options.invoiceId, cards.success);
-    await configured.app.handle(asCustomer(customer, "/api/profile/addDevice"));
+    await apiOf(configured.app).profile.addDevice.post(identityOf(customer), sessionOf(customer));
     const receipts = (await ledger(configured.app, options.accountId)).map((entry) => entry.receipt);
     expect(receipts.map((receipt) => [receipt?.taxationSystem, receipt?.Items[0]?.vat])).toEqual([
       [2, 22],
@@ -217,7 +218,7 @@ describe("the sandbox checks receipts as a fiscal provider would", () => {
     const { customer, options, token } = await paidCustomer("wrong-total@example.com");
     const before = await ledger(app, options.accountId);
     const receipt = expectedReceipt("Подписка Kannt на 1 месяц", 150, customer.email);
-    const charge = {
+    const charge: ChargeBody = {
       Amount: 150,
       Currency: "RUB",
       AccountId: options.accountId,
@@ -225,7 +226,7 @@ describe("the sandbox checks receipts as a fiscal provider would", () => {
       InvoiceId: "manual-1",
       Description: "test",
     };
-    const answer = await gatewayCall("/payments/tokens/charge", {
+    const answer = await chargeAtGateway({
       ...charge,
       JsonData: { CloudPayments: { CustomerReceipt: receiptFor(receipt, 149) } },
     });
@@ -237,7 +238,7 @@ describe("the sandbox checks receipts as a fiscal provider would", () => {
     // Items that do not add up to the payment are refused too.
     const short = { ...receipt, Items: [{ ...receipt.Items[0], price: 100, amount: 100 }] };
     expect(
-      await gatewayCall("/payments/tokens/charge", {
+      await chargeAtGateway({
         ...charge,
         JsonData: { CloudPayments: { CustomerReceipt: short } },
       }),
@@ -246,7 +247,7 @@ describe("the sandbox checks receipts as a fiscal provider would", () => {
       Message: expect.stringMatching(/items add up to 100\.00 but its amounts to 150\.00/),
     });
     // The same receipt, right and sent as JSON text (as some client libraries do), is taken and kept.
-    const taken = await gatewayCall("/payments/tokens/charge", {
+    const taken = await chargeAtGateway({
       ...charge,
       JsonData: JSON.stringify({ CloudPayments: { CustomerReceipt: receipt } }),
     });
@@ -258,7 +259,7 @@ describe("the sandbox checks receipts as a fiscal provider would", () => {
     const { customer, options } = await paidCustomer("wrong-refund@example.com");
     const [payment] = await ledger(app, options.accountId);
     const receipt = expectedReceipt("Подписка Kannt", 1, customer.email);
-    const answer = await gatewayCall("/payments/refund", {
+    const answer = await refundAtGateway({
       TransactionId: Number(payment?.transactionId),
       Amount: 1,
       JsonData: { CloudPayments: { CustomerReceipt: receiptFor(receipt, 2) } },

@@ -1,30 +1,15 @@
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp, request } from "../../../helpers/app";
-import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../../../helpers/customers";
+import { fixture, referralCodeOf, type SignedIn, signIn } from "../../../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../../../helpers/payments";
 
 const { app, context } = await makeTestApp();
 
-type Entry = {
-  id: string;
-  paymentId: number;
-  date: string;
-  amount: number;
-  currency: string;
-  purpose: string;
-  months: number | null;
-  trialDays: number | null;
-  status: string;
-  receiptUrl: string | null;
-};
-type History = { success: boolean; payments: Entry[]; hasMore: boolean };
+const historyOf = (customer: SignedIn) =>
+  dataOf(apiOf(app).profile.payments.post(identityOf(customer), sessionOf(customer)));
 
-const historyOf = async (customer: SignedIn) => {
-  const response = await app.handle(asCustomer(customer, "/api/profile/payments"));
-  expect(response.status).toBe(200);
-  return (await response.json()) as History;
-};
-
+// A receipt is an HTML page, not JSON: it is fetched raw.
 const receipt = (customer: SignedIn | undefined, url: string) =>
   app.handle(request(url, { headers: customer ? { cookie: customer.cookie } : {} }));
 

@@ -1,19 +1,22 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, postJson, request } from "../../../helpers/app";
+import { apiOf, dataOf, refusalOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
 import { referralCodeOf, signIn } from "../../../helpers/customers";
 import { ledger } from "../../../helpers/payments";
 import {
   panelRefund,
   payingCustomer,
   paymentsOf,
+  type RefundBody,
   renew,
   staffHeaders,
   subscriptionOf,
 } from "../../../helpers/refunds";
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
 const staff = await staffHeaders(app, context);
-const refund = async (body: Record<string, unknown>) => panelRefund(app, await staff.admin(), body);
+const refund = async (body: RefundBody) => panelRefund(app, await staff.admin(), body);
 const refundsAtBank = async (accountId: string) =>
   (await ledger(app, accountId)).filter((entry) => entry.kind === "refund");
 
@@ -27,7 +30,7 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
     const [strangerFirst] = await paymentsOf(context, stranger.userId);
     const identity = { email: customer.email, uid: customer.uid };
 
-    const older = await refund({ ...identity, paymentIds: [oldRenewal?.transaction_id] });
+    const older = await refund({ ...identity, paymentIds: [String(oldRenewal?.transaction_id)] });
     expect(older).toMatchObject({ Success: true, total: 150, payments: [{ kind: "renewal" }] });
     expect(older.Message).toContain("access is unchanged");
     expect(older.endsAccess).toBe(false);
@@ -35,23 +38,23 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
 
     const refusals = [
       [
-        [currentRenewal?.transaction_id, "999999999"],
+        [String(currentRenewal?.transaction_id), "999999999"],
         "Payment 999999999 is not a payment of chosen@example.com",
         "notTheirs",
       ],
       [
-        [strangerFirst?.transaction_id],
+        [String(strangerFirst?.transaction_id)],
         `Payment ${strangerFirst?.transaction_id} is not a payment of`,
         "notTheirs",
       ],
       [
-        [currentRenewal?.transaction_id, oldRenewal?.transaction_id],
+        [String(currentRenewal?.transaction_id), String(oldRenewal?.transaction_id)],
         "was already refunded",
         "alreadyRefunded",
       ],
     ] as const;
     for (const [paymentIds, message, code] of refusals) {
-      const answer = await refund({ ...identity, paymentIds });
+      const answer = await refund({ ...identity, paymentIds: [...paymentIds] });
       expect(answer).toMatchObject({ Success: false, payments: [], total: 0 });
       expect(answer.Message).toContain(message);
       // The code the panel words in the operator's language, with the payment it names.
@@ -79,7 +82,7 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
   test("support staff may preview, paymentIds included, but not refund", async () => {
     const customer = await payingCustomer(app, "support-looks@example.com");
     const [first] = await paymentsOf(context, customer.userId);
-    const body = { email: customer.email, uid: customer.uid, paymentIds: [first?.transaction_id] };
+    const body = { email: customer.email, uid: customer.uid, paymentIds: [String(first?.transaction_id)] };
     const seen = await panelRefund(app, await staff.support(), body, "/api/panel/refund/preview");
     expect(seen).toMatchObject({
       Success: true,
@@ -87,8 +90,8 @@ describe("paymentIds: an administrator refunds exactly the payments named", () =
       payments: [{ transactionId: first?.transaction_id }],
     });
     expect(seen.Message).toContain("Nothing has been done yet");
-    const response = await app.handle(postJson("/api/panel/refund", body, await staff.support()));
-    expect(response.status).toBe(403);
+    const refused = await refusalOf(api.panel.refund.post(body, { headers: await staff.support() }));
+    expect(refused.status).toBe(403);
     expect((await subscriptionOf(context, customer.userId))?.status).toBe("ACTIVE");
     expect(await refundsAtBank(customer.accountId)).toHaveLength(0);
   });
@@ -108,23 +111,20 @@ describe("what a refund changes around the customer", () => {
     const friend = await payingCustomer(app, "refunded.friend@example.com", { referralCode: code });
     await renew(app, 1.5);
     const inviterDiscount = async () => {
-      const response = await app.handle(
-        request(`/api/panel/users/getUserById?id=${inviter.userId}`, {
-          method: "POST",
-          headers: await staff.admin(),
-        }),
+      const details = await dataOf(
+        api.panel.users.getUserById.post({}, { headers: await staff.admin(), query: { id: inviter.userId } }),
       );
-      return ((await response.json()) as { referralDiscount: number }).referralDiscount;
+      return details.referralDiscount;
     };
     expect(await inviterDiscount()).toBe(0.25);
     const answer = await refund({ email: friend.email, uid: friend.uid });
     expect(answer.Success).toBe(true);
     expect(await inviterDiscount()).toBe(0);
-    const audit = await app.handle(
-      request("/api/panel/audit?page=0&size=20", { headers: await staff.admin() }),
+    const audit = await dataOf(
+      api.panel.audit.get({ headers: await staff.admin(), query: { page: 0, size: 20 } }),
     );
-    const [entry] = ((await audit.json()) as { content: { details: Record<string, unknown> }[] }).content;
-    expect(entry?.details.inviter).toEqual({
+    const [entry] = audit.content;
+    expect(entry?.details).toHaveProperty("inviter", {
       userId: inviter.userId,
       referralDiscountBefore: 0.25,
       referralDiscountAfter: 0,

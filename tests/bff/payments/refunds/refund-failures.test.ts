@@ -1,20 +1,23 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, request } from "../../../helpers/app";
+import { apiOf, dataOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
 import { advanceDays, ledger } from "../../../helpers/payments";
 import {
   customerWithBusyPeriod,
   panelRefund,
   payingCustomer,
   paymentsOf,
+  type RefundBody,
   renew,
   staffHeaders,
   subscriptionOf,
 } from "../../../helpers/refunds";
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
 const staff = await staffHeaders(app, context);
-const refund = async (body: Record<string, unknown>) => panelRefund(app, await staff.admin(), body);
-const preview = async (body: Record<string, unknown>) =>
+const refund = async (body: RefundBody) => panelRefund(app, await staff.admin(), body);
+const preview = async (body: RefundBody) =>
   panelRefund(app, await staff.admin(), body, "/api/panel/refund/preview");
 const refundsAtBank = async (accountId: string) =>
   (await ledger(app, accountId)).filter((entry) => entry.kind === "refund");
@@ -80,10 +83,10 @@ describe("a gateway failure part way", () => {
       "refunded",
     ]);
     expect(await claimsOf(customer.userId)).toBe(0);
-    const audit = await app.handle(
-      request("/api/panel/audit?page=0&size=20", { headers: await staff.admin() }),
+    const audit = await dataOf(
+      api.panel.audit.get({ headers: await staff.admin(), query: { page: 0, size: 20 } }),
     );
-    const [entry] = ((await audit.json()) as { content: { details: Record<string, unknown> }[] }).content;
+    const [entry] = audit.content;
     expect(entry?.details).toMatchObject({
       payments: [{ transactionId: deviceB?.transaction_id }],
       isComplete: false,

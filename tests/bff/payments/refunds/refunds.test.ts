@@ -1,20 +1,23 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, request } from "../../../helpers/app";
+import { apiOf, dataOf } from "../../../helpers/api";
+import { makeTestApp } from "../../../helpers/app";
 import { ledger } from "../../../helpers/payments";
 import {
   customerWithBusyPeriod,
   panelRefund,
   payingCustomer,
   paymentsOf,
+  type RefundBody,
   renew,
   staffHeaders,
   subscriptionOf,
 } from "../../../helpers/refunds";
 
 const { app, context, clock } = await makeTestApp();
+const api = apiOf(app);
 const staff = await staffHeaders(app, context);
-const refund = async (body: Record<string, unknown>) => panelRefund(app, await staff.admin(), body);
-const preview = async (body: Record<string, unknown>) =>
+const refund = async (body: RefundBody) => panelRefund(app, await staff.admin(), body);
+const preview = async (body: RefundBody) =>
   panelRefund(app, await staff.admin(), body, "/api/panel/refund/preview");
 const refundsAtBank = async (accountId: string) =>
   (await ledger(app, accountId)).filter((entry) => entry.kind === "refund");
@@ -125,12 +128,10 @@ describe("refunding the current period", () => {
     await renew(app, 1.5);
     const [, renewal] = await paymentsOf(context, customer.userId);
     await refund({ email: customer.email, uid: customer.uid });
-    const response = await app.handle(
-      request("/api/panel/audit?page=0&size=20", { headers: await staff.admin() }),
+    const audit = await dataOf(
+      api.panel.audit.get({ headers: await staff.admin(), query: { page: 0, size: 20 } }),
     );
-    const entry = (
-      (await response.json()) as { content: { action: string; targetEmail: string; details: unknown }[] }
-    ).content[0];
+    const entry = audit.content[0];
     expect(entry).toMatchObject({ action: "refund", targetEmail: "audited@example.com" });
     expect(entry?.details).toEqual({
       uid: customer.uid,

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
-import { asCustomer, connectDeviceInUse, type SignedIn, signIn } from "../../../helpers/customers";
+import { connectDeviceInUse, type SignedIn, signIn } from "../../../helpers/customers";
 import { allowList, nodeHeaders } from "../../../helpers/nodes";
 import { cards, order, passDays, payWithCard } from "../../../helpers/payments";
-import { panelRefund, staffHeaders } from "../../../helpers/refunds";
+import { buyDevice, panelRefund, staffHeaders } from "../../../helpers/refunds";
 
 // DESIGN §13: a refunded device-slot charge takes its slot away. The device beyond the slots
 // leaves the nodes (the next allow-list read, which agents poll for within 5 s), and the
@@ -17,8 +18,7 @@ async function customerWithSlot(world: World, email: string) {
   const customer = await signIn(app, email, { period: 1 });
   const widget = await order(app, customer, 1, 1);
   expect((await payWithCard(app, widget.invoiceId, cards.success)).success).toBe(true);
-  for (let slot = 0; slot < 2; slot++)
-    expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+  for (let slot = 0; slot < 2; slot++) await buyDevice(app, customer);
   const tags: string[] = [];
   for (let device = 0; device < 3; device++) {
     const { deviceId } = await connectDeviceInUse(app, customer);
@@ -42,8 +42,7 @@ async function customerWithSlot(world: World, email: string) {
 }
 
 const availableDevices = async ({ app }: World, customer: SignedIn) =>
-  ((await (await app.handle(asCustomer(customer, "/api/profile"))).json()) as { availableDevices: number })
-    .availableDevices;
+  (await dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)))).availableDevices;
 
 async function expectSlotTaken(
   world: World,
