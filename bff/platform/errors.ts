@@ -83,6 +83,7 @@ export const errorStatus = {
   purchase_already_paid: 409,
   receipt_not_found: 404,
   payment_service_unreachable: 503,
+  payment_method_unavailable: 409,
   no_saved_card: 409,
   card_payment_pending: 409,
   payment_pending: 409,

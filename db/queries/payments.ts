@@ -55,6 +55,8 @@ export type PaymentRow = {
   /** The provider that took it (refunds and look-ups go there) and how it was paid. */
   provider: PaymentProvider;
   method: PaymentMethod;
+  /** An SBP order's QR takes no payment after this. */
+  qr_expires_at: number | null;
   created_at: number;
   updated_at: number;
 };
@@ -131,6 +133,9 @@ const renewalAttemptColumns = [
 ] as const;
 
 export const payments = {
+  byId: (db: Database, id: number) =>
+    statement<PaymentRow, [number]>(db, "SELECT * FROM payments WHERE id = ?").get(id),
+
   byInvoice: (db: Database, invoiceId: string) =>
     statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE invoice_id = ?").get(invoiceId),
 
@@ -212,6 +217,13 @@ export const payments = {
     ).run(userId, subscriptionId, now, now, id),
 
   /** A pending (unpaid) order may still change its plan; a paid one never does. */
+  /** How a pending order is to be paid: by card, or by SBP with its QR's end. */
+  setMethod: (db: Database, id: number, method: PaymentMethod, qrExpiresAt: number | null, now: number) =>
+    statement(
+      db,
+      "UPDATE payments SET method = ?, qr_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+    ).run(method, qrExpiresAt, now, id),
+
   updatePendingPlan: (
     db: Database,
     id: number,

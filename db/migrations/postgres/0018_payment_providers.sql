@@ -7,3 +7,16 @@ ALTER TABLE subscriptions ADD COLUMN saved_provider TEXT NOT NULL DEFAULT 'cloud
   CHECK (saved_provider IN ('cloudpayments', 'yookassa'));
 ALTER TABLE subscriptions ADD COLUMN saved_method TEXT NOT NULL DEFAULT 'card'
   CHECK (saved_method IN ('card', 'sbp'));
+ALTER TABLE payments ADD COLUMN qr_expires_at BIGINT;
+CREATE TABLE duplicate_payments (
+  transaction_id TEXT PRIMARY KEY,
+  payment_id BIGINT NOT NULL REFERENCES payments (id),
+  provider TEXT NOT NULL CHECK (provider IN ('cloudpayments', 'yookassa')),
+  amount BIGINT NOT NULL CHECK (amount >= 0),
+  currency TEXT NOT NULL CHECK (currency IN ('RUB', 'KZT')),
+  refunded_at BIGINT,
+  refund_claim TEXT,
+  refund_claimed_at BIGINT,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX duplicate_payments_to_refund ON duplicate_payments (created_at) WHERE refunded_at IS NULL;
