@@ -139,6 +139,7 @@ export const errorStatus = {
   clock_fixed: 409,
   gateway_credentials_wrong: 401,
   invalid_card_expiry: 400,
+  sbp_qr_not_found: 404,
   docs_not_served: 404,
   docs_file_not_found: 404,
   unknown_event: 400,
