@@ -25,24 +25,27 @@ async function settleFound(
   else await settleCharge(context.database, payment, found, now);
 }
 
-/** Asks the provider about one left-over attempt and records the answer; false when it could not. */
+/** Asks the provider about one left-over attempt and records the answer, if it has one. */
 async function lookUpLeftover(
   context: Pick<AppContext, "database" | "clock" | "payments" | "metrics">,
   payment: PaymentRow,
-): Promise<boolean> {
+): Promise<"settled" | "pending" | "failed"> {
   try {
     const found = await providerOf(context.payments, payment.provider).find(payment.invoice_id);
+    // Still pending at the provider (an SBP charge not yet decided): its notification, or a
+    // later look-up, settles it.
+    if (found?.status === "pending") return "pending";
     // The provider's answer is in hand: only database work runs in the transaction.
     await context.database.transaction(() => settleFound(context, payment, found));
     context.metrics.renewals.inc({ result: "recovered" });
-    return true;
+    return "settled";
   } catch (error) {
     // Stays pending under this lease; a later pass looks it up again once the lease is gone.
     logger.warn("look-up of a left-over renewal failed", {
       invoiceId: payment.invoice_id,
       error: String(error),
     });
-    return false;
+    return "failed";
   }
 }
 
@@ -78,9 +81,9 @@ export async function settleLeftovers(
         window.give(ticket, "unused");
         break;
       }
-      const lookUp = lookUpLeftover(context, payment).then((isSettled) => {
-        window.give(ticket, isSettled ? "answered" : "silent");
-        if (isSettled) settled++;
+      const lookUp = lookUpLeftover(context, payment).then((outcome) => {
+        window.give(ticket, outcome === "failed" ? "silent" : "answered");
+        if (outcome === "settled") settled++;
       });
       lookUps.add(lookUp);
       void lookUp.finally(() => lookUps.delete(lookUp));

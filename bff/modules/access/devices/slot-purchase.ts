@@ -113,6 +113,8 @@ export async function addDeviceSlot(
     if (paid) await renoticeRaisedCharge(context, subscriptionId, settledAt);
     return paid;
   });
+  // An SBP autopay charge is decided by the payer's bank later: the slot comes with its Pay.
+  if (answer.status === "pending") throw new AppError("payment_pending");
   if (!isPaid) {
     const refusal = answer.status === "declined" ? answer : undefined;
     logger.info("extra device slot declined", {
