@@ -43,12 +43,12 @@ export function createSbpPayments(
       // One statement decides which attempt is the first, even for two at once.
       const isFirst = ledgerSbpQrs.countAttempt(ledger, qr.id) === 1;
       const id = isFirst ? qr.transaction_id : ledgerTransactions.reserveId(ledger);
-      const booking = qr;
       const receipt = qr.receipt === null ? null : (JSON.parse(qr.receipt) as CustomerReceipt);
+      // The QR is the order: what it books is the QR's invoice, account, amount and currency.
       const details = { id, method: "sbp" as const, receipt };
 
       if (request.outcome === "decline") {
-        const row = record("payment", booking, "Declined", { ...details, ...declinedByBank });
+        const row = record("payment", qr, "Declined", { ...details, ...declinedByBank });
         ledgerSbpQrs.setState(ledger, qr.id, "declined");
         await notify("fail", notificationFields(row, qr.email));
         return { success: false, transactionId: row.id, message: row.reason };
@@ -66,7 +66,7 @@ export function createSbpPayments(
       });
       if (checkCode !== 0) {
         // As for a card: the shop's refusal declines the payment, and Fail tells of it.
-        const row = record("payment", booking, "Declined", {
+        const row = record("payment", qr, "Declined", {
           ...details,
           reasonCode: 5204,
           reason: `Check answered ${checkCode}`,
@@ -81,7 +81,7 @@ export function createSbpPayments(
         };
       }
       const token = qr.save_card === 1 ? tokens.create(qr.account_id, request.account ?? "ok", qr.id) : null;
-      const row = record("payment", booking, "Completed", { ...details, token });
+      const row = record("payment", qr, "Completed", { ...details, token });
       ledgerSbpQrs.setState(ledger, qr.id, "paid");
       await notify("pay", notificationFields(row, qr.email));
       return { success: true, transactionId: row.id, message: null };

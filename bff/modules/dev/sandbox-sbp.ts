@@ -9,7 +9,7 @@ import { type GatewayGuard, jsonData, requireSandbox } from "./sandbox-gateway-g
 const qrRequest = t.Object({
   // Any number: an amount the bank cannot take is refused in its answer, as charges are.
   Amount: t.Number(),
-  Currency: t.String({ maxLength: 8 }),
+  Currency: t.String(),
   InvoiceId: t.String({ maxLength: 128 }),
   AccountId: t.String({ maxLength: 256 }),
   Description: t.String({ maxLength: 512 }),
@@ -66,48 +66,56 @@ export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments"
     if (!described) throw new AppError("sbp_qr_not_found");
     return described;
   };
-  return demoOnly(context, "/sbp")
-    .get("/qr", ({ query }) => qrOf(query.qr), {
-      query: t.Object({ qr: t.String({ maxLength: 64 }) }),
-      detail: {
-        summary: "SANDBOX: an SBP QR as the payer's bank shows it",
-        description:
-          "The merchant, amount, currency, description, expiry (isExpired on the test clock), whether the shop asks to allow autopay, its state and how many attempts were made to pay it.",
-      },
-    })
-    .post(
-      "/pay",
-      async ({ body }) => {
-        const answer = await requireSandbox(context).sbp.payQr(body);
-        if (!answer) throw new AppError("sbp_qr_not_found");
-        return answer;
-      },
-      {
-        body: t.Object({
-          qr: t.String({ maxLength: 64 }),
-          outcome: t.Optional(t.Union([t.Literal("pay"), t.Literal("decline")])),
-          account: t.Optional(
-            t.Union([t.Literal("ok"), t.Literal("declinesLater"), t.Literal("revoked"), t.Literal("silent")]),
-          ),
-        }),
+  return (
+    demoOnly(context, "/sbp")
+      // A page opened without a QR names none the bank has: the same refusal as an unknown one.
+      .get("/qr", ({ query }) => qrOf(query.qr ?? ""), {
+        query: t.Object({ qr: t.Optional(t.String({ maxLength: 64 })) }),
         detail: {
-          summary: "SANDBOX: pay or decline an SBP QR, as the payer's bank app would",
+          summary: "SANDBOX: an SBP QR as the payer's bank shows it",
           description:
-            "pay: Check, then Pay with PaymentMethod Sbp (and a Token when the QR asked SaveCard; `account` says how that binding's later charges go: ok, declinesLater, revoked, silent). decline: Fail with ReasonCode 5051. A QR can be paid more than once; an expired one is refused with nothing booked.",
+            "The merchant, amount, currency, description, expiry (isExpired on the test clock), whether the shop asks to allow autopay, its state and how many attempts were made to pay it.",
         },
-      },
-    )
-    .get(
-      "/settled",
-      async () => {
-        await requireSandbox(context).sbp.settled();
-        return { isSettled: true };
-      },
-      {
-        detail: {
-          summary: "SANDBOX: wait for every SBP autopay charge answered Pending to be settled",
-          description: "Answers once each has its outcome in the ledger and its notification sent.",
+      })
+      .post(
+        "/pay",
+        async ({ body }) => {
+          const answer = await requireSandbox(context).sbp.payQr(body);
+          if (!answer) throw new AppError("sbp_qr_not_found");
+          return answer;
         },
-      },
-    );
+        {
+          body: t.Object({
+            qr: t.String({ maxLength: 64 }),
+            outcome: t.Optional(t.Union([t.Literal("pay"), t.Literal("decline")])),
+            account: t.Optional(
+              t.Union([
+                t.Literal("ok"),
+                t.Literal("declinesLater"),
+                t.Literal("revoked"),
+                t.Literal("silent"),
+              ]),
+            ),
+          }),
+          detail: {
+            summary: "SANDBOX: pay or decline an SBP QR, as the payer's bank app would",
+            description:
+              "pay: Check, then Pay with PaymentMethod Sbp (and a Token when the QR asked SaveCard; `account` says how that binding's later charges go: ok, declinesLater, revoked, silent). decline: Fail with ReasonCode 5051. A QR can be paid more than once; an expired one is refused with nothing booked.",
+          },
+        },
+      )
+      .get(
+        "/settled",
+        async () => {
+          await requireSandbox(context).sbp.settled();
+          return { isSettled: true };
+        },
+        {
+          detail: {
+            summary: "SANDBOX: wait for every SBP autopay charge answered Pending to be settled",
+            description: "Answers once each has its outcome in the ledger and its notification sent.",
+          },
+        },
+      )
+  );
 }

@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { openLedger } from "../../../bff/adapters/sandbox/ledger";
+import { ledgerTransactions } from "../../../db/queries/sandbox-ledger";
 import { dataOf, refusalOf } from "../../helpers/api";
 import { signIn } from "../../helpers/customers";
 import { advanceDays, cards, ledger, order, payWithCard } from "../../helpers/payments";
@@ -305,5 +310,27 @@ describe("SBP payments in the gateway's look-ups, refunds and the ledger", () =>
     expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
     const entries = await ledger(app, options.accountId);
     expect(entries.map(({ method }) => method)).toEqual(["card"]);
+  });
+});
+
+describe("the transaction ids a QR reserves", () => {
+  test("come from the one counter of the ledger, also in a file opened again", () => {
+    const folder = mkdtempSync(join(tmpdir(), "sbp-ledger-"));
+    const path = join(folder, "sandbox-gateway.db");
+    try {
+      const reserved: number[] = [];
+      for (let opening = 0; opening < 3; opening++) {
+        const file = openLedger(path);
+        reserved.push(ledgerTransactions.reserveId(file));
+        const counters = file.query("SELECT seq FROM sqlite_sequence WHERE name = 'transactions'").all();
+        expect(counters).toEqual([{ seq: reserved.at(-1) }]);
+        // A ledger written before the fix gained a counter row each time it was opened.
+        file.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('transactions', 1000000)");
+        file.close();
+      }
+      expect(reserved).toEqual([1000001, 1000002, 1000003]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
