@@ -1,5 +1,4 @@
 import type { Language } from "../../../../core/languages";
-import { toCurrencyUnits } from "../../../../core/money";
 import { payments } from "../../../../db/queries/payments";
 import { refunds } from "../../../../db/queries/refunds";
 import { subscriptions } from "../../../../db/queries/subscriptions";

@@ -1,4 +1,4 @@
-import { toCurrencyUnits } from "../../../../core/money";
+
 import type { PaymentRow } from "../../../../db/queries/payments";
 import { refunds } from "../../../../db/queries/refunds";
 import { trials } from "../../../../db/queries/trials";
