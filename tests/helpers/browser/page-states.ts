@@ -421,6 +421,15 @@ export const screens: Screen[] = [
   ),
   addressed("dev", "dev-idp", "google", (page) => visit(page, "/dev-idp?provider=google")),
   addressed("dev", "dev-mail", "default", (page) => visit(page, "/dev-mail")),
+  // The sandbox bank's page for an anonymous purchase's SBP QR that asks to allow autopay.
+  addressed("dev", "dev-sbp", "autopay-asked", async (page) => {
+    const prepaidToken = `sbp${crypto.randomUUID().replaceAll("-", "")}_30_1`;
+    const order = await page.request.post("/api/shop/order", {
+      data: { prepaidToken, tariff: 1, period: 30, method: "sbp", saveMethod: true },
+    });
+    const qrUrl = new URL(((await order.json()) as { sbp: { qrUrl: string } }).sbp.qrUrl);
+    await visit(page, `${qrUrl.pathname}${qrUrl.search}`);
+  }),
   addressed("dev", "yauth", "no-token", (page) => visit(page, "/yauth")),
   addressed("dev", "yauth-mobile", "no-token", (page) => visit(page, "/yauth-mobile")),
 ];
