@@ -38,7 +38,9 @@ export async function payableOrder(
     if (order.method !== "card") await payments.setMethod(database, order.id, "card", null, clock.now());
     return options;
   }
-  if (!isSbpOffered(context)) throw new AppError("payment_method_unavailable", { method: "sbp" });
+  // SBP moves roubles only: a purchase in tenge is paid by card.
+  if (!isSbpOffered(context) || options.currency !== "RUB")
+    throw new AppError("payment_method_unavailable", { method: "sbp" });
   let answer: Awaited<ReturnType<typeof context.payments.gateway.sbpQr>>;
   try {
     answer = await context.payments.gateway.sbpQr(
