@@ -1,4 +1,3 @@
-
 import type { PaymentRow } from "../../../../db/queries/payments";
 import { refunds } from "../../../../db/queries/refunds";
 import { trials } from "../../../../db/queries/trials";
