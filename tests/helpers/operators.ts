@@ -2,7 +2,7 @@ import type { App } from "../../bff/app";
 import type { AppContext } from "../../bff/context";
 import { createOperator } from "../../bff/modules/operators/accounts";
 import { withPeerAddress } from "../../bff/platform/client-address";
-import { apiOf, dataOf } from "./api";
+import { type Api, apiOf, type DataOf, dataOf } from "./api";
 import { postJson } from "./app";
 
 /**
@@ -56,11 +56,14 @@ export async function login(
   );
 }
 
+/** The token pair a staff login answers, as its route declares it. */
+type TokenPair = DataOf<Awaited<ReturnType<Api["auth"]["login"]["post"]>>>;
+
 export async function tokensFor(app: App, username: string, password: string) {
   const response = await login(app, username, password);
   if (response.status !== 200) throw new Error(`login: ${response.status} ${await response.text()}`);
   // The login goes through the socket peer, which no client call can set: its answer is read by hand.
-  return (await response.json()) as { accessToken: string; refreshToken: string };
+  return (await response.json()) as TokenPair;
 }
 
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });

@@ -1,10 +1,11 @@
-import { createHmac } from "node:crypto";
+
 import { describe, expect, test } from "vitest";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, signIn } from "../../helpers/customers";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../helpers/api";
+import { makeTestApp, } from "../../helpers/app";
+import { signIn } from "../../helpers/customers";
 import { allowList, entryWithId, nodeHeaders, sendEvents } from "../../helpers/nodes";
-import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
-import { advanceDays, cards, order, payWithCard, runBilling } from "../../helpers/payments";
+import { makeOperator, tokensFor } from "../../helpers/operators";
+import { advanceDays, cards, notifyAsGateway, order, payWithCard, runBilling } from "../../helpers/payments";
 
 /** DESIGN §16: a customer downloads what is kept about them, and deletes their account. */
 async function payingCustomerWithDevice(email: string) {
@@ -13,14 +14,12 @@ async function payingCustomerWithDevice(email: string) {
   const customer = await signIn(app, email);
   const options = await order(app, customer, 1, 1);
   expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
-  const activated = await app.handle(
-    asCustomer(customer, "/api/devices/activate", {
-      deviceId: "phone",
-      deviceName: "Pixel 9",
-      platform: "android",
-    }),
+  const { accessKey } = await dataOf(
+    apiOf(app).devices.activate.post(
+      { ...identityOf(customer), deviceId: "phone", deviceName: "Pixel 9", platform: "android" },
+      sessionOf(customer),
+    ),
   );
-  const { accessKey } = (await activated.json()) as { accessKey: string };
   const node = await nodeHeaders(context, "se-sto-1");
   const tag = entryWithId(await allowList(app, node), accessKey)?.tag ?? "";
   const logged = await sendEvents(app, node, {
@@ -35,18 +34,12 @@ async function payingCustomerWithDevice(email: string) {
 describe("the customer's own data", () => {
   test("downloads as JSON: account, subscription, payments, devices, connections and e-mails", async () => {
     const { app, customer } = await payingCustomerWithDevice("export.me@example.com");
-    const response = await app.handle(asCustomer(customer, "/api/profile/export"));
+    const api = apiOf(app);
+    const exported = api.profile.export.post(identityOf(customer), sessionOf(customer));
+    const data = await dataOf(exported);
+    const { response } = await exported;
     expect(response.status).toBe(200);
     expect(response.headers.get("content-disposition")).toContain("attachment");
-    const data = (await response.json()) as Record<string, unknown> & {
-      account: { email: string };
-      subscriptions: { status: string; savedCardLastFour: string | null }[];
-      payments: { purpose: string; status: string }[];
-      devices: { deviceName: string }[];
-      traffic: { deviceId: string; date: string; upload: number; download: number }[];
-      connections: { address: string; server: string }[];
-      emails: { kind: string }[];
-    };
     expect(data.account.email).toBe("export.me@example.com");
     expect(data.subscriptions).toEqual([
       expect.objectContaining({ status: "ACTIVE", savedCardLastFour: "4242" }),
@@ -63,23 +56,29 @@ describe("the customer's own data", () => {
     // Nothing that opens anything: no card token, no access key, no session.
     const text = JSON.stringify(data);
     expect(text).not.toMatch(/token|secret|access_key|accessKey|hash/i);
-    expect((await app.handle(postJson("/api/profile/export", { email: customer.email }))).status).toBe(401);
+    // No session: refused before the body (here without its uid) is looked at.
+    expect((await api.profile.export.post({ email: customer.email } as never)).status).toBe(401);
   });
 
   test("deleting the account ends access and charges, removes what is personal, keeps the payments", async () => {
     const { app, context, customer, accessKey, tag, node, userId, invoiceId } =
       await payingCustomerWithDevice("delete.me@example.com");
+    const api = apiOf(app);
     const before = await allowList(app, node);
     expect(entryWithId(before, accessKey)).toEqual(expect.objectContaining({ tag }));
     // Without the explicit confirmation nothing happens.
-    expect((await app.handle(asCustomer(customer, "/api/profile/delete"))).status).toBe(400);
+    const unconfirmed = identityOf(customer) as never;
+    expect((await api.profile.delete.post(unconfirmed, sessionOf(customer))).status).toBe(400);
 
-    const deleted = await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }));
+    const deleted = await api.profile.delete.post(
+      { ...identityOf(customer), confirm: true },
+      sessionOf(customer),
+    );
     expect(deleted.status).toBe(200);
-    expect(deleted.headers.getSetCookie().join()).toMatch(/kannt_session=;.*Max-Age=0/);
+    expect(deleted.response.headers.getSetCookie().join()).toMatch(/kannt_session=;.*Max-Age=0/);
 
     // Signed out everywhere, and the VPN key leaves every node: the change says to drop its tag.
-    expect((await app.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
+    expect((await api.profile.post(identityOf(customer), sessionOf(customer))).status).toBe(401);
     const change = await allowList(app, node, { since: before.version });
     expect(change).toMatchObject({ full: false, entries: [], removed: [tag] });
     expect(entryWithId(await allowList(app, node), accessKey)).toBeUndefined();
@@ -142,24 +141,20 @@ describe("the customer's own data", () => {
     expect(entry).toEqual({ operator_id: null, target_user_id: userId });
     // The panel marks the account as deleted, in the search and on the customer's card.
     await makeOperator(context, "support.desk", "support");
-    const staff = bearer((await tokensFor(app, "support.desk", "correct horse battery staple")).accessToken);
-    const card = (await (
-      await app.handle(postJson(`/api/panel/users/getUserById?id=${userId}`, {}, staff))
-    ).json()) as { email: string; deletedAt: string | null };
+    const staff = staffOf((await tokensFor(app, "support.desk", "correct horse battery staple")).accessToken);
+    const card = await dataOf(api.panel.users.getUserById.post({}, { ...staff, query: { id: userId } }));
     expect(card.email).toBe(`deleted-${userId}@deleted.invalid`);
     expect(Date.parse(card.deletedAt ?? "")).toBeLessThanOrEqual(context.clock.now());
-    const found = (await (
-      await app.handle(postJson(`/api/panel/users/search?emailPart=deleted-${userId}@`, {}, staff))
-    ).json()) as { content: { id: number; deletedAt: string | null }[] };
+    const found = await dataOf(
+      api.panel.users.search.post({}, { ...staff, query: { emailPart: `deleted-${userId}@` } }),
+    );
     expect(found.content).toEqual([expect.objectContaining({ id: userId, deletedAt: card.deletedAt })]);
 
     // Nothing is charged later, and signing in again makes a new, empty account.
     await advanceDays(app, 40);
     expect((await runBilling(app)).charged).toBe(0);
     const again = await signIn(app, "delete.me@example.com");
-    const profile = (await (await app.handle(asCustomer(again, "/api/profile"))).json()) as {
-      userInfo: { subscriptionStatus: string };
-    };
+    const profile = await dataOf(api.profile.post(identityOf(again), sessionOf(again)));
     expect(profile.userInfo.subscriptionStatus).toBe("NOT_ACTIVE");
   });
 
@@ -168,17 +163,23 @@ describe("the customer's own data", () => {
     await context.database.run("UPDATE payments SET status = 'pending', kind = 'renewal' WHERE user_id = ?", [
       userId,
     ]);
-    const refused = await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }));
+    const api = apiOf(app);
+    const refused = await refusalOf(
+      api.profile.delete.post({ ...identityOf(customer), confirm: true }, sessionOf(customer)),
+    );
     expect(refused.status).toBe(409);
-    expect(await refused.text()).toMatch(/being processed/);
-    expect((await app.handle(asCustomer(customer, "/api/profile"))).status).toBe(200);
+    expect(refused.message).toMatch(/being processed/);
+    expect((await api.profile.post(identityOf(customer), sessionOf(customer))).status).toBe(200);
   });
 
   test("an order opened and never paid does not hold the deletion up, and can never be paid after it", async () => {
     const { app, context } = await makeTestApp();
     const customer = await signIn(app, "changed.mind@example.com");
     const opened = await order(app, customer, 1, 1);
-    const deleted = await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }));
+    const deleted = await apiOf(app).profile.delete.post(
+      { ...identityOf(customer), confirm: true },
+      sessionOf(customer),
+    );
     expect(deleted.status).toBe(200);
     const [row] = await context.database.all<{ status: string; decline_reason: string | null }>(
       "SELECT status, decline_reason FROM payments WHERE invoice_id = ?",
@@ -205,10 +206,12 @@ describe("the customer's own data", () => {
       "INSERT INTO audit_log (operator_id, action, target_user_id, details, ip_address, created_at) VALUES (NULL, 'refund', ?, ?, NULL, ?)",
       [userId, JSON.stringify({ email: customer.email, uid: customer.uid, total: 1 }), context.clock.now()],
     );
-    expect((await app.handle(asCustomer(customer, "/api/profile/delete", { confirm: true }))).status).toBe(
-      200,
+    const deleted = await apiOf(app).profile.delete.post(
+      { ...identityOf(customer), confirm: true },
+      sessionOf(customer),
     );
-    const body = new URLSearchParams({
+    expect(deleted.status).toBe(200);
+    const pay = await notifyAsGateway(app, context.config.cloudPaymentsApiSecret, "pay", {
       TransactionId: "70000001",
       Amount: opened.amount.toFixed(2),
       Currency: "RUB",
@@ -219,20 +222,8 @@ describe("the customer's own data", () => {
       CardLastFour: "4242",
       CardExpDate: "12/30",
       Status: "Completed",
-    }).toString();
-    const pay = await app.handle(
-      request("/api/payments/cloudpayments/pay", {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          "content-hmac": createHmac("sha256", context.config.cloudPaymentsApiSecret)
-            .update(body)
-            .digest("base64"),
-        },
-        body,
-      }),
-    );
-    expect(((await pay.json()) as { code: number }).code).toBe(0);
+    });
+    expect(pay.code).toBe(0);
     const payment = await context.database.get<Record<string, unknown>>(
       "SELECT status, card_token, card_last_four, card_first_six, card_fingerprint FROM payments WHERE invoice_id = ?",
       [opened.invoiceId],

@@ -2,10 +2,11 @@ import { describe, expect, test, vi } from "vitest";
 import { runRetention } from "../../../bff/jobs/retention";
 import { loadConfig } from "../../../bff/platform/config";
 import { audit } from "../../../db/queries/operators";
-import { makeTestApp, request } from "../../helpers/app";
-import { asCustomer, fixture, signIn } from "../../helpers/customers";
+import { apiOf, dataOf, identityOf, sessionOf, staffOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { fixture, signIn } from "../../helpers/customers";
 import { allowList, entryWithId, nodeHeaders, sendEvents } from "../../helpers/nodes";
-import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
+import { makeOperator, tokensFor } from "../../helpers/operators";
 import { advanceDays, cards, order, payWithCard } from "../../helpers/payments";
 
 type TestContext = Awaited<ReturnType<typeof makeTestApp>>["context"];
@@ -36,15 +37,13 @@ describe("privacy retention over a test-clock year", () => {
     const customer = await signIn(app, "retention@example.com");
     const options = await order(app, customer, 12, 30);
     expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
-    const activated = await app.handle(
-      asCustomer(customer, "/api/devices/activate", {
-        deviceId: "laptop",
-        deviceName: "ThinkPad",
-        platform: "windows",
-      }),
+    const api = apiOf(app);
+    const { accessKey } = await dataOf(
+      api.devices.activate.post(
+        { ...identityOf(customer), deviceId: "laptop", deviceName: "ThinkPad", platform: "windows" },
+        sessionOf(customer),
+      ),
     );
-    expect(activated.status, await activated.clone().text()).toBe(200);
-    const { accessKey } = (await activated.json()) as { accessKey: string };
     const userId = Number(options.accountId.replace("customer-", ""));
     const admin = await makeOperator(context, "retention.admin", "admin");
 
@@ -66,11 +65,7 @@ describe("privacy retention over a test-clock year", () => {
     await runRetention(context);
     // The panel shows what is kept: the last 90 days (three months), newest first.
     const { accessToken } = await tokensFor(app, admin.username, admin.password);
-    const logs = (await (
-      await app.handle(
-        request(`/api/panel/logs?userId=${userId}`, { method: "POST", headers: bearer(accessToken) }),
-      )
-    ).json()) as { userIp: string }[];
+    const logs = await dataOf(api.panel.logs.post({}, { ...staffOf(accessToken), query: { userId } }));
     // Made today, 31 and 62 days ago (93 days ago and older are gone): today's address is
     // whole, the older ones are cut to their network.
     expect(logs.map((log) => log.userIp)).toEqual(["198.51.100.99", "2001:db8:abcd::/48", "198.51.100.0/24"]);
@@ -88,7 +83,7 @@ describe("privacy retention over a test-clock year", () => {
       [userId],
     );
     expect(sessions?.count).toBe(0);
-    expect((await app.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
+    expect((await api.profile.post(identityOf(customer), sessionOf(customer))).status).toBe(401);
   }, 300_000);
 
   test("a device's daily traffic goes with the connection logs, after LOG_RETENTION_DAYS", async () => {

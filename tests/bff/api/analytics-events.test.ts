@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { withPeerAddress } from "../../../bff/platform/client-address";
 import { analytics } from "../../../db/queries/analytics";
-import { makeTestApp, postJson, request } from "../../helpers/app";
+import { apiOf, dataOf } from "../../helpers/api";
+import { makeTestApp, postJson } from "../../helpers/app";
 
 const { app, context, clock } = await makeTestApp();
 const { database } = context;
@@ -121,9 +122,9 @@ describe("the daily counts the dashboard reads", () => {
 
   test("GET /api/dev/events reads them in demo mode and does not exist in production", async () => {
     await send({ name: "go_support" }, freshAddress());
-    const response = await app.handle(request(`/api/dev/events?from=${today()}`));
-    expect(response.status).toBe(200);
-    const rows = (await response.json()) as { name: string; count: number }[];
+    const counts = apiOf(app).dev.events.get({ query: { from: today() } });
+    expect((await counts).status).toBe(200);
+    const rows = await dataOf(counts);
     expect(rows.find((row) => row.name === "go_support")?.count).toBeGreaterThanOrEqual(1);
 
     const production = await makeTestApp({
@@ -135,10 +136,10 @@ describe("the daily counts the dashboard reads", () => {
       CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
       SMTP_URL: "smtps://user:password@127.0.0.1:9",
     });
-    expect((await production.app.handle(request("/api/dev/events"))).status).toBe(404);
+    const productionApi = apiOf(production.app);
+    expect((await productionApi.dev.events.get()).status).toBe(404);
     // The events themselves are counted in every mode.
-    const counted = await production.app.handle(postJson("/api/events", { name: "go_support" }));
-    expect(counted.status).toBe(200);
+    expect((await productionApi.events.post({ name: "go_support" })).status).toBe(200);
     production.context.mail.close();
   });
 });

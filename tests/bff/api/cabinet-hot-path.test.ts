@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { customerAuthenticator } from "../../../bff/modules/session/customer-auth";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
 import { makeTestApp } from "../../helpers/app";
 import { asCustomer, fixture, type SignedIn, signIn } from "../../helpers/customers";
 import { startProcess } from "../../helpers/start-process";
@@ -68,9 +69,9 @@ describe("the cabinet call's path", () => {
     const reader = await signIn(app, "hot.path.writes@example.com");
     await fixture(app, { email: reader.email, status: "ACTIVE", devices: 2 });
     const read = async () => {
-      const response = await app.handle(asCustomer(reader, "/api/profile"));
-      expect(response.status).toBe(200);
-      return response.json() as Promise<{ userInfo: { subscriptionStatus: string }; devices: unknown[] }>;
+      const cabinet = apiOf(app).profile.post(identityOf(reader), sessionOf(reader));
+      expect((await cabinet).status).toBe(200);
+      return dataOf(cabinet);
     };
     const first = await read();
     expect(await read()).toEqual(first);

@@ -2,8 +2,9 @@ import { afterAll, describe, expect, test } from "vitest";
 import { signBody } from "../../../bff/adapters/cloudpayments/signature";
 import { createNode } from "../../../bff/modules/access/nodes/node-keys";
 import { addMonths } from "../../../bff/platform/calendar";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, demoToken, fixture, type SignedIn, signIn } from "../../helpers/customers";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
+import { makeTestApp, request } from "../../helpers/app";
+import { demoToken, fixture, type SignedIn, signIn } from "../../helpers/customers";
 import { hostilePathValues, objectText, plausibleValue } from "../../helpers/fuzz-inputs";
 import {
   bodyInputs,
@@ -16,7 +17,6 @@ import {
   type Route,
 } from "../../helpers/fuzz-requests";
 import { makeOperator, tokensFor } from "../../helpers/operators";
-import type { WidgetOptions } from "../../helpers/payments";
 
 // DESIGN §9 and §12: no input ever gets a 5xx, and no error shows a stack trace.
 // Every operation of the OpenAPI document is sent malformed and mistyped bodies,
@@ -30,6 +30,8 @@ const minimumRoutes = 56;
 const httpMethods = ["get", "post", "put", "patch", "delete"];
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
+// The document is the OpenAPI plugin's own route, which the app's type does not list.
 const openApi = (await (await app.handle(request("/api/docs/json"))).json()) as OpenApiDocument;
 const routes: Route[] = Object.entries(openApi.paths).flatMap(([path, item]) =>
   Object.entries(item)
@@ -51,11 +53,9 @@ let requestCount = 0;
 
 /** A fresh administrator token: fuzzing /api/dev/clock moves time past the 15-minute lifetime. */
 async function freshAccessToken(): Promise<string> {
-  const response = await app.handle(
-    postJson("/api/auth/refreshToken", { refreshToken: operatorTokens.refreshToken }),
-  );
-  if (response.status === 200) {
-    operatorTokens = (await response.json()) as typeof operatorTokens;
+  const refreshed = await api.auth.refreshToken.post({ refreshToken: operatorTokens.refreshToken });
+  if (refreshed.data) {
+    operatorTokens = refreshed.data;
     return operatorTokens.accessToken;
   }
   // The test clock outran the refresh token (30 days): sign in again as a new administrator.
@@ -77,14 +77,17 @@ async function freshWorld(index: number): Promise<{ customer: Customer; known: R
   const { userId } = await fixture(app, { email, status: "ACTIVE", devices: 1, extraDevices: 1 });
   const customer = { ...(await signIn(app, email)), userId };
   const { credential } = await demoToken(app, email);
-  const activation = await app.handle(
-    asCustomer(customer, "/api/devices/activate", {
-      deviceId: `fuzz-device-${index}`,
-      deviceName: "Fuzz phone",
-      platform: "android",
-    }),
+  const { accessKey } = await dataOf(
+    api.devices.activate.post(
+      {
+        ...identityOf(customer),
+        deviceId: `fuzz-device-${index}`,
+        deviceName: "Fuzz phone",
+        platform: "android",
+      },
+      sessionOf(customer),
+    ),
   );
-  const { accessKey } = (await activation.json()) as { accessKey: string };
   // The node calls get a real device's tag, so a batch reaches the writes behind it.
   const tag =
     (
@@ -92,10 +95,9 @@ async function freshWorld(index: number): Promise<{ customer: Customer; known: R
         accessKey,
       ])
     )?.node_tag ?? "";
-  const order = await app.handle(
-    postJson("/api/shop/order", { prepaidToken: `fuzz-prepaid-token-${index}`, tariff: 1, period: 30 }),
+  const { invoiceId, accountId, amount, currency } = await dataOf(
+    api.shop.order.post({ prepaidToken: `fuzz-prepaid-token-${index}`, tariff: 1, period: 30 }),
   );
-  const { invoiceId, accountId, amount, currency } = (await order.json()) as WidgetOptions;
   const known: Record<string, unknown> = {
     uid: customer.uid,
     email,

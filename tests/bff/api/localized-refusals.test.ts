@@ -2,12 +2,14 @@ import { describe, expect, test } from "vitest";
 import { createPromo } from "../../../bff/modules/promos/panel-promos";
 import { withPeerAddress } from "../../../bff/platform/client-address";
 import type { Language } from "../../../core/languages";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, fixture, type SignedIn, signIn } from "../../helpers/customers";
-import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../helpers/api";
+import { makeTestApp, request } from "../../helpers/app";
+import { asCustomer, fixture, signIn } from "../../helpers/customers";
+import { makeOperator, tokensFor } from "../../helpers/operators";
 import { cards, order, payWithCard } from "../../helpers/payments";
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
 const operator = await makeOperator(context, "promo.maker", "admin");
 await createPromo(
   context.database,
@@ -107,9 +109,14 @@ const expected = {
   },
 } satisfies Record<string, Record<Language, string>>;
 
-type Refusal = { status: number; code: string; message: string };
+/** A refusal as the screen gets it: `success: false` beside its code and words. */
+async function refused(call: Parameters<typeof refusalOf>[0]) {
+  expect((await call).error?.value).toMatchObject({ success: false });
+  return refusalOf(call);
+}
 
-async function refusalOf(response: Response): Promise<Refusal> {
+/** The same read from a raw answer, for requests the client cannot send (a socket peer, a form body). */
+async function refusedResponse(response: Response) {
   const body = (await response.json()) as { success: boolean; error: { code: string; message: string } };
   expect(body.success).toBe(false);
   return { status: response.status, code: body.error.code, message: body.error.message };
@@ -126,13 +133,10 @@ async function payingCustomerIn(language: Language, name: string, card = cards.s
   return customer;
 }
 
-const call = (customer: SignedIn, path: string, body: Record<string, unknown> = {}) =>
-  app.handle(asCustomer(customer, path, body));
-
 describe.each(languages)("refusals to a customer registered in %s", (language) => {
   test("removing a card when none is saved: 409", async () => {
     const customer = await customerIn(language, "no-card");
-    expect(await refusalOf(await call(customer, "/api/profile/removeCard"))).toEqual({
+    expect(await refused(api.profile.removeCard.post(identityOf(customer), sessionOf(customer)))).toEqual({
       status: 409,
       code: "no_saved_card",
       message: expected.noCardToRemove[language],
@@ -141,12 +145,12 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
 
   test("cancelling with nothing to cancel and resuming what is not cancelled: 409", async () => {
     const customer = await customerIn(language, "nothing-running");
-    expect(await refusalOf(await call(customer, "/api/subscriptions/cancel"))).toEqual({
+    expect(await refused(api.subscriptions.cancel.post(identityOf(customer), sessionOf(customer)))).toEqual({
       status: 409,
       code: "nothing_to_cancel",
       message: expected.nothingToCancel[language],
     });
-    expect(await refusalOf(await call(customer, "/api/subscriptions/resume"))).toEqual({
+    expect(await refused(api.subscriptions.resume.post(identityOf(customer), sessionOf(customer)))).toEqual({
       status: 409,
       code: "not_resumable",
       message: expected.cannotResume[language],
@@ -155,13 +159,17 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
 
   test("resuming after removing the card, and ordering while access runs: 409", async () => {
     const customer = await payingCustomerIn(language, "card-removed");
-    expect((await call(customer, "/api/profile/removeCard")).status).toBe(200);
-    expect(await refusalOf(await call(customer, "/api/subscriptions/resume"))).toEqual({
+    expect((await api.profile.removeCard.post(identityOf(customer), sessionOf(customer))).status).toBe(200);
+    expect(await refused(api.subscriptions.resume.post(identityOf(customer), sessionOf(customer)))).toEqual({
       status: 409,
       code: "no_card_to_renew_with",
       message: expected.noCardToRenewWith[language],
     });
-    expect(await refusalOf(await call(customer, "/api/shop/order", { tariff: 1, period: 30 }))).toEqual({
+    expect(
+      await refused(
+        api.shop.order.post({ ...identityOf(customer), tariff: 1, period: 30 }, sessionOf(customer)),
+      ),
+    ).toEqual({
       status: 409,
       code: "subscription_already_active",
       message: expected.alreadyActive[language],
@@ -170,7 +178,7 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
 
   test("adding a device slot: no active subscription, no saved card, a declined card: 409", async () => {
     const inactive = await customerIn(language, "slot-inactive");
-    expect(await refusalOf(await call(inactive, "/api/profile/addDevice"))).toEqual({
+    expect(await refused(api.profile.addDevice.post(identityOf(inactive), sessionOf(inactive)))).toEqual({
       status: 409,
       code: "slot_needs_active_subscription",
       message: expected.slotNeedsActive[language],
@@ -182,13 +190,13 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
       language,
     });
     const signedIn = await signIn(app, withoutCard.email);
-    expect(await refusalOf(await call(signedIn, "/api/profile/addDevice"))).toEqual({
+    expect(await refused(api.profile.addDevice.post(identityOf(signedIn), sessionOf(signedIn)))).toEqual({
       status: 409,
       code: "slot_needs_saved_card",
       message: expected.slotNeedsCard[language],
     });
     const declining = await payingCustomerIn(language, "slot-declined", cards.firstThenDeclined);
-    expect(await refusalOf(await call(declining, "/api/profile/addDevice"))).toEqual({
+    expect(await refused(api.profile.addDevice.post(identityOf(declining), sessionOf(declining)))).toEqual({
       status: 409,
       code: "card_declined_insufficient_funds",
       message: expected.slotDeclined[language],
@@ -197,24 +205,33 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
 
   test("an unknown promo code is 404, one used already is 409", async () => {
     const customer = await customerIn(language, "promo");
-    expect(
-      await refusalOf(await call(customer, "/api/shop/applyPromo", { promoCode: "NOSUCHCODE" })),
-    ).toEqual({ status: 404, code: "promo_unknown", message: expected.unknownPromo[language] });
-    expect((await call(customer, "/api/shop/applyPromo", { promoCode: "ONCEONLY10" })).status).toBe(200);
-    expect(
-      await refusalOf(await call(customer, "/api/shop/applyPromo", { promoCode: "ONCEONLY10" })),
-    ).toEqual({ status: 409, code: "promo_already_used", message: expected.usedPromo[language] });
+    const applyPromo = (promoCode: string) =>
+      api.shop.applyPromo.post({ ...identityOf(customer), promoCode }, sessionOf(customer));
+    expect(await refused(applyPromo("NOSUCHCODE"))).toEqual({
+      status: 404,
+      code: "promo_unknown",
+      message: expected.unknownPromo[language],
+    });
+    expect((await applyPromo("ONCEONLY10")).status).toBe(200);
+    expect(await refused(applyPromo("ONCEONLY10"))).toEqual({
+      status: 409,
+      code: "promo_already_used",
+      message: expected.usedPromo[language],
+    });
   });
 
   test("detaching a device that is not attached, and a receipt that is not there: 404", async () => {
     const customer = await customerIn(language, "not-found");
     expect(
-      await refusalOf(await call(customer, "/api/profile/detachDevice", { deviceId: "no-such-device" })),
+      await refused(
+        api.profile.detachDevice.post(
+          { ...identityOf(customer), deviceId: "no-such-device" },
+          sessionOf(customer),
+        ),
+      ),
     ).toEqual({ status: 404, code: "device_not_attached", message: expected.deviceNotAttached[language] });
-    const receipt = await app.handle(
-      request("/api/profile/payments/999999/receipt", { headers: { cookie: customer.cookie } }),
-    );
-    expect(await refusalOf(receipt)).toEqual({
+    const receipt = api.profile.payments({ id: 999999 }).receipt.get(sessionOf(customer));
+    expect(await refused(receipt)).toEqual({
       status: 404,
       code: "receipt_not_found",
       message: expected.noSuchReceipt[language],
@@ -225,26 +242,23 @@ describe.each(languages)("refusals to a customer registered in %s", (language) =
 describe("whose language", () => {
   test("a signed-in customer is answered in the language they registered with, whatever the browser sends", async () => {
     const customer = await customerIn("zh", "browser-differs");
-    const response = await app.handle(
-      postJson(
-        "/api/subscriptions/cancel",
-        { uid: customer.uid, email: customer.email },
-        { cookie: `${customer.cookie}; i18next=ru`, "accept-language": "kk" },
-      ),
-    );
-    expect((await refusalOf(response)).message).toBe(expected.nothingToCancel.zh);
+    const cancel = api.subscriptions.cancel.post(identityOf(customer), {
+      headers: { cookie: `${customer.cookie}; i18next=ru`, "accept-language": "kk" },
+    });
+    expect((await refused(cancel)).message).toBe(expected.nothingToCancel.zh);
   });
 
   let purchases = 0;
   test.each(languages)("an anonymous buyer is answered in the browser's language (%s)", async (language) => {
     const prepaidToken = `${"5a4b3c".repeat(5)}${++purchases}_7_1`;
     const anonymousOrder = () =>
-      app.handle(
-        postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 7 }, { "accept-language": language }),
+      api.shop.order.post(
+        { prepaidToken, tariff: 1, period: 7 },
+        { headers: { "accept-language": language } },
       );
-    const first = (await (await anonymousOrder()).json()) as { invoiceId: string };
+    const first = await dataOf(anonymousOrder());
     expect((await payWithCard(app, first.invoiceId, cards.success)).success).toBe(true);
-    expect(await refusalOf(await anonymousOrder())).toEqual({
+    expect(await refused(anonymousOrder())).toEqual({
       status: 409,
       code: "purchase_already_paid",
       message: expected.prepaidAlreadyPaid[language],
@@ -269,7 +283,7 @@ describe("whose language", () => {
       );
       expect(wrong.status).toBe(404);
     }
-    const blocked = await refusalOf(
+    const blocked = await refusedResponse(
       await app.handle(
         withPeerAddress(
           asCustomer(customer, "/api/shop/applyPromo", { promoCode: "ONCEONLY10" }),
@@ -286,13 +300,9 @@ describe("whose language", () => {
 
   test("an operator is answered in the panel's language, like any visitor", async () => {
     const { accessToken } = await tokensFor(app, operator.username, operator.password);
-    const refused = await app.handle(
-      request("/api/panel/users/getUserById?id=999999", {
-        method: "POST",
-        headers: { ...bearer(accessToken), cookie: "i18next=kk" },
-      }),
-    );
-    expect(await refusalOf(refused)).toEqual({
+    const headers = { ...staffOf(accessToken).headers, cookie: "i18next=kk" };
+    const missing = api.panel.users.getUserById.post({}, { headers, query: { id: 999999 } });
+    expect(await refused(missing)).toEqual({
       status: 404,
       code: "customer_not_found",
       message: "id 999999 бар клиент жоқ.",
@@ -307,7 +317,7 @@ describe("whose language", () => {
         body: "TransactionId=1&Amount=1",
       }),
     );
-    expect(await refusalOf(unsigned)).toEqual({
+    expect(await refusedResponse(unsigned)).toEqual({
       status: 401,
       code: "notification_unsigned",
       message: "The notification signature is missing or wrong.",
@@ -315,12 +325,10 @@ describe("whose language", () => {
   });
 
   test("a node agent is a program too", async () => {
-    const refused = await app.handle(
-      request("/api/nodes/allowlist", {
-        headers: { authorization: "Bearer no-such-key", "accept-language": "zh" },
-      }),
-    );
-    expect(await refusalOf(refused)).toEqual({
+    const unknownNode = api.nodes.allowlist.get({
+      headers: { authorization: "Bearer no-such-key", "accept-language": "zh" },
+    });
+    expect(await refused(unknownNode)).toEqual({
       status: 401,
       code: "node_key_unknown",
       message: "Unknown node key.",
@@ -330,16 +338,16 @@ describe("whose language", () => {
 
 describe("a refund's Message is worded from the catalogue in the operator's language", () => {
   /** The refund preview's answer (always 200: `Success` says whether anything would go back). */
-  async function previewIn(language: Language | undefined, body: Record<string, unknown>) {
+  async function previewIn(language: Language | undefined, body: { email: string; uid: string }) {
     const { accessToken } = await tokensFor(app, operator.username, operator.password);
-    const response = await app.handle(
-      postJson("/api/panel/refund/preview", body, {
-        ...bearer(accessToken),
+    const preview = api.panel.refund.preview.post(body, {
+      headers: {
+        ...staffOf(accessToken).headers,
         ...(language ? { cookie: `i18next=${language}` } : {}),
-      }),
-    );
-    expect(response.status).toBe(200);
-    return (await response.json()) as { Success: boolean; Message: string; reason?: { code: string } };
+      },
+    });
+    expect((await preview).status).toBe(200);
+    return dataOf(preview);
   }
 
   const nothingRunning = {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { apiOf, dataOf, identityOf, sessionOf, staffOf } from "../../helpers/api";
 import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, fixture, signIn } from "../../helpers/customers";
+import { fixture, signIn } from "../../helpers/customers";
 import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
 import { cards, order, payWithCard } from "../../helpers/payments";
 
@@ -8,6 +9,7 @@ import { cards, order, payWithCard } from "../../helpers/payments";
 // read as the same (or another) id is a bad request, never a look-up.
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
 
 /** Spellings that Number() reads as `id` but that are not its plain decimal form. */
 const otherSpellings = (id: number) => [
@@ -32,15 +34,14 @@ describe("ids in paths are plain decimal", () => {
     const customer = await signIn(app, "spelled-ids@example.com");
     const options = await order(app, customer, 1, 30);
     expect((await payWithCard(app, options.invoiceId, cards.success)).success).toBe(true);
-    const history = (await (await app.handle(asCustomer(customer, "/api/profile/payments"))).json()) as {
-      payments: { paymentId: number }[];
-    };
+    const history = await dataOf(api.profile.payments.post(identityOf(customer), sessionOf(customer)));
     const id = history.payments[0]?.paymentId ?? 0;
+    expect((await api.profile.payments({ id }).receipt.get(sessionOf(customer))).status).toBe(200);
+    // Each spelling goes on the wire as written, which is what the route must refuse.
     const receipt = (spelled: string) =>
       app.handle(
         request(`/api/profile/payments/${spelled}/receipt`, { headers: { cookie: customer.cookie } }),
       );
-    expect((await receipt(String(id))).status).toBe(200);
     for (const spelled of [...otherSpellings(id), "0", "-1", "1".repeat(16), "NaN", "Infinity"]) {
       const response = await receipt(spelled);
       expect(response.status, spelled).toBe(400);
@@ -51,10 +52,9 @@ describe("ids in paths are plain decimal", () => {
   test("the panel's staff calls take the operator's id only in plain decimal", async () => {
     const boss = await makeOperator(context, "ids.boss", "admin");
     const target = await makeOperator(context, "ids.target", "support");
-    const asBoss = bearer((await tokensFor(app, boss.username, boss.password)).accessToken);
-    const staff = (await (await app.handle(request("/api/panel/operators", { headers: asBoss }))).json()) as {
-      operators: { id: number; username: string; isDisabled: boolean }[];
-    };
+    const { accessToken } = await tokensFor(app, boss.username, boss.password);
+    const asBoss = bearer(accessToken);
+    const staff = await dataOf(api.panel.operators.get(staffOf(accessToken)));
     const id = staff.operators.find((member) => member.username === target.username)?.id ?? 0;
     for (const action of ["disable", "role", "resetPassword", "enable"]) {
       for (const spelled of otherSpellings(id)) {
@@ -68,22 +68,23 @@ describe("ids in paths are plain decimal", () => {
         expect(response.status, `${action} ${spelled}`).toBe(400);
       }
     }
-    const after = (await (await app.handle(request("/api/panel/operators", { headers: asBoss }))).json()) as {
-      operators: { id: number; username: string; role: string; isDisabled: boolean }[];
-    };
+    const after = await dataOf(api.panel.operators.get(staffOf(accessToken)));
     expect(after.operators.find((member) => member.id === id)).toMatchObject({
       role: "support",
       isDisabled: false,
     });
-    expect((await app.handle(postJson(`/api/panel/operators/${id}/disable`, {}, asBoss))).status).toBe(200);
+    expect((await api.panel.operators({ id }).disable.post({}, staffOf(accessToken))).status).toBe(200);
   });
 
   test("the panel's customer ids in queries too", async () => {
     const boss = await makeOperator(context, "ids.reader", "admin");
-    const asBoss = bearer((await tokensFor(app, boss.username, boss.password)).accessToken);
+    const { accessToken } = await tokensFor(app, boss.username, boss.password);
     const { userId } = await fixture(app, { email: "queried-id@example.com", status: "ACTIVE" });
-    const ask = (path: string) => app.handle(request(path, { method: "POST", headers: asBoss }));
-    expect((await ask(`/api/panel/users/getUserById?id=${userId}`)).status).toBe(200);
+    const asBoss = staffOf(accessToken);
+    expect((await api.panel.users.getUserById.post({}, { ...asBoss, query: { id: userId } })).status).toBe(
+      200,
+    );
+    const ask = (path: string) => app.handle(request(path, { method: "POST", ...asBoss }));
     for (const spelled of otherSpellings(userId)) {
       expect((await ask(`/api/panel/users/getUserById?id=${spelled}`)).status, spelled).toBe(400);
       expect((await ask(`/api/panel/checks?userId=${spelled}`)).status, spelled).toBe(400);

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { type Language, languages } from "../../../core/languages";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, type SignedIn, signIn } from "../../helpers/customers";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
+import { makeTestApp, request } from "../../helpers/app";
+import { type SignedIn, signIn } from "../../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../../helpers/payments";
 import { panelRefund, staffHeaders } from "../../helpers/refunds";
 
@@ -15,19 +16,6 @@ import { panelRefund, staffHeaders } from "../../helpers/refunds";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 type Currency = "RUB" | "KZT";
-
-type OutboxMail = {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  kind: string;
-  language: string;
-  createdAt: string;
-  messageId: string;
-  sentAt: string | null;
-  status: string;
-};
 
 type Payment = {
   id: number;
@@ -165,17 +153,17 @@ const noticesOf = ({ context }: TestApp, userId: number) =>
 const userIdOf = async ({ context }: TestApp, email: string) =>
   (await context.database.get<{ id: number }>("SELECT id FROM users WHERE email = ?", [email]))?.id as number;
 
-const call = ({ app }: TestApp, who: SignedIn, path: string) => app.handle(asCustomer(who, path));
-
 /** The outbox as the demo shows it, oldest first (the API lists newest first). */
-async function outboxOf({ app }: TestApp, address: string): Promise<OutboxMail[]> {
-  const response = await app.handle(request(`/api/dev/mail?to=${encodeURIComponent(address)}`));
-  expect(response.status).toBe(200);
-  const newestFirst = (await response.json()) as OutboxMail[];
+async function outboxOf({ app }: TestApp, address: string) {
+  const outbox = apiOf(app).dev.mail.get({ query: { to: address } });
+  expect((await outbox).status).toBe(200);
+  const newestFirst = await dataOf(outbox);
   const times = newestFirst.map((mail) => Date.parse(mail.createdAt));
   expect(times).toEqual([...times].sort((a, b) => b - a));
   return newestFirst.reverse();
 }
+
+type OutboxMail = Awaited<ReturnType<typeof outboxOf>>[number];
 
 /**
  * Moves the test clock to the next `hour`:`minute` UTC. The stories start at a time of
@@ -189,8 +177,8 @@ async function moveClockTo({ app, clock }: TestApp, hour: number, minute: number
   const startOfDay = now - (now % dayMs);
   let target = startOfDay + hour * 3_600_000 + minute * minuteMs;
   if (target <= now) target += dayMs;
-  const response = await app.handle(postJson("/api/dev/clock", { advanceDays: (target - now) / dayMs }));
-  expect(response.status).toBe(200);
+  const moved = await apiOf(app).dev.clock.post({ advanceDays: (target - now) / dayMs });
+  expect(moved.status).toBe(200);
 }
 
 async function customer(world: TestApp, email: string, language: Language, tariff = 1): Promise<Customer> {
@@ -229,9 +217,12 @@ async function liveThrough(language: Language): Promise<Story> {
   const afterTrial = new Map<number, Subscription>();
   for (const who of [renews, declined, cancels, removesCard])
     afterTrial.set(who.userId, await subscriptionOf(world, who.userId));
-  expect((await call(world, cancels, "/api/subscriptions/cancel")).status).toBe(200);
+  const api = apiOf(world.app);
+  expect((await api.subscriptions.cancel.post(identityOf(cancels), sessionOf(cancels))).status).toBe(200);
   const afterCancel = await subscriptionOf(world, cancels.userId);
-  expect((await call(world, removesCard, "/api/profile/removeCard")).status).toBe(200);
+  expect((await api.profile.removeCard.post(identityOf(removesCard), sessionOf(removesCard))).status).toBe(
+    200,
+  );
   const afterCardRemoval = await subscriptionOf(world, removesCard.userId);
 
   // Day 1: notices went out on day 0; the yearly plan renews, the declining card fails its
@@ -375,9 +366,9 @@ describe.each(languages)("every kind of mail to customers registered in %s", (la
       });
       const token = /\/cancel\?token=([\w.-]+)/.exec(mail?.text ?? "")?.[1] ?? "";
       expect(mail?.html).toContain(`/cancel?token=${token}`);
-      const opened = await story.world.app.handle(postJson("/api/subscriptions/cancel-link", { token }));
+      const opened = await apiOf(story.world.app).subscriptions["cancel-link"].post({ token });
       expect(opened.status).toBe(200);
-      expect(await opened.json()).toMatchObject({ email: who.email });
+      expect(opened.data).toMatchObject({ email: who.email });
     }
     const renewal = (await paymentsOf(story.world, story.renews.userId)).find(
       (row) => row.kind === "renewal",
@@ -399,6 +390,7 @@ describe.each(languages)("every kind of mail to customers registered in %s", (la
       also: [receiptUrl],
     });
     expect(mail?.html).toContain(`href="${receiptUrl}"`);
+    // The link as the mail gives it, followed as written.
     const receipt = await story.world.app.handle(
       request(new URL(receiptUrl).pathname, { headers: { cookie: story.renews.cookie } }),
     );

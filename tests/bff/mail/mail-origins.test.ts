@@ -1,12 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { factsOn } from "../../../bff/modules/mail/links";
 import { configWith } from "../../../bff/platform/config";
-import { makeTestApp, request } from "../../helpers/app";
+import { apiOf, dataOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
 import { signIn } from "../../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../../helpers/payments";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
-type OutboxMessage = { to: string; kind: string; text: string; html: string };
 
 /**
  * A customer whose 1-day trial was paid and renewed: a renewal notice with its cancel link,
@@ -17,9 +17,7 @@ async function renewedCustomer(world: TestApp, email: string) {
   const widget = await order(world.app, customer, 1, 1);
   expect((await payWithCard(world.app, widget.invoiceId, cards.success)).success).toBe(true);
   await passDays(world.app, 1.5);
-  const outbox = (await (
-    await world.app.handle(request(`/api/dev/mail?to=${encodeURIComponent(email)}`))
-  ).json()) as OutboxMessage[];
+  const outbox = await dataOf(apiOf(world.app).dev.mail.get({ query: { to: email } }));
   const only = (kind: string) => {
     const found = outbox.filter((message) => message.kind === kind);
     expect(found, kind).toHaveLength(1);

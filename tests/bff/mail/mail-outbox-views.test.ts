@@ -4,26 +4,14 @@ import { enqueueMail } from "../../../bff/modules/mail/outbox";
 import { renderMail } from "../../../bff/modules/mail/render";
 import type { MailTransport } from "../../../bff/modules/mail/transport";
 import { MailDeliveryError } from "../../../bff/modules/mail/transport";
-import { makeTestApp, postJson, request } from "../../helpers/app";
+import { apiOf, dataOf, staffOf } from "../../helpers/api";
+import { makeTestApp, request } from "../../helpers/app";
 import { mailRow, makeMailCustomer, queueMail, queueMails } from "../../helpers/mail";
-import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
+import { makeOperator, tokensFor } from "../../helpers/operators";
 
 // DESIGN §11/§14: the demo's outbox at GET /api/dev/mail (newest first, by recipient in
 // any letter case, the latest 100 without one; 404 in production), and the operator's
 // list of the messages sent to a customer with their delivery state.
-
-type OutboxMessage = {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  kind: string;
-  language: string;
-  createdAt: string;
-  messageId: string;
-  sentAt: string | null;
-  status: string;
-};
 
 const isoDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -42,9 +30,10 @@ describe("GET /api/dev/mail", () => {
     clock.advance(60_000);
     const third = await queueMail(context, anna, "third");
 
-    const response = await app.handle(request("/api/dev/mail?to=aNNa%40example.COM"));
-    expect(response.status).toBe(200);
-    const list = (await response.json()) as OutboxMessage[];
+    const api = apiOf(app);
+    const outbox = api.dev.mail.get({ query: { to: "aNNa@example.COM" } });
+    expect((await outbox).status).toBe(200);
+    const list = await dataOf(outbox);
     expect(list.map((message) => message.messageId)).toEqual([
       third.message_id,
       second.message_id,
@@ -69,16 +58,14 @@ describe("GET /api/dev/mail", () => {
     for (const message of list) expect(message.createdAt).toMatch(isoDate);
     expect(list[1]?.sentAt).toMatch(isoDate);
 
-    const everyone = (await (await app.handle(request("/api/dev/mail"))).json()) as OutboxMessage[];
+    const everyone = await dataOf(api.dev.mail.get());
     expect(everyone.map((message) => message.to)).toEqual([
       "Anna@Example.com",
       "Anna@Example.com",
       "boris@example.com",
       "Anna@Example.com",
     ]);
-    expect(
-      (await (await app.handle(request("/api/dev/mail?to=nobody%40example.com"))).json()) as unknown[],
-    ).toEqual([]);
+    expect(await dataOf(api.dev.mail.get({ query: { to: "nobody@example.com" } }))).toEqual([]);
   });
 
   test("without an address: the latest 100 messages", async () => {
@@ -89,7 +76,7 @@ describe("GET /api/dev/mail", () => {
       userId,
       Array.from({ length: 105 }, (_, index) => `many-${index}`),
     );
-    const list = (await (await app.handle(request("/api/dev/mail"))).json()) as OutboxMessage[];
+    const list = await dataOf(apiOf(app).dev.mail.get());
     expect(list).toHaveLength(100);
     expect(list[0]?.messageId).toBe(queued.at(-1)?.message_id);
     expect(list.at(-1)?.messageId).toBe(queued[5]?.message_id);
@@ -98,7 +85,7 @@ describe("GET /api/dev/mail", () => {
   test("lists also when SMTP_URL sends the mail for real", async () => {
     const { app, context } = await makeTestApp({ SMTP_URL: "smtp://user:password@127.0.0.1:9" });
     await queueMail(context, await makeMailCustomer(context, "real@example.com"), "real");
-    const list = (await (await app.handle(request("/api/dev/mail?to=real@example.com"))).json()) as unknown[];
+    const list = await dataOf(apiOf(app).dev.mail.get({ query: { to: "real@example.com" } }));
     expect(list).toHaveLength(1);
     context.mail.close();
   });
@@ -114,14 +101,15 @@ describe("GET /api/dev/mail", () => {
       SMTP_URL: "smtps://user:password@127.0.0.1:9",
     });
     await queueMail(context, await makeMailCustomer(context, "prod@example.com"), "prod");
-    for (const path of ["/api/dev/mail", "/api/dev/mail?to=prod@example.com"]) {
-      const response = await app.handle(request(path));
-      expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({
+    for (const query of [{}, { to: "prod@example.com" }]) {
+      const answer = await apiOf(app).dev.mail.get({ query });
+      expect(answer.status).toBe(404);
+      expect(answer.error?.value).toEqual({
         success: false,
         error: { code: "not_found", message: "There is no such API endpoint." },
       });
     }
+    // The document is the OpenAPI plugin's own route, which the app's type does not list.
     const document = (await (await app.handle(request("/api/docs/json"))).json()) as {
       paths: Record<string, unknown>;
     };
@@ -131,26 +119,6 @@ describe("GET /api/dev/mail", () => {
 });
 
 describe("POST /api/panel/users/messages", () => {
-  type DeliveryRecord = {
-    id: number;
-    kind: string;
-    language: string;
-    to: string;
-    subject: string;
-    subjectForReader: string;
-    status: string;
-    attempts: number;
-    lastError: string | null;
-    createdAt: string;
-    sentAt: string | null;
-    nextAttemptAt: string | null;
-    messageId: string;
-  };
-  type Page = {
-    content: DeliveryRecord[];
-    page: { size: number; number: number; totalElements: number; totalPages: number };
-  };
-
   test("needs an operator's token; any operator sees a customer's messages with their delivery state, 10 per page", async () => {
     // A mail server that refuses one address for good and defers another.
     const strict: MailTransport = {
@@ -179,21 +147,23 @@ describe("POST /api/panel/users/messages", () => {
     await deliverDueMail(context);
     const pending = await queueMail(context, reader, "reader-pending");
 
-    const path = (userId: number, query = "") => `/api/panel/users/messages?userId=${userId}${query}`;
-    expect((await app.handle(postJson(path(reader), {}))).status).toBe(401);
-    expect((await app.handle(postJson(path(reader), {}, bearer("not-a-token")))).status).toBe(401);
+    const messages = apiOf(app).panel.users.messages;
+    expect((await messages.post({}, { query: { userId: reader } })).status).toBe(401);
+    expect((await messages.post({}, { ...staffOf("not-a-token"), query: { userId: reader } })).status).toBe(
+      401,
+    );
 
     const support = await makeOperator(context, "mail-support", "support");
     const { accessToken } = await tokensFor(app, support.username, support.password);
-    const call = async (url: string) => {
-      const response = await app.handle(postJson(url, {}, bearer(accessToken)));
-      return { status: response.status, body: (await response.json()) as Page };
-    };
+    type Query = { userId: number; page?: number; size?: number };
+    const call = (query: Query) => messages.post({}, { ...staffOf(accessToken), query });
+    const pageOf = (query: Query) => dataOf(call(query));
 
-    const first = await call(path(reader));
-    expect(first.status).toBe(200);
-    expect(first.body.page).toEqual({ size: 10, number: 0, totalElements: 12, totalPages: 2 });
-    const [newest, sent] = first.body.content as [DeliveryRecord, DeliveryRecord];
+    const first = call({ userId: reader });
+    expect((await first).status).toBe(200);
+    const firstPage = await dataOf(first);
+    expect(firstPage.page).toEqual({ size: 10, number: 0, totalElements: 12, totalPages: 2 });
+    const [newest, sent] = firstPage.content;
     expect(newest).toMatchObject({
       messageId: pending.message_id,
       status: "pending",
@@ -225,13 +195,13 @@ describe("POST /api/panel/users/messages", () => {
       nextAttemptAt: null,
       messageId: queued[10]?.message_id,
     });
-    const second = await call(path(reader, "&page=1"));
-    expect(second.body.content.map((record) => record.messageId)).toEqual([
+    const second = await pageOf({ userId: reader, page: 1 });
+    expect(second.content.map((record) => record.messageId)).toEqual([
       queued[1]?.message_id,
       queued[0]?.message_id,
     ]);
 
-    expect((await call(path(gone))).body.content).toEqual([
+    expect((await pageOf({ userId: gone })).content).toEqual([
       expect.objectContaining({
         status: "failed",
         attempts: 1,
@@ -239,14 +209,14 @@ describe("POST /api/panel/users/messages", () => {
         nextAttemptAt: null,
       }),
     ]);
-    const deferred = (await call(path(full))).body.content[0];
+    const deferred = (await pageOf({ userId: full })).content[0];
     expect(deferred).toMatchObject({ status: "pending", attempts: 1, lastError: "452 4.2.2 Mailbox full" });
     // Deferred by the first backoff from when it was tried, however long ago that was.
     expect(Date.parse(deferred?.nextAttemptAt ?? "")).toBeGreaterThanOrEqual(deliveredFrom + retryDelayMs(1));
 
-    expect((await call(path(reader, "&size=20"))).status).toBe(400);
-    expect((await call(`/api/panel/users/messages?userId=0`)).status).toBe(400);
-    expect((await call(path(999_999))).body).toEqual({
+    expect((await call({ userId: reader, size: 20 })).status).toBe(400);
+    expect((await call({ userId: 0 })).status).toBe(400);
+    expect(await pageOf({ userId: 999_999 })).toEqual({
       content: [],
       page: { size: 10, number: 0, totalElements: 0, totalPages: 0 },
     });
@@ -275,17 +245,12 @@ describe("POST /api/panel/users/messages", () => {
     );
     const support = await makeOperator(context, "kk-reader", "support");
     const { accessToken } = await tokensFor(app, support.username, support.password);
-    const inKazakh = await app.handle(
-      request(`/api/panel/users/messages?userId=${customer}`, {
-        method: "POST",
-        headers: { ...bearer(accessToken), "content-type": "application/json", cookie: "i18next=kk" },
-        body: "{}",
-      }),
+    const inKazakh = apiOf(app).panel.users.messages.post(
+      {},
+      { headers: { ...staffOf(accessToken).headers, cookie: "i18next=kk" }, query: { userId: customer } },
     );
-    expect(inKazakh.status).toBe(200);
-    const [message] = (
-      (await inKazakh.json()) as { content: { subject: string; subjectForReader: string }[] }
-    ).content;
+    expect((await inKazakh).status).toBe(200);
+    const [message] = (await dataOf(inKazakh)).content;
     expect(message?.subject).toMatch(/^Подписка Kannt продлится 1 января: 150\s₽$/);
     expect(message?.subjectForReader).toMatch(/^Kannt жазылымы ұзартылады: 1 қаңтар, 150\s₽$/);
   });

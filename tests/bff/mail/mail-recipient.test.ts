@@ -4,7 +4,8 @@ import {
   MailDeliveryError,
   type OutgoingMail,
 } from "../../../bff/modules/mail/transport";
-import { makeTestApp, postJson } from "../../helpers/app";
+import { apiOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
 import { demoToken } from "../../helpers/customers";
 import { freePort, startSmtpServer } from "../../helpers/smtp-server";
 
@@ -68,20 +69,18 @@ describe("sign-in takes the provider's e-mail only as one plain address", () => 
     async (email) => {
       const { app, context } = await makeTestApp();
       const token = await demoToken(app, email);
-      const response = await app.handle(
-        postJson("/api/register", {
-          uid: token.uid,
-          email: token.email,
-          photoURL: token.photoURL,
-          providerId: token.providerId,
-          referralCode: "",
-          period: 30,
-          tariff: 1,
-          credential: token.credential,
-        }),
-      );
-      expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({
+      const answer = await apiOf(app).register.post({
+        uid: token.uid,
+        email: token.email,
+        photoURL: token.photoURL,
+        providerId: token.providerId,
+        referralCode: "",
+        period: 30,
+        tariff: 1,
+        credential: token.credential,
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.error?.value).toMatchObject({
         success: false,
         error: {
           code: "email_not_plain",

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { signBody } from "../../../bff/adapters/cloudpayments/signature";
 import { receiptPath } from "../../../bff/modules/mail/links";
 import type { Language } from "../../../core/languages";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
-import { cards, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
+import { apiOf, dataOf, identityOf, sessionOf } from "../../helpers/api";
+import { makeTestApp, request } from "../../helpers/app";
+import { fixture, referralCodeOf, type SignedIn, signIn } from "../../helpers/customers";
+import { cards, notifyAsGateway, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
 import { panelRefund, staffHeaders } from "../../helpers/refunds";
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
@@ -91,11 +91,9 @@ async function payTrial(world: TestApp, who: Customer, card = cards.success, tar
   return widget;
 }
 
-const call = (world: TestApp, who: SignedIn, path: string) => world.app.handle(asCustomer(who, path));
-
 /** A Pay notification for one of our payments, signed as the gateway signs it. */
 function payNotification(world: TestApp, payment: Payment) {
-  const body = new URLSearchParams({
+  return notification(world, "pay", {
     TransactionId: String(payment.transaction_id),
     Amount: (payment.amount / 100).toFixed(2),
     Currency: payment.currency,
@@ -103,12 +101,11 @@ function payNotification(world: TestApp, payment: Payment) {
     AccountId: payment.account_id,
     OperationType: "Payment",
     Status: "Completed",
-  }).toString();
-  return notification(world, "pay", body);
+  });
 }
 
 function refundNotification(world: TestApp, payment: Payment, refundTransactionId: number, amount: number) {
-  const body = new URLSearchParams({
+  return notification(world, "refund", {
     TransactionId: String(refundTransactionId),
     PaymentTransactionId: String(payment.transaction_id),
     Amount: (amount / 100).toFixed(2),
@@ -116,23 +113,13 @@ function refundNotification(world: TestApp, payment: Payment, refundTransactionI
     InvoiceId: payment.invoice_id,
     AccountId: payment.account_id,
     OperationType: "Refund",
-  }).toString();
-  return notification(world, "refund", body);
+  });
 }
 
-async function notification(world: TestApp, kind: string, body: string) {
-  const response = await world.app.handle(
-    request(`/api/payments/cloudpayments/${kind}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "content-hmac": signBody(world.context.config.cloudPaymentsApiSecret, body),
-      },
-      body,
-    }),
-  );
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { code: number }).code;
+async function notification(world: TestApp, kind: "pay" | "refund", fields: Record<string, string>) {
+  const answer = await notifyAsGateway(world.app, world.context.config.cloudPaymentsApiSecret, kind, fields);
+  expect(answer.status).toBe(200);
+  return answer.code;
 }
 
 describe("payments", () => {
@@ -151,13 +138,12 @@ describe("payments", () => {
       tariffMonths: 1,
     });
     // The same amount and date the cabinet shows as the next charge.
-    const cabinet = (await (await call(world, ru, "/api/profile")).json()) as {
-      userInfo: { nextTransactionDate: string; amount: number };
-    };
-    expect(cabinet.userInfo.amount * 100).toBe(15_000);
-    expect(Date.parse(cabinet.userInfo.nextTransactionDate)).toBe(started.next_charge_at);
+    const api = apiOf(world.app);
+    const cabinet = await dataOf(api.profile.post(identityOf(ru), sessionOf(ru)));
+    expect((cabinet.userInfo.amount ?? 0) * 100).toBe(15_000);
+    expect(Date.parse(cabinet.userInfo.nextTransactionDate ?? "")).toBe(started.next_charge_at);
 
-    expect((await call(world, ru, "/api/profile/addDevice")).status).toBe(200);
+    expect((await api.profile.addDevice.post(identityOf(ru), sessionOf(ru))).status).toBe(200);
     const device = (await paymentsOf(world, ru.userId)).find(
       (payment) => payment.kind === "device",
     ) as Payment;
@@ -169,7 +155,7 @@ describe("payments", () => {
       paidUntil: (await subscriptionOf(world, ru.userId)).end_date,
       receiptUrl: receiptPath(device.id),
     });
-    // The link is the cabinet's receipt page of that payment.
+    // The link is the cabinet's receipt page of that payment, followed as the mail writes it.
     const receipt = await world.app.handle(
       request(receiptPath(device.id), { headers: { cookie: ru.cookie } }),
     );
@@ -219,7 +205,7 @@ describe("payments", () => {
     const world = await makeTestApp();
     const kk = await customer(world, "second-time@example.com", "kk");
     await payTrial(world, kk);
-    expect((await call(world, kk, "/api/profile/removeCard")).status).toBe(200);
+    expect((await apiOf(world.app).profile.removeCard.post(identityOf(kk), sessionOf(kk))).status).toBe(200);
     await passDays(world.app, 1.5);
     expect((await subscriptionOf(world, kk.userId)).status).toBe("EXPIRED");
     const widget = await order(world.app, kk, 3, 1);
@@ -271,9 +257,8 @@ describe("payments", () => {
   test("an anonymous trial bound at sign-in starts the trial for that account", async () => {
     const world = await makeTestApp();
     const prepaidToken = `${"7c6d5e".repeat(5)}1_5_1`;
-    const widget = (await (
-      await world.app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 5 }))
-    ).json()) as { invoiceId: string };
+    const api = apiOf(world.app);
+    const widget = await dataOf(api.shop.order.post({ prepaidToken, tariff: 1, period: 5 }));
     expect((await payWithCard(world.app, widget.invoiceId, cards.success)).success).toBe(true);
     const buyer = await signIn(world.app, "prepaid-buyer@example.com", {
       headers: { "accept-language": "zh" },
@@ -283,12 +268,9 @@ describe("payments", () => {
     });
     const { demoToken } = await import("../../helpers/customers");
     const token = await demoToken(world.app, buyer.email);
-    const attached = await world.app.handle(
-      postJson(
-        "/api/register",
-        { ...token, period: 30, tariff: 1, prepaidToken },
-        { "accept-language": "zh" },
-      ),
+    const attached = await api.register.post(
+      { ...token, period: 30, tariff: 1, prepaidToken },
+      { headers: { "accept-language": "zh" } },
     );
     expect(attached.status).toBe(200);
     const userId = Number(
@@ -401,8 +383,10 @@ describe("the customer's own steps", () => {
     const world = await makeTestApp();
     const en = await customer(world, "canceller@example.com", "en", 10);
     await payTrial(world, en);
-    expect((await call(world, en, "/api/subscriptions/cancel")).status).toBe(200);
-    expect((await call(world, en, "/api/subscriptions/cancel")).status).toBe(409);
+    const { subscriptions } = apiOf(world.app);
+    const cancel = () => subscriptions.cancel.post(identityOf(en), sessionOf(en));
+    expect((await cancel()).status).toBe(200);
+    expect((await cancel()).status).toBe(409);
     const cancelled = await subscriptionOf(world, en.userId);
     expect(await onlyMail(world, en.userId, "subscription_canceled")).toMatchObject({
       language: "en",
@@ -410,8 +394,8 @@ describe("the customer's own steps", () => {
       data: { accessUntil: cancelled.end_date },
     });
     world.clock.advance(60_000);
-    expect((await call(world, en, "/api/subscriptions/resume")).status).toBe(200);
-    expect((await call(world, en, "/api/subscriptions/cancel")).status).toBe(200);
+    expect((await subscriptions.resume.post(identityOf(en), sessionOf(en))).status).toBe(200);
+    expect((await cancel()).status).toBe(200);
     expect(await kindsOf(world, en.userId)).toEqual([
       "trial_started",
       "subscription_canceled",
@@ -433,7 +417,7 @@ describe("the customer's own steps", () => {
     const world = await makeTestApp();
     const ru = await customer(world, "card-remover@example.com", "ru", 3);
     await payTrial(world, ru);
-    expect((await call(world, ru, "/api/profile/removeCard")).status).toBe(200);
+    expect((await apiOf(world.app).profile.removeCard.post(identityOf(ru), sessionOf(ru))).status).toBe(200);
     const running = await subscriptionOf(world, ru.userId);
     expect(await onlyMail(world, ru.userId, "card_removed")).toMatchObject({
       language: "ru",
@@ -475,7 +459,7 @@ describe("refunds", () => {
     const who = await customer(world, email, language);
     await payTrial(world, who);
     await passDays(world.app, 1.5);
-    expect((await call(world, who, "/api/profile/addDevice")).status).toBe(200);
+    expect((await apiOf(world.app).profile.addDevice.post(identityOf(who), sessionOf(who))).status).toBe(200);
     return who;
   }
 

@@ -5,8 +5,9 @@ import {
   resetOperatorPassword,
 } from "../../../bff/modules/operators/accounts";
 import { runOperatorCommand } from "../../../bff/operator-commands";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { bearer, login, makeOperator, tokensFor } from "../../helpers/operators";
+import { apiOf, dataOf, staffOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { login, makeOperator, tokensFor } from "../../helpers/operators";
 
 describe("operator accounts", () => {
   test("the first operator comes from the environment, or gets a generated password once", async () => {
@@ -48,27 +49,20 @@ describe("operator accounts", () => {
     const tokens = await tokensFor(app, leaving.username, leaving.password);
     await disableOperator(context.database, "leaving", context.clock.now());
     expect((await login(app, leaving.username, leaving.password)).status).toBe(401);
-    expect(
-      (await app.handle(postJson("/api/auth/refreshToken", { refreshToken: tokens.refreshToken }))).status,
-    ).toBe(401);
-    const search = await app.handle(
-      request("/api/panel/users/search?page=0&size=10", {
-        method: "POST",
-        headers: bearer(tokens.accessToken),
-      }),
+    const api = apiOf(app);
+    expect((await api.auth.refreshToken.post({ refreshToken: tokens.refreshToken })).status).toBe(401);
+    const search = await api.panel.users.search.post(
+      {},
+      { ...staffOf(tokens.accessToken), query: { page: 0, size: 10 } },
     );
     expect(search.status).toBe(401);
 
     await resetOperatorPassword(context.database, "auditor", "a brand new password", context.clock.now());
     expect((await login(app, admin.username, admin.password)).status).toBe(401);
     const adminTokens = await tokensFor(app, "auditor", "a brand new password");
-    const audit = (await (
-      await app.handle(
-        request("/api/panel/audit?page=0&size=20", { headers: bearer(adminTokens.accessToken) }),
-      )
-    ).json()) as {
-      content: { action: string }[];
-    };
+    const audit = await dataOf(
+      api.panel.audit.get({ ...staffOf(adminTokens.accessToken), query: { page: 0, size: 20 } }),
+    );
     expect(audit.content.map((entry) => entry.action)).toEqual(
       expect.arrayContaining([
         "operator.create",

@@ -1,9 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { refreshReplayWindowMs } from "../../../bff/modules/operators/tokens";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { bearer, login, makeOperator, solveCaptcha, tokensFor } from "../../helpers/operators";
+import { apiOf, dataOf, staffOf } from "../../helpers/api";
+import { makeTestApp, postJson } from "../../helpers/app";
+import { login, makeOperator, solveCaptcha, tokensFor } from "../../helpers/operators";
+
+// The staff login answers a refusal as plain text with its code in a header (the spec's
+// form shows the text as is): those requests are read raw.
 
 const { app, context, clock } = await makeTestApp();
+const api = apiOf(app);
+const refresh = (refreshToken: string) => api.auth.refreshToken.post({ refreshToken });
 const admin = await makeOperator(context, "alice.admin", "admin");
 const support = await makeOperator(context, "sam.support", "support");
 
@@ -79,61 +85,42 @@ describe("staff login", () => {
 describe("refresh tokens", () => {
   test("rotate on every use; reusing a spent one after the replay window revokes the whole family", async () => {
     const first = await tokensFor(app, admin.username, admin.password);
-    const rotated = await app.handle(
-      postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }),
-    );
-    expect(rotated.status).toBe(200);
-    const second = (await rotated.json()) as { accessToken: string; refreshToken: string };
+    const rotated = refresh(first.refreshToken);
+    expect((await rotated).status).toBe(200);
+    const second = await dataOf(rotated);
     expect(second.refreshToken).not.toBe(first.refreshToken);
     clock.advance(refreshReplayWindowMs + 1);
-    const reuse = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }));
-    expect(reuse.status).toBe(401);
-    const afterRevoke = await app.handle(
-      postJson("/api/auth/refreshToken", { refreshToken: second.refreshToken }),
-    );
-    expect(afterRevoke.status).toBe(401);
+    expect((await refresh(first.refreshToken)).status).toBe(401);
+    expect((await refresh(second.refreshToken)).status).toBe(401);
   });
 
   test("two parallel refreshes with one token both get the same new pair, and the family stands", async () => {
     const first = await tokensFor(app, admin.username, admin.password);
     // No later than the rotation: the window below is counted from here.
     const rotatedBy = clock.now();
-    const answers = await Promise.all(
-      [1, 2].map(() => app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }))),
-    );
+    const answers = await Promise.all([1, 2].map(() => refresh(first.refreshToken)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    const [one, two] = (await Promise.all(answers.map((answer) => answer.json()))) as {
-      accessToken: string;
-      refreshToken: string;
-    }[];
+    const [one, two] = answers.map((answer) => answer.data);
     expect(two).toEqual(one);
     expect(one?.refreshToken).not.toBe(first.refreshToken);
     // A retry a few seconds later still gets that pair; the new token then rotates normally.
     // The test clock also runs with real time: moved to a second before the window ends,
     // counted from the rotation, so a slow machine cannot carry the retry past it.
     clock.advance(Math.max(0, rotatedBy + refreshReplayWindowMs - 1000 - clock.now()));
-    const retried = await app.handle(
-      postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }),
-    );
-    expect(await retried.json()).toEqual(one);
-    const next = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: one?.refreshToken }));
-    expect(next.status).toBe(200);
-    const panel = await app.handle(
-      request("/api/panel/audit?page=0&size=20", {
-        headers: bearer(((await next.json()) as typeof one)?.accessToken ?? ""),
-      }),
-    );
+    const retried = await refresh(first.refreshToken);
+    expect(retried.data).toEqual(one);
+    const next = refresh(one?.refreshToken ?? "");
+    expect((await next).status).toBe(200);
+    const { accessToken } = await dataOf(next);
+    const panel = await api.panel.audit.get({ ...staffOf(accessToken), query: { page: 0, size: 20 } });
     expect(panel.status).toBe(200);
   });
 
   test("a replay is refused once the family was revoked in the window", async () => {
     const first = await tokensFor(app, admin.username, admin.password);
-    const rotated = (await (
-      await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }))
-    ).json()) as { refreshToken: string };
-    await app.handle(postJson("/api/auth/logout", { refreshToken: rotated.refreshToken }));
-    const replay = await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }));
-    expect(replay.status).toBe(401);
+    const rotated = await dataOf(refresh(first.refreshToken));
+    await api.auth.logout.post({ refreshToken: rotated.refreshToken });
+    expect((await refresh(first.refreshToken)).status).toBe(401);
   });
 
   test("a sign-in ends 30 days after its password, however often it is refreshed", async () => {
@@ -145,31 +132,29 @@ describe("refresh tokens", () => {
       [username],
     );
     const endsAt = Number(signIn?.created_at) + 30 * 24 * 60 * 60 * 1000;
-    const refresh = (refreshToken: string) =>
-      world.app.handle(postJson("/api/auth/refreshToken", { refreshToken }));
+    const worldApi = apiOf(world.app);
+    const refresh = (refreshToken: string) => worldApi.auth.refreshToken.post({ refreshToken });
     const panel = (accessToken: string) =>
-      world.app.handle(
-        request("/api/panel/users/search?page=0&size=10", { method: "POST", headers: bearer(accessToken) }),
-      );
+      worldApi.panel.users.search.post({}, { ...staffOf(accessToken), query: { page: 0, size: 10 } });
     // Refreshed every 12 hours, as an open panel tab keeps doing.
     for (let turn = 0; turn < 59; turn++) {
       world.clock.advance(12 * 60 * 60 * 1000);
-      const response = await refresh(tokens.refreshToken);
-      expect(response.status, `refresh ${turn}`).toBe(200);
-      tokens = (await response.json()) as typeof tokens;
+      const refreshed = refresh(tokens.refreshToken);
+      expect((await refreshed).status, `refresh ${turn}`).toBe(200);
+      tokens = await dataOf(refreshed);
     }
     // Five minutes before the end a refresh still works, but its access token ends with
     // the sign-in, not 15 minutes later.
     world.clock.advance(endsAt - 5 * 60_000 - world.clock.now());
-    const last = await refresh(tokens.refreshToken);
-    expect(last.status).toBe(200);
-    tokens = (await last.json()) as typeof tokens;
+    const last = refresh(tokens.refreshToken);
+    expect((await last).status).toBe(200);
+    tokens = await dataOf(last);
     expect((await panel(tokens.accessToken)).status).toBe(200);
     world.clock.advance(Math.max(0, endsAt - world.clock.now()));
     expect((await panel(tokens.accessToken)).status).toBe(401);
     const late = await refresh(tokens.refreshToken);
     expect(late.status).toBe(401);
-    expect(await late.json()).toEqual({
+    expect(late.error?.value).toEqual({
       success: false,
       error: {
         code: "panel_session_expired",
@@ -183,91 +168,93 @@ describe("refresh tokens", () => {
 
   test("logout ends the session's refresh token", async () => {
     const tokens = await tokensFor(app, admin.username, admin.password);
-    await app.handle(postJson("/api/auth/logout", { refreshToken: tokens.refreshToken }));
-    expect(
-      (await app.handle(postJson("/api/auth/refreshToken", { refreshToken: tokens.refreshToken }))).status,
-    ).toBe(401);
+    await api.auth.logout.post({ refreshToken: tokens.refreshToken });
+    expect((await refresh(tokens.refreshToken)).status).toBe(401);
   });
 });
 
 describe("panel access", () => {
-  const panelCalls: [string, string][] = [
-    ["POST", "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=a"],
-    ["POST", "/api/panel/users/getUserById?id=1"],
-    ["POST", "/api/panel/checks?userId=1&page=0&size=3"],
+  type Options = { headers?: Record<string, string> };
+  const { panel } = api;
+  // The sign-in is checked before the body: an empty one stands in for every call's own.
+  const empty = {} as never;
+  const panelCalls: [string, (options: Options) => Promise<{ status: number }>][] = [
     [
-      "POST",
-      "/api/panel/invitations/getInviteesByInviterId?userId=1&size=10&page=0&sortBy=created&sortDirection=DESC",
+      "POST /api/panel/users/search",
+      (options) =>
+        panel.users.search.post(
+          {},
+          { ...options, query: { page: 0, size: 10, sortBy: "id", emailPart: "a" } },
+        ),
     ],
-    ["POST", "/api/panel/logs?userId=1"],
-    ["GET", "/api/panel/promos/promoTypes"],
-    ["GET", "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC"],
-    ["POST", "/api/panel/promos/generatePromo"],
-    ["POST", "/api/panel/refund"],
-    ["GET", "/api/panel/audit?page=0&size=20"],
+    [
+      "POST /api/panel/users/getUserById",
+      (options) => panel.users.getUserById.post({}, { ...options, query: { id: 1 } }),
+    ],
+    [
+      "POST /api/panel/checks",
+      (options) => panel.checks.post({}, { ...options, query: { userId: 1, page: 0, size: 3 } }),
+    ],
+    [
+      "POST /api/panel/invitations/getInviteesByInviterId",
+      (options) =>
+        panel.invitations.getInviteesByInviterId.post(
+          {},
+          { ...options, query: { userId: 1, size: 10, page: 0, sortBy: "created", sortDirection: "DESC" } },
+        ),
+    ],
+    ["POST /api/panel/logs", (options) => panel.logs.post({}, { ...options, query: { userId: 1 } })],
+    ["GET /api/panel/promos/promoTypes", (options) => panel.promos.promoTypes.get(options)],
+    [
+      "GET /api/panel/promos/availablePromos",
+      (options) =>
+        panel.promos.availablePromos.get({
+          ...options,
+          query: { page: 0, size: 5, sortBy: "id", sortDirection: "DESC" },
+        }),
+    ],
+    ["POST /api/panel/promos/generatePromo", (options) => panel.promos.generatePromo.post(empty, options)],
+    ["POST /api/panel/refund", (options) => panel.refund.post(empty, options)],
+    ["GET /api/panel/audit", (options) => panel.audit.get({ ...options, query: { page: 0, size: 20 } })],
   ];
 
-  test.each(panelCalls)("%s %s refuses a missing token", async (method, path) => {
-    const response = await app.handle(
-      request(path, {
-        method,
-        headers: { "content-type": "application/json" },
-        body: method === "POST" ? "{}" : undefined,
-      }),
-    );
-    expect(response.status).toBe(401);
+  test.each(panelCalls)("%s refuses a missing token", async (_, call) => {
+    expect((await call({})).status).toBe(401);
   });
 
-  test.each(panelCalls)("%s %s refuses an expired token", async (method, path) => {
+  test.each(panelCalls)("%s refuses an expired token", async (_, call) => {
     const tokens = await tokensFor(app, admin.username, admin.password);
     context.clock.now();
     const { OffsetClock } = await import("../../../bff/platform/clock");
     if (!(context.clock instanceof OffsetClock)) throw new Error("test clock expected");
     context.clock.advance(16 * 60 * 1000);
-    const response = await app.handle(
-      request(path, {
-        method,
-        headers: { "content-type": "application/json", ...bearer(tokens.accessToken) },
-        body: method === "POST" ? "{}" : undefined,
-      }),
-    );
-    expect(response.status).toBe(401);
+    expect((await call(staffOf(tokens.accessToken))).status).toBe(401);
   });
 
   test("support staff may read but are refused refunds and promo creation (403)", async () => {
     const tokens = await tokensFor(app, support.username, support.password);
-    const read = await app.handle(
-      request("/api/panel/users/search?page=0&size=10&emailPart=", {
-        method: "POST",
-        headers: bearer(tokens.accessToken),
-      }),
+    const asSupport = staffOf(tokens.accessToken);
+    const read = await api.panel.users.search.post(
+      {},
+      { ...asSupport, query: { page: 0, size: 10, emailPart: "" } },
     );
     expect(read.status).toBe(200);
-    const refund = await app.handle(
-      postJson("/api/panel/refund", { email: "x@example.com" }, bearer(tokens.accessToken)),
-    );
+    const refund = await api.panel.refund.post({ email: "x@example.com" }, asSupport);
     expect(refund.status).toBe(403);
-    const promo = await app.handle(
-      postJson(
-        "/api/panel/promos/generatePromo",
-        {
-          promoCode: "SUPPORT1",
-          promoType: "DISCOUNT",
-          isAvailable: true,
-          discount: 0.2,
-          expirationDate: "2030-01-01",
-        },
-        bearer(tokens.accessToken),
-      ),
+    const promo = await api.panel.promos.generatePromo.post(
+      {
+        promoCode: "SUPPORT1",
+        promoType: "DISCOUNT",
+        isAvailable: true,
+        discount: 0.2,
+        expirationDate: "2030-01-01",
+      },
+      asSupport,
     );
     expect(promo.status).toBe(403);
-    const types = await app.handle(
-      request("/api/panel/promos/promoTypes", { headers: bearer(tokens.accessToken) }),
-    );
-    expect(await types.json()).toEqual([]);
-    const audit = await app.handle(
-      request("/api/panel/audit?page=0&size=20", { headers: bearer(tokens.accessToken) }),
-    );
+    const types = await api.panel.promos.promoTypes.get(asSupport);
+    expect(types.data).toEqual([]);
+    const audit = await api.panel.audit.get({ ...asSupport, query: { page: 0, size: 20 } });
     expect(audit.status).toBe(403);
   });
 });

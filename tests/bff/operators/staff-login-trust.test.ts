@@ -1,21 +1,20 @@
 import { describe, expect, test } from "vitest";
 import { refreshReplayWindowMs } from "../../../bff/modules/operators/tokens";
 import { withPeerAddress } from "../../../bff/platform/client-address";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { bearer, login, makeOperator, solveCaptcha, tokensFor } from "../../helpers/operators";
+import { apiOf, dataOf, staffOf } from "../../helpers/api";
+import { makeTestApp, postJson } from "../../helpers/app";
+import { login, makeOperator, solveCaptcha, tokensFor } from "../../helpers/operators";
 
 const { app, context, clock } = await makeTestApp();
+const api = apiOf(app);
 
+// A login is sent raw: the server sees its socket peer, and a refusal is plain text.
 const loginWith = (body: Record<string, unknown>, address = "127.0.0.1", headers = {}) =>
   app.handle(withPeerAddress(postJson("/api/auth/login", body, headers), address));
 
 const panelSearch = (accessToken: string) =>
-  app.handle(
-    request("/api/panel/users/search?page=0&size=10&emailPart=", {
-      method: "POST",
-      headers: bearer(accessToken),
-    }),
-  );
+  api.panel.users.search.post({}, { ...staffOf(accessToken), query: { page: 0, size: 10, emailPart: "" } });
+const refresh = (refreshToken: string) => api.auth.refreshToken.post({ refreshToken });
 
 describe("a captcha is spent by its challenge", () => {
   const decode = (solution: string) => JSON.parse(atob(solution)) as Record<string, unknown>;
@@ -58,10 +57,8 @@ describe("a captcha is spent by its challenge", () => {
     const config = loadConfig({ DATABASE_PATH: ":memory:", JWT_SECRET: "x".repeat(40) });
     expect(config.altchaMaxNumber).toBeGreaterThanOrEqual(200_000);
     const { app: defaultApp } = await makeTestApp({ ALTCHA_MAX_NUMBER: String(config.altchaMaxNumber) });
-    const challenge = (await (await defaultApp.handle(request("/api/auth/captcha"))).json()) as {
-      maxnumber: number;
-    };
-    expect(challenge.maxnumber).toBe(config.altchaMaxNumber);
+    const challenge = await dataOf(apiOf(defaultApp).auth.captcha.get());
+    expect(challenge).toMatchObject({ provider: "altcha", maxnumber: config.altchaMaxNumber });
   });
 });
 
@@ -197,30 +194,26 @@ describe("ending a panel session ends its access tokens at once", () => {
     const operator = await makeOperator(context, "logout.now", "support");
     const tokens = await tokensFor(app, operator.username, operator.password);
     expect((await panelSearch(tokens.accessToken)).status).toBe(200);
-    await app.handle(postJson("/api/auth/logout", { refreshToken: tokens.refreshToken }));
+    await api.auth.logout.post({ refreshToken: tokens.refreshToken });
     expect((await panelSearch(tokens.accessToken)).status).toBe(401);
   });
 
   test("logout with only the bearer token ends that sign-in too", async () => {
     const operator = await makeOperator(context, "logout.bearer", "support");
     const tokens = await tokensFor(app, operator.username, operator.password);
-    await app.handle(postJson("/api/auth/logout", {}, bearer(tokens.accessToken)));
+    await api.auth.logout.post({}, staffOf(tokens.accessToken));
     expect((await panelSearch(tokens.accessToken)).status).toBe(401);
-    expect(
-      (await app.handle(postJson("/api/auth/refreshToken", { refreshToken: tokens.refreshToken }))).status,
-    ).toBe(401);
+    expect((await refresh(tokens.refreshToken)).status).toBe(401);
   });
 
   test("a reused refresh token revokes the family: the newest access token stops too", async () => {
     const operator = await makeOperator(context, "family.reuse", "support");
     const first = await tokensFor(app, operator.username, operator.password);
-    const rotated = (await (
-      await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }))
-    ).json()) as { accessToken: string };
+    const rotated = await dataOf(refresh(first.refreshToken));
     expect((await panelSearch(rotated.accessToken)).status).toBe(200);
     // Within the replay window the same pair would be answered again; after it, reuse is a leak.
     clock.advance(refreshReplayWindowMs + 1);
-    await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken }));
+    await refresh(first.refreshToken);
     expect((await panelSearch(rotated.accessToken)).status).toBe(401);
     expect((await panelSearch(first.accessToken)).status).toBe(401);
   });
@@ -229,7 +222,7 @@ describe("ending a panel session ends its access tokens at once", () => {
     const operator = await makeOperator(context, "two.sessions", "support");
     const laptop = await tokensFor(app, operator.username, operator.password);
     const phone = await tokensFor(app, operator.username, operator.password);
-    await app.handle(postJson("/api/auth/logout", { refreshToken: laptop.refreshToken }));
+    await api.auth.logout.post({ refreshToken: laptop.refreshToken });
     expect((await panelSearch(laptop.accessToken)).status).toBe(401);
     expect((await panelSearch(phone.accessToken)).status).toBe(200);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, request } from "../../helpers/app";
-import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
+import { apiOf, dataOf, staffOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { makeOperator, tokensFor } from "../../helpers/operators";
 
 /** DESIGN §16: the dashboard's numbers against a seeded set whose answers are known. */
 const at = (text: string) => Date.parse(`${text}Z`);
@@ -84,31 +85,19 @@ async function seeded() {
     await database.run("INSERT INTO analytics_daily (day, name, count) VALUES (?, ?, ?)", [day, name, count]);
   const admin = await makeOperator(testApp.context, "dash.admin", "admin");
   const { accessToken } = await tokensFor(testApp.app, admin.username, admin.password);
-  return { ...testApp, headers: bearer(accessToken) };
+  const staff = staffOf(accessToken);
+  const { dashboard } = apiOf(testApp.app).panel;
+  /** The dashboard over from–to, as an administrator asks for it. */
+  const over = (query: { from?: string; to?: string }) => dashboard.get({ ...staff, query });
+  return { ...testApp, dashboard, over };
 }
-
-type Dashboard = {
-  days: {
-    day: string;
-    activeSubscriptions: number;
-    failedPayments: number;
-    supportClicks: number;
-    purchasesStarted: number;
-    purchasesCompleted: number;
-  }[];
-  months: { month: string; revenue: { RUB: number; KZT: number } }[];
-  trialToPaid: { trials: number; converted: number; rate: number | null };
-  churn: { activeAtStart: number; ended: number; rate: number | null };
-};
 
 describe("the dashboard", () => {
   test("March, day by day, adds up to the seeded answers", async () => {
-    const { app, headers } = await seeded();
-    const response = await app.handle(
-      request("/api/panel/dashboard?from=2026-03-01&to=2026-03-31", { headers }),
-    );
-    expect(response.status).toBe(200);
-    const dashboard = (await response.json()) as Dashboard;
+    const { over } = await seeded();
+    const march = over({ from: "2026-03-01", to: "2026-03-31" });
+    expect((await march).status).toBe(200);
+    const dashboard = await dataOf(march);
     expect(dashboard.days).toHaveLength(31);
     const day = (date: string) => dashboard.days.find((entry) => entry.day === date);
     expect(dashboard.days.map((entry) => entry.activeSubscriptions)).toEqual([
@@ -132,11 +121,8 @@ describe("the dashboard", () => {
   });
 
   test("a range across months lists each month; February has only the trial ruble", async () => {
-    const { app, headers } = await seeded();
-    const response = await app.handle(
-      request("/api/panel/dashboard?from=2026-02-15&to=2026-03-31", { headers }),
-    );
-    const dashboard = (await response.json()) as Dashboard;
+    const { over } = await seeded();
+    const dashboard = await dataOf(over({ from: "2026-02-15", to: "2026-03-31" }));
     expect(dashboard.months).toEqual([
       { month: "2026-02", revenue: { RUB: 1, KZT: 0 } },
       { month: "2026-03", revenue: { RUB: 151, KZT: 1050 } },
@@ -148,36 +134,27 @@ describe("the dashboard", () => {
   });
 
   test("a refund counts in the month it was made, whenever the payment was", async () => {
-    const { app, headers } = await seeded();
-    const response = await app.handle(
-      request("/api/panel/dashboard?from=2026-04-01&to=2026-04-30", { headers }),
-    );
-    const dashboard = (await response.json()) as Dashboard;
+    const { over } = await seeded();
+    const dashboard = await dataOf(over({ from: "2026-04-01", to: "2026-04-30" }));
     expect(dashboard.months).toEqual([{ month: "2026-04", revenue: { RUB: 0, KZT: -200 } }]);
   });
 
   test("administrators only; a range must be real dates, in order, at most a year", async () => {
-    const { app, context, headers } = await seeded();
+    const { app, context, dashboard, over } = await seeded();
     const support = await makeOperator(context, "dash.support", "support");
     const { accessToken } = await tokensFor(app, support.username, support.password);
-    expect((await app.handle(request("/api/panel/dashboard", { headers: bearer(accessToken) }))).status).toBe(
-      403,
-    );
-    expect((await app.handle(request("/api/panel/dashboard"))).status).toBe(401);
+    expect((await dashboard.get(staffOf(accessToken))).status).toBe(403);
+    expect((await dashboard.get()).status).toBe(401);
     for (const query of [
-      "from=2026-02-30&to=2026-03-01",
-      "from=2026-03-02&to=2026-03-01",
-      "from=2025-01-01&to=2026-03-01",
-      "from=yesterday",
-      "to=2026-13-01",
-      "to=",
+      { from: "2026-02-30", to: "2026-03-01" },
+      { from: "2026-03-02", to: "2026-03-01" },
+      { from: "2025-01-01", to: "2026-03-01" },
+      { from: "yesterday" },
+      { to: "2026-13-01" },
+      { to: "" },
     ])
-      expect((await app.handle(request(`/api/panel/dashboard?${query}`, { headers }))).status, query).toBe(
-        400,
-      );
-    const byDefault = (await (
-      await app.handle(request("/api/panel/dashboard", { headers }))
-    ).json()) as Dashboard;
+      expect((await over(query)).status, JSON.stringify(query)).toBe(400);
+    const byDefault = await dataOf(over({}));
     expect(byDefault.days).toHaveLength(30);
   });
 });

@@ -1,36 +1,25 @@
 import { describe, expect, test } from "vitest";
 import { addMonths } from "../../../bff/platform/calendar";
-import { makeTestApp, postJson, request } from "../../helpers/app";
-import { asCustomer, fixture, referralCodeOf, signIn } from "../../helpers/customers";
-import { bearer, makeOperator, tokensFor } from "../../helpers/operators";
+import { apiOf, dataOf, identityOf, sessionOf, staffOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { fixture, referralCodeOf, signIn } from "../../helpers/customers";
+import { makeOperator, tokensFor } from "../../helpers/operators";
 import { cards, ledger, order, passDays, payWithCard } from "../../helpers/payments";
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
+const { panel } = api;
 const admin = await makeOperator(context, "panel.admin", "admin");
 const { accessToken } = await tokensFor(app, admin.username, admin.password);
-const auth = bearer(accessToken);
+const auth = staffOf(accessToken);
 
-const call = async (
-  method: "GET" | "POST",
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) => {
-  const response = await app.handle(
-    request(path, {
-      method,
-      headers: { ...auth, "content-type": "application/json", ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  return {
-    status: response.status,
-    body: (await response.json()) as Record<string, unknown> & {
-      content: Record<string, unknown>[];
-      page: Record<string, number>;
-    },
-  };
-};
+const search = (emailPart: string, page = 0) =>
+  panel.users.search.post({}, { ...auth, query: { page, size: 10, sortBy: "id", emailPart } });
+const userById = (id: number) => dataOf(panel.users.getUserById.post({}, { ...auth, query: { id } }));
+const generatePromo = (body: Parameters<typeof panel.promos.generatePromo.post>[0], language?: string) =>
+  panel.promos.generatePromo.post(body, {
+    headers: { ...auth.headers, ...(language ? { "accept-language": language } : {}) },
+  });
 
 for (let index = 0; index < 23; index++)
   await fixture(app, {
@@ -41,34 +30,32 @@ await fixture(app, { email: "other@mail.test", status: "EXPIRED" });
 
 describe("users/search", () => {
   test("finds e-mail substrings whatever their case, 10 per page, with the status", async () => {
-    const first = await call(
-      "POST",
-      "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=search.PERSON",
-    );
-    expect(first.status).toBe(200);
-    expect(first.body.content).toHaveLength(10);
-    expect(first.body.page).toEqual({ size: 10, number: 0, totalElements: 23, totalPages: 3 });
-    expect(first.body.content[0]).toMatchObject({
+    const firstCall = search("search.PERSON");
+    expect((await firstCall).status).toBe(200);
+    const first = await dataOf(firstCall);
+    expect(first.content).toHaveLength(10);
+    expect(first.page).toEqual({ size: 10, number: 0, totalElements: 23, totalPages: 3 });
+    expect(first.content[0]).toMatchObject({
       email: "Search.Person0@Example.org",
       subscription: { status: "NOT_ACTIVE" },
     });
-    expect(first.body.content[1]).toMatchObject({ subscription: { status: "ACTIVE" } });
-    const last = await call(
-      "POST",
-      "/api/panel/users/search?page=2&size=10&sortBy=id&emailPart=search.person",
-    );
-    expect(last.body.content).toHaveLength(3);
-    const short = await call("POST", "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=.t");
-    expect(short.body.content.map((user) => user.email)).toEqual(["other@mail.test"]);
-    const none = await call("POST", "/api/panel/users/search?page=0&size=10&sortBy=id&emailPart=nobody-here");
-    expect(none.body).toMatchObject({ content: [], page: { totalElements: 0, totalPages: 0 } });
+    expect(first.content[1]).toMatchObject({ subscription: { status: "ACTIVE" } });
+    const last = await dataOf(search("search.person", 2));
+    expect(last.content).toHaveLength(3);
+    const short = await dataOf(search(".t"));
+    expect(short.content.map((user) => user.email)).toEqual(["other@mail.test"]);
+    const none = await dataOf(search("nobody-here"));
+    expect(none).toMatchObject({ content: [], page: { totalElements: 0, totalPages: 0 } });
   });
 
   test("a search with a control character is a 400 that says so, not a broken index query", async () => {
-    for (const part of ["person%00x", "%00", "a%1Bb"]) {
-      const response = await call("POST", `/api/panel/users/search?page=0&size=10&emailPart=${part}`);
+    for (const part of ["person\u0000x", "\u0000", "a\u001bb"]) {
+      const response = await panel.users.search.post(
+        {},
+        { ...auth, query: { page: 0, size: 10, emailPart: part } },
+      );
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({
+      expect(response.error?.value).toEqual({
         success: false,
         error: {
           code: "invisible_character",
@@ -80,9 +67,12 @@ describe("users/search", () => {
   });
 
   test("another page size is refused with a clear message", async () => {
-    const wrong = await call("POST", "/api/panel/users/search?page=0&size=50&emailPart=a");
+    const wrong = await panel.users.search.post(
+      {},
+      { ...auth, query: { page: 0, size: 50, emailPart: "a" } },
+    );
     expect(wrong.status).toBe(400);
-    expect(JSON.stringify(wrong.body)).toContain("size must be 10");
+    expect(JSON.stringify(wrong.error?.value)).toContain("size must be 10");
   });
 });
 
@@ -92,8 +82,8 @@ describe("a customer's details, receipts, invitees and logs", () => {
     const options = await order(app, customer, 1, 30);
     await payWithCard(app, options.invoiceId, cards.success);
     const userId = Number(options.accountId.replace("customer-", ""));
-    const user = await call("POST", `/api/panel/users/getUserById?id=${userId}`);
-    expect(user.body).toMatchObject({
+    const user = await userById(userId);
+    expect(user).toMatchObject({
       id: userId,
       email: "details@example.com",
       uid: customer.uid,
@@ -106,8 +96,9 @@ describe("a customer's details, receipts, invitees and logs", () => {
       referralDiscount: 0,
       devices: [],
     });
-    const checks = await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=3`);
-    expect(checks.body.content).toEqual([
+    const receipts = (size: number) => panel.checks.post({}, { ...auth, query: { userId, page: 0, size } });
+    const checks = await dataOf(receipts(3));
+    expect(checks.content).toEqual([
       expect.objectContaining({
         accountId: "details@example.com",
         amount: 1,
@@ -117,35 +108,35 @@ describe("a customer's details, receipts, invitees and logs", () => {
         subscriptionId: expect.any(Number),
       }),
     ]);
-    expect((await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=7`)).status).toBe(400);
+    expect((await receipts(7)).status).toBe(400);
     for (const size of [10, 25, 50]) {
-      const bigger = await call("POST", `/api/panel/checks?userId=${userId}&page=0&size=${size}`);
-      expect(bigger.status).toBe(200);
-      expect(bigger.body.page).toMatchObject({ size, number: 0, totalElements: 1, totalPages: 1 });
+      const bigger = receipts(size);
+      expect((await bigger).status).toBe(200);
+      expect((await dataOf(bigger)).page).toMatchObject({ size, number: 0, totalElements: 1, totalPages: 1 });
     }
-    const invitees = await call(
-      "POST",
-      `/api/panel/invitations/getInviteesByInviterId?userId=${userId}&size=10&page=0&sortBy=created&sortDirection=DESC`,
+    const invitees = await dataOf(
+      panel.invitations.getInviteesByInviterId.post(
+        {},
+        { ...auth, query: { userId, size: 10, page: 0, sortBy: "created", sortDirection: "DESC" } },
+      ),
     );
-    expect(invitees.body).toMatchObject({
+    expect(invitees).toMatchObject({
       invitations: { content: [], page: { size: 10, number: 0, totalElements: 0 } },
       page: { size: 10, number: 0, totalElements: 0, totalPages: 0 },
     });
-    const logs = await app.handle(
-      request(`/api/panel/logs?userId=${userId}`, { method: "POST", headers: auth }),
-    );
-    expect(await logs.json()).toEqual([]);
-    expect((await call("POST", "/api/panel/users/getUserById?id=999999")).status).toBe(404);
+    const logs = await panel.logs.post({}, { ...auth, query: { userId } });
+    expect(logs.data).toEqual([]);
+    const missing = await panel.users.getUserById.post({}, { ...auth, query: { id: 999999 } });
+    expect(missing.status).toBe(404);
   });
 
   test("the permanent cost is what the next renewal charges: the tariff plus an extra device slot", async () => {
     const customer = await signIn(app, "two-slots@example.com");
     const options = await order(app, customer, 1, 30);
     await payWithCard(app, options.invoiceId, cards.success);
-    expect((await app.handle(asCustomer(customer, "/api/profile/addDevice"))).status).toBe(200);
+    expect((await api.profile.addDevice.post(identityOf(customer), sessionOf(customer))).status).toBe(200);
     const userId = Number(options.accountId.replace("customer-", ""));
-    const user = await call("POST", `/api/panel/users/getUserById?id=${userId}`);
-    expect(user.body).toMatchObject({
+    expect(await userById(userId)).toMatchObject({
       subscription: {
         totalCost: 200,
         deviceCount: 2,
@@ -183,22 +174,17 @@ describe("promo codes", () => {
     [{ expirationDate: "2026-02-30x" }, "promo_validity_out_of_range", "validity must be 1 to 12 months"],
     [{ promoType: "FREE_YEAR" }, "promo_type_unknown", "such promo codes cannot be created"],
   ])("%j is refused: %s", async (change, code, message) => {
-    const response = await call("POST", "/api/panel/promos/generatePromo", { ...valid, ...change });
+    const response = await generatePromo({ ...valid, ...change });
     expect(response.status).toBe(400);
     // The spec's `message` (generatePromo answers `message, success`) beside DESIGN §9's error.
-    expect(response.body).toEqual({ success: false, message, error: { code, message } });
+    expect(response.error?.value).toEqual({ success: false, message, error: { code, message } });
   });
 
   test("a refusal is worded in the operator's language", async () => {
-    const response = await call(
-      "POST",
-      "/api/panel/promos/generatePromo",
-      { ...valid, promoCode: "ABCD" },
-      { "accept-language": "ru" },
-    );
+    const response = await generatePromo({ ...valid, promoCode: "ABCD" }, "ru");
     expect(response.status).toBe(400);
     const message = "промокод должен содержать 5 или более символов";
-    expect(response.body).toEqual({
+    expect(response.error?.value).toEqual({
       success: false,
       message,
       error: { code: "promo_code_too_short", message },
@@ -207,17 +193,12 @@ describe("promo codes", () => {
 
   test("the created message is worded in the operator's language too", async () => {
     const create = (promoCode: string, language: string) =>
-      call(
-        "POST",
-        "/api/panel/promos/generatePromo",
-        { ...valid, promoCode },
-        { "accept-language": language },
-      );
-    expect((await create("worded_en", "en")).body).toEqual({
+      dataOf(generatePromo({ ...valid, promoCode }, language));
+    expect(await create("worded_en", "en")).toEqual({
       success: true,
       message: "Promo code WORDED_EN created.",
     });
-    expect((await create("worded_ru", "ru")).body).toEqual({
+    expect(await create("worded_ru", "ru")).toEqual({
       success: true,
       message: "Промокод WORDED_RU создан.",
     });
@@ -231,58 +212,50 @@ describe("promo codes", () => {
     [{ expirationDate: months(12) }],
   ])("%j at the edge is accepted", async (change) => {
     const code = `EDGE${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
-    const response = await call("POST", "/api/panel/promos/generatePromo", {
-      ...valid,
-      promoCode: code,
-      ...change,
-    });
+    const response = await generatePromo({ ...valid, promoCode: code, ...change });
     expect(response.status).toBe(200);
-    expect(response.body.success).toBe(true);
+    expect(response.data?.success).toBe(true);
   });
 
   test("codes are stored upper-case, duplicates refused, listed 5 per page newest first", async () => {
-    expect(
-      (await call("POST", "/api/panel/promos/generatePromo", { ...valid, promoCode: "dupl1" })).status,
-    ).toBe(200);
-    const again = await call("POST", "/api/panel/promos/generatePromo", { ...valid, promoCode: "DUPL1" });
+    expect((await generatePromo({ ...valid, promoCode: "dupl1" })).status).toBe(200);
+    const again = await generatePromo({ ...valid, promoCode: "DUPL1" });
     expect(again.status).toBe(409);
     const taken = "A promo code with this name already exists.";
-    expect(again.body).toEqual({
+    expect(again.error?.value).toEqual({
       success: false,
       message: taken,
       error: { code: "promo_code_taken", message: taken },
     });
-    const list = await call(
-      "GET",
-      "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC",
-    );
-    expect(list.body.content).toHaveLength(5);
-    expect(list.body.content[0]).toMatchObject({
+    const available = (code?: string) =>
+      dataOf(
+        panel.promos.availablePromos.get({
+          ...auth,
+          query: { page: 0, size: 5, sortBy: "id", sortDirection: "DESC", code },
+        }),
+      );
+    const list = await available();
+    expect(list.content).toHaveLength(5);
+    expect(list.content[0]).toMatchObject({
       promoCode: "DUPL1",
       promoType: "DISCOUNT",
       isAvailable: true,
       discount: 0.25,
       expirationDate: months(3),
     });
-    expect(list.body.page.size).toBe(5);
-    const found = await call(
-      "GET",
-      "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC&code=upl",
-    );
-    expect(found.body.content.map((promo) => promo.promoCode)).toEqual(["DUPL1"]);
-    expect(found.body.page).toMatchObject({ totalElements: 1, totalPages: 1 });
-    const none = await call(
-      "GET",
-      "/api/panel/promos/availablePromos?page=0&size=5&sortBy=id&sortDirection=DESC&code=%25_",
-    );
-    expect(none.body.content).toEqual([]);
+    expect(list.page.size).toBe(5);
+    const found = await available("upl");
+    expect(found.content.map((promo) => promo.promoCode)).toEqual(["DUPL1"]);
+    expect(found.page).toMatchObject({ totalElements: 1, totalPages: 1 });
+    // LIKE's own wildcards are matched as themselves.
+    expect((await available("%_")).content).toEqual([]);
     // Each kind's name is the catalogue's, in the operator's language.
-    const types = await call("GET", "/api/panel/promos/promoTypes", undefined, { cookie: "i18next=ru" });
-    expect(types.body).toEqual([{ type: "DISCOUNT", name: "Скидка на подписку" }]);
-    const inEnglish = await call("GET", "/api/panel/promos/promoTypes", undefined, {
-      "accept-language": "en",
+    const types = await panel.promos.promoTypes.get({ headers: { ...auth.headers, cookie: "i18next=ru" } });
+    expect(types.data).toEqual([{ type: "DISCOUNT", name: "Скидка на подписку" }]);
+    const inEnglish = await panel.promos.promoTypes.get({
+      headers: { ...auth.headers, "accept-language": "en" },
     });
-    expect(inEnglish.body).toEqual([{ type: "DISCOUNT", name: "Subscription discount" }]);
+    expect(inEnglish.data).toEqual([{ type: "DISCOUNT", name: "Subscription discount" }]);
   });
 });
 
@@ -291,12 +264,11 @@ describe("refund", () => {
     const customer = await signIn(app, "refund-me@example.com");
     const options = await order(app, customer, 1, 30);
     await payWithCard(app, options.invoiceId, cards.success);
-    const first = await app.handle(
-      postJson("/api/panel/refund", { email: "refund-me@example.com", uid: customer.uid }, auth),
-    );
-    expect(await first.json()).toMatchObject({ Success: true, Message: expect.stringContaining("60 days") });
+    const refund = () => panel.refund.post({ email: "refund-me@example.com", uid: customer.uid }, auth);
+    const first = await refund();
+    expect(first.data).toMatchObject({ Success: true, Message: expect.stringContaining("60 days") });
     const userId = Number(options.accountId.replace("customer-", ""));
-    expect((await call("POST", `/api/panel/users/getUserById?id=${userId}`)).body).toMatchObject({
+    expect(await userById(userId)).toMatchObject({
       subscription: { status: "EXPIRED" },
       hasAccess: false,
     });
@@ -304,12 +276,10 @@ describe("refund", () => {
       ["payment", 1],
       ["refund", 1],
     ]);
-    const second = await app.handle(
-      postJson("/api/panel/refund", { email: "refund-me@example.com", uid: customer.uid }, auth),
-    );
-    expect(await second.json()).toMatchObject({ Success: false });
-    const audit = await call("GET", "/api/panel/audit?page=0&size=20");
-    expect(audit.body.content[0]).toMatchObject({
+    const second = await refund();
+    expect(second.data).toMatchObject({ Success: false });
+    const audit = await dataOf(panel.audit.get({ ...auth, query: { page: 0, size: 20 } }));
+    expect(audit.content[0]).toMatchObject({
       operator: "panel.admin",
       action: "refund",
       targetEmail: "refund-me@example.com",
@@ -324,19 +294,11 @@ describe("refund", () => {
     await payWithCard(app, (await order(app, friend, 1, 1)).invoiceId, cards.success);
     await passDays(app, 1.5);
     const shop = async () =>
-      (
-        (await (
-          await app.handle(
-            postJson("/api/shop/getShop", { email: inviter.email }, { cookie: inviter.cookie }),
-          )
-        ).json()) as { discount: number }
-      ).discount;
+      (await dataOf(api.shop.getShop.post({ email: inviter.email }, sessionOf(inviter)))).discount;
     expect(await shop()).toBe(0.25);
     // The clock moved past the access token's 15 minutes: sign in to the panel again.
-    const fresh = bearer((await tokensFor(app, admin.username, admin.password)).accessToken);
-    await app.handle(
-      postJson("/api/panel/refund", { email: "refunded-friend@example.com", uid: friend.uid }, fresh),
-    );
+    const fresh = staffOf((await tokensFor(app, admin.username, admin.password)).accessToken);
+    await panel.refund.post({ email: "refunded-friend@example.com", uid: friend.uid }, fresh);
     expect(await shop()).toBe(0);
   });
 });

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { signBody } from "../../../bff/adapters/cloudpayments/signature";
 import { errorHandler } from "../../../bff/platform/error-handler";
 import { redact } from "../../../bff/platform/logger";
-import { postJson, request } from "../../helpers/app";
+import { apiOf, dataOf, staffOf } from "../../helpers/api";
+import { request } from "../../helpers/app";
 import { type RunningServer, startCapturedServer } from "../../helpers/captured-process";
 import { demoToken, type SignedIn, sessionCookieFrom } from "../../helpers/customers";
-import { bearer, solveCaptcha } from "../../helpers/operators";
+import { solveCaptcha } from "../../helpers/operators";
 import { cards, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
 import { remoteApp } from "../../helpers/remote-app";
 import { freePort, smtpPassword, smtpUser, startSmtpServer } from "../../helpers/smtp-server";
@@ -61,25 +62,25 @@ async function expectStatus(response: Response, status: number, step: string): P
 /** The whole run, over HTTP against the process, keeping each secret it meets. */
 async function fullRun(origin: string): Promise<void> {
   const app = remoteApp(origin);
+  const api = apiOf(app);
 
-  async function signIn(email: string, extra: Record<string, unknown> = {}): Promise<SignedIn> {
+  async function signIn(email: string, extra: { prepaidToken?: string } = {}): Promise<SignedIn> {
     const token = await demoToken(app, email);
     keep(`demo identity credential of ${email}`, token.credential);
-    const response = await app.handle(
-      postJson("/api/register", {
-        uid: token.uid,
-        email: token.email,
-        photoURL: token.photoURL,
-        providerId: token.providerId,
-        referralCode: "",
-        period: 1,
-        tariff: 1,
-        credential: token.credential,
-        ...extra,
-      }),
-    );
-    await expectStatus(response, 200, `register ${email}`);
-    const cookie = sessionCookieFrom(response);
+    const registered = api.register.post({
+      uid: token.uid,
+      email: token.email,
+      photoURL: token.photoURL,
+      providerId: token.providerId,
+      referralCode: "",
+      period: 1,
+      tariff: 1,
+      credential: token.credential,
+      ...extra,
+    });
+    // Any answer but a 2xx fails the run here, with its status and body.
+    await dataOf(registered);
+    const cookie = sessionCookieFrom((await registered).response);
     keep(`session cookie of ${email}`, cookie.slice(cookie.indexOf("=") + 1));
     return { uid: token.uid, email: token.email, providerId: token.providerId, cookie };
   }
@@ -101,7 +102,7 @@ async function fullRun(origin: string): Promise<void> {
   // takes, since a notice that goes out after the move moves its charge (DESIGN §13(a)).
   await runBilling(app);
   const isNoticePending = async () =>
-    ((await (await app.handle(request("/api/dev/mail"))).json()) as { kind: string; status: string }[]).some(
+    (await dataOf(api.dev.mail.get())).some(
       (mail) => mail.kind === "renewal_notice" && mail.status === "pending",
     );
   while (await isNoticePending()) await Bun.sleep(50);
@@ -158,57 +159,30 @@ async function fullRun(origin: string): Promise<void> {
   async function staffLogin(password: string) {
     const captcha = await solveCaptcha(app);
     keep(`captcha solution ${secrets.size}`, captcha);
-    return app.handle(postJson("/api/auth/login", { username: operator.username, password, captcha }));
+    // Over real HTTP the server sees the socket's own address: the typed client can log in.
+    return api.auth.login.post({ username: operator.username, password, captcha });
   }
   const wrongPassword = `${operator.password}-typo`;
   keep("wrong operator password", wrongPassword);
-  await expectStatus(await staffLogin(wrongPassword), 401, "login with a wrong password");
-  const first = (await (await expectStatus(await staffLogin(operator.password), 200, "login")).json()) as {
-    accessToken: string;
-    refreshToken: string;
-  };
+  expect((await staffLogin(wrongPassword)).status, "login with a wrong password").toBe(401);
+  const first = await dataOf(staffLogin(operator.password));
   keep("first access token", first.accessToken);
   keep("first refresh token", first.refreshToken);
-  const rotated = (await (
-    await expectStatus(
-      await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken })),
-      200,
-      "refresh",
-    )
-  ).json()) as { accessToken: string; refreshToken: string };
+  const rotated = await dataOf(api.auth.refreshToken.post({ refreshToken: first.refreshToken }));
   keep("rotated access token", rotated.accessToken);
   keep("rotated refresh token", rotated.refreshToken);
-  const refund = await app.handle(
-    postJson(
-      "/api/panel/refund",
-      { email: payer.customer.email, uid: payer.customer.uid },
-      bearer(rotated.accessToken),
-    ),
-  );
-  expect(await (await expectStatus(refund, 200, "refund")).json()).toMatchObject({ Success: true });
-  await expectStatus(
-    await app.handle(
-      postJson("/api/auth/logout", { refreshToken: rotated.refreshToken }, bearer(rotated.accessToken)),
-    ),
-    200,
-    "logout",
-  );
-  await expectStatus(
-    await app.handle(postJson("/api/auth/refreshToken", { refreshToken: first.refreshToken })),
-    401,
-    "reuse of a rotated refresh token",
-  );
+  const asStaff = staffOf(rotated.accessToken);
+  const refund = api.panel.refund.post({ email: payer.customer.email, uid: payer.customer.uid }, asStaff);
+  expect(await dataOf(refund)).toMatchObject({ Success: true });
+  const loggedOut = await api.auth.logout.post({ refreshToken: rotated.refreshToken }, asStaff);
+  expect(loggedOut.status, "logout").toBe(200);
+  const reuse = await api.auth.refreshToken.post({ refreshToken: first.refreshToken });
+  expect(reuse.status, "reuse of a rotated refresh token").toBe(401);
 
   // An anonymous prepaid purchase, bound to an account at sign-up.
   const prepaidToken = `prepaid-${randomUUID()}`;
   keep("prepaid token", prepaidToken);
-  const prepaid = (await (
-    await expectStatus(
-      await app.handle(postJson("/api/shop/order", { prepaidToken, tariff: 1, period: 1 })),
-      200,
-      "prepaid order",
-    )
-  ).json()) as { invoiceId: string };
+  const prepaid = await dataOf(api.shop.order.post({ prepaidToken, tariff: 1, period: 1 }));
   expect((await payWithCard(app, prepaid.invoiceId, cards.success)).success).toBe(true);
   await signIn("log-prepaid@example.com", { prepaidToken });
 

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { apiOf, identityOf, sessionOf } from "../../helpers/api";
 import { postJson } from "../../helpers/app";
-import { asCustomer, signIn } from "../../helpers/customers";
+import { signIn } from "../../helpers/customers";
 import { login, solveCaptcha } from "../../helpers/operators";
 import { remoteApp } from "../../helpers/remote-app";
 import { startProcess } from "../../helpers/start-process";
@@ -50,21 +51,24 @@ beforeAll(async () => {
 describe("two instances of one database", () => {
   test("a customer signed in on one is signed in on the other, and a logout on either ends it on both within a second", async () => {
     const customer = await signIn(first, "shared.session@example.com");
-    expect((await second.handle(asCustomer(customer, "/api/profile"))).status).toBe(200);
-    expect((await first.handle(asCustomer(customer, "/api/profile"))).status).toBe(200);
+    const cabinetOn = (instance: typeof first) =>
+      apiOf(instance).profile.post(identityOf(customer), sessionOf(customer));
+    expect((await cabinetOn(second)).status).toBe(200);
+    expect((await cabinetOn(first)).status).toBe(200);
 
-    const loggedOut = await second.handle(postJson("/api/session/logout", {}, { cookie: customer.cookie }));
+    const loggedOut = await apiOf(second).session.logout.post({}, sessionOf(customer));
     expect(loggedOut.status).toBe(200);
     // The first instance may answer from its read cache, which lives at most a second
     // on a shared database (read-cache.ts); a second after the logout the session is gone
     // there too. Asked once the second is over, however long the machine took to get
     // there: every entry cached before the logout is older than that by then.
     await Bun.sleep(1_000);
-    expect((await first.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
-    expect((await second.handle(asCustomer(customer, "/api/profile"))).status).toBe(401);
+    expect((await cabinetOn(first)).status).toBe(401);
+    expect((await cabinetOn(second)).status).toBe(401);
   });
 
   test("a captcha spent on one instance is refused on the other", async () => {
+    // Logins are read raw: a refusal is plain text.
     const captcha = await solveCaptcha(first);
     const accepted = await second.handle(postJson("/api/auth/login", { ...admin, captcha }));
     expect(accepted.status).toBe(200);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../../../bff/platform/config";
+import { apiOf } from "../../helpers/api";
 import {
   type CapturedProcess,
   exitCodeOf,
@@ -12,6 +13,7 @@ import {
 } from "../../helpers/captured-process";
 import { malformedJsonBodies, objectText, plausibleValue } from "../../helpers/fuzz-inputs";
 import { bodySchemaOf, type OpenApiDocument, type Route } from "../../helpers/fuzz-requests";
+import { remoteApp } from "../../helpers/remote-app";
 
 // DESIGN §12, modes: an unset APP_MODE is demo only while nothing real is configured;
 // production refuses weak or plain-http settings, and in production every demo part
@@ -442,12 +444,13 @@ describe("start-up of real server processes", () => {
   });
 
   test("production: /api/health and the staff captcha challenge still work", async () => {
-    const health = await fetch(`${productionServer.origin}/api/health`);
+    const api = apiOf(remoteApp(productionServer.origin));
+    const health = await api.health.get();
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: "ok", mode: "production" });
-    const captcha = await fetch(`${productionServer.origin}/api/auth/captcha`);
+    expect(health.data).toMatchObject({ status: "ok", mode: "production" });
+    const captcha = await api.auth.captcha.get();
     expect(captcha.status).toBe(200);
-    expect(await captcha.json()).toMatchObject({
+    expect(captcha.data).toMatchObject({
       provider: "altcha",
       algorithm: "SHA-256",
       challenge: expect.any(String),

@@ -6,6 +6,9 @@ import { afterAll, expect, test } from "vitest";
 import { dayMs } from "../../../bff/platform/calendar";
 import { openDatabase } from "../../../bff/platform/database";
 import type { Database } from "../../../db/database";
+import { apiOf, dataOf } from "../../helpers/api";
+import { type LedgerEntry, ledger, runBilling } from "../../helpers/payments";
+import { remoteApp } from "../../helpers/remote-app";
 import { seedPayingCustomers } from "../../helpers/seed-paying-customers";
 import { startProcess } from "../../helpers/start-process";
 import { testDatabaseUrl } from "../../helpers/test-database";
@@ -32,11 +35,10 @@ async function startInstance(databaseUrl: string, bankOrigin?: string) {
       : { SANDBOX_LATENCY_MS: "100", SANDBOX_JITTER_MS: "50" }),
   });
   running.push(child);
-  return { child, origin: `http://127.0.0.1:${port}` };
+  const origin = `http://127.0.0.1:${port}`;
+  // The process's own API, called over HTTP with the helpers and client the in-process tests use.
+  return { child, origin, app: remoteApp(origin) };
 }
-
-type Entry = { invoiceId: string; accountId: string; amount: number; status: string };
-type Counts = Record<string, number>;
 
 const running: Subprocess[] = [];
 const databases: Database[] = [];
@@ -45,25 +47,16 @@ afterAll(async () => {
   for (const database of databases) await database.close();
 });
 
-const post = async <T>(url: string, body?: unknown) =>
-  (await (
-    await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-  ).json()) as T;
-
 /** Completed renewal charges at the bank, by account. */
-async function renewalsAtBank(bankOrigin: string) {
-  const ledger = (await (await fetch(`${bankOrigin}/api/dev/sandbox/ledger`)).json()) as Entry[];
-  const byAccount = new Map<string, Entry[]>();
-  for (const entry of ledger.filter((item) => item.invoiceId.startsWith("renewal-")))
+async function renewalsAtBank(bank: ReturnType<typeof remoteApp>) {
+  const entries = await ledger(bank);
+  const byAccount = new Map<string, LedgerEntry[]>();
+  for (const entry of entries.filter((item) => item.invoiceId.startsWith("renewal-")))
     byAccount.set(entry.accountId, [...(byAccount.get(entry.accountId) ?? []), entry]);
   return byAccount;
 }
 
-const completed = (entries: Entry[] | undefined) =>
+const completed = (entries: LedgerEntry[] | undefined) =>
   (entries ?? []).filter((entry) => entry.status === "Completed").length;
 
 test("two instances run passes at once, one is killed mid-pass, the other finishes: every renewal charged exactly once", async () => {
@@ -81,9 +74,9 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
 
   // Notices first (24 h ahead, DESIGN §13(a)), then the one shared test clock moves:
   // the other instance follows it (asked here rather than waited for).
-  await post(`${bank.origin}/api/dev/billing/run`);
-  const moved = await post<{ now: string }>(`${bank.origin}/api/dev/clock`, { advanceDays: 1.5 });
-  const seen = await post<{ now: string }>(`${other.origin}/api/dev/clock`, { advanceDays: 0 });
+  await runBilling(bank.app);
+  const moved = await dataOf(apiOf(bank.app).dev.clock.post({ advanceDays: 1.5 }));
+  const seen = await dataOf(apiOf(other.app).dev.clock.post({ advanceDays: 0 }));
   // Asked after the move, so at least as late; moved once, so not a day later (the real
   // time between the two answers only adds to it, however busy the machine).
   expect(Date.parse(seen.now)).toBeGreaterThanOrEqual(Date.parse(moved.now));
@@ -92,13 +85,13 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
   // The second instance starts a pass alone: what the bank charges now, it charged (through
   // the first one's sandbox). Then the first joins in, and the second is killed mid-pass.
   const chargedAtBank = async () =>
-    [...(await renewalsAtBank(bank.origin)).values()].reduce((sum, entries) => sum + entries.length, 0);
+    [...(await renewalsAtBank(bank.app)).values()].reduce((sum, entries) => sum + entries.length, 0);
   // As long as the passes take on this machine: a busy one makes the wait longer, not red.
   const waitForCharges = async (count: number) => {
     while ((await chargedAtBank()) < count) await Bun.sleep(5);
     return chargedAtBank();
   };
-  void post(`${other.origin}/api/dev/billing/run`).catch(() => undefined);
+  void runBilling(other.app).catch(() => undefined);
   const chargedByOther = await waitForCharges(20);
   // Only the second instance is charging yet: its claims name its pass (process-sequence).
   const database = await openDatabase({ databaseUrl, databasePath: "" });
@@ -115,7 +108,7 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
         [`${otherProcess}-%`],
       )
     )?.count ?? 0;
-  const bankPass = post<Counts>(`${bank.origin}/api/dev/billing/run`);
+  const bankPass = runBilling(bank.app);
   const chargedBeforeKill = await waitForCharges(chargedByOther + 60);
   // Killed mid-batch, not in the moment between two (waiting for its turn to claim, with
   // nothing of its own pending), so that there are leftovers to settle.
@@ -137,12 +130,12 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
   const deadline = Date.now() + 300_000;
   let recovered = 0;
   while (missing > 0 && Date.now() < deadline) {
-    recovered += (await post<Counts>(`${bank.origin}/api/dev/billing/run`)).recovered ?? 0;
-    const byAccount = await renewalsAtBank(bank.origin);
+    recovered += (await runBilling(bank.app)).recovered ?? 0;
+    const byAccount = await renewalsAtBank(bank.app);
     missing = accounts.filter((account) => completed(byAccount.get(account)) !== 1).length;
     if (missing > 0) await Bun.sleep(3_000);
   }
-  const byAccount = await renewalsAtBank(bank.origin);
+  const byAccount = await renewalsAtBank(bank.app);
   const doubleCharged = accounts.filter((account) => completed(byAccount.get(account)) > 1);
   const missed = accounts.filter((account) => completed(byAccount.get(account)) === 0);
   expect(doubleCharged).toEqual([]);
@@ -152,6 +145,6 @@ test("two instances run passes at once, one is killed mid-pass, the other finish
   // notification may land after the kill, so look-ups can be fewer than the leftovers).
   expect(await pendingOfOther()).toBe(0);
   expect(recovered).toBeLessThanOrEqual(leftAtKill);
-  const again = await post<Counts>(`${bank.origin}/api/dev/billing/run`);
+  const again = await runBilling(bank.app);
   expect(again.charged).toBe(0);
 }, 900_000);

@@ -1,41 +1,49 @@
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, test } from "vitest";
 import { demoGoogleClientId, demoIssuer } from "../../../bff/adapters/demo-idp/provider";
-import { makeTestApp, postJson } from "../../helpers/app";
-import { asCustomer, demoToken, sessionCookieFrom } from "../../helpers/customers";
+import { apiOf, dataOf, identityOf, refusalOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { demoToken, sessionCookieFrom } from "../../helpers/customers";
 
 const { app, context } = await makeTestApp();
+const api = apiOf(app);
 const demo = context.identity.demo;
 if (!demo) throw new Error("the test app runs in demo mode");
+
+type Registration = Parameters<typeof api.register.post>[0];
 
 const registerWith = (
   credential: string,
   identity: { uid: string; email: string },
-  extra: Record<string, unknown> = {},
+  extra: Partial<Registration> = {},
 ) =>
-  app.handle(
-    postJson("/api/register", {
-      uid: identity.uid,
-      email: identity.email,
-      photoURL: null,
-      providerId: "google.com",
-      referralCode: "",
-      period: 30,
-      tariff: 1,
-      credential,
-      ...extra,
-    }),
-  );
+  api.register.post({
+    uid: identity.uid,
+    email: identity.email,
+    photoURL: null,
+    providerId: "google.com",
+    referralCode: "",
+    period: 30,
+    tariff: 1,
+    credential,
+    ...extra,
+  });
 
-const errorOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string; message: string } }).error;
+/** The shop as the customer signed in by `registered` sees it. */
+async function shopAfter(
+  registered: ReturnType<typeof registerWith>,
+  identity: { uid: string; email: string },
+) {
+  const headers = { cookie: sessionCookieFrom((await registered).response) };
+  return dataOf(api.shop.getShop.post(identityOf(identity), { headers }));
+}
 
 describe("register with a Google-style credential", () => {
   test("a valid token signs the customer in with an HttpOnly, SameSite=Lax session", async () => {
     const token = await demoToken(app, "valid@example.com");
-    const response = await registerWith(token.credential, token);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
+    const { status, data, response } = await registerWith(token.credential, token);
+    expect(status).toBe(200);
+    expect(data).toEqual({
       success: true,
       expirationDate: null,
       subscriptionIsActive: false,
@@ -43,9 +51,9 @@ describe("register with a Google-style credential", () => {
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith("kannt_session="));
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
-    const profile = await app.handle(
-      asCustomer({ ...token, cookie: sessionCookieFrom(response) }, "/api/profile"),
-    );
+    const profile = await api.profile.post(identityOf(token), {
+      headers: { cookie: sessionCookieFrom(response) },
+    });
     expect(profile.status).toBe(200);
   });
 
@@ -59,10 +67,11 @@ describe("register with a Google-style credential", () => {
       .setIssuedAt()
       .setExpirationTime("1h")
       .sign(privateKey);
-    const response = await registerWith(forged, { uid: "forged-uid", email: "forged@example.com" });
-    expect(response.status).toBe(401);
-    expect((await errorOf(response)).message).toMatch(/could not be verified/);
-    expect(response.headers.getSetCookie()).toEqual([]);
+    const registered = registerWith(forged, { uid: "forged-uid", email: "forged@example.com" });
+    const refused = await refusalOf(registered);
+    expect(refused.status).toBe(401);
+    expect(refused.message).toMatch(/could not be verified/);
+    expect((await registered).response.headers.getSetCookie()).toEqual([]);
   });
 
   test("an expired token is refused", async () => {
@@ -72,9 +81,9 @@ describe("register with a Google-style credential", () => {
       issuedAt: Date.now() - 3 * 3600_000,
       expiresInSeconds: 3600,
     });
-    const response = await registerWith(credential, identity);
-    expect(response.status).toBe(401);
-    expect((await errorOf(response)).message).toMatch(/expired/);
+    const refused = await refusalOf(registerWith(credential, identity));
+    expect(refused.status).toBe(401);
+    expect(refused.message).toMatch(/expired/);
   });
 
   test("a token for another audience is refused", async () => {
@@ -87,16 +96,18 @@ describe("register with a Google-style credential", () => {
   test("an unverified e-mail is refused", async () => {
     const identity = { uid: "unverified-uid", email: "unverified@example.com" };
     const credential = await demo.signGoogleIdToken({ ...identity, emailVerified: false });
-    const response = await registerWith(credential, identity);
-    expect(response.status).toBe(401);
-    expect((await errorOf(response)).message).toMatch(/not verified/);
+    const refused = await refusalOf(registerWith(credential, identity));
+    expect(refused.status).toBe(401);
+    expect(refused.message).toMatch(/not verified/);
   });
 
   test("a body naming another account than the token is refused", async () => {
     const token = await demoToken(app, "owner@example.com");
-    const response = await registerWith(token.credential, { uid: token.uid, email: "victim@example.com" });
-    expect(response.status).toBe(401);
-    expect((await errorOf(response)).message).toMatch(/does not match/);
+    const refused = await refusalOf(
+      registerWith(token.credential, { uid: token.uid, email: "victim@example.com" }),
+    );
+    expect(refused.status).toBe(401);
+    expect(refused.message).toMatch(/does not match/);
   });
 
   test("an e-mail that starts with an emoji or a lone surrogate gets a well-formed demo avatar", async () => {
@@ -131,9 +142,9 @@ describe("register with a Yandex token", () => {
 
   test("a token issued to another client id is refused", async () => {
     const token = await demoToken(app, "ya-other@example.ru", "yandex", { clientId: "another-yandex-app" });
-    const response = await registerYandex(token);
-    expect(response.status).toBe(401);
-    expect((await errorOf(response)).message).toMatch(/another application/);
+    const refused = await refusalOf(registerYandex(token));
+    expect(refused.status).toBe(401);
+    expect(refused.message).toMatch(/another application/);
   });
 
   test("a token the info endpoint does not know is refused", async () => {
@@ -154,29 +165,28 @@ describe("period and tariff", () => {
     [{ tariff: 1.5 }, /tariff must be/],
   ])("%j is a 400 with a clear message", async (values, message) => {
     const token = await demoToken(app, "ranges@example.com");
-    const response = await registerWith(token.credential, token, values);
-    expect(response.status).toBe(400);
-    expect((await errorOf(response)).message).toMatch(message);
+    const refused = await refusalOf(registerWith(token.credential, token, values));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(message);
   });
 
   test("a wrong type is a 400 that names the field", async () => {
     const token = await demoToken(app, "types@example.com");
-    const response = await registerWith(token.credential, token, { period: "thirty" });
-    expect(response.status).toBe(400);
-    expect((await errorOf(response)).message).toContain("period");
+    const refused = await refusalOf(registerWith(token.credential, token, { period: "thirty" as never }));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toContain("period");
   });
 
   test("numbers written as text, as browser storage keeps them, are taken as numbers", async () => {
     const token = await demoToken(app, "as-text@example.com");
-    const response = await registerWith(token.credential, token, { period: "7", tariff: "6" });
-    expect(response.status).toBe(200);
-    const shop = await app.handle(
-      asCustomer({ ...token, cookie: sessionCookieFrom(response) }, "/api/shop/getShop"),
-    );
-    expect(((await shop.json()) as { periodMonths: number }).periodMonths).toBe(6);
-    const outOfRange = await registerWith(token.credential, token, { period: "31" });
+    // Text where the schema's type says number: what browser storage hands the client.
+    const asText = { period: "7", tariff: "6" } as never;
+    const registered = registerWith(token.credential, token, asText);
+    expect((await registered).status).toBe(200);
+    expect((await shopAfter(registered, token)).periodMonths).toBe(6);
+    const outOfRange = await refusalOf(registerWith(token.credential, token, { period: "31" as never }));
     expect(outOfRange.status).toBe(400);
-    expect((await errorOf(outOfRange)).message).toMatch(/period must be a whole number of days from 1 to 30/);
+    expect(outOfRange.message).toMatch(/period must be a whole number of days from 1 to 30/);
   });
 
   test.each([1, 30])("period %i is accepted", async (period) => {
@@ -186,16 +196,9 @@ describe("period and tariff", () => {
 
   test.each([1, 3, 6, 12])("tariff %i is accepted and the shop quotes that period", async (tariff) => {
     const token = await demoToken(app, `tariff${tariff}@example.com`);
-    const response = await registerWith(token.credential, token, { tariff });
-    expect(response.status).toBe(200);
-    const shop = await app.handle(
-      asCustomer({ ...token, cookie: sessionCookieFrom(response) }, "/api/shop/getShop"),
-    );
-    const body = (await shop.json()) as {
-      periodMonths: number;
-      monthlyPayment: number;
-      firstPayment: number;
-    };
+    const registered = registerWith(token.credential, token, { tariff });
+    expect((await registered).status).toBe(200);
+    const body = await shopAfter(registered, token);
     expect(body.periodMonths).toBe(tariff);
     expect(body.firstPayment).toBe(1);
     expect(body.monthlyPayment).toBe({ 1: 150, 3: 400, 6: 600, 12: 1080 }[tariff]);
@@ -205,23 +208,21 @@ describe("period and tariff", () => {
 describe("currency", () => {
   test("a customer whose language is kk at sign-up pays in tenge", async () => {
     const token = await demoToken(app, "kz@example.kz");
-    const response = await app.handle(
-      postJson(
-        "/api/register",
-        {
-          uid: token.uid,
-          email: token.email,
-          providerId: "google.com",
-          period: 1,
-          tariff: 1,
-          credential: token.credential,
-        },
-        { cookie: "i18next=kk" },
-      ),
+    const registered = api.register.post(
+      {
+        uid: token.uid,
+        email: token.email,
+        providerId: "google.com",
+        period: 1,
+        tariff: 1,
+        credential: token.credential,
+      },
+      { headers: { cookie: "i18next=kk" } },
     );
-    const shop = await app.handle(
-      asCustomer({ ...token, cookie: sessionCookieFrom(response) }, "/api/shop/getShop"),
-    );
-    expect(await shop.json()).toMatchObject({ currency: "KZT", firstPayment: 10, monthlyPayment: 900 });
+    expect(await shopAfter(registered, token)).toMatchObject({
+      currency: "KZT",
+      firstPayment: 10,
+      monthlyPayment: 900,
+    });
   });
 });

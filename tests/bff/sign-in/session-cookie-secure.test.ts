@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { makeTestApp, postJson } from "../../helpers/app";
+import { apiOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
 import { demoToken } from "../../helpers/customers";
 
 type App = Awaited<ReturnType<typeof makeTestApp>>["app"];
@@ -7,23 +8,20 @@ type App = Awaited<ReturnType<typeof makeTestApp>>["app"];
 /** The Set-Cookie line of a sign-in made with these request headers. */
 async function sessionCookieLine(app: App, email: string, headers: Record<string, string>) {
   const token = await demoToken(app, email);
-  const response = await app.handle(
-    postJson(
-      "/api/register",
-      {
-        uid: token.uid,
-        email: token.email,
-        photoURL: token.photoURL,
-        providerId: token.providerId,
-        referralCode: "",
-        period: 30,
-        tariff: 1,
-        credential: token.credential,
-      },
-      headers,
-    ),
+  const { status, response } = await apiOf(app).register.post(
+    {
+      uid: token.uid,
+      email: token.email,
+      photoURL: token.photoURL,
+      providerId: token.providerId,
+      referralCode: "",
+      period: 30,
+      tariff: 1,
+      credential: token.credential,
+    },
+    { headers },
   );
-  expect(response.status).toBe(200);
+  expect(status).toBe(200);
   const line = response.headers.getSetCookie().find((cookie) => cookie.startsWith("kannt_session="));
   expect(line).toBeDefined();
   return line ?? "";
