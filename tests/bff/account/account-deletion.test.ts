@@ -1,7 +1,6 @@
-
 import { describe, expect, test } from "vitest";
 import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../helpers/api";
-import { makeTestApp, } from "../../helpers/app";
+import { makeTestApp } from "../../helpers/app";
 import { signIn } from "../../helpers/customers";
 import { allowList, entryWithId, nodeHeaders, sendEvents } from "../../helpers/nodes";
 import { makeOperator, tokensFor } from "../../helpers/operators";
