@@ -47,7 +47,7 @@ export async function startConfiguredServer(loaded: Config) {
   const site = createStaticSite(config.staticDirectory, config);
   const securityHeaders = baseSecurityHeaders(config);
   const isDemoPage = (path: string) =>
-    config.mode !== "demo" && /^\/(?:(?:ru|en|zh|kk)\/)?dev-(?:idp|mail)(?:[/.]|$)/.test(path);
+    config.mode !== "demo" && /^\/(?:(?:ru|en|zh|kk)\/)?dev-(?:idp|mail|sbp)(?:[/.]|$)/.test(path);
   // Requests are measured by route pattern, never by concrete path (route-patterns.ts).
   const routeOf = createRouteNamer(app.routes);
   context.metrics.collectProcessMetrics();

@@ -1,13 +1,11 @@
 import type { PaymentRow } from "../../db/queries/payments";
-import { GatewayBusyError } from "../adapters/cloudpayments/client";
 import type { AppContext } from "../context";
 import { settleNotSent } from "../modules/payments/notifications/settlement";
+import type { ChargeOutcome } from "../modules/payments/providers/provider";
+import { ProviderBusyError } from "../modules/payments/providers/provider";
+import { providerOf } from "../modules/payments/providers/provider-of";
 import { receiptOf } from "../modules/payments/receipts/receipt";
-import {
-  type ChargeAnswer,
-  chargeSavedCard,
-  settleChargeAnswers,
-} from "../modules/payments/renewals/saved-card";
+import { chargeSavedMethod, settleChargeAnswers } from "../modules/payments/renewals/saved-card";
 import { logger } from "../platform/logger";
 import { type ChargeTicket, ChargeWindow } from "./charge-window";
 import type { Attempt } from "./renewal-claim";
@@ -37,7 +35,7 @@ export type ChargingSettings = {
 /** A call the bank turned away (429) is sent again at most this many times in a pass. */
 const busyTries = 5;
 
-type Answered = { payment: PaymentRow; answer: ChargeAnswer };
+type Answered = { payment: PaymentRow; answer: ChargeOutcome };
 
 /**
  * Records answers in batches while other calls are still in flight: one transaction per
@@ -160,8 +158,9 @@ export async function chargeClaimed(
       }
       if (tries === 1) counts.charged++;
       try {
-        const answer = await chargeSavedCard(
-          context.payments.gateway,
+        // Charged where the saved method is held (DESIGN §6): the attempt names it.
+        const answer = await chargeSavedMethod(
+          providerOf(context.payments, payment.provider),
           payment,
           subscription.card_token ?? "",
           receipt,
@@ -170,7 +169,7 @@ export async function chargeClaimed(
         recorder.add({ payment, answer });
         return;
       } catch (error) {
-        const isBusy = error instanceof GatewayBusyError;
+        const isBusy = error instanceof ProviderBusyError;
         window.give(ticket, isBusy ? "busy" : "silent", isBusy ? error.retryAfterMs : undefined);
         if (isBusy && tries < busyTries) {
           // Turned away before the bank did anything: the same call may go again, later.

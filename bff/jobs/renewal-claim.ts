@@ -112,6 +112,8 @@ export async function claimDue(
           extra_devices: renewedExtraSlots(subscription),
           // A free one is settled below, in this transaction: no lease needed.
           claimed_by: amount > 0 ? owner : null,
+          provider: subscription.saved_provider,
+          method: subscription.saved_method,
         });
       }
       const inserted = new Map(

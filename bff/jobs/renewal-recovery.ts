@@ -1,55 +1,51 @@
 import type { PaymentRow } from "../../db/queries/payments";
 import { renewalLeases } from "../../db/queries/renewal-leases";
-import type { GatewayAnswer, GatewayTransaction } from "../adapters/cloudpayments/client";
 import type { AppContext } from "../context";
-import { settleDecline, settleNotSent, settleSuccess } from "../modules/payments/notifications/settlement";
+import { settleNotSent } from "../modules/payments/notifications/settlement";
+import type { ChargeOutcome } from "../modules/payments/providers/provider";
+import { providerOf } from "../modules/payments/providers/provider-of";
+import { settleCharge } from "../modules/payments/renewals/saved-card";
 import { logger } from "../platform/logger";
 import { ChargeWindow } from "./charge-window";
 import type { RenewalLease } from "./renewal-lease";
 
 const claimBatch = 500;
 
-/** Applies what the gateway knows of a left-over attempt; nothing found means it never reached the bank. */
+/**
+ * Applies what the provider knows of a left-over attempt; nothing found means it never
+ * reached the provider. One still pending there stays pending: its notification settles it.
+ */
 async function settleFound(
   context: Pick<AppContext, "database" | "clock">,
   payment: PaymentRow,
-  found: GatewayAnswer<GatewayTransaction>,
+  found: ChargeOutcome | null,
 ): Promise<void> {
-  const { database } = context;
   const now = context.clock.now();
-  const model = found.Success ? found.Model : undefined;
-  if (!model) await settleNotSent(database, payment, now);
-  else if (model.Status === "Completed")
-    await settleSuccess(database, payment, String(model.TransactionId), { token: null, lastFour: null }, now);
-  else
-    await settleDecline(
-      database,
-      payment,
-      String(model.TransactionId),
-      model.ReasonCode ?? null,
-      model.Reason ?? null,
-      now,
-    );
+  if (!found) await settleNotSent(context.database, payment, now);
+  else await settleCharge(context.database, payment, found, now);
 }
 
-/** Asks the gateway about one left-over attempt and records the answer; false when it could not. */
+/** Asks the provider about one left-over attempt and records the answer, if it has one. */
 async function lookUpLeftover(
   context: Pick<AppContext, "database" | "clock" | "payments" | "metrics">,
   payment: PaymentRow,
-): Promise<boolean> {
+): Promise<"settled" | "pending" | "failed"> {
   try {
-    const found = await context.payments.gateway.find(payment.invoice_id);
-    // The gateway's answer is in hand: only database work runs in the transaction.
+    const found = await providerOf(context.payments, payment.provider).find(payment.invoice_id);
+    // Still pending at the provider (an SBP charge not yet decided): its notification, or a
+    // later look-up, settles it.
+    if (found?.status === "pending") return "pending";
+    // The provider's answer is in hand: only database work runs in the transaction.
     await context.database.transaction(() => settleFound(context, payment, found));
     context.metrics.renewals.inc({ result: "recovered" });
-    return true;
+    return "settled";
   } catch (error) {
     // Stays pending under this lease; a later pass looks it up again once the lease is gone.
     logger.warn("look-up of a left-over renewal failed", {
       invoiceId: payment.invoice_id,
       error: String(error),
     });
-    return false;
+    return "failed";
   }
 }
 
@@ -85,9 +81,9 @@ export async function settleLeftovers(
         window.give(ticket, "unused");
         break;
       }
-      const lookUp = lookUpLeftover(context, payment).then((isSettled) => {
-        window.give(ticket, isSettled ? "answered" : "silent");
-        if (isSettled) settled++;
+      const lookUp = lookUpLeftover(context, payment).then((outcome) => {
+        window.give(ticket, outcome === "failed" ? "silent" : "answered");
+        if (outcome === "settled") settled++;
       });
       lookUps.add(lookUp);
       void lookUp.finally(() => lookUps.delete(lookUp));

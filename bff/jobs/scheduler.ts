@@ -1,4 +1,5 @@
 import type { AppContext } from "../context";
+import { refundDuplicatePayments } from "../modules/payments/refunds/duplicate-refunds";
 import { refundRefusedTrials } from "../modules/payments/refunds/refused-trial-refunds";
 import { logger } from "../platform/logger";
 import { runRenewals } from "./renewals";
@@ -28,6 +29,9 @@ export function startRenewalScheduler(
       // Paid trials refused their trial whose refund did not go out at once (a crash, the gateway down).
       const refunded = await refundRefusedTrials(context);
       if (refunded > 0) logger.info("refused trials refunded", { refunded });
+      // Orders paid twice (an SBP QR paid again) whose second payment did not go back at once.
+      const duplicates = await refundDuplicatePayments(context);
+      if (duplicates > 0) logger.info("duplicate payments refunded", { refunded: duplicates });
     } catch (error) {
       logger.error("refunding refused trials failed", { error: errorText(error) });
     }

@@ -1,4 +1,5 @@
 import type { Currency } from "../../core/money";
+import type { PaymentMethod, PaymentProvider } from "../../core/payment-methods";
 import type { Database } from "../database";
 import { statement } from "../database";
 import { isAmong, jsonRows, smallerOf } from "../dialect";
@@ -51,6 +52,11 @@ export type PaymentRow = {
   trial_refusal: "card" | "customer" | "account" | null;
   /** The e-mail an anonymous payer gave the gateway. */
   payer_email: string | null;
+  /** The provider that took it (refunds and look-ups go there) and how it was paid. */
+  provider: PaymentProvider;
+  method: PaymentMethod;
+  /** An SBP order's QR takes no payment after this. */
+  qr_expires_at: number | null;
   created_at: number;
   updated_at: number;
 };
@@ -74,6 +80,9 @@ export type NewPayment = {
   status?: PaymentStatus;
   /** A 1-unit first payment: the trial, given once per customer and card. */
   isTrial?: boolean;
+  /** The provider that takes it and the method (CloudPayments and a card unless said). */
+  provider?: PaymentProvider;
+  method?: PaymentMethod;
 };
 
 /** A payment to complete, with what completes it (payments.completeMany). */
@@ -101,6 +110,9 @@ export type NewRenewalAttempt = {
   tariff_months: number;
   extra_devices: number;
   claimed_by: string | null;
+  /** Where the subscription's saved method is held, and what it is: the charge goes there. */
+  provider: PaymentProvider;
+  method: PaymentMethod;
 };
 
 const renewalAttemptColumns = [
@@ -116,9 +128,14 @@ const renewalAttemptColumns = [
   ["tariff_months", "BIGINT"],
   ["extra_devices", "BIGINT"],
   ["claimed_by", "TEXT"],
+  ["provider", "TEXT"],
+  ["method", "TEXT"],
 ] as const;
 
 export const payments = {
+  byId: (db: Database, id: number) =>
+    statement<PaymentRow, [number]>(db, "SELECT * FROM payments WHERE id = ?").get(id),
+
   byInvoice: (db: Database, invoiceId: string) =>
     statement<PaymentRow, [string]>(db, "SELECT * FROM payments WHERE invoice_id = ?").get(invoiceId),
 
@@ -130,8 +147,8 @@ export const payments = {
       db,
       `INSERT INTO payments (user_id, subscription_id, kind, invoice_id, account_id, amount, currency, description,
          status, ip_address, period_index, attempt, tariff_months, trial_days, extra_devices, prepaid_token,
-         is_trial, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+         is_trial, provider, method, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ).get(
       payment.userId,
       payment.subscriptionId,
@@ -150,6 +167,8 @@ export const payments = {
       payment.extraDevices ?? null,
       payment.prepaidToken ?? null,
       payment.isTrial ? 1 : 0,
+      payment.provider ?? "cloudpayments",
+      payment.method ?? "card",
       now,
       now,
     );
@@ -198,6 +217,13 @@ export const payments = {
     ).run(userId, subscriptionId, now, now, id),
 
   /** A pending (unpaid) order may still change its plan; a paid one never does. */
+  /** How a pending order is to be paid: by card, or by SBP with its QR's end. */
+  setMethod: (db: Database, id: number, method: PaymentMethod, qrExpiresAt: number | null, now: number) =>
+    statement(
+      db,
+      "UPDATE payments SET method = ?, qr_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+    ).run(method, qrExpiresAt, now, id),
+
   updatePendingPlan: (
     db: Database,
     id: number,
@@ -285,9 +311,11 @@ export const payments = {
       : statement<PaymentRow, [number, number, string]>(
           db,
           `INSERT INTO payments (user_id, subscription_id, kind, invoice_id, account_id, amount, currency, description,
-             status, period_index, attempt, tariff_months, extra_devices, claimed_by, created_at, updated_at)
+             status, period_index, attempt, tariff_months, extra_devices, claimed_by, provider, method,
+             created_at, updated_at)
            SELECT a.user_id, a.subscription_id, 'renewal', a.invoice_id, a.account_id, a.amount, a.currency,
-             a.description, 'pending', a.period_index, a.attempt, a.tariff_months, a.extra_devices, a.claimed_by, ?, ?
+             a.description, 'pending', a.period_index, a.attempt, a.tariff_months, a.extra_devices, a.claimed_by,
+             a.provider, a.method, ?, ?
            FROM ${jsonRows(db, "a", renewalAttemptColumns)}
            RETURNING *`,
         ).all(now, now, JSON.stringify(attempts)),

@@ -16,6 +16,8 @@ const addedColumns = [
   ["transactions", "card_first_six", "TEXT"],
   ["transactions", "card_exp_date", "TEXT"],
   ["transactions", "receipt", "TEXT"],
+  // How it was paid: "card" or "sbp"; a line written before SBP (null) was a card's.
+  ["transactions", "method", "TEXT"],
 ] as const;
 
 function addMissingColumns(ledger: LedgerFile): void {
@@ -24,6 +26,24 @@ function addMissingColumns(ledger: LedgerFile): void {
     if (!columns.some((existing) => existing.name === column))
       ledger.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
   }
+}
+
+/**
+ * SBP (bff/adapters/sandbox/sbp-*.ts): each QR the shop asked for, with the order it pays
+ * (`receipt` as JSON text, `save_card` 0/1, `expires_at` on the test clock, `state`
+ * "created", "paid" or "declined" after its latest attempt, `attempts` so that the first
+ * one takes the QR's own `transaction_id`), and the SBP autopay bindings a paid QR with
+ * SaveCard left behind (`behaviour`: how the payer's bank answers later charges).
+ */
+function createSbpTables(ledger: LedgerFile): void {
+  ledger.run(`CREATE TABLE IF NOT EXISTS sbp_qrs (
+    id TEXT PRIMARY KEY, transaction_id INTEGER NOT NULL UNIQUE, invoice_id TEXT NOT NULL, account_id TEXT NOT NULL,
+    amount INTEGER NOT NULL, currency TEXT NOT NULL, description TEXT NOT NULL, email TEXT, receipt TEXT,
+    save_card INTEGER NOT NULL, expires_at INTEGER NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL,
+    created_at INTEGER NOT NULL) STRICT`);
+  ledger.run(`CREATE TABLE IF NOT EXISTS sbp_tokens (
+    token TEXT PRIMARY KEY, account_id TEXT NOT NULL, behaviour TEXT NOT NULL, qr_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL) STRICT`);
 }
 
 export const sandboxLedgerFile = {
@@ -59,12 +79,21 @@ export const sandboxLedgerFile = {
     ledger.run(`CREATE TABLE IF NOT EXISTS deliveries (
     id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, transaction_id INTEGER, invoice_id TEXT NOT NULL,
     attempt INTEGER NOT NULL, status INTEGER, code INTEGER, error TEXT, created_at INTEGER NOT NULL) STRICT`);
+    createSbpTables(ledger);
     ledger.run("CREATE INDEX IF NOT EXISTS deliveries_by_transaction ON deliveries (transaction_id)");
     ledger.run("CREATE INDEX IF NOT EXISTS deliveries_by_invoice ON deliveries (invoice_id)");
     ledger.run("CREATE INDEX IF NOT EXISTS cards_by_number_expiry ON cards (card_number, exp_date)");
     ledger.run("CREATE INDEX IF NOT EXISTS transactions_by_invoice ON transactions (invoice_id)");
     ledger.run("CREATE INDEX IF NOT EXISTS transactions_by_account ON transactions (account_id)");
+    ledger.run(
+      "CREATE INDEX IF NOT EXISTS transactions_pending ON transactions (id) WHERE status = 'Pending'",
+    );
     // CloudPayments transaction ids are large integers; start the sandbox's there too.
-    ledger.run("INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('transactions', 1000000)");
+    // sqlite_sequence has no key, so OR IGNORE never ignored: each opening added a row,
+    // and an SBP QR reserves its id by moving the one row on (sbp-qrs.ts). Keep one.
+    ledger.run(`DELETE FROM sqlite_sequence WHERE name = 'transactions' AND rowid <> (
+    SELECT rowid FROM sqlite_sequence WHERE name = 'transactions' ORDER BY seq DESC LIMIT 1)`);
+    ledger.run(`INSERT INTO sqlite_sequence (name, seq) SELECT 'transactions', 1000000
+    WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'transactions')`);
   },
 };

@@ -14,7 +14,10 @@ export type LedgerTransactionRow = {
   account_id: string;
   amount: number;
   currency: string;
-  status: "Completed" | "Declined";
+  /** Pending: an SBP autopay charge answered before the payer's bank decided (sbp-charges.ts). */
+  status: "Completed" | "Declined" | "Pending";
+  /** Null on lines written before SBP, which were all cards'. */
+  method: "card" | "sbp" | null;
   token: string | null;
   card_first_six: string | null;
   card_last_four: string | null;
@@ -73,12 +76,27 @@ export const ledgerCards = {
 };
 
 export const ledgerTransactions = {
+  /** `id` null takes the next one; an SBP payment gives the id its QR reserved. */
   prepareInsert: (ledger: LedgerFile) =>
     ledger.prepare<LedgerTransactionRow, (string | number | null)[]>(
-      `INSERT INTO transactions (kind, invoice_id, account_id, amount, currency, status, token, card_first_six,
-       card_last_four, card_exp_date, reason_code, reason, refund_of, receipt, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO transactions (id, kind, method, invoice_id, account_id, amount, currency, status, token,
+       card_first_six, card_last_four, card_exp_date, reason_code, reason, refund_of, receipt, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
+
+  /**
+   * A transaction id no line has yet, taken from the counter the table's own ids come from,
+   * so a later insert never takes it (an SBP QR names its transaction before it is paid).
+   */
+  reserveId: (ledger: LedgerFile) => {
+    const reserved = ledger
+      .query<{ seq: number }, []>(
+        "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'transactions' RETURNING seq",
+      )
+      .get();
+    if (!reserved) throw new Error("the ledger has no transaction counter");
+    return reserved.seq;
+  },
 
   payment: (ledger: LedgerFile, id: number) =>
     ledger

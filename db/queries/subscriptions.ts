@@ -1,4 +1,5 @@
 import type { Currency } from "../../core/money";
+import type { PaymentMethod, PaymentProvider } from "../../core/payment-methods";
 import type { Database } from "../database";
 import { statement } from "../database";
 import { jsonRows, skipLocked, smallerOf } from "../dialect";
@@ -28,6 +29,9 @@ export type SubscriptionRow = {
   card_fingerprint: string | null;
   /** When the customer removed this subscription's saved card (migration 0005). */
   card_removed_at: number | null;
+  /** The provider that holds card_token, the subscription's one saved method, and what it is. */
+  saved_provider: PaymentProvider;
+  saved_method: PaymentMethod;
   /**
    * When the first paid period began (migration 0022): its day of the month is the billing
    * day every period ends on (bff/modules/subscriptions/billing-anchor.ts).
@@ -166,19 +170,32 @@ export const subscriptions = {
          next_charge_at = NULL, updated_at = ? WHERE id = ?`,
     ).run(end, end, now, id),
 
+  /**
+   * The card (or other saved method) a payment left: kept with the provider and method that
+   * hold its token, the subscription's one saved method. A payment that named no token keeps
+   * the saved one, and its holder.
+   */
   setCard: (
     db: Database,
     id: number,
-    token: string | null,
-    lastFour: string | null,
+    card: { token: string | null; lastFour: string | null; fingerprint?: string | null },
+    holder: { provider: PaymentProvider; method: PaymentMethod },
     now: number,
-    fingerprint: string | null = null,
   ) =>
     statement(
       db,
       `UPDATE subscriptions SET card_token = COALESCE(?, card_token), card_last_four = COALESCE(?, card_last_four),
-         card_fingerprint = COALESCE(?, card_fingerprint), updated_at = ? WHERE id = ?`,
-    ).run(token, lastFour, fingerprint, now, id),
+         card_fingerprint = COALESCE(?, card_fingerprint), saved_provider = COALESCE(?, saved_provider),
+         saved_method = COALESCE(?, saved_method), updated_at = ? WHERE id = ?`,
+    ).run(
+      card.token,
+      card.lastFour,
+      card.fingerprint ?? null,
+      card.token === null ? null : holder.provider,
+      card.token === null ? null : holder.method,
+      now,
+      id,
+    ),
 
   /**
    * A paid (or free) renewal: the next period starts where the last one ended. Slots that

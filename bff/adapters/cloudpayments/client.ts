@@ -18,6 +18,16 @@ export type GatewayTransaction = {
   Token?: string;
 };
 
+/** An SBP QR the gateway made for an order: the link a phone opens, and the QR image of it. */
+export type GatewayQr = {
+  QrUrl: string;
+  /** Base64 PNG, from /payments/qr/sbp/image only. */
+  QrImage?: string;
+  TransactionId: number | string;
+  ProviderQrId?: string;
+  ExpiresAt?: string;
+};
+
 export type GatewayAnswer<Model> = { Success: boolean; Message: string | null; Model?: Model };
 
 export type GatewaySettings = { apiUrl: string; publicId: string; apiSecret: string };
@@ -99,6 +109,32 @@ export function createGatewayClient(settings: GatewaySettings, http: HttpClient)
         Amount: amount,
         JsonData: receiptJsonData(receipt),
       }),
+    /**
+     * An SBP QR for an order (`/payments/qr/sbp/image`: the link and its image). Its outcome
+     * comes only by the Pay or Fail notification. `SaveCard` asks the payer's bank to allow
+     * later charges of the same account (SBP autopay), answered with a Token in Pay.
+     */
+    sbpQr: (
+      order: {
+        Amount: number;
+        Currency: string;
+        InvoiceId: string;
+        AccountId: string;
+        Description: string;
+        Email?: string;
+        IpAddress?: string;
+        SaveCard: boolean;
+        TtlMinutes: number;
+        /** The payer's phone, where the terminal's category requires it. */
+        Phone?: string;
+      },
+      receipt: CustomerReceipt,
+    ) =>
+      call<GatewayQr>(
+        "/payments/qr/sbp/image",
+        { ...order, Scheme: "charge", PublicId: settings.publicId, JsonData: receiptJsonData(receipt) },
+        order.InvoiceId,
+      ),
     find: (invoiceId: string) => call<GatewayTransaction>("/v2/payments/find", { InvoiceId: invoiceId }),
     list: (date: string, timeZone = "UTC") =>
       call<GatewayTransaction[]>("/payments/list", { Date: date, TimeZone: timeZone }),

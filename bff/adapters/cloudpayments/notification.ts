@@ -20,6 +20,8 @@ export type Notification = {
   OperationType?: string;
   /** The e-mail the payer gave the widget, if any. */
   Email?: string;
+  /** "Sbp" for a payment by SBP (no card fields then); a card's may be absent. */
+  PaymentMethod?: string;
 };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -66,6 +68,7 @@ export function parseNotification(raw: Uint8Array, contentType: string | null): 
     PaymentTransactionId: text("PaymentTransactionId"),
     OperationType: text("OperationType"),
     Email: text("Email"),
+    PaymentMethod: text("PaymentMethod"),
   };
 }
 

@@ -6,8 +6,10 @@ import { cardOutcome } from "./cards";
 import type { DeliveryLog } from "./delivery-log";
 import type { Notify } from "./notifier";
 import { readReceipt } from "./receipt-check";
+import type { SbpCharges } from "./sbp-charges";
+import type { SbpTokenBook } from "./sbp-tokens";
 import { invalidAmountMessage, isStorableAmount, type RecordTransaction } from "./transaction-book";
-import { ledgerEntry, model, notificationFields } from "./transaction-view";
+import { ledgerEntry, methodOf, model, notificationFields } from "./transaction-view";
 import type { SandboxOrder } from "./widget-payments";
 
 /** The merchant's side of the sandbox: the gateway's server API (token charges, refunds, look-ups). */
@@ -19,9 +21,18 @@ export function createGatewayApi(
     cards: CardBook;
     deliveries: DeliveryLog;
     registerOrder: (order: SandboxOrder) => void;
+    sbpTokens: SbpTokenBook;
+    sbpCharges: SbpCharges;
   },
 ) {
-  const { record, notify, cards, deliveries } = bank;
+  const { record, notify, cards, deliveries, sbpTokens, sbpCharges } = bank;
+  /** What a token names: a saved card, an SBP autopay binding, or nothing the bank knows. */
+  const savedMethod = (token: string) => {
+    const card = cards.byToken(token);
+    if (card) return { kind: "card" as const, card };
+    const binding = sbpTokens.byToken(token);
+    return binding ? { kind: "sbp" as const, binding } : undefined;
+  };
   return {
     /**
      * POST /orders/register, the sandbox's own call: the order a shop is about to open
@@ -51,16 +62,23 @@ export function createGatewayApi(
       return { Success: true, Message: null };
     },
 
-    /** POST /payments/tokens/charge: charges a saved card. Like the real gateway, it does not dedupe by invoice. */
-    async chargeToken(request: {
-      Amount: number;
-      Currency: string;
-      AccountId: string;
-      Token: string;
-      InvoiceId: string;
-      JsonData?: unknown;
-    }) {
-      const saved = cards.byToken(request.Token);
+    /**
+     * POST /payments/tokens/charge: charges a saved card, or an SBP autopay binding, whose
+     * answer is Pending (sbp-charges.ts); its settlement waits for `answered`, the moment
+     * the call was answered. Like the real gateway, it does not dedupe by invoice.
+     */
+    async chargeToken(
+      request: {
+        Amount: number;
+        Currency: string;
+        AccountId: string;
+        Token: string;
+        InvoiceId: string;
+        JsonData?: unknown;
+      },
+      answered: Promise<unknown> = Promise.resolve(),
+    ) {
+      const saved = savedMethod(request.Token);
       if (!saved) return { Success: false, Message: "Token not found", Model: undefined };
       const booking = {
         invoice_id: request.InvoiceId,
@@ -72,10 +90,11 @@ export function createGatewayApi(
         return { Success: false, Message: invalidAmountMessage, Model: undefined };
       const reading = readReceipt(request.JsonData, booking.amount);
       if (!reading.isAccepted) return { Success: false, Message: reading.message, Model: undefined };
-      const outcome = cardOutcome(saved.card_number, false);
+      if (saved.kind === "sbp") return sbpCharges.charge(saved.binding, booking, reading.receipt, answered);
+      const outcome = cardOutcome(saved.card.card_number, false);
       const details = {
         token: request.Token,
-        card: describeCard(saved.card_number, saved.exp_date),
+        card: describeCard(saved.card.card_number, saved.card.exp_date),
         receipt: reading.receipt,
       };
       const row = outcome.isApproved
@@ -108,6 +127,8 @@ export function createGatewayApi(
       if (!reading.isAccepted) return { Success: false, Message: reading.message, Model: undefined };
       const row = record("refund", { ...original, amount }, "Completed", {
         refundOf: original.id,
+        // Money goes back the way it came: an SBP payment's refund is an SBP transfer.
+        method: methodOf(original),
         card: {
           firstSix: original.card_first_six,
           lastFour: original.card_last_four,

@@ -5,15 +5,32 @@ import { createCardBook } from "./card-book";
 import { createDeliveryLog } from "./delivery-log";
 import { createGatewayApi } from "./gateway-api";
 import { createNotifier, type DeliveryPolicy } from "./notifier";
+import { createSbpCharges } from "./sbp-charges";
+import { createSbpPayments } from "./sbp-payments";
+import { createSbpQrs } from "./sbp-qrs";
+import { createSbpTokenBook } from "./sbp-tokens";
+import { createSettlements } from "./settlements";
 import { createTransactionBook } from "./transaction-book";
 import { createWidgetPayments } from "./widget-payments";
 
-/** `delivery`: how often and how far apart a notification is sent again (notifier.ts). */
-export type SandboxSettings = { apiSecret: string; notificationUrl: string; delivery?: DeliveryPolicy };
+/**
+ * `delivery`: how often and how far apart a notification is sent again (notifier.ts).
+ * `bankPageOrigin`: where the payer's bank page (/dev-sbp) is served, the origin of every
+ * SBP QR's link (the shop's public URL; http://localhost:3000, the server's default, when
+ * unset). `sbpSettlementDelayMs`: how long after its answer an SBP autopay charge is
+ * settled (0: at the next turn of the event loop).
+ */
+export type SandboxSettings = {
+  apiSecret: string;
+  notificationUrl: string;
+  delivery?: DeliveryPolicy;
+  bankPageOrigin?: string;
+  sbpSettlementDelayMs?: number;
+};
 
 /**
- * The embedded sandbox gateway: a loopback bank with the gateway's API, test cards and
- * signed notifications (DESIGN §6). It knows nothing of our database.
+ * The embedded sandbox gateway: a loopback bank with the gateway's API, test cards, SBP
+ * QRs and autopay, and signed notifications (DESIGN §6). It knows nothing of our database.
  */
 export function createSandboxGateway(
   ledger: Database,
@@ -29,10 +46,34 @@ export function createSandboxGateway(
     deliveries,
   };
   const widget = createWidgetPayments(ledger, clock, bank);
+  const settlements = createSettlements(settings.sbpSettlementDelayMs);
+  const sbpTokens = createSbpTokenBook(ledger, clock);
+  const sbpQrs = createSbpQrs(ledger, clock, {
+    bankPageOrigin: (settings.bankPageOrigin ?? "http://localhost:3000").replace(/\/+$/, ""),
+  });
+  const sbpCharges = createSbpCharges(ledger, { ...bank, settlements, tokens: sbpTokens });
+  sbpCharges.resumePending();
   return {
     ledger,
     ...widget,
-    ...createGatewayApi(ledger, { ...bank, registerOrder: widget.registerOrder }),
+    ...createGatewayApi(ledger, { ...bank, registerOrder: widget.registerOrder, sbpTokens, sbpCharges }),
+    sbp: {
+      /** POST /payments/qr/sbp/link. */
+      openQr: sbpQrs.open,
+      /** POST /payments/qr/sbp/image. */
+      openQrWithImage: sbpQrs.openWithImage,
+      /** The QR as the bank page shows it; undefined when there is none. */
+      describeQr(id: string) {
+        const qr = sbpQrs.byId(id);
+        return qr && sbpQrs.describe(qr);
+      },
+      ...createSbpPayments(ledger, clock, { ...bank, qrs: sbpQrs, tokens: sbpTokens }),
+      /** Resolves once every SBP charge answered Pending so far is settled and its notification sent. */
+      settled: settlements.settled,
+      get pendingSettlements() {
+        return settlements.pendingCount;
+      },
+    },
   };
 }
 

@@ -9,6 +9,10 @@ import type { TransactionRow } from "./transaction-view";
 export type Booking = { invoice_id: string; account_id: string; amount: number; currency: string };
 
 export type TransactionDetails = {
+  /** The id an SBP QR reserved for its first payment; otherwise the next one. */
+  id?: number;
+  /** "card" unless said. */
+  method?: "card" | "sbp";
   token?: string | null;
   card?: CardData;
   reasonCode?: number;
@@ -31,11 +35,13 @@ export function createTransactionBook(ledger: Database, clock: Clock) {
   return (
     kind: "payment" | "refund",
     booking: Booking,
-    status: "Completed" | "Declined",
+    status: TransactionRow["status"],
     details: TransactionDetails = {},
   ): TransactionRow => {
     const row = insert.get(
+      details.id ?? null,
       kind,
+      details.method ?? "card",
       booking.invoice_id,
       booking.account_id,
       booking.amount,

@@ -11,6 +11,18 @@ const cardOf = (row: TransactionRow) => ({
   CardExpDate: row.card_exp_date ?? undefined,
 });
 
+/** How a transaction was paid; a line from before SBP (null) was a card's. */
+export const methodOf = (row: TransactionRow): "card" | "sbp" => row.method ?? "card";
+
+/**
+ * `PaymentMethod` as the gateway names SBP in its models and notifications; a card
+ * payment goes without one, as before SBP, so card answers stay what they were.
+ */
+const paymentMethodOf = (row: TransactionRow) => (methodOf(row) === "sbp" ? "Sbp" : undefined);
+
+/** CloudPayments' status codes: 3 Completed, 5 Declined; a Pending SBP charge still awaits its bank (1). */
+const statusCodes = { Completed: 3, Declined: 5, Pending: 1 } as const;
+
 /** The CloudPayments model of a transaction, as the API answers describe it. */
 export function model(row: TransactionRow) {
   return {
@@ -20,9 +32,10 @@ export function model(row: TransactionRow) {
     InvoiceId: row.invoice_id,
     AccountId: row.account_id,
     Status: row.status,
-    StatusCode: row.status === "Completed" ? 3 : 5,
+    StatusCode: statusCodes[row.status],
     ReasonCode: row.reason_code ?? 0,
-    Reason: row.reason ?? "Approved",
+    Reason: row.reason ?? (row.status === "Pending" ? "Pending" : "Approved"),
+    PaymentMethod: paymentMethodOf(row),
     ...cardOf(row),
     Token: row.token ?? undefined,
     CreatedDateIso: new Date(row.created_at).toISOString(),
@@ -37,6 +50,7 @@ export const notificationFields = (row: TransactionRow, email: string | null | u
   Currency: row.currency,
   DateTime: new Date(row.created_at).toISOString(),
   ...cardOf(row),
+  PaymentMethod: paymentMethodOf(row),
   Status: row.status,
   OperationType: row.kind === "refund" ? "Refund" : "Payment",
   InvoiceId: row.invoice_id,
@@ -57,6 +71,7 @@ export const ledgerEntry = (row: TransactionRow) => ({
   currency: row.currency,
   status: row.status,
   kind: row.kind,
+  method: methodOf(row),
   dateTime: new Date(row.created_at).toISOString(),
   receipt: row.receipt === null ? null : (JSON.parse(row.receipt) as CustomerReceipt),
 });

@@ -1,38 +1,14 @@
-import { timingSafeEqual } from "node:crypto";
 import { t } from "elysia";
 import { toMinorUnits } from "../../../core/money";
-import { createSlowAnswers } from "../../adapters/sandbox/answer-delay";
 import { parseExpiry } from "../../adapters/sandbox/card-book";
 import type { SandboxGateway } from "../../adapters/sandbox/gateway";
 import type { AppContext } from "../../context";
 import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
-import { answerInEnglish } from "../../platform/request-language";
 import { pathOf } from "../../platform/url-path";
+import { gatewayGuard, jsonData, requireSandbox } from "./sandbox-gateway-guard";
+import { sbpControlRoutes, sbpGatewayRoutes } from "./sandbox-sbp";
 import { sandboxWidgetScript } from "./sandbox-widget";
-
-function requireSandbox(context: Pick<AppContext, "payments">): SandboxGateway {
-  const sandbox = context.payments.sandbox;
-  if (!sandbox) throw new AppError("not_found");
-  return sandbox;
-}
-
-/** The gateway API checks HTTP Basic (Public ID : API secret) like the real one. */
-function requireBasicAuth(context: Pick<AppContext, "config" | "payments">, request: Request): void {
-  const expected = Buffer.from(
-    `Basic ${Buffer.from(`${context.payments.gateway.publicId}:${context.config.cloudPaymentsApiSecret}`).toString("base64")}`,
-  );
-  const given = Buffer.from(request.headers.get("authorization") ?? "");
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new AppError("gateway_credentials_wrong");
-  }
-}
-
-/**
- * `JsonData`, as an object or as JSON text (client libraries send either); the sandbox
- * reads the receipt in it and refuses one that does not add up.
- */
-const jsonData = t.Optional(t.Union([t.String(), t.Object({}, { additionalProperties: true })]));
 
 /**
  * The sandbox gateway's HTTP API at /api/dev/sandbox/cloudpayments, the same shapes as the
@@ -41,27 +17,15 @@ const jsonData = t.Optional(t.Union([t.String(), t.Object({}, { additionalProper
  */
 export function sandboxGatewayModule(context: Pick<AppContext, "config" | "payments" | "stopping">) {
   const api = demoOnly(context, "/dev/sandbox/cloudpayments");
-  const slowly = createSlowAnswers(
-    { latencyMs: context.config.sandboxLatencyMs, jitterMs: context.config.sandboxJitterMs },
-    context.stopping,
-  );
-  const guarded =
-    <Body>(handler: (sandbox: SandboxGateway, body: Body) => unknown) =>
-    ({ request, body }: { request: Request; body: Body }) => {
-      // The gateway's client is a program, as the real gateway's is: it reads English.
-      answerInEnglish(request);
-      const sandbox = requireSandbox(context);
-      return slowly(() => {
-        requireBasicAuth(context, request);
-        return handler(sandbox, body);
-      });
-    };
+  const guarded = gatewayGuard(context);
   return (
     api
       .post(
         "/payments/tokens/charge",
         // The request's shape is the sandbox's own: one definition for the route and the bank.
-        guarded((sandbox, body: Parameters<SandboxGateway["chargeToken"]>[0]) => sandbox.chargeToken(body)),
+        guarded((sandbox, body: Parameters<SandboxGateway["chargeToken"]>[0], answered) =>
+          sandbox.chargeToken(body, answered),
+        ),
         {
           body: t.Object({
             Amount: t.Number(),
@@ -74,7 +38,11 @@ export function sandboxGatewayModule(context: Pick<AppContext, "config" | "payme
             PaymentScheduled: t.Optional(t.Number()),
             JsonData: jsonData,
           }),
-          detail: { summary: "SANDBOX: charge a saved card" },
+          detail: {
+            summary: "SANDBOX: charge a saved card or SBP autopay binding",
+            description:
+              'An SBP binding\'s charge answers Success false, Message "Pending", Model.Status "Pending"; its outcome comes later by Pay or Fail (or, for a silent bank, only by look-up).',
+          },
         },
       )
       .post(
@@ -145,6 +113,7 @@ export function sandboxGatewayModule(context: Pick<AppContext, "config" | "payme
           }),
         { detail: { summary: "SANDBOX: a cp.CloudPayments-compatible widget with the test cards" } },
       )
+      .use(sbpGatewayRoutes(context, guarded))
   );
 }
 
@@ -207,8 +176,9 @@ export function sandboxControlModule(context: Pick<AppContext, "config" | "payme
         detail: {
           summary: "SANDBOX: every charge and refund the sandbox bank made",
           description:
-            "Each with its receipt (the CustomerReceipt it carried, or null) and its time on the test clock.",
+            "Each with its method (card or sbp), its receipt (the CustomerReceipt it carried, or null) and its time on the test clock.",
         },
       })
+      .use(sbpControlRoutes(context))
   );
 }

@@ -70,6 +70,7 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
     apiSecret: config.cloudPaymentsApiSecret,
     // Another process's shop, when this instance is only its bank (SANDBOX_NOTIFICATION_URL).
     notificationUrl: config.sandboxNotificationUrl ?? `${loopbackOrigin}/api/payments/cloudpayments`,
+    bankPageOrigin: config.publicUrl,
   });
   return {
     gateway,

@@ -3,11 +3,12 @@ import { createSandboxGateway } from "../../../bff/adapters/sandbox/gateway";
 import type { AppContext } from "../../../bff/context";
 import { deliverDueMail } from "../../../bff/jobs/mail-worker";
 import { type Attempt, claimDue } from "../../../bff/jobs/renewal-claim";
+import type { ChargeOutcome } from "../../../bff/modules/payments/providers/provider";
+import { providerOf } from "../../../bff/modules/payments/providers/provider-of";
 import { receiptOf } from "../../../bff/modules/payments/receipts/receipt";
 import { applyRenewalOutcome } from "../../../bff/modules/payments/renewals/notification-batches";
 import {
-  type ChargeAnswer,
-  chargeSavedCard,
+  chargeSavedMethod,
   settleCharge,
   settleChargeAnswers,
 } from "../../../bff/modules/payments/renewals/saved-card";
@@ -65,8 +66,8 @@ const chargeAll = (context: AppContext, attempts: readonly Attempt[]) =>
   Promise.all(
     attempts.map(async ({ payment, subscription }) => ({
       payment,
-      answer: await chargeSavedCard(
-        context.payments.gateway,
+      answer: await chargeSavedMethod(
+        providerOf(context.payments, payment.provider),
         payment,
         subscription.card_token ?? "",
         await receiptOf(context, payment),
@@ -74,13 +75,11 @@ const chargeAll = (context: AppContext, attempts: readonly Attempt[]) =>
     })),
   );
 
-/** A paid answer as the gateway gives it, for recording without a bank. */
-const paidAnswer = (transactionId: number): ChargeAnswer =>
-  ({
-    Success: true,
-    Message: null,
-    Model: { TransactionId: transactionId, Status: "Completed" },
-  }) as ChargeAnswer;
+/** A paid answer as the provider gives it, for recording without a bank. */
+const paidAnswer = (transactionId: number): ChargeOutcome => ({
+  status: "paid",
+  transactionId: String(transactionId),
+});
 
 describe("a renewal claim is a few statements whatever the batch's size", () => {
   test("5 and 25 due renewals are claimed in the same few statements, each attempt committed under the lease", async () => {
@@ -421,8 +420,8 @@ describe("one settlement per charge, whichever of the answer and the notificatio
     const answered = await Promise.all(
       claimed.map(async ({ payment, subscription }) => ({
         payment,
-        answer: await chargeSavedCard(
-          gateway,
+        answer: await chargeSavedMethod(
+          providerOf({ gateway }, payment.provider),
           payment,
           subscription.card_token ?? "",
           await receiptOf(context, payment),
@@ -464,8 +463,8 @@ describe("one settlement per charge, whichever of the answer and the notificatio
     const claimed = (await claimDue(context, "lease-notes", 20)).toCharge;
     const { kept, gateway } = bankKeepingNotifications(context);
     for (const { payment, subscription } of claimed)
-      await chargeSavedCard(
-        gateway,
+      await chargeSavedMethod(
+        providerOf({ gateway }, payment.provider),
         payment,
         subscription.card_token ?? "",
         await receiptOf(context, payment),

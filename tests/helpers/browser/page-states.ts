@@ -421,6 +421,19 @@ export const screens: Screen[] = [
   ),
   addressed("dev", "dev-idp", "google", (page) => visit(page, "/dev-idp?provider=google")),
   addressed("dev", "dev-mail", "default", (page) => visit(page, "/dev-mail")),
+  // The sandbox bank's page for an anonymous purchase's SBP QR that asks to allow autopay.
+  // SBP takes roubles only: the purchase is a Russian buyer's, whatever language the page is read in.
+  addressed("dev", "dev-sbp", "autopay-asked", async (page) => {
+    const prepaidToken = `sbp${crypto.randomUUID().replaceAll("-", "")}_30_1`;
+    const order = await page.request.post("/api/shop/order", {
+      headers: { cookie: "i18next=ru" },
+      data: { prepaidToken, tariff: 1, period: 30, method: "sbp", saveMethod: true },
+    });
+    const answer = (await order.json()) as { sbp?: { qrUrl: string } };
+    if (!answer.sbp) throw new Error(`no SBP order: ${order.status()} ${JSON.stringify(answer)}`);
+    const qrUrl = new URL(answer.sbp.qrUrl);
+    await visit(page, `${qrUrl.pathname}${qrUrl.search}`);
+  }),
   addressed("dev", "yauth", "no-token", (page) => visit(page, "/yauth")),
   addressed("dev", "yauth-mobile", "no-token", (page) => visit(page, "/yauth-mobile")),
 ];

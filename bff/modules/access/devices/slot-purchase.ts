@@ -8,8 +8,9 @@ import type { AppContext } from "../../../context";
 import { AppError, type ErrorCode } from "../../../platform/errors";
 import { logger } from "../../../platform/logger";
 import { accountIdOf } from "../../payments/orders/orders";
+import { providerOf } from "../../payments/providers/provider-of";
 import { buildReceipt } from "../../payments/receipts/receipt";
-import { chargeSavedCard, settleCharge } from "../../payments/renewals/saved-card";
+import { chargeSavedMethod, settleCharge } from "../../payments/renewals/saved-card";
 import { billingTurn } from "../../subscriptions/billing-turn";
 import { renoticeRaisedCharge } from "../../subscriptions/raised-charge-notice";
 import { devicesOf } from "./devices-part";
@@ -67,6 +68,8 @@ async function openSlotPurchase(
         description: "Kannt: one more device until the end of the paid period",
         // The customer asked for it: their address is kept with it, as a first payment's is.
         ipAddress: ip,
+        provider: subscription.saved_provider,
+        method: subscription.saved_method,
       },
       now,
     );
@@ -97,8 +100,8 @@ export async function addDeviceSlot(
     clock.now(),
   );
   const { amount } = payment;
-  const answer = await chargeSavedCard(
-    context.payments.gateway,
+  const answer = await chargeSavedMethod(
+    providerOf(context.payments, payment.provider),
     payment,
     cardToken,
     buildReceipt(payment, user.email, context.config.receipts),
@@ -110,13 +113,16 @@ export async function addDeviceSlot(
     if (paid) await renoticeRaisedCharge(context, subscriptionId, settledAt);
     return paid;
   });
+  // An SBP autopay charge is decided by the payer's bank later: the slot comes with its Pay.
+  if (answer.status === "pending") throw new AppError("payment_pending");
   if (!isPaid) {
+    const refusal = answer.status === "declined" ? answer : undefined;
     logger.info("extra device slot declined", {
       userId: user.id,
-      reasonCode: answer.Model?.ReasonCode,
-      reason: answer.Model?.Reason ?? answer.Message,
+      reasonCode: refusal?.reasonCode,
+      reason: refusal?.reason,
     });
-    throw new AppError(declined(answer.Model?.ReasonCode));
+    throw new AppError(declined(refusal?.reasonCode));
   }
   return {
     success: true as const,

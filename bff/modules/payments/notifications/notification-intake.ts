@@ -5,6 +5,7 @@ import type { AppContext } from "../../../context";
 import { AppError } from "../../../platform/errors";
 import { findForbiddenText } from "../../../platform/input-guard";
 import { firstInvoicePrefix } from "../orders/orders";
+import { refundDuplicatePaymentsNow } from "../refunds/duplicate-refunds";
 import { refundRefusedTrialsNow } from "../refunds/refused-trial-refunds";
 import { answerCheck, applyNotification } from "./webhooks";
 
@@ -40,10 +41,13 @@ export async function takeNotification(
     throw new AppError("notification_invisible_character", { field });
   }
   const now = services.clock.now();
-  const code =
+  const applied =
     kind === "check"
-      ? await answerCheck(services.database, notification, now)
+      ? { code: await answerCheck(services.database, notification, now) }
       : await applyNotification(services.database, kind, notification, now);
+  const { code } = applied;
+  // A second payment of one order (an SBP QR paid twice) goes back at once (DESIGN §6).
+  if (applied.isDuplicate) await refundDuplicatePaymentsNow(services);
   // A first payment refused its trial at Pay goes back to the card at once (DESIGN §13).
   if (kind === "pay" && notification.InvoiceId.startsWith(firstInvoicePrefix)) {
     const paid = await payments.byInvoice(services.database, notification.InvoiceId);

@@ -90,14 +90,7 @@ export async function settleSuccess(
       const months = payment.tariff_months ?? subscription.tariff_months;
       await subscriptions.activateFirstPeriod(database, subscription.id, now, addMonths(now, months), now);
     }
-    await subscriptions.setCard(
-      database,
-      subscription.id,
-      card.token,
-      card.lastFour,
-      now,
-      card.fingerprint ?? null,
-    );
+    await subscriptions.setCard(database, subscription.id, card, payment, now);
   } else if (payment.kind === "renewal") {
     const period = paidPeriod(payment, subscription, now);
     await subscriptions.extend(database, subscription.id, period.end_date, period.next_period_index, now);

@@ -1,4 +1,5 @@
 import type { Database } from "../../../../db/database";
+import { duplicatePayments } from "../../../../db/queries/duplicate-payments";
 import { type CardOnFile, type PaymentRow, payments, webhookEvents } from "../../../../db/queries/payments";
 import { hasAccess, subscriptions } from "../../../../db/queries/subscriptions";
 import { users } from "../../../../db/queries/users";
@@ -109,6 +110,15 @@ function isAlreadyApplied(payment: PaymentRow | undefined, kind: "pay" | "fail",
     : payment.status === "declined";
 }
 
+/** A notification's protocol code, and whether it brought a second payment of one order (to refund). */
+export type Applied = { code: number; isDuplicate?: boolean };
+
+/** Whether the payment was completed by a transaction other than this one: a second payment of one order. */
+const isPaidByAnother = (payment: PaymentRow, transactionId: string) =>
+  (payment.status === "completed" || payment.status === "refunded") &&
+  payment.transaction_id !== null &&
+  payment.transaction_id !== transactionId;
+
 /**
  * Pay, Fail and Refund are applied once per TransactionId: the event key is inserted
  * in the same transaction as the effect, so redeliveries and reorderings never credit twice.
@@ -120,13 +130,17 @@ export async function applyNotification(
   kind: "pay" | "fail" | "refund",
   notification: Notification,
   now: number,
-): Promise<number> {
-  if (kind === "refund") return applyRefundNotification(database, notification, now);
+): Promise<Applied> {
+  if (kind === "refund") return { code: await applyRefundNotification(database, notification, now) };
   const known = await payments.byInvoice(database, notification.InvoiceId);
-  if (isAlreadyApplied(known, kind, notification.TransactionId)) return 0;
+  if (isAlreadyApplied(known, kind, notification.TransactionId)) return { code: 0 };
   // A renewal pass's charges notify together: applied many per transaction. A renewal
   // attempt's order never changes once committed, so the row read here is the one to apply to.
-  if (known?.kind === "renewal" && matchesOrder(known, notification)) {
+  if (
+    known?.kind === "renewal" &&
+    matchesOrder(known, notification) &&
+    !isPaidByAnother(known, notification.TransactionId)
+  ) {
     await applyRenewalOutcome(database, {
       kind,
       payment: known,
@@ -136,13 +150,13 @@ export async function applyNotification(
       reason: notification.Reason ?? null,
       now,
     });
-    return 0;
+    return { code: 0 };
   }
-  return database.transaction(async () => {
+  return database.transaction(async (): Promise<Applied> => {
     if (
       !(await webhookEvents.record(database, kind, notification.TransactionId, notification.InvoiceId, now))
     )
-      return 0;
+      return { code: 0 };
     const payment = await payments.byInvoice(database, notification.InvoiceId);
     if (!payment) {
       logger.error("notification for an unknown invoice", {
@@ -150,7 +164,7 @@ export async function applyNotification(
         transactionId: notification.TransactionId,
         invoiceId: notification.InvoiceId,
       });
-      return 0;
+      return { code: 0 };
     }
     if (!matchesOrder(payment, notification)) {
       logger.error("notification does not match its order; not applied", {
@@ -160,7 +174,27 @@ export async function applyNotification(
         amount: notification.Amount,
         currency: notification.Currency,
       });
-      return 0;
+      return { code: 0 };
+    }
+    if (kind === "pay" && isPaidByAnother(payment, notification.TransactionId)) {
+      // The order was paid already (an SBP QR paid twice): this money bought nothing and goes
+      // back at once (notification-intake.ts), through the provider that took it.
+      await duplicatePayments.record(
+        database,
+        {
+          transaction_id: notification.TransactionId,
+          payment_id: payment.id,
+          provider: payment.provider,
+          amount: payment.amount,
+          currency: payment.currency,
+        },
+        now,
+      );
+      logger.warn("an order was paid twice; the second payment goes back", {
+        invoiceId: payment.invoice_id,
+        transactionId: notification.TransactionId,
+      });
+      return { code: 0, isDuplicate: true };
     }
     if (kind === "pay") {
       await settleSuccess(database, payment, notification.TransactionId, cardOf(notification), now);
@@ -177,7 +211,7 @@ export async function applyNotification(
         now,
       );
     }
-    return 0;
+    return { code: 0 };
   });
 }
 
@@ -194,6 +228,23 @@ function applyRefundNotification(
   now: number,
 ): Promise<number> {
   return database.transaction(async () => {
+    // The refund of a second payment of one order (duplicate-refunds.ts): only that one is settled.
+    const duplicate = notification.PaymentTransactionId
+      ? await duplicatePayments.byTransaction(database, notification.PaymentTransactionId)
+      : undefined;
+    if (duplicate) {
+      if (
+        await webhookEvents.record(
+          database,
+          "refund",
+          notification.TransactionId,
+          notification.InvoiceId,
+          now,
+        )
+      )
+        await duplicatePayments.markRefunded(database, duplicate.transaction_id, now);
+      return 0;
+    }
     const original =
       (notification.PaymentTransactionId
         ? await payments.byTransaction(database, notification.PaymentTransactionId)

@@ -12,6 +12,10 @@ export const orderBody = t.Object({
   tariff: t.Numeric(),
   period: t.Numeric(),
   fullPrice: t.Optional(t.Boolean()),
+  /** How it is paid: by card in the widget (the default), or by SBP's QR. */
+  method: t.Optional(t.Union([t.Literal("card"), t.Literal("sbp")])),
+  /** By SBP: allow renewals to charge the same account (SBP autopay). */
+  saveMethod: t.Optional(t.Boolean()),
 });
 
 export const widgetOptions = t.Object({
@@ -27,14 +31,18 @@ export const widgetOptions = t.Object({
   reason: t.Optional(t.String()),
   /** The widget's `data`: the payment's 54-FZ receipt (DESIGN §13). */
   data: receiptData,
+  /** An order paid by SBP: the bank's link (a phone opens it), its QR image (base64 PNG) and the QR's end. */
+  sbp: t.Optional(t.Object({ qrUrl: t.String(), qrImage: t.Nullable(t.String()), expiresAt: t.String() })),
 });
 
 export const orderStatus = t.Object({
+  /** `expired`: an SBP order whose QR ended unpaid (a new order makes a new one). */
   status: t.Union([
     t.Literal("pending"),
     t.Literal("completed"),
     t.Literal("declined"),
     t.Literal("refunded"),
+    t.Literal("expired"),
   ]),
   /** Why the 1-unit trial was not given with this order, if it was not. */
   trialRefused: t.Optional(t.Union([t.Literal("card"), t.Literal("customer"), t.Literal("account")])),

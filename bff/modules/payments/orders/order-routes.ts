@@ -18,6 +18,7 @@ export function orderRoutes(context: AppContext, authenticate: ReturnType<typeof
         const address = context.clientAddress(request);
         const language = requestLanguage(request);
         const isFullPrice = body.fullPrice === true;
+        const payBy = { method: body.method ?? "card", saveMethod: body.saveMethod === true } as const;
         if (body.prepaidToken) {
           const currency = currencyOf(language);
           return createPrepaidOrder(
@@ -29,10 +30,11 @@ export function orderRoutes(context: AppContext, authenticate: ReturnType<typeof
             address,
             language,
             isFullPrice,
+            payBy,
           );
         }
         const { customer } = await authenticate(request, body, set);
-        return createCustomerOrder(context, customer, tariff, period, address, language, isFullPrice);
+        return createCustomerOrder(context, customer, tariff, period, address, language, isFullPrice, payBy);
       },
       {
         body: orderBody,
@@ -40,7 +42,7 @@ export function orderRoutes(context: AppContext, authenticate: ReturnType<typeof
         detail: {
           summary: "Widget options of a first payment, decided by the server",
           description:
-            "With the customer's session and {uid, email, tariff, period}, or anonymously with {prepaidToken, tariff, period}. `fullPrice: true` orders the plan at its price without the trial (a card that had one).",
+            'With the customer\'s session and {uid, email, tariff, period}, or anonymously with {prepaidToken, tariff, period}. `fullPrice: true` orders the plan at its price without the trial (a card that had one). `method: "sbp"` answers the same order with its SBP QR (`sbp`), `saveMethod` allowing renewals to charge that account.',
         },
       },
     )

@@ -2,7 +2,7 @@ import { translator } from "../../../../core/i18n";
 import type { Language } from "../../../../core/languages";
 import { toCurrencyUnits } from "../../../../core/money";
 import { planFor } from "../../../../core/prices";
-import { payments } from "../../../../db/queries/payments";
+import { type PaymentRow, payments } from "../../../../db/queries/payments";
 import { subscriptions } from "../../../../db/queries/subscriptions";
 import type { AppContext } from "../../../context";
 import { AppError } from "../../../platform/errors";
@@ -25,6 +25,19 @@ const reasonKeys = {
 } as const;
 
 /**
+ * An order nobody refused a trial for. An SBP one says more, as the screen waiting for it
+ * shows no bank's window: declined by the payer's bank, or its QR ended unpaid.
+ */
+function plainStatus(payment: PaymentRow, language: Language, now: number): OrderStatus {
+  if (payment.method !== "sbp") return { status: payment.status };
+  const say = translator(language);
+  if (payment.status === "declined") return { status: "declined", reason: say("order.sbpDeclined") };
+  if (payment.status === "pending" && payment.qr_expires_at !== null && now > payment.qr_expires_at)
+    return { status: "expired", reason: say("order.sbpExpired") };
+  return { status: payment.status };
+}
+
+/**
  * What became of a first payment's order, for the purchase screen after the widget
  * closes: the widget only says the payment failed (Check's code 13 reads as any decline)
  * or went through, not that the trial was refused, so the screen asks here (DESIGN §13).
@@ -42,7 +55,7 @@ export async function orderStatusOf(
     : undefined;
   if (!payment) throw new AppError("order_not_found");
   const refusal = payment.is_trial ? payment.trial_refusal : null;
-  if (!refusal) return { status: payment.status };
+  if (!refusal) return plainStatus(payment, language, clock.now());
   const wasCharged = payment.status === "completed" || payment.status === "refunded";
   const reasonKey = reasonKeys[refusal][wasCharged ? "atPay" : "atCheck"];
   const tariff = payment.tariff_months ?? 1;

@@ -13,9 +13,12 @@ import { assertPeriod, assertTariff } from "../../subscriptions/pricing";
 import { buildReceipt, type ReceiptSubject } from "../receipts/receipt";
 import { type FirstOrderTerms, firstOrderTerms } from "./first-order";
 import type { widgetOptions as widgetOptionsSchema } from "./order-model";
+import { type PayBy, payableOrder } from "./sbp-order";
 
 /** WidgetOptions: inferred from its schema in order-model.ts, the one source of its shape. */
 export type WidgetOptions = typeof widgetOptionsSchema.static;
+
+const byCard: PayBy = { method: "card", saveMethod: false };
 
 /** How every first payment's invoice id starts. */
 export const firstInvoicePrefix = "first-";
@@ -66,6 +69,7 @@ export async function createCustomerOrder(
   ip: string | null,
   language: Language,
   isFullPriceAsked = false,
+  payBy: PayBy = byCard,
 ): Promise<WidgetOptions> {
   const tariff = assertTariff(tariffInput);
   const trialDays = assertPeriod(periodInput);
@@ -103,13 +107,14 @@ export async function createCustomerOrder(
       now,
     );
   });
-  return widgetOptions(
+  const options = await widgetOptions(
     context,
     order,
     { trial: terms?.isTrial ?? true, reason: terms?.noTrialReason },
     language,
     user.email,
   );
+  return payableOrder(context, order, options, payBy, ip);
 }
 
 /**
@@ -125,6 +130,7 @@ export async function createPrepaidOrder(
   ip: string | null,
   language: Language = "ru",
   isFullPriceAsked = false,
+  payBy: PayBy = byCard,
 ): Promise<WidgetOptions> {
   const tariff = assertTariff(tariffInput);
   const trialDays = assertPeriod(periodInput);
@@ -188,7 +194,7 @@ export async function createPrepaidOrder(
     );
     return existing;
   });
-  return widgetOptions(
+  const options = await widgetOptions(
     context,
     {
       ...order,
@@ -202,4 +208,5 @@ export async function createPrepaidOrder(
     { trial: isTrial },
     language,
   );
+  return payableOrder(context, order, options, payBy, ip);
 }

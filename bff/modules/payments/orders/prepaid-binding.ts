@@ -43,6 +43,12 @@ const refusalKeys = {
   "trial-returned": "binding.trialReturned",
 } as const satisfies Record<PrepaidRefusal, TranslationKey>;
 
+/** The card an anonymous purchase saved, carried over to the subscription it is bound to. */
+const cardOf = (payment: PaymentRow) => ({
+  token: payment.card_token,
+  lastFour: payment.card_last_four,
+  fingerprint: payment.card_fingerprint,
+});
 /** Why a purchase is not attached, in the customer's language (an answer, not an error). */
 export const prepaidRefusalText = (refusal: PrepaidRefusal, language: Language) =>
   translator(language)(refusalKeys[refusal]);
@@ -153,15 +159,7 @@ export async function bindPrepaid(
     // Days added move the billing day to the new end; months keep it.
     const anchor = "days" in plan.bought ? until : null;
     await subscriptions.extendBy(database, current.id, until - (current.end_date ?? now), anchor, now);
-    if (!current.card_token)
-      await subscriptions.setCard(
-        database,
-        current.id,
-        payment.card_token,
-        payment.card_last_four,
-        now,
-        payment.card_fingerprint,
-      );
+    if (!current.card_token) await subscriptions.setCard(database, current.id, cardOf(payment), payment, now);
     await payments.bind(database, payment.id, userId, current.id, now);
     return { bound: true };
   }
@@ -174,14 +172,7 @@ export async function bindPrepaid(
   // The bought time runs from the binding: time spent before signing in is not lost.
   if (isTrial) await subscriptions.activate(database, subscriptionId, payment.created_at, until, now);
   else await subscriptions.activateFirstPeriod(database, subscriptionId, now, until, now);
-  await subscriptions.setCard(
-    database,
-    subscriptionId,
-    payment.card_token,
-    payment.card_last_four,
-    now,
-    payment.card_fingerprint,
-  );
+  await subscriptions.setCard(database, subscriptionId, cardOf(payment), payment, now);
   await payments.bind(database, payment.id, userId, subscriptionId, now);
   // The purchase is this account's from now: the first message it gets about it.
   if (isTrial) await queueTrialStarted(database, payment, subscriptionId, nextChargeAmount, now);

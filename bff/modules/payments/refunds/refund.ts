@@ -1,5 +1,4 @@
 import type { Language } from "../../../../core/languages";
-import { toCurrencyUnits } from "../../../../core/money";
 import { payments } from "../../../../db/queries/payments";
 import { refunds } from "../../../../db/queries/refunds";
 import { subscriptions } from "../../../../db/queries/subscriptions";
@@ -7,6 +6,8 @@ import type { AppContext } from "../../../context";
 import { logger } from "../../../platform/logger";
 import { randomToken } from "../../../platform/random";
 import { queueRefundMade } from "../../mail/events";
+import type { RefundOutcome } from "../providers/provider";
+import { providerOf } from "../providers/provider-of";
 import { receiptOf } from "../receipts/receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
 import { takeRefundedSlot } from "./refund-effects";
@@ -57,22 +58,23 @@ async function sendToGateway(context: RefundContext, plan: RefundPlan) {
   const { database, clock } = context;
   const refunded: RefundLine[] = [];
   for (const [index, line] of plan.lines.entries()) {
-    let answer: Awaited<ReturnType<typeof context.payments.gateway.refund>>;
+    let answer: RefundOutcome;
     try {
-      // The refund request carries its 54-FZ receipt, for the amount going back (DESIGN §13).
+      // The refund request carries its 54-FZ receipt, for the amount going back (DESIGN §13),
+      // and goes back through the provider that took the payment (DESIGN §6).
       const payment = await payments.byTransaction(database, line.transactionId);
       if (!payment) throw new Error(`payment ${line.transactionId} vanished`);
-      answer = await context.payments.gateway.refund(
+      answer = await providerOf(context.payments, payment.provider).refund(
         line.transactionId,
-        toCurrencyUnits(line.amount),
+        line.amount,
         await receiptOf(context, payment, line.amount),
       );
     } catch (error) {
       logger.error("refund call failed", { transactionId: line.transactionId, error: String(error) });
       return { refunded, failure: { line, isOutcomeUnknown: true } };
     }
-    if (!answer.Success) {
-      const failure = { line, isOutcomeUnknown: false, gatewayDetail: answer.Message || undefined };
+    if (!answer.isRefunded) {
+      const failure = { line, isOutcomeUnknown: false, gatewayDetail: answer.reason || undefined };
       return { refunded, failure };
     }
     const isLast = index === plan.lines.length - 1;

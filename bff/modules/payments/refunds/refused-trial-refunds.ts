@@ -1,4 +1,3 @@
-import { toCurrencyUnits } from "../../../../core/money";
 import type { PaymentRow } from "../../../../db/queries/payments";
 import { refunds } from "../../../../db/queries/refunds";
 import { trials } from "../../../../db/queries/trials";
@@ -6,6 +5,7 @@ import type { AppContext } from "../../../context";
 import { logger } from "../../../platform/logger";
 import { randomToken } from "../../../platform/random";
 import { queueRefundMade } from "../../mail/events";
+import { providerOf } from "../providers/provider-of";
 import { receiptOf } from "../receipts/receipt";
 import { staleClaimMs } from "./refund-plan";
 
@@ -38,16 +38,17 @@ export async function refundRefusedTrials(context: RefundContext): Promise<numbe
     const transactionId = payment.transaction_id ?? "";
     let isRefunded = false;
     try {
-      const answer = await context.payments.gateway.refund(
+      // Back through the provider that took it (DESIGN §6).
+      const answer = await providerOf(context.payments, payment.provider).refund(
         transactionId,
-        toCurrencyUnits(payment.amount),
+        payment.amount,
         await receiptOf(context, payment),
       );
-      isRefunded = answer.Success;
-      if (!answer.Success)
-        logger.warn("the gateway refused to refund a refused trial; tried again later", {
+      isRefunded = answer.isRefunded;
+      if (!answer.isRefunded)
+        logger.warn("the provider refused to refund a refused trial; tried again later", {
           paymentId: payment.id,
-          message: answer.Message,
+          message: answer.reason,
         });
     } catch (error) {
       // The outcome is unknown: the claim stays until it goes stale, then the next pass asks again.

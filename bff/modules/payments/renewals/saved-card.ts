@@ -1,7 +1,5 @@
-import { toCurrencyUnits } from "../../../../core/money";
 import type { Database } from "../../../../db/database";
 import { type PaymentRow, payments } from "../../../../db/queries/payments";
-import type { GatewayClient } from "../../../adapters/cloudpayments/client";
 import type { CustomerReceipt } from "../../../adapters/cloudpayments/receipt";
 import {
   type PaidRenewal,
@@ -9,60 +7,56 @@ import {
   settleRenewalsPaid,
   settleSuccess,
 } from "../notifications/settlement";
+import type { ChargeOutcome, ProviderClient } from "../providers/provider";
 
 /** A charge's answer names no card: the attempt keeps the card it was made with. */
 const noCard = { token: null, lastFour: null };
 
-export type ChargeAnswer = Awaited<ReturnType<GatewayClient["chargeToken"]>>;
-
 /**
- * Charges an attempt that is already committed, with the customer's saved card and its
- * 54-FZ receipt (`receiptOf` in ../receipts/receipt.ts builds it from the payment and the e-mail).
+ * Charges an attempt that is already committed with the customer's saved method, through
+ * the provider that holds it, with its 54-FZ receipt (`receiptOf` in ../receipts/receipt.ts
+ * builds it from the payment and the e-mail).
  */
-export function chargeSavedCard(
-  gateway: GatewayClient,
+export function chargeSavedMethod(
+  provider: ProviderClient,
   payment: PaymentRow,
   token: string,
   receipt: CustomerReceipt,
-): Promise<ChargeAnswer> {
-  return gateway.chargeToken(
+): Promise<ChargeOutcome> {
+  return provider.chargeSaved(
     {
-      Amount: toCurrencyUnits(payment.amount),
-      Currency: payment.currency,
-      AccountId: payment.account_id,
-      Token: token,
-      InvoiceId: payment.invoice_id,
-      Description: payment.description,
+      invoiceId: payment.invoice_id,
+      accountId: payment.account_id,
+      amount: payment.amount,
+      currency: payment.currency,
+      description: payment.description,
+      token,
     },
     receipt,
   );
 }
 
-/** Applies the gateway's answer to the attempt, inside the caller's transaction; true when it was paid. */
+/**
+ * Applies the provider's answer to the attempt, inside the caller's transaction; true when
+ * it was paid. A pending charge is left pending: its notification settles it.
+ */
 export async function settleCharge(
   database: Database,
   payment: PaymentRow,
-  answer: ChargeAnswer,
+  outcome: ChargeOutcome,
   now: number,
 ): Promise<boolean> {
-  const model = answer.Model;
-  if (model?.Status === "Completed") {
-    await settleSuccess(database, payment, String(model.TransactionId), { token: null, lastFour: null }, now);
+  if (outcome.status === "pending") return false;
+  if (outcome.status === "paid") {
+    await settleSuccess(database, payment, outcome.transactionId, noCard, now);
     return true;
   }
-  await settleDecline(
-    database,
-    payment,
-    model ? String(model.TransactionId) : null,
-    model?.ReasonCode ?? null,
-    model?.Reason ?? answer.Message,
-    now,
-  );
+  await settleDecline(database, payment, outcome.transactionId, outcome.reasonCode, outcome.reason, now);
   return false;
 }
 
 /**
- * Records a batch of the gateway's answers (the answers are in hand, so only database work
+ * Records a batch of the providers' answers (the answers are in hand, so only database work
  * runs in its transaction); returns how many were paid, whoever recorded them. The bank's
  * notification of a charge may come before its answer and settle it: one indexed read
  * finds those, and when it leaves nothing to record no transaction is opened. Paid
@@ -71,28 +65,28 @@ export async function settleCharge(
  */
 export async function settleChargeAnswers(
   database: Database,
-  answered: readonly { payment: PaymentRow; answer: ChargeAnswer }[],
+  answered: readonly { payment: PaymentRow; answer: ChargeOutcome }[],
   now: number,
 ): Promise<number> {
-  const paid = answered.filter(({ answer }) => answer.Model?.Status === "Completed").length;
+  const paid = answered.filter(({ answer }) => answer.status === "paid").length;
   if (answered.length === 0) return paid;
   const statuses = await payments.statusesOf(
     database,
     answered.map(({ payment }) => payment.id),
   );
   // A Pay may still complete a declined payment (a late Pay wins); a decline only a pending one.
+  // A pending charge records nothing: its notification settles it.
   const toRecord = answered.filter(({ payment, answer }) => {
     const status = statuses.get(payment.id);
-    return answer.Model?.Status === "Completed"
-      ? status === "pending" || status === "declined"
-      : status === "pending";
+    if (answer.status === "pending") return false;
+    return answer.status === "paid" ? status === "pending" || status === "declined" : status === "pending";
   });
   if (toRecord.length === 0) return paid;
   await database.transaction(async () => {
     const paidRenewals: PaidRenewal[] = [];
     for (const { payment, answer } of toRecord) {
-      if (answer.Model?.Status === "Completed" && payment.kind === "renewal")
-        paidRenewals.push({ payment, transactionId: String(answer.Model.TransactionId), card: noCard });
+      if (answer.status === "paid" && payment.kind === "renewal")
+        paidRenewals.push({ payment, transactionId: answer.transactionId, card: noCard });
       else await settleCharge(database, payment, answer, now);
     }
     await settleRenewalsPaid(database, paidRenewals, now);

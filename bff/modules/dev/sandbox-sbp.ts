@@ -1,0 +1,121 @@
+import { t } from "elysia";
+import type { SbpQrRequest } from "../../adapters/sandbox/sbp-qrs";
+import type { AppContext } from "../../context";
+import { demoOnly } from "../../platform/demo-only";
+import { AppError } from "../../platform/errors";
+import { type GatewayGuard, jsonData, requireSandbox } from "./sandbox-gateway-guard";
+
+/** The body of both QR calls, as the real gateway takes it. */
+const qrRequest = t.Object({
+  // Any number: an amount the bank cannot take is refused in its answer, as charges are.
+  Amount: t.Number(),
+  Currency: t.String(),
+  InvoiceId: t.String({ maxLength: 128 }),
+  AccountId: t.String({ maxLength: 256 }),
+  Description: t.String({ maxLength: 512 }),
+  Email: t.Optional(t.String({ maxLength: 320 })),
+  IpAddress: t.Optional(t.String({ maxLength: 64 })),
+  JsonData: jsonData,
+  SaveCard: t.Optional(t.Boolean()),
+  TtlMinutes: t.Optional(t.Number()),
+  Scheme: t.Optional(t.String({ maxLength: 16 })),
+  PublicId: t.Optional(t.String({ maxLength: 128 })),
+  Phone: t.Optional(t.String({ maxLength: 32 })),
+});
+
+/**
+ * SBP on the sandbox gateway's server API (under /api/dev/sandbox/cloudpayments, HTTP
+ * Basic like every call there): a QR's link for a phone, or its link and image for a
+ * desktop. Either answers `Model.TransactionId`, the id the QR's first payment will have.
+ */
+export function sbpGatewayRoutes(context: Pick<AppContext, "config">, guarded: GatewayGuard) {
+  return demoOnly(context, "/payments/qr/sbp")
+    .post(
+      "/link",
+      guarded((sandbox, body: SbpQrRequest) => sandbox.sbp.openQr(body)),
+      {
+        body: qrRequest,
+        detail: {
+          summary: "SANDBOX: an SBP QR's link",
+          description:
+            "Model: QrUrl (the bank page /dev-sbp?qr=…), ProviderQrId, TransactionId, Amount, Currency, InvoiceId, AccountId, ExpiresAt (TtlMinutes after now on the test clock; 30 by default, 1 to 4320).",
+        },
+      },
+    )
+    .post(
+      "/image",
+      guarded((sandbox, body: SbpQrRequest) => sandbox.sbp.openQrWithImage(body)),
+      {
+        body: qrRequest,
+        detail: {
+          summary: "SANDBOX: an SBP QR's link and image",
+          description: "As /payments/qr/sbp/link, plus Model.QrImage: the QR as base64 PNG, 256 px.",
+        },
+      },
+    );
+}
+
+/**
+ * The payer's side of SBP (under /api/dev/sandbox): what the bank page (/dev-sbp) shows of a
+ * QR, paying or declining it as the payer's bank app would, and a wait for the autopay
+ * charges still to be settled, so tests need not guess how long that takes.
+ */
+export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments">) {
+  const qrOf = (qr: string) => {
+    const described = requireSandbox(context).sbp.describeQr(qr);
+    if (!described) throw new AppError("sbp_qr_not_found");
+    return described;
+  };
+  return (
+    demoOnly(context, "/sbp")
+      // A page opened without a QR names none the bank has: the same refusal as an unknown one.
+      .get("/qr", ({ query }) => qrOf(query.qr ?? ""), {
+        query: t.Object({ qr: t.Optional(t.String({ maxLength: 64 })) }),
+        detail: {
+          summary: "SANDBOX: an SBP QR as the payer's bank shows it",
+          description:
+            "The merchant, amount, currency, description, expiry (isExpired on the test clock), whether the shop asks to allow autopay, its state and how many attempts were made to pay it.",
+        },
+      })
+      .post(
+        "/pay",
+        async ({ body }) => {
+          const answer = await requireSandbox(context).sbp.payQr(body);
+          if (!answer) throw new AppError("sbp_qr_not_found");
+          return answer;
+        },
+        {
+          body: t.Object({
+            qr: t.String({ maxLength: 64 }),
+            outcome: t.Optional(t.Union([t.Literal("pay"), t.Literal("decline")])),
+            account: t.Optional(
+              t.Union([
+                t.Literal("ok"),
+                t.Literal("declinesLater"),
+                t.Literal("revoked"),
+                t.Literal("silent"),
+              ]),
+            ),
+          }),
+          detail: {
+            summary: "SANDBOX: pay or decline an SBP QR, as the payer's bank app would",
+            description:
+              "pay: Check, then Pay with PaymentMethod Sbp (and a Token when the QR asked SaveCard; `account` says how that binding's later charges go: ok, declinesLater, revoked, silent). decline: Fail with ReasonCode 5051. A QR can be paid more than once; an expired one is refused with nothing booked.",
+          },
+        },
+      )
+      .get(
+        "/settled",
+        async () => {
+          await requireSandbox(context).sbp.settled();
+          return { isSettled: true };
+        },
+        {
+          detail: {
+            summary: "SANDBOX: wait for every SBP autopay charge answered Pending to be settled",
+            description: "Answers once each has its outcome in the ledger and its notification sent.",
+          },
+        },
+      )
+  );
+}

@@ -1,0 +1,58 @@
+import type { PaymentMethod, PaymentProvider } from "../../../../core/payment-methods";
+import type { CustomerReceipt } from "../../../adapters/cloudpayments/receipt";
+
+/**
+ * The one interface payments run through (DESIGN §6, "Payment methods and providers"):
+ * orders, settlement, renewals, refunds and the panel speak only this; each provider's
+ * adapter turns it into its own HTTP protocol. Amounts are in minor units (kopecks, tiyn),
+ * as the product keeps them; the adapter converts.
+ */
+export type ProviderClient = {
+  readonly name: PaymentProvider;
+  /** The methods this provider takes money by, as it is configured. */
+  readonly methods: readonly PaymentMethod[];
+  /** Charges a saved method for an attempt already committed (its invoice id is its idempotency key). */
+  chargeSaved(charge: SavedCharge, receipt: CustomerReceipt): Promise<ChargeOutcome>;
+  /** Gives back `amount` of a payment the provider took; the receipt states what goes back. */
+  refund(transactionId: string, amount: number, receipt: CustomerReceipt): Promise<RefundOutcome>;
+  /** What the provider knows of one of our invoices: null when it never reached it. */
+  find(invoiceId: string): Promise<ChargeOutcome | null>;
+};
+
+/** A charge of a saved method: our invoice, what it is for, and the provider's token. */
+export type SavedCharge = {
+  invoiceId: string;
+  accountId: string;
+  amount: number;
+  currency: string;
+  description: string;
+  token: string;
+};
+
+/**
+ * A charge's outcome as the provider states it. `pending`: accepted, its outcome to come by
+ * notification (an SBP charge): never counted paid, never charged again.
+ */
+export type ChargeOutcome =
+  | { status: "paid"; transactionId: string }
+  | { status: "pending"; transactionId: string | null }
+  | { status: "declined"; transactionId: string | null; reasonCode: number | null; reason: string | null };
+
+/** A refund the provider made, or refused with its own words. */
+export type RefundOutcome = { isRefunded: true } | { isRefunded: false; reason: string | null };
+
+/**
+ * The provider turned a call away for its rate limit before doing anything with it, so the
+ * same call may be sent again once it allows: unlike a timeout or a 5xx, whose outcome is
+ * unknown and must be looked up.
+ */
+export class ProviderBusyError extends Error {
+  constructor(
+    message: string,
+    /** From Retry-After, when the provider said. */
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(message);
+    this.name = "ProviderBusyError";
+  }
+}
