@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -110,7 +110,10 @@ async function isListening(port: number): Promise<boolean> {
   });
 }
 
-/** Starts `v2ray -config <file>` and resolves once `readyPort` accepts connections. */
+/**
+ * Starts `v2ray -config <file>` (logging at warning or above, to its output or its error log)
+ * and resolves once it started and `readyPort` accepts connections.
+ */
 export async function startV2ray(directory: string, name: string, config: unknown, readyPort: number) {
   const path = join(directory, `${name}.json`);
   writeFileSync(path, JSON.stringify(config, null, 2));
@@ -126,7 +129,13 @@ export async function startV2ray(directory: string, name: string, config: unknow
   };
   void drain(child.stdout);
   void drain(child.stderr);
-  while (!(await isListening(readyPort))) {
+  // Ready once V2Ray says every inbound is up and the port answers. A connection alone is
+  // no proof: polling a free port in the ephemeral range can connect the socket to itself
+  // (a TCP self-connect), and gRPC then finds nobody there.
+  const started = /V2Ray [\d.]+ started/;
+  const errorLog = (config as { log?: { error?: string } }).log?.error;
+  const log = () => output + (errorLog && existsSync(errorLog) ? readFileSync(errorLog, "utf8") : "");
+  while (!started.test(log()) || !(await isListening(readyPort))) {
     if (child.exitCode !== null) throw new Error(`v2ray ${name} exited (${child.exitCode}): ${output}`);
     await Bun.sleep(50);
   }
