@@ -60,13 +60,15 @@ export async function createContext(
   const metrics = createMetrics(database);
   registerNodeMetrics(metrics.registry, database, clock);
   registerEntryMetrics(metrics.registry, database);
+  const payments = createPayments(config, clock, http);
+  metrics.watchProviderHealth(payments.health);
   return {
     config,
     database,
     clock,
     http,
     identity: createIdentityProviders(config, keys, clock, http),
-    payments: createPayments(config, clock, http),
+    payments,
     clientAddress: createAddressResolver(config.trustedProxies),
     mail: overrides.mail ?? createMailTransport(config),
     metrics,

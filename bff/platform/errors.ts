@@ -84,6 +84,8 @@ export const errorStatus = {
   receipt_not_found: 404,
   payment_service_unreachable: 503,
   payment_method_unavailable: 409,
+  // The operator switched off every way of taking this purchase's money.
+  payments_unavailable: 503,
   no_saved_card: 409,
   card_payment_pending: 409,
   payment_pending: 409,
@@ -121,6 +123,8 @@ export const errorStatus = {
   refresh_token_invalid: 401,
   refresh_token_reused: 401,
   admin_only: 403,
+  payment_routes_incomplete: 400,
+  payment_provider_not_configured: 409,
   operator_password_too_short: 400,
   invalid_username: 400,
   operator_exists: 409,

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { type PaymentProvider, paymentProviders } from "../../core/payment-methods";
 import type { Database } from "../../db/database";
 import { mailDelivery } from "../../db/queries/mail-outbox";
 import { createRequestDurations } from "./request-durations";
@@ -10,6 +11,12 @@ const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "
 const renewalResults = ["completed", "declined", "free", "unanswered", "recovered"] as const;
 const mailResults = ["sent", "failed", "retried"] as const;
 const notificationKinds = ["check", "pay", "fail", "refund"] as const;
+
+/** What the metrics read of the payment providers' health (payments/routing/provider-health.ts). */
+type WatchedHealth = {
+  isHealthy(provider: PaymentProvider): boolean;
+  onCall(listener: (provider: PaymentProvider, result: "answered" | "failed") => void): void;
+};
 
 /**
  * The service's Prometheus metrics (DESIGN §16), one registry per server. Counters are
@@ -46,6 +53,25 @@ export function createMetrics(database: Database) {
   // The codes a notification may be answered with are open-ended; these two are not.
   for (const kind of notificationKinds)
     for (const result of ["accepted", "refused"]) notifications.inc({ kind, result }, 0);
+  const providerCalls = new Counter({
+    name: "kannt_payment_provider_calls_total",
+    help: "Calls to each payment provider by result: answered (a decline included) or failed (5xx, timeout, no connection).",
+    labelNames: ["provider", "result"] as const,
+    registers,
+  });
+  for (const provider of paymentProviders)
+    for (const result of ["answered", "failed"]) providerCalls.inc({ provider, result }, 0);
+  let providerHealth: WatchedHealth | undefined;
+  new Gauge({
+    name: "kannt_payment_provider_up",
+    help: "1 while the provider answers most calls of the last 5 minutes on this instance; 0 while new purchases skip it.",
+    labelNames: ["provider"] as const,
+    registers,
+    collect() {
+      for (const provider of paymentProviders)
+        this.set({ provider }, providerHealth === undefined || providerHealth.isHealthy(provider) ? 1 : 0);
+    },
+  });
   let lastPass: { startedAt: number; intervalMs: number } | undefined;
   new Gauge({
     name: "kannt_outbox_depth",
@@ -80,6 +106,11 @@ export function createMetrics(database: Database) {
     renewals,
     notifications,
     mails,
+    /** Counts the providers' calls and exports their health (DESIGN §6, choice and failover). */
+    watchProviderHealth(health: WatchedHealth) {
+      providerHealth = health;
+      health.onCall((provider, result) => providerCalls.inc({ provider, result }));
+    },
     /** The scheduler's tick: a pass began (or would have, were one still running). */
     schedulerPassStarted(startedAt: number, intervalMs: number) {
       lastPass = { startedAt, intervalMs };

@@ -13,6 +13,13 @@ export const settings = {
       value,
     ),
 
+  /** Sets the key's value, whatever it was. */
+  put: (db: Database, key: string, value: string) =>
+    statement(
+      db,
+      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    ).run(key, value),
+
   clockOffset: (db: Database) =>
     statement<{ value: string }, []>(db, "SELECT value FROM settings WHERE key = 'clock_offset_ms'").get(),
 

@@ -6,6 +6,7 @@ import { panelEntriesRoutes } from "../access/entries/panel-entries-routes";
 import { panelNodesRoutes } from "../access/nodes/panel-nodes-routes";
 import { panelProbesRoutes } from "../access/nodes/probes/panel-probes-routes";
 import { authenticateOperator, operatorAuth } from "../operators/operator-auth";
+import { panelPaymentRoutes } from "../payments/routing/panel-payment-routes";
 import { panelPromoRoutes } from "../promos/panel-promo-routes";
 import { auditLogPage } from "./audit-log";
 import { panelCustomerHistoryRoutes } from "./customer-history-routes";
@@ -31,6 +32,7 @@ export function panelModule(context: AppContext) {
       .use(panelEntriesRoutes(context))
       .use(panelProbesRoutes(context))
       .use(panelPromoRoutes(context))
+      .use(panelPaymentRoutes(context))
       .get("/dashboard", ({ query }) => dashboardOf(context, query), {
         operator: "admin",
         query: t.Object({

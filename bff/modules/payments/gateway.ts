@@ -9,6 +9,7 @@ import type { Config } from "../../platform/config";
 import { AppError } from "../../platform/errors";
 import { type HttpClient, loopbackOrigin } from "../../platform/http-client";
 import { logger } from "../../platform/logger";
+import { createProviderHealth, type ProviderHealth } from "./routing/provider-health";
 
 export type Payments = {
   gateway: GatewayClient;
@@ -21,6 +22,8 @@ export type Payments = {
    * reached: a widget opened for an order the bank does not know could not be paid.
    */
   registerOrder(order: SandboxOrder): Promise<void>;
+  /** How each provider has been answering this instance: new purchases skip a failing one. */
+  health: ProviderHealth;
 };
 
 /**
@@ -35,11 +38,13 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
   const publicId = config.cloudPaymentsPublicId ?? "pk_kannt_sandbox";
   const settings = { apiUrl, publicId, apiSecret: config.cloudPaymentsApiSecret };
   const gateway = createGatewayClient(settings, http);
+  const health = createProviderHealth(clock);
   const sharedSandbox = sharedSandboxUrl(config);
   if (sharedSandbox) {
     const orders = createSandboxOrderClient({ ...settings, apiUrl: sharedSandbox }, http);
     return {
       gateway,
+      health,
       sandbox: undefined,
       widgetScriptUrl: `${sharedSandbox}/widget.js`,
       async registerOrder(order) {
@@ -59,6 +64,7 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
   if (!isSandbox) {
     return {
       gateway,
+      health,
       sandbox: undefined,
       widgetScriptUrl: "https://widget.cloudpayments.ru/bundles/cloudpayments.js",
       registerOrder: async () => {},
@@ -74,6 +80,7 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
   });
   return {
     gateway,
+    health,
     sandbox,
     widgetScriptUrl: "/api/dev/sandbox/cloudpayments/widget.js",
     registerOrder: async (order) => sandbox.registerOrder(order),

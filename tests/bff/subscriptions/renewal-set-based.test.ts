@@ -421,7 +421,7 @@ describe("one settlement per charge, whichever of the answer and the notificatio
       claimed.map(async ({ payment, subscription }) => ({
         payment,
         answer: await chargeSavedMethod(
-          providerOf({ gateway }, payment.provider),
+          providerOf({ gateway, health: context.payments.health }, payment.provider),
           payment,
           subscription.card_token ?? "",
           await receiptOf(context, payment),
@@ -464,7 +464,7 @@ describe("one settlement per charge, whichever of the answer and the notificatio
     const { kept, gateway } = bankKeepingNotifications(context);
     for (const { payment, subscription } of claimed)
       await chargeSavedMethod(
-        providerOf({ gateway }, payment.provider),
+        providerOf({ gateway, health: context.payments.health }, payment.provider),
         payment,
         subscription.card_token ?? "",
         await receiptOf(context, payment),

@@ -91,12 +91,13 @@ describe("deploy/", () => {
 
   test("a rule that fires when nothing happened also fires when the series is missing", () => {
     // `sum(...) == 0` over no series is an empty vector, not 0. A figure taken per node
-    // (`by (node)`, `by (entry, probe)`) is there exactly for the nodes, or the probes'
-    // verdicts, that exist: none missing means none to alert on.
+    // (`by (node)`, `by (entry, probe)`, `by (provider)`) is there exactly for the nodes,
+    // the probes' verdicts or the payment providers that exist (each instance exports every
+    // provider from its start): none missing means none to alert on.
     for (const rule of alertRules())
       for (const comparison of rule.expr.matchAll(/\)\s*==\s*0\b/g)) {
         const before = rule.expr.slice(0, comparison.index);
-        if (/\bby \((node|entry, probe)\) \(\w+$/.test(before)) continue;
+        if (/\bby \((node|entry, probe|provider)\) \(\w+$/.test(before)) continue;
         expect(before, rule.alert).toMatch(/or vector\(0\)$/);
       }
   });

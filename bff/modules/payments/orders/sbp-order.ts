@@ -4,6 +4,8 @@ import { payments } from "../../../../db/queries/payments";
 import type { AppContext } from "../../../context";
 import { AppError } from "../../../platform/errors";
 import { logger } from "../../../platform/logger";
+import { purchaseProvider } from "../routing/payment-routes";
+import { recordedCall } from "../routing/provider-health";
 import type { WidgetOptions } from "./orders";
 
 /** How long an order's SBP QR takes payment: long enough to find the bank's app, short enough to be one sitting. */
@@ -11,13 +13,6 @@ export const sbpQrMinutes = 30;
 
 /** How the customer asked to pay a first order: by card (the widget) or by SBP, saving it for renewals or not. */
 export type PayBy = { method: PaymentMethod; saveMethod: boolean };
-
-/**
- * SBP is offered where the bank takes it: the sandbox always; a real CloudPayments terminal
- * once the operator enabled it there (DESIGN §6). Until the panel's provider settings exist,
- * that is demo mode only.
- */
-export const isSbpOffered = (context: Pick<AppContext, "config">) => context.config.mode === "demo";
 
 /**
  * The order as the customer will pay it. By card: the widget's options as they are. By SBP:
@@ -33,29 +28,35 @@ export async function payableOrder(
   ip: string | null,
 ): Promise<WidgetOptions> {
   const { database, clock } = context;
+  // The operator's routes decide who takes it (DESIGN §6, choice and failover); until another
+  // provider can start a purchase, a method whose first route is not CloudPayments is not offered.
+  const provider = await purchaseProvider(context, payBy.method, options.currency);
+  if (provider !== "cloudpayments")
+    throw payBy.method === "card"
+      ? new AppError("payments_unavailable")
+      : new AppError("payment_method_unavailable", { method: payBy.method });
   if (payBy.method === "card") {
     // An anonymous purchase asked for by SBP first and by card now is a card order again.
     if (order.method !== "card") await payments.setMethod(database, order.id, "card", null, clock.now());
     return options;
   }
-  // SBP moves roubles only: a purchase in tenge is paid by card.
-  if (!isSbpOffered(context) || options.currency !== "RUB")
-    throw new AppError("payment_method_unavailable", { method: "sbp" });
   let answer: Awaited<ReturnType<typeof context.payments.gateway.sbpQr>>;
   try {
-    answer = await context.payments.gateway.sbpQr(
-      {
-        Amount: options.amount,
-        Currency: options.currency,
-        InvoiceId: options.invoiceId,
-        AccountId: options.accountId,
-        Description: options.description,
-        ...(options.email ? { Email: options.email } : {}),
-        ...(ip ? { IpAddress: ip } : {}),
-        SaveCard: payBy.saveMethod,
-        TtlMinutes: sbpQrMinutes,
-      },
-      options.data.CloudPayments.CustomerReceipt,
+    answer = await recordedCall(context.payments.health, provider, () =>
+      context.payments.gateway.sbpQr(
+        {
+          Amount: options.amount,
+          Currency: options.currency,
+          InvoiceId: options.invoiceId,
+          AccountId: options.accountId,
+          Description: options.description,
+          ...(options.email ? { Email: options.email } : {}),
+          ...(ip ? { IpAddress: ip } : {}),
+          SaveCard: payBy.saveMethod,
+          TtlMinutes: sbpQrMinutes,
+        },
+        options.data.CloudPayments.CustomerReceipt,
+      ),
     );
   } catch (error) {
     logger.warn("the gateway made no SBP QR", { invoiceId: options.invoiceId, error: String(error) });

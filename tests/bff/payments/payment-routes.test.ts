@@ -1,0 +1,169 @@
+import { describe, expect, test } from "vitest";
+import { healthMinimumCalls, healthWindowMs } from "../../../bff/modules/payments/routing/provider-health";
+import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../helpers/api";
+import { makeTestApp } from "../../helpers/app";
+import { type SignedIn, signIn } from "../../helpers/customers";
+import { makeOperator, tokensFor } from "../../helpers/operators";
+
+// DESIGN §6, choice and failover: the operator's order of providers and methods (audited),
+// what new purchases are offered by it, and a provider that fails most calls for 5 minutes
+// skipped until it recovers by itself, with its metric.
+
+type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
+
+async function panelOf(world: TestApp, role: "admin" | "support" = "admin") {
+  const staff = await makeOperator(world.context, `routes.${role}`, role);
+  const auth = staffOf((await tokensFor(world.app, staff.username, staff.password)).accessToken);
+  const { payments } = apiOf(world.app).panel;
+  return {
+    read: () => payments.routes.get(auth),
+    audit: () => apiOf(world.app).panel.audit.get({ ...auth, query: { page: 0, size: 20 } }),
+    save: (routes: Parameters<typeof payments.routes.put>[0]["routes"]) =>
+      payments.routes.put({ routes }, auth),
+  };
+}
+
+const sbpOrder = (world: TestApp, customer: SignedIn) =>
+  apiOf(world.app).shop.order.post(
+    { ...identityOf(customer), tariff: 1, period: 30, method: "sbp" },
+    sessionOf(customer),
+  );
+
+const cardOrder = (world: TestApp, customer: SignedIn) =>
+  apiOf(world.app).shop.order.post({ ...identityOf(customer), tariff: 1, period: 30 }, sessionOf(customer));
+
+const demoRoutes = [
+  { provider: "cloudpayments", method: "card", enabled: true },
+  { provider: "cloudpayments", method: "sbp", enabled: true },
+  { provider: "yookassa", method: "card", enabled: false },
+  { provider: "yookassa", method: "sbp", enabled: false },
+] as const;
+
+describe("the panel's payment routes", () => {
+  test("administrators read each provider and method in order, with each provider's health; support staff may not", async () => {
+    const world = await makeTestApp();
+    const routes = await dataOf((await panelOf(world)).read());
+    expect(routes.routes.map(({ provider, method, enabled }) => ({ provider, method, enabled }))).toEqual(
+      demoRoutes,
+    );
+    expect(routes.routes.map(({ configured }) => configured)).toEqual([true, true, false, false]);
+    expect(routes.providers).toEqual([
+      { provider: "cloudpayments", healthy: true, calls: 0, failed: 0 },
+      { provider: "yookassa", healthy: true, calls: 0, failed: 0 },
+    ]);
+    expect(await refusalOf((await panelOf(world, "support")).read())).toMatchObject({
+      status: 403,
+      code: "admin_only",
+    });
+  });
+
+  test("a change names every pair once, switches on only a configured provider, and is audited", async () => {
+    const world = await makeTestApp();
+    const panel = await panelOf(world);
+    expect(await refusalOf(panel.save(demoRoutes.slice(0, 3)))).toMatchObject({
+      status: 400,
+      code: "payment_routes_incomplete",
+    });
+    expect(await refusalOf(panel.save([...demoRoutes.slice(0, 3), demoRoutes[0]]))).toMatchObject({
+      status: 400,
+      code: "payment_routes_incomplete",
+    });
+    const yookassaOn = demoRoutes.map((route) => ({ ...route, enabled: true }));
+    expect(await refusalOf(panel.save(yookassaOn))).toMatchObject({
+      status: 409,
+      code: "payment_provider_not_configured",
+      message: expect.stringContaining("yookassa"),
+    });
+    const reordered = [demoRoutes[1], { ...demoRoutes[0], enabled: false }, demoRoutes[2], demoRoutes[3]];
+    const saved = await dataOf(panel.save(reordered));
+    expect(saved.routes.map(({ provider, method, enabled }) => ({ provider, method, enabled }))).toEqual(
+      reordered,
+    );
+    expect((await dataOf(panel.read())).routes.map(({ method }) => method)).toEqual([
+      "sbp",
+      "card",
+      "card",
+      "sbp",
+    ]);
+    const audited = (await dataOf(panel.audit())).content.filter(
+      ({ action }) => action === "payments.routes",
+    );
+    expect(audited).toEqual([
+      expect.objectContaining({
+        operator: "routes.admin",
+        details: { before: demoRoutes, after: reordered },
+      }),
+    ]);
+  });
+
+  test("a method switched off is not offered: SBP refused as unavailable, every card route off refuses payment", async () => {
+    const world = await makeTestApp();
+    const panel = await panelOf(world);
+    const customer = await signIn(world.app, "routes-off@example.com");
+    await dataOf(
+      panel.save([demoRoutes[0], { ...demoRoutes[1], enabled: false }, demoRoutes[2], demoRoutes[3]]),
+    );
+    expect(await refusalOf(sbpOrder(world, customer))).toMatchObject({
+      status: 409,
+      code: "payment_method_unavailable",
+    });
+    await dataOf(cardOrder(world, customer));
+    await dataOf(panel.save([{ ...demoRoutes[0], enabled: false }, ...demoRoutes.slice(1)]));
+    expect(await refusalOf(cardOrder(world, customer))).toMatchObject({
+      status: 503,
+      code: "payments_unavailable",
+    });
+    expect((await dataOf(sbpOrder(world, customer))).sbp?.qrUrl).toContain("/dev-sbp?qr=");
+  });
+});
+
+describe("a provider failing most calls", () => {
+  test("is marked failing after enough failed calls, in the panel and the metric, and recovers once they are 5 minutes old", async () => {
+    const world = await makeTestApp();
+    const panel = await panelOf(world);
+    const customer = await signIn(world.app, "routes-outage@example.com");
+    const { gateway } = world.context.payments;
+    const working = gateway.sbpQr;
+    gateway.sbpQr = () => Promise.reject(new Error("gateway /payments/qr/sbp/image answered HTTP 502"));
+    try {
+      for (let call = 1; call < healthMinimumCalls; call++)
+        expect(await refusalOf(sbpOrder(world, customer))).toMatchObject({
+          code: "payment_service_unreachable",
+        });
+      // Below the minimum: a blip.
+      expect((await dataOf(panel.read())).providers[0]).toMatchObject({
+        provider: "cloudpayments",
+        healthy: true,
+      });
+      expect(await refusalOf(sbpOrder(world, customer))).toMatchObject({
+        code: "payment_service_unreachable",
+      });
+    } finally {
+      gateway.sbpQr = working;
+    }
+    expect((await dataOf(panel.read())).providers[0]).toEqual({
+      provider: "cloudpayments",
+      healthy: false,
+      calls: healthMinimumCalls,
+      failed: healthMinimumCalls,
+    });
+    const metrics = await world.context.metrics.registry.metrics();
+    expect(metrics).toContain('kannt_payment_provider_up{provider="cloudpayments"} 0');
+    expect(metrics).toContain('kannt_payment_provider_up{provider="yookassa"} 1');
+    expect(metrics).toContain(
+      `kannt_payment_provider_calls_total{provider="cloudpayments",result="failed"} ${healthMinimumCalls}`,
+    );
+    // With no other provider for SBP, the failing one is still tried: a purchase tried beats one refused.
+    expect((await dataOf(sbpOrder(world, customer))).sbp?.qrUrl).toContain("/dev-sbp?qr=");
+    world.clock.advance(healthWindowMs);
+    expect((await dataOf(panel.read())).providers[0]).toEqual({
+      provider: "cloudpayments",
+      healthy: true,
+      calls: 0,
+      failed: 0,
+    });
+    expect(await world.context.metrics.registry.metrics()).toContain(
+      'kannt_payment_provider_up{provider="cloudpayments"} 1',
+    );
+  });
+});
