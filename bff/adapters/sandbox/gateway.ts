@@ -70,6 +70,8 @@ export function createSandboxGateway(
       ...createSbpPayments(ledger, clock, { ...bank, qrs: sbpQrs, tokens: sbpTokens }),
       /** Resolves once every SBP charge answered Pending so far is settled and its notification sent. */
       settled: settlements.settled,
+      /** The payers' banks decide nothing until the returned function is called (tests). */
+      holdDecisions: settlements.hold,
       get pendingSettlements() {
         return settlements.pendingCount;
       },
