@@ -73,9 +73,16 @@ export function cloudPaymentsProvider(gateway: GatewayClient): ProviderClient {
       // A refused charge's words are the model's reason, or the answer's message without one.
       return outcomeOf(answer, answer.Message);
     },
-    async refund(transactionId, amount, receipt) {
-      const answer = await gateway.refund(transactionId, toCurrencyUnits(amount), receipt);
-      return answer.Success ? { isRefunded: true } : { isRefunded: false, reason: answer.Message };
+    async refund(payment, amount, receipt) {
+      const answer = await gateway.refund(payment.transactionId, toCurrencyUnits(amount), receipt);
+      if (!answer.Success) return { isRefunded: false, reason: answer.Message };
+      return {
+        isRefunded: true,
+        // A card's refund is done when the gateway answers Success; an SBP payment's is a
+        // transfer the payer's bank makes later, done only when the Refund notification comes.
+        isSettled: payment.method !== "sbp",
+        refundTransactionId: answer.Model ? String(answer.Model.TransactionId) : null,
+      };
     },
     async find(invoiceId) {
       const found = await gateway.find(invoiceId);
