@@ -38,7 +38,7 @@ const answer: typeof cabinet.static = {
     traffic: { upload: 0, download: 0 },
   })),
   availableDevices: 0,
-  card: { isSaved: false, lastFour: null, removedAt: null },
+  card: { isSaved: false, lastFour: null, removedAt: null, removedBy: null },
 };
 
 const session = new Elysia({ name: "floor-session" }).macro({

@@ -23,6 +23,8 @@ export type ChargingCounts = {
   charged: number;
   completed: number;
   declined: number;
+  /** Accepted, outcome to come by notification (an SBP autopay charge): neither paid nor declined yet. */
+  pending: number;
 };
 
 export type ChargingSettings = {
@@ -49,11 +51,16 @@ function answerRecorder(context: ChargingContext, counts: ChargingCounts, batchS
   const record = async (batch: Answered[]) => {
     try {
       const completed = await settleChargeAnswers(context.database, batch, context.clock.now());
+      // An undecided charge is no decline: its Pay or Fail (or a look-up) decides it later.
+      const pending = batch.filter(({ answer }) => answer.status === "pending").length;
+      const declined = batch.length - completed - pending;
       // Tallied after the commit: PostgreSQL may run the transaction's body again.
       counts.completed += completed;
-      counts.declined += batch.length - completed;
+      counts.pending += pending;
+      counts.declined += declined;
       context.metrics.renewals.inc({ result: "completed" }, completed);
-      context.metrics.renewals.inc({ result: "declined" }, batch.length - completed);
+      context.metrics.renewals.inc({ result: "pending" }, pending);
+      context.metrics.renewals.inc({ result: "declined" }, declined);
     } catch (error) {
       // The attempts stay pending under the lease and are looked up once it is gone.
       failure ??= error;

@@ -14,6 +14,8 @@ export type RenewalCounts = {
   charged: number;
   completed: number;
   declined: number;
+  /** Charges the bank accepted without deciding them (SBP autopay): settled by notification. */
+  pending: number;
   expired: number;
   free: number;
   /** Pre-charge notices queued (DESIGN §13(a)). */
@@ -60,6 +62,7 @@ export async function runRenewals(
     charged: 0,
     completed: 0,
     declined: 0,
+    pending: 0,
     expired: 0,
     free: 0,
     noticed: 0,

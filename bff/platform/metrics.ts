@@ -8,7 +8,7 @@ import { createRequestDurations } from "./request-durations";
 const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** The outcomes each counter counts, every one exported from the start (see createMetrics). */
-const renewalResults = ["completed", "declined", "free", "unanswered", "recovered"] as const;
+const renewalResults = ["completed", "declined", "pending", "free", "unanswered", "recovered"] as const;
 const mailResults = ["sent", "failed", "retried"] as const;
 const notificationKinds = ["check", "pay", "fail", "refund"] as const;
 
@@ -28,7 +28,7 @@ export function createMetrics(database: Database) {
   const requestDurations = createRequestDurations(registry);
   const renewals = new Counter({
     name: "kannt_renewals_total",
-    help: "Renewal attempts by outcome: completed, declined, free, unanswered (settled later), recovered.",
+    help: "Renewal attempts by outcome: completed, declined, pending (the bank decides later), free, unanswered (settled later), recovered.",
     labelNames: ["result"] as const,
     registers,
   });

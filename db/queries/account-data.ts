@@ -119,7 +119,8 @@ export const accountDeletion = {
       `UPDATE subscriptions SET status = 'EXPIRED',
          end_date = CASE WHEN end_date IS NULL OR end_date > ? THEN ? ELSE end_date END,
          next_charge_at = NULL, card_token = NULL, card_last_four = NULL,
-         card_removed_at = COALESCE(card_removed_at, ?), updated_at = ?
+         card_removed_at = COALESCE(card_removed_at, ?), card_removed_by = COALESCE(card_removed_by, 'customer'),
+         updated_at = ?
        WHERE user_id = ?`,
     ).run(now, now, now, now, userId),
   /**

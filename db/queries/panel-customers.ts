@@ -22,6 +22,8 @@ export type ReceiptRow = {
   transaction_id: string | null;
   subscription_id: number | null;
   kind: "first" | "renewal" | "device";
+  /** A refund the provider took and has not done yet (migration 0031). */
+  refund_in_progress: 0 | 1;
 };
 
 export type InviteeRow = {
@@ -123,7 +125,7 @@ export const customerCard = {
     statement<ReceiptRow, [number, number, number]>(
       db,
       `SELECT p.created_at, u.email, p.account_id, p.amount, p.currency, p.description, p.ip_address, p.status,
-       p.transaction_id, p.subscription_id, p.kind
+       p.transaction_id, p.subscription_id, p.kind, p.refund_in_progress
      FROM payments p LEFT JOIN users u ON u.id = p.user_id
      WHERE p.user_id = ? AND p.status <> 'pending' ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
     ).all(userId, limit, offset),

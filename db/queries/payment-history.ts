@@ -18,11 +18,14 @@ export type HistoryRow = {
   subscription_months: number | null;
   refunded_amount: number;
   refunded_at: number | null;
+  /** The provider took the refund and has not done it yet (migration 0031). */
+  refund_in_progress: 0 | 1;
   created_at: number;
 };
 
 const columns = `p.id, p.kind, p.amount, p.currency, p.status, p.description, p.transaction_id, p.tariff_months,
-  p.trial_days, p.is_trial, s.tariff_months AS subscription_months, p.refunded_amount, p.refunded_at, p.created_at`;
+  p.trial_days, p.is_trial, s.tariff_months AS subscription_months, p.refunded_amount, p.refunded_at,
+  p.refund_in_progress, p.created_at`;
 
 /**
  * A customer's own payments, always filtered by the owner's id: no call here can reach

@@ -431,6 +431,13 @@ export const webhookEvents = {
       ).map((row) => `${row.kind}:${row.transaction_id}`),
     ),
 
+  /** Whether this notification was applied already (its effect was recorded with it). */
+  has: async (db: Database, kind: string, transactionId: string) =>
+    (await statement<{ found: number }, [string, string]>(
+      db,
+      "SELECT 1 AS found FROM webhook_events WHERE kind = ? AND transaction_id = ?",
+    ).get(kind, transactionId)) !== undefined,
+
   /** True when this notification is new; the caller applies its effect in the same transaction. */
   record: async (db: Database, kind: string, transactionId: string, invoiceId: string, now: number) =>
     (

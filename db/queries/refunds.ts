@@ -53,6 +53,19 @@ export const refunds = {
     ).run(id, claim),
 
   /**
+   * The provider accepted a refund of the payment without doing it yet (an SBP payment's):
+   * it is in progress until the provider's Refund notification (markDone).
+   */
+  markInProgress: (db: Database, id: number) =>
+    statement(db, "UPDATE payments SET refund_in_progress = 1 WHERE id = ?").run(id),
+
+  /** The provider's Refund notification came: the payment's refund is done. */
+  markDone: (db: Database, id: number) =>
+    statement(db, "UPDATE payments SET refund_in_progress = 0 WHERE id = ? AND refund_in_progress = 1").run(
+      id,
+    ),
+
+  /**
    * The gateway refunded all that was left of the payment. Its Refund notification may
    * have recorded it already (the sandbox sends it before answering); either way the
    * payment ends fully refunded, never more.

@@ -3,8 +3,8 @@ import type { LedgerTransactionRow } from "./sandbox-ledger";
 
 /**
  * The sandbox bank's SBP book (its tables: sandbox-ledger-schema.ts): the QRs the shop
- * asked for, the autopay bindings paid QRs left, and the settling of charges that were
- * answered Pending.
+ * asked for, the autopay bindings paid QRs left, the settling of charges that were
+ * answered Pending, and the completing of refunds accepted as Pending.
  */
 
 export type SbpQrState = "created" | "paid" | "declined";
@@ -112,7 +112,25 @@ export const ledgerSbpCharges = {
   pending: (ledger: LedgerFile) =>
     ledger
       .query<{ id: number; token: string | null }, []>(
-        "SELECT id, token FROM transactions WHERE status = 'Pending' ORDER BY id",
+        "SELECT id, token FROM transactions WHERE status = 'Pending' AND kind = 'payment' ORDER BY id",
+      )
+      .all(),
+};
+
+export const ledgerSbpRefunds = {
+  /** Completes a refund accepted as Pending, once: a second completion changes nothing (undefined). */
+  complete: (ledger: LedgerFile, id: number) =>
+    ledger
+      .query<LedgerTransactionRow, [number]>(
+        "UPDATE transactions SET status = 'Completed' WHERE id = ? AND kind = 'refund' AND status = 'Pending' RETURNING *",
+      )
+      .get(id) ?? undefined,
+
+  /** Refunds left Pending when the bank stopped: done when it opens again. */
+  pending: (ledger: LedgerFile) =>
+    ledger
+      .query<{ id: number; refund_of: number }, []>(
+        "SELECT id, refund_of FROM transactions WHERE status = 'Pending' AND kind = 'refund' ORDER BY id",
       )
       .all(),
 };

@@ -14,7 +14,10 @@ export type LedgerTransactionRow = {
   account_id: string;
   amount: number;
   currency: string;
-  /** Pending: an SBP autopay charge answered before the payer's bank decided (sbp-charges.ts). */
+  /**
+   * Pending: an SBP autopay charge answered before the payer's bank decided (sbp-charges.ts),
+   * or an SBP payment's refund accepted and not yet done (sbp-refunds.ts).
+   */
   status: "Completed" | "Declined" | "Pending";
   /** Null on lines written before SBP, which were all cards'. */
   method: "card" | "sbp" | null;

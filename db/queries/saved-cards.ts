@@ -1,11 +1,12 @@
 import type { Database } from "../database";
 import { statement } from "../database";
+import type { SavedMethodRemover } from "./subscriptions";
 
-/** Removed card, renewal off, paid period over: the subscription has simply ended. */
 /**
- * The saved card of a customer (DESIGN §13(b)). A card token lives on the subscription it
- * renews and, copied from the gateway's answer, on the payment rows it paid; removing the
- * card clears it from all of them.
+ * The saved card of a customer (DESIGN §13(b)), or an SBP autopay binding. A token lives on
+ * the subscription it renews and, copied from the gateway's answer, on the payment rows it
+ * paid; removing it clears it from all of them. The customer removes it, or the payer's
+ * bank ends an SBP binding (`by`).
  */
 export const savedCards = {
   /**
@@ -14,20 +15,29 @@ export const savedCards = {
    */
   async stateOf(db: Database, userId: number) {
     const row = await statement<
-      { is_saved: number; last_four: string | null; removed_at: number | null },
-      [number, number, number]
+      {
+        is_saved: number;
+        last_four: string | null;
+        removed_at: number | null;
+        removed_by: SavedMethodRemover | null;
+      },
+      [number, number, number, number]
     >(
       db,
       `SELECT EXISTS (SELECT 1 FROM subscriptions WHERE user_id = ? AND card_token IS NOT NULL) AS is_saved,
          (SELECT card_last_four FROM subscriptions WHERE id =
            (SELECT MAX(id) FROM subscriptions WHERE user_id = ? AND card_token IS NOT NULL)) AS last_four,
-         (SELECT MAX(card_removed_at) FROM subscriptions WHERE user_id = ?) AS removed_at`,
-    ).get(userId, userId, userId);
+         (SELECT MAX(card_removed_at) FROM subscriptions WHERE user_id = ?) AS removed_at,
+         (SELECT card_removed_by FROM subscriptions WHERE user_id = ? AND card_removed_at IS NOT NULL
+           ORDER BY card_removed_at DESC, id DESC LIMIT 1) AS removed_by`,
+    ).get(userId, userId, userId, userId);
     const isSaved = row?.is_saved === 1;
+    const removedAt = isSaved ? null : (row?.removed_at ?? null);
     return {
       isSaved,
       lastFour: isSaved ? (row?.last_four ?? null) : null,
-      removedAt: isSaved ? null : (row?.removed_at ?? null),
+      removedAt,
+      removedBy: removedAt === null ? null : (row?.removed_by ?? "customer"),
     };
   },
 
@@ -46,13 +56,13 @@ export const savedCards = {
       "SELECT 1 AS found FROM payments WHERE user_id = ? AND status = 'pending' AND kind IN ('renewal', 'device') LIMIT 1",
     ).get(userId)) !== undefined,
 
-  /** Forgets every token of the customer; the subscriptions that had one record when. */
-  async forget(db: Database, userId: number, now: number): Promise<void> {
+  /** Forgets every token of the customer; the subscriptions that had one record when and by whom. */
+  async forget(db: Database, userId: number, by: SavedMethodRemover, now: number): Promise<void> {
     await statement(
       db,
-      `UPDATE subscriptions SET card_token = NULL, card_last_four = NULL, card_removed_at = ?, updated_at = ?
-         WHERE user_id = ? AND (card_token IS NOT NULL OR card_last_four IS NOT NULL)`,
-    ).run(now, now, userId);
+      `UPDATE subscriptions SET card_token = NULL, card_last_four = NULL, card_removed_at = ?, card_removed_by = ?,
+         updated_at = ? WHERE user_id = ? AND (card_token IS NOT NULL OR card_last_four IS NOT NULL)`,
+    ).run(now, by, now, userId);
     // Payment rows keep their last four (what paid them); the token is what could charge
     // again. Their updated_at stays: binding a prepaid purchase dates access from it.
     await statement(
@@ -62,17 +72,10 @@ export const savedCards = {
   },
 
   /** Renewal off: the subscription runs to its paid end and is not charged again. */
-  stopRenewal: (db: Database, subscriptionId: number, now: number) =>
+  stopRenewal: (db: Database, subscriptionId: number, by: SavedMethodRemover, now: number) =>
     statement(
       db,
-      `UPDATE subscriptions SET status = 'CANCELED', next_charge_at = NULL, card_removed_at = ?, updated_at = ?
-         WHERE id = ? AND status = 'ACTIVE'`,
-    ).run(now, now, subscriptionId),
-
-  /**
-   * Subscriptions whose card was removed and whose paid period has ended are EXPIRED:
-   * nothing was charged, so no failed payment and no dunning, just the end, which the
-   * customer is told of. The rows are read and expired in one transaction, so each
-   * ending is told exactly once.
-   */
+      `UPDATE subscriptions SET status = 'CANCELED', next_charge_at = NULL, card_removed_at = ?, card_removed_by = ?,
+         updated_at = ? WHERE id = ? AND status = 'ACTIVE'`,
+    ).run(now, by, now, subscriptionId),
 };

@@ -6,6 +6,9 @@ import { jsonRows, skipLocked, smallerOf } from "../dialect";
 
 export type SubscriptionStatus = "NOT_ACTIVE" | "ACTIVE" | "CANCELED" | "EXPIRED";
 
+/** Who ended a subscription's saved method (DESIGN §13(b); an SBP binding can be ended by the bank). */
+export type SavedMethodRemover = "customer" | "bank";
+
 export type SubscriptionRow = {
   id: number;
   user_id: number;
@@ -29,6 +32,8 @@ export type SubscriptionRow = {
   card_fingerprint: string | null;
   /** When the customer removed this subscription's saved card (migration 0005). */
   card_removed_at: number | null;
+  /** Who ended the saved method: the customer, or the payer's bank (SBP autopay revoked, migration 0030). */
+  card_removed_by: SavedMethodRemover | null;
   /** The provider that holds card_token, the subscription's one saved method, and what it is. */
   saved_provider: PaymentProvider;
   saved_method: PaymentMethod;

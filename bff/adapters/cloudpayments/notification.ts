@@ -86,3 +86,10 @@ export const formatAmount = (minor: number) => toCurrencyUnits(minor).toFixed(2)
 
 /** Lost, stolen and expired cards: never retried (DESIGN §6). */
 export const hardDeclineCodes = new Set([5041, 5043, 5054]);
+
+/**
+ * The saved method is gone: the payer revoked or closed the SBP autopay binding in their
+ * bank's app (6001; the gateway also says 6010 or 6011 for it). Its token can never be
+ * charged again, so it is forgotten rather than retried (saved-method-revoked.ts).
+ */
+export const savedMethodGoneCodes = new Set([6001, 6010, 6011]);

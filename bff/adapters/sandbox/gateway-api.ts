@@ -7,6 +7,7 @@ import type { DeliveryLog } from "./delivery-log";
 import type { Notify } from "./notifier";
 import { readReceipt } from "./receipt-check";
 import type { SbpCharges } from "./sbp-charges";
+import type { SbpRefunds } from "./sbp-refunds";
 import type { SbpTokenBook } from "./sbp-tokens";
 import { invalidAmountMessage, isStorableAmount, type RecordTransaction } from "./transaction-book";
 import { ledgerEntry, methodOf, model, notificationFields } from "./transaction-view";
@@ -23,9 +24,10 @@ export function createGatewayApi(
     registerOrder: (order: SandboxOrder) => void;
     sbpTokens: SbpTokenBook;
     sbpCharges: SbpCharges;
+    sbpRefunds: SbpRefunds;
   },
 ) {
-  const { record, notify, cards, deliveries, sbpTokens, sbpCharges } = bank;
+  const { record, notify, cards, deliveries, sbpTokens, sbpCharges, sbpRefunds } = bank;
   /** What a token names: a saved card, an SBP autopay binding, or nothing the bank knows. */
   const savedMethod = (token: string) => {
     const card = cards.byToken(token);
@@ -112,8 +114,15 @@ export function createGatewayApi(
       };
     },
 
-    /** POST /payments/refund, with the refund's receipt in JsonData. */
-    async refund(request: { TransactionId: number; Amount: number; JsonData?: unknown }) {
+    /**
+     * POST /payments/refund, with the refund's receipt in JsonData. A card's refund is done
+     * (and notified) before the answer; an SBP payment's is accepted by the answer and done,
+     * with its Refund notification, after it (sbp-refunds.ts).
+     */
+    async refund(
+      request: { TransactionId: number; Amount: number; JsonData?: unknown },
+      answered: Promise<unknown> = Promise.resolve(),
+    ) {
       const original = ledgerTransactions.payment(ledger, request.TransactionId);
       if (original?.status !== "Completed")
         return { Success: false, Message: "Transaction not found or not completed", Model: undefined };
@@ -125,10 +134,11 @@ export function createGatewayApi(
         return { Success: false, Message: "Refund amount exceeds the payment", Model: undefined };
       const reading = readReceipt(request.JsonData, amount);
       if (!reading.isAccepted) return { Success: false, Message: reading.message, Model: undefined };
-      const row = record("refund", { ...original, amount }, "Completed", {
+      // Money goes back the way it came: an SBP payment's refund is an SBP transfer.
+      const method = methodOf(original);
+      const row = record("refund", { ...original, amount }, method === "sbp" ? "Pending" : "Completed", {
         refundOf: original.id,
-        // Money goes back the way it came: an SBP payment's refund is an SBP transfer.
-        method: methodOf(original),
+        method,
         card: {
           firstSix: original.card_first_six,
           lastFour: original.card_last_four,
@@ -136,6 +146,10 @@ export function createGatewayApi(
         },
         receipt: reading.receipt,
       });
+      if (method === "sbp") {
+        sbpRefunds.completeLater({ id: row.id, paymentId: original.id }, answered);
+        return { Success: true, Message: null, Model: model(row) };
+      }
       await notify("refund", {
         ...notificationFields(row, null),
         PaymentTransactionId: original.id,

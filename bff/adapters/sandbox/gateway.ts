@@ -8,6 +8,7 @@ import { createNotifier, type DeliveryPolicy } from "./notifier";
 import { createSbpCharges } from "./sbp-charges";
 import { createSbpPayments } from "./sbp-payments";
 import { createSbpQrs } from "./sbp-qrs";
+import { createSbpRefunds } from "./sbp-refunds";
 import { createSbpTokenBook } from "./sbp-tokens";
 import { createSettlements } from "./settlements";
 import { createTransactionBook } from "./transaction-book";
@@ -52,11 +53,19 @@ export function createSandboxGateway(
     bankPageOrigin: (settings.bankPageOrigin ?? "http://localhost:3000").replace(/\/+$/, ""),
   });
   const sbpCharges = createSbpCharges(ledger, { ...bank, settlements, tokens: sbpTokens });
+  const sbpRefunds = createSbpRefunds(ledger, { notify: bank.notify, settlements });
   sbpCharges.resumePending();
+  sbpRefunds.resumePending();
   return {
     ledger,
     ...widget,
-    ...createGatewayApi(ledger, { ...bank, registerOrder: widget.registerOrder, sbpTokens, sbpCharges }),
+    ...createGatewayApi(ledger, {
+      ...bank,
+      registerOrder: widget.registerOrder,
+      sbpTokens,
+      sbpCharges,
+      sbpRefunds,
+    }),
     sbp: {
       /** POST /payments/qr/sbp/link. */
       openQr: sbpQrs.open,
@@ -68,8 +77,13 @@ export function createSandboxGateway(
         return qr && sbpQrs.describe(qr);
       },
       ...createSbpPayments(ledger, clock, { ...bank, qrs: sbpQrs, tokens: sbpTokens }),
-      /** Resolves once every SBP charge answered Pending so far is settled and its notification sent. */
+      /**
+       * Resolves once every SBP charge answered Pending so far is settled, and every SBP
+       * refund accepted is done, with its notification sent.
+       */
       settled: settlements.settled,
+      /** The payers' banks decide nothing until the returned function is called (tests). */
+      holdDecisions: settlements.hold,
       get pendingSettlements() {
         return settlements.pendingCount;
       },

@@ -10,9 +10,12 @@ import { logger } from "../../platform/logger";
  */
 export function createSettlements(delayMs = 0) {
   const running = new Set<Promise<void>>();
+  /** While set, the payers' banks decide nothing (see `hold`). */
+  let held: Promise<void> | undefined;
   return {
     schedule(after: Promise<unknown>, work: () => Promise<void>): void {
       const done: Promise<void> = after
+        .then(() => held)
         .then(() => Bun.sleep(delayMs))
         .then(work)
         .catch((error: unknown) => {
@@ -24,6 +27,20 @@ export function createSettlements(delayMs = 0) {
         })
         .finally(() => running.delete(done));
       running.add(done);
+    },
+
+    /**
+     * Holds every settlement not yet made until the returned function is called: a bank
+     * that takes its time, so a test sees the shop while a charge or a refund is still
+     * undecided there (a look-up then answers Pending). `settled()` waits for the release.
+     */
+    hold(): () => void {
+      const gate = Promise.withResolvers<void>();
+      held = gate.promise;
+      return () => {
+        if (held === gate.promise) held = undefined;
+        gate.resolve();
+      };
     },
 
     /** Resolves once every settlement scheduled so far, and any they scheduled, is done. */

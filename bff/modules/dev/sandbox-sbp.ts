@@ -112,8 +112,10 @@ export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments"
         },
         {
           detail: {
-            summary: "SANDBOX: wait for every SBP autopay charge answered Pending to be settled",
-            description: "Answers once each has its outcome in the ledger and its notification sent.",
+            summary:
+              "SANDBOX: wait for every SBP autopay charge answered Pending to be settled, and every SBP refund accepted to be done",
+            description:
+              "Answers once each has its outcome in the ledger and its notification (Pay, Fail or Refund) sent.",
           },
         },
       )

@@ -47,12 +47,16 @@ export function sandboxGatewayModule(context: Pick<AppContext, "config" | "payme
       )
       .post(
         "/payments/refund",
-        guarded((sandbox, body: { TransactionId: number; Amount: number; JsonData?: unknown }) =>
-          sandbox.refund(body),
+        guarded((sandbox, body: { TransactionId: number; Amount: number; JsonData?: unknown }, answered) =>
+          sandbox.refund(body, answered),
         ),
         {
           body: t.Object({ TransactionId: t.Number(), Amount: t.Number(), JsonData: jsonData }),
-          detail: { summary: "SANDBOX: refund" },
+          detail: {
+            summary: "SANDBOX: refund",
+            description:
+              "A card payment's refund is done and notified before the answer; an SBP payment's is accepted by the answer (Success true, Model.Status Pending) and done, with its Refund notification, a moment after it.",
+          },
         },
       )
       .post(

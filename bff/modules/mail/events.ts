@@ -191,6 +191,24 @@ export async function queueCardRemoved(
 }
 
 /**
+ * The payer's bank ended the SBP autopay the customer had allowed (the Fail of a charge of
+ * it said so); `accessUntil` is null when no period is running. Once per charge that told.
+ */
+export async function queueSbpAutopayCanceled(
+  database: Database,
+  userId: number,
+  facts: { accessUntil: number | null; paymentId: number },
+  now: number,
+): Promise<void> {
+  await queue(database, now, () => ({
+    userId,
+    kind: "sbp_autopay_canceled",
+    data: { accessUntil: facts.accessUntil },
+    eventKey: `payment:${facts.paymentId}:sbp-autopay-canceled`,
+  }));
+}
+
+/**
  * A subscription became EXPIRED because its time ran out (not by a refund, which tells
  * of itself). One message per ended period: a subscription renewed after expiring and
  * ending again ends at another time.

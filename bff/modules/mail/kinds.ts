@@ -14,6 +14,7 @@ export const mailKinds = [
   "card_removed",
   "subscription_ended",
   "refund_made",
+  "sbp_autopay_canceled",
 ] as const;
 export type MailKind = (typeof mailKinds)[number];
 
@@ -40,6 +41,11 @@ export type MailData = {
   card_removed: { lastFour: string | null; accessUntil: number | null };
   subscription_ended: { endedAt: number };
   refund_made: { refund: Money; refundedAt: number; payments: number };
+  /**
+   * The payer's bank ended the SBP autopay binding (DESIGN §13(b), as a card removal):
+   * renewals stop; `accessUntil` is null when the paid period is already over.
+   */
+  sbp_autopay_canceled: { accessUntil: number | null };
 };
 
 /** Links every message carries: the cabinet (and the company line, from core/company.ts). */

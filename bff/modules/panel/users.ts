@@ -121,7 +121,8 @@ export async function receiptsOf(
       // What was paid for, so the panel can say it in the operator's language.
       kind: row.kind,
       ipAddress: row.ip_address,
-      status: row.status.toUpperCase(),
+      // A refund the provider took and has not done yet (an SBP payment's) says so until its notification.
+      status: row.refund_in_progress === 1 ? "REFUND_IN_PROGRESS" : row.status.toUpperCase(),
       transactionId: row.transaction_id,
       subscriptionId: row.subscription_id,
       isWarrantyOver: now - row.created_at > 14 * 24 * 60 * 60 * 1000,

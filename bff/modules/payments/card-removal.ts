@@ -29,8 +29,8 @@ export async function removeSavedCard(database: Database, userId: number, now: n
     }
     const { lastFour } = await savedCards.stateOf(database, userId);
     const current = await subscriptions.current(database, userId);
-    if (current) await savedCards.stopRenewal(database, current.id, now);
-    await savedCards.forget(database, userId, now);
+    if (current) await savedCards.stopRenewal(database, current.id, "customer", now);
+    await savedCards.forget(database, userId, "customer", now);
     const accessUntil = hasAccess(current, now) ? (current?.end_date ?? null) : null;
     await queueCardRemoved(database, userId, { lastFour, accessUntil }, now);
   });

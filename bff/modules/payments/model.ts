@@ -21,9 +21,13 @@ export const customerReceipt = t.Object({
 /** The widget's `data` (and a charge's `JsonData`): the receipt the gateway sends to the fiscal provider. */
 export const receiptData = t.Object({ CloudPayments: t.Object({ CustomerReceipt: customerReceipt }) });
 
-/** The saved card: last four while one is saved; when it was removed, once it is gone. */
+/**
+ * The saved card (or SBP autopay): last four while one is saved; when it was removed, once
+ * it is gone, and by whom: the customer, or the payer's bank that ended an SBP binding.
+ */
 export const card = t.Object({
   isSaved: t.Boolean(),
   lastFour: t.Nullable(t.String()),
   removedAt: t.Nullable(t.String()),
+  removedBy: t.Nullable(t.Union([t.Literal("customer"), t.Literal("bank")])),
 });

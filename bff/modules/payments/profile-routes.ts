@@ -24,7 +24,14 @@ const historyEntry = t.Object({
   ]),
   months: t.Nullable(t.Number()),
   trialDays: t.Nullable(t.Number()),
-  status: t.Union([t.Literal("paid"), t.Literal("declined"), t.Literal("refunded"), t.Literal("pending")]),
+  status: t.Union([
+    t.Literal("paid"),
+    t.Literal("declined"),
+    t.Literal("refunded"),
+    // Accepted by the provider, the money not back yet (an SBP payment's refund).
+    t.Literal("refund_in_progress"),
+    t.Literal("pending"),
+  ]),
   receiptUrl: t.Nullable(t.String()),
 });
 

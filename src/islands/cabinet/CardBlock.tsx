@@ -34,7 +34,10 @@ export function CardBlock({ profile }: { profile: ProfileData }) {
           <p data-testid="saved-card">{t("cabinet.noCardSaved")}</p>
           {card.removedAt && (
             <p className="muted">
-              {t("cabinet.cardRemovedOn", { on: formatDateFor("on", card.removedAt, language) })}
+              {/* The payer's bank may end SBP autopay: the customer did not remove anything then. */}
+              {t(card.removedBy === "bank" ? "cabinet.autopayRevokedOn" : "cabinet.cardRemovedOn", {
+                on: formatDateFor("on", card.removedAt, language),
+              })}
             </p>
           )}
         </>

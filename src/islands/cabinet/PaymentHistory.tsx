@@ -17,6 +17,7 @@ const statusKeys: Record<PaymentEntry["status"], TranslationKey> = {
   paid: "cabinet.statusPaid",
   declined: "cabinet.statusDeclined",
   refunded: "cabinet.statusRefunded",
+  refund_in_progress: "cabinet.statusRefundInProgress",
   pending: "cabinet.statusPending",
 };
 

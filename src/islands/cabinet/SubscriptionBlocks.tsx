@@ -33,8 +33,8 @@ export function NextChargeBlock({ profile, shop }: Props) {
 
 /**
  * CANCELED but still running: access continues; renewal can be switched back on. Not
- * when the customer removed the card: a resume would have nothing to renew with, so
- * coming back is a new card payment once the period ends (DESIGN §13(b)).
+ * when the customer removed the card (or the bank ended SBP autopay): a resume would have
+ * nothing to renew with, so coming back is a new payment once the period ends (DESIGN §13(b)).
  */
 export function CancelledBlock({ profile }: { profile: ProfileData }) {
   const { t, language } = useTranslation();
@@ -43,7 +43,11 @@ export function CancelledBlock({ profile }: { profile: ProfileData }) {
     return (
       <section className="card card--warning" aria-labelledby="cancelled-title">
         <h2 id="cancelled-title">{t("cabinet.cardRemovedTitle")}</h2>
-        <p>{t("cabinet.cardRemovedText", { until })}</p>
+        <p>
+          {t(profile.card.removedBy === "bank" ? "cabinet.autopayRevokedText" : "cabinet.cardRemovedText", {
+            until,
+          })}
+        </p>
       </section>
     );
   }

@@ -112,6 +112,8 @@ const paymentStatusKeys: Record<string, TranslationKey> = {
   COMPLETED: "panel.paymentCOMPLETED",
   DECLINED: "panel.paymentDECLINED",
   REFUNDED: "panel.paymentREFUNDED",
+  // Accepted by the provider, the money not back yet (an SBP payment's refund).
+  REFUND_IN_PROGRESS: "panel.paymentREFUND_IN_PROGRESS",
   PENDING: "panel.paymentPENDING",
 };
 

@@ -56,7 +56,9 @@ function Details({ id }: { id: number }) {
       user.card.isSaved
         ? t("panel.cardSaved", { lastFour: user.card.lastFour ?? "" })
         : user.card.removedAt
-          ? t("panel.cardRemoved", { on: formatDateFor("on", user.card.removedAt, language) })
+          ? t(user.card.removedBy === "bank" ? "panel.autopayRevoked" : "panel.cardRemoved", {
+              on: formatDateFor("on", user.card.removedAt, language),
+            })
           : t("panel.cardNone"),
     ],
     [

@@ -83,6 +83,11 @@ function sampleOf<K extends MailKind>(kind: K, language: Language): Sample<K> {
       dates: [{ time: may, withClock: false }],
       hasAmount: true,
     },
+    sbp_autopay_canceled: {
+      data: { accessUntil: may },
+      dates: [{ time: may, withClock: true }],
+      hasAmount: false,
+    },
   };
   return samples[kind] as Sample<K>;
 }

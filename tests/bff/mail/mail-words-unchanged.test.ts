@@ -93,6 +93,10 @@ function variantsIn(language: Language): Variants {
       "two payments": { refund: charge, refundedAt: may, payments: 2 },
       "one payment": { refund: round, refundedAt: march, payments: 1 },
     },
+    sbp_autopay_canceled: {
+      "access until": { accessUntil: may },
+      "access ended": { accessUntil: null },
+    },
   };
 }
 

@@ -48,7 +48,7 @@ describe("removing the saved card", () => {
   test("forgets the token, turns auto-renewal off and keeps access to the end of the paid period", async () => {
     const { customer, userId } = await paidCustomer("remove@example.com");
     const before = await profileOf(customer);
-    expect(before.card).toEqual({ isSaved: true, lastFour: "4242", removedAt: null });
+    expect(before.card).toEqual({ isSaved: true, lastFour: "4242", removedAt: null, removedBy: null });
     expect(await tokensHeldFor(userId)).toBeGreaterThan(0);
 
     expect(await dataOf(removeCard(customer))).toMatchObject({
@@ -66,7 +66,12 @@ describe("removing the saved card", () => {
       nextTransactionDate: null,
       expirationDate: before.userInfo.expirationDate,
     });
-    expect(after.card).toMatchObject({ isSaved: false, lastFour: null, removedAt: expect.any(String) });
+    expect(after.card).toMatchObject({
+      isSaved: false,
+      lastFour: null,
+      removedAt: expect.any(String),
+      removedBy: "customer",
+    });
   });
 
   test("the renewal pass charges nothing; the period ends as EXPIRED with no failed payment or dunning", async () => {
@@ -130,7 +135,7 @@ describe("removing the saved card", () => {
     expect((await payWithCard(app, again.invoiceId, cards.success)).success).toBe(true);
     const back = await profileOf(returning);
     expect(back.userInfo).toMatchObject({ subscriptionStatus: "ACTIVE", subscriptionIsActive: true });
-    expect(back.card).toEqual({ isSaved: true, lastFour: "4242", removedAt: null });
+    expect(back.card).toEqual({ isSaved: true, lastFour: "4242", removedAt: null, removedBy: null });
   });
 
   test("a card kept from an ended subscription is shown and can be removed as well", async () => {
@@ -144,7 +149,7 @@ describe("removing the saved card", () => {
     await order(app, returning, 1, 30);
     const before = await profileOf(returning);
     expect(before.userInfo.subscriptionStatus).toBe("NOT_ACTIVE");
-    expect(before.card).toEqual({ isSaved: true, lastFour: "0069", removedAt: null });
+    expect(before.card).toEqual({ isSaved: true, lastFour: "0069", removedAt: null, removedBy: null });
     expect((await removeCard(returning)).status).toBe(200);
     expect(await tokensHeldFor(userId)).toBe(0);
     expect((await profileOf(returning)).userInfo.subscriptionStatus).toBe("NOT_ACTIVE");
@@ -192,7 +197,12 @@ describe("the operator's view of a customer", () => {
     const { customer, userId } = await paidCustomer("panel-card@example.com");
     const details = () =>
       dataOf(api.panel.users.getUserById.post({}, { ...staffOf(accessToken), query: { id: userId } }));
-    expect((await details()).card).toEqual({ isSaved: true, lastFour: "4242", removedAt: null });
+    expect((await details()).card).toEqual({
+      isSaved: true,
+      lastFour: "4242",
+      removedAt: null,
+      removedBy: null,
+    });
     const removing = context.clock.now();
     expect((await removeCard(customer)).status).toBe(200);
     const removed = context.clock.now();

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { createSandboxGateway } from "../../../bff/adapters/sandbox/gateway";
 import { openLedger } from "../../../bff/adapters/sandbox/ledger";
+import type { HttpClient } from "../../../bff/platform/http-client";
 import { ledgerTransactions } from "../../../db/queries/sandbox-ledger";
 import { dataOf, refusalOf } from "../../helpers/api";
 import { signIn } from "../../helpers/customers";
@@ -14,7 +16,7 @@ import { cardFields, receiptFor, sbpBank } from "./sandbox-sbp-bank";
 // PaymentMethod "Sbp" and no card, paid twice if the payer pays twice, refused once expired.
 
 const bank = await sbpBank();
-const { app, context, api } = bank;
+const { app, context, api, sandbox } = bank;
 
 const payQr = (body: Parameters<typeof api.dev.sandbox.sbp.pay.post>[0]) =>
   dataOf(api.dev.sandbox.sbp.pay.post(body));
@@ -250,7 +252,7 @@ describe("paying a QR in the payer's bank", () => {
 });
 
 describe("SBP payments in the gateway's look-ups, refunds and the ledger", () => {
-  test("find and list show an SBP payment with PaymentMethod Sbp and no card; its refund notifies", async () => {
+  test("find and list show an SBP payment with PaymentMethod Sbp and no card; its refund is done and notified after its answer", async () => {
     const { request, model } = await bank.openQr({ Amount: 250, JsonData: receiptFor(250) });
     await payQr({ qr: String(model.ProviderQrId) });
     for (const path of ["/v2/payments/find", "/payments/find"]) {
@@ -280,11 +282,14 @@ describe("SBP payments in the gateway's look-ups, refunds and the ledger", () =>
       Amount: 250,
       JsonData: receiptFor(250),
     });
+    // Accepted by the answer; the payer's bank makes the transfer after it.
     expect(refund.body).toMatchObject({
       Success: true,
-      Model: { Status: "Completed", PaymentMethod: "Sbp" },
+      Model: { Status: "Pending", PaymentMethod: "Sbp" },
     });
     const refundId = String(refund.body.Model?.TransactionId);
+    expect(bank.notificationsOf(request.InvoiceId).map(({ kind }) => kind)).not.toContain("refund");
+    await sandbox.sbp.settled();
     expect(bank.notificationsOf(request.InvoiceId).at(-1)).toMatchObject({
       kind: "refund",
       TransactionId: refundId,
@@ -292,9 +297,11 @@ describe("SBP payments in the gateway's look-ups, refunds and the ledger", () =>
       OperationType: "Refund",
       PaymentMethod: "Sbp",
     });
-    expect((await ledger(app, request.AccountId)).map(({ kind, method }) => [kind, method])).toEqual([
-      ["payment", "sbp"],
-      ["refund", "sbp"],
+    expect(
+      (await ledger(app, request.AccountId)).map(({ kind, method, status }) => [kind, method, status]),
+    ).toEqual([
+      ["payment", "sbp", "Completed"],
+      ["refund", "sbp", "Completed"],
     ]);
     // Refunded in full: a second refund has nothing left to return.
     expect(
@@ -302,6 +309,32 @@ describe("SBP payments in the gateway's look-ups, refunds and the ledger", () =>
     ).toMatchObject({
       Success: false,
     });
+  });
+
+  test("a refund a stopped bank left Pending is done, and notified, when the bank opens again", async () => {
+    const { request, model } = await bank.openQr({ Amount: 120, JsonData: receiptFor(120) });
+    await payQr({ qr: String(model.ProviderQrId) });
+    const quiet: HttpClient = {
+      fetch: async () => Response.json({ code: 0 }),
+      attachLoopback: () => undefined,
+    };
+    const settings = {
+      apiSecret: context.config.cloudPaymentsApiSecret,
+      notificationUrl: "http://shop.invalid",
+    };
+    const stopped = createSandboxGateway(sandbox.ledger, context.clock, quiet, settings);
+    // Its answer never counts as given: the bank stopped before the transfer was made.
+    const answer = await stopped.refund(
+      { TransactionId: Number(model.TransactionId), Amount: 120, JsonData: receiptFor(120) },
+      new Promise(() => {}),
+    );
+    expect(answer).toMatchObject({ Success: true, Model: { Status: "Pending" } });
+    const refundStatus = async () =>
+      (await ledger(app, request.AccountId)).find((entry) => entry.kind === "refund")?.status;
+    expect(await refundStatus()).toBe("Pending");
+    const reopened = createSandboxGateway(sandbox.ledger, context.clock, quiet, settings);
+    await reopened.sbp.settled();
+    expect(await refundStatus()).toBe("Completed");
   });
 
   test("card payments say method card in the ledger", async () => {

@@ -54,7 +54,7 @@ describe("GET /metrics", () => {
   // Runs before anything below sends mail, charges or notifies: the server is as fresh as after a restart.
   test("a fresh server exports every renewal, mail and notification outcome at 0, so alerts on them can fire", async () => {
     const lines = await samples();
-    for (const result of ["completed", "declined", "free", "unanswered", "recovered"])
+    for (const result of ["completed", "declined", "pending", "free", "unanswered", "recovered"])
       expect(sampleValue(lines, `kannt_renewals_total{result="${result}"}`), result).toBe(0);
     for (const result of ["sent", "failed", "retried"])
       expect(sampleValue(lines, `kannt_mails_total{result="${result}"}`), result).toBe(0);

@@ -11,7 +11,7 @@ import { accountIdOf } from "../../payments/orders/orders";
 import { providerOf } from "../../payments/providers/provider-of";
 import { buildReceipt } from "../../payments/receipts/receipt";
 import { chargeSavedMethod, settleCharge } from "../../payments/renewals/saved-card";
-import { billingTurn } from "../../subscriptions/billing-turn";
+import { billingTurn, devicePurchaseHoldMs } from "../../subscriptions/billing-turn";
 import { renoticeRaisedCharge } from "../../subscriptions/raised-charge-notice";
 import { devicesOf } from "./devices-part";
 import { slotQuote } from "./slot-quote";
@@ -48,6 +48,11 @@ async function openSlotPurchase(
     if (!cardToken) throw new AppError("slot_needs_saved_card");
     if (await payments.inFlight(database, subscription.id, "renewal", 0))
       throw new AppError("renewal_in_progress");
+    // A slot charge still undecided (SBP autopay waits for the payer's bank): a second press
+    // meanwhile would buy a second slot the customer did not ask for. One cut short by a
+    // crash stops holding the next purchase once the renewal's hold would be over too.
+    if (await payments.inFlight(database, subscription.id, "device", now - devicePurchaseHoldMs))
+      throw new AppError("payment_pending");
     const quote = slotQuote(subscription, now);
     if (!quote) throw new AppError("slot_needs_active_subscription");
     const { amount } = quote;

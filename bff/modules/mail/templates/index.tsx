@@ -9,6 +9,7 @@ import { paymentFailed } from "./payment-failed";
 import { paymentSucceeded } from "./payment-succeeded";
 import { refundMade } from "./refund-made";
 import { renewalNotice } from "./renewal-notice";
+import { sbpAutopayCanceled } from "./sbp-autopay-canceled";
 import { subscriptionCanceled } from "./subscription-canceled";
 import { subscriptionEnded } from "./subscription-ended";
 import type { MailTemplate } from "./template";
@@ -23,6 +24,7 @@ const templates: { [K in MailKind]: MailTemplate<K> } = {
   card_removed: cardRemoved,
   subscription_ended: subscriptionEnded,
   refund_made: refundMade,
+  sbp_autopay_canceled: sbpAutopayCanceled,
 };
 
 /** One mail as a React Email document, with its subject. */

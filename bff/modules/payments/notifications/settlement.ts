@@ -5,7 +5,7 @@ import { audit } from "../../../../db/queries/operators";
 import { type CardOnFile, type PaymentRow, payments } from "../../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../../db/queries/subscriptions";
 import { users } from "../../../../db/queries/users";
-import { hardDeclineCodes } from "../../../adapters/cloudpayments/notification";
+import { hardDeclineCodes, savedMethodGoneCodes } from "../../../adapters/cloudpayments/notification";
 import { addMonths, dayMs } from "../../../platform/calendar";
 import { logger } from "../../../platform/logger";
 import {
@@ -19,6 +19,7 @@ import { addBillingMonths } from "../../subscriptions/billing-anchor";
 import { retryDelaysDays } from "../../subscriptions/dunning";
 import { nextChargeAmount } from "../../subscriptions/next-charge";
 import { refuseTrialAtPay } from "../orders/trial-at-pay";
+import { forgetRevokedMethod } from "../saved-method-revoked";
 
 const noCard: CardOnFile = { token: null, lastFour: null, firstSix: null, expiry: null, fingerprint: null };
 
@@ -207,7 +208,11 @@ async function settleTogether(
   await queuePaymentsSucceeded(database, extended, now);
 }
 
-/** A declined charge: first payments just fail; renewals go through dunning; hard declines end at once. */
+/**
+ * A declined charge: first payments just fail; renewals go through dunning; hard declines
+ * end at once; a saved method the payer's bank ended (an SBP binding revoked) is forgotten,
+ * whatever the charge was for, and renewals stop without dunning.
+ */
 export async function settleDecline(
   database: Database,
   payment: PaymentRow,
@@ -218,6 +223,10 @@ export async function settleDecline(
 ): Promise<boolean> {
   if ((await payments.decline(database, payment.id, transactionId, reasonCode, reason, now)).changes === 0)
     return false;
+  if (payment.kind !== "first" && reasonCode !== null && savedMethodGoneCodes.has(reasonCode)) {
+    await forgetRevokedMethod(database, payment, reasonCode, now);
+    return true;
+  }
   if (payment.kind !== "renewal" || !payment.subscription_id) return true;
   const subscription = await subscriptions.byId(database, payment.subscription_id);
   if (subscription?.status !== "ACTIVE") return true;

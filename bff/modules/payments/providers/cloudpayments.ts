@@ -8,13 +8,27 @@ import {
 import { type ChargeOutcome, ProviderBusyError, type ProviderClient } from "./provider";
 
 /**
- * A transaction's outcome as CloudPayments states it: only `Model.Status` tells (DESIGN §6).
- * A charge without a model was refused before it became a transaction; its words are the
- * answer's `Message`.
+ * Statuses of a transaction the payer's bank has not decided yet: an SBP autopay charge
+ * answers "Pending" and settles by its Pay or Fail; 3-D Secure waits in
+ * "AwaitingAuthentication"; "Authorized" holds the money without having taken it. None is a
+ * refusal: dunning it would charge again what may still be paid.
  */
-function outcomeOf(answer: GatewayAnswer<GatewayTransaction>, fallbackReason: string | null): ChargeOutcome {
+const undecidedStatuses = new Set(["Pending", "AwaitingAuthentication", "Authorized"]);
+
+/**
+ * A transaction's outcome as CloudPayments states it: only `Model.Status` tells (DESIGN §6),
+ * never `Success`, which is false for an undecided charge as for a refused one. A charge
+ * without a model was refused before it became a transaction; its words are the answer's
+ * `Message`.
+ */
+export function outcomeOf(
+  answer: GatewayAnswer<GatewayTransaction>,
+  fallbackReason: string | null,
+): ChargeOutcome {
   const model = answer.Model;
   if (model?.Status === "Completed") return { status: "paid", transactionId: String(model.TransactionId) };
+  if (model && undecidedStatuses.has(model.Status))
+    return { status: "pending", transactionId: String(model.TransactionId) };
   return {
     status: "declined",
     transactionId: model ? String(model.TransactionId) : null,
@@ -59,9 +73,16 @@ export function cloudPaymentsProvider(gateway: GatewayClient): ProviderClient {
       // A refused charge's words are the model's reason, or the answer's message without one.
       return outcomeOf(answer, answer.Message);
     },
-    async refund(transactionId, amount, receipt) {
-      const answer = await gateway.refund(transactionId, toCurrencyUnits(amount), receipt);
-      return answer.Success ? { isRefunded: true } : { isRefunded: false, reason: answer.Message };
+    async refund(payment, amount, receipt) {
+      const answer = await gateway.refund(payment.transactionId, toCurrencyUnits(amount), receipt);
+      if (!answer.Success) return { isRefunded: false, reason: answer.Message };
+      return {
+        isRefunded: true,
+        // A card's refund is done when the gateway answers Success; an SBP payment's is a
+        // transfer the payer's bank makes later, done only when the Refund notification comes.
+        isSettled: payment.method !== "sbp",
+        refundTransactionId: answer.Model ? String(answer.Model.TransactionId) : null,
+      };
     },
     async find(invoiceId) {
       const found = await gateway.find(invoiceId);

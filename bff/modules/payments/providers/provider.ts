@@ -14,7 +14,7 @@ export type ProviderClient = {
   /** Charges a saved method for an attempt already committed (its invoice id is its idempotency key). */
   chargeSaved(charge: SavedCharge, receipt: CustomerReceipt): Promise<ChargeOutcome>;
   /** Gives back `amount` of a payment the provider took; the receipt states what goes back. */
-  refund(transactionId: string, amount: number, receipt: CustomerReceipt): Promise<RefundOutcome>;
+  refund(payment: RefundedPayment, amount: number, receipt: CustomerReceipt): Promise<RefundOutcome>;
   /** What the provider knows of one of our invoices: null when it never reached it. */
   find(invoiceId: string): Promise<ChargeOutcome | null>;
 };
@@ -38,8 +38,18 @@ export type ChargeOutcome =
   | { status: "pending"; transactionId: string | null }
   | { status: "declined"; transactionId: string | null; reasonCode: number | null; reason: string | null };
 
-/** A refund the provider made, or refused with its own words. */
-export type RefundOutcome = { isRefunded: true } | { isRefunded: false; reason: string | null };
+/** The payment a refund gives money back from: the provider's transaction and how it was paid. */
+export type RefundedPayment = { transactionId: string; method: PaymentMethod };
+
+/**
+ * A refund the provider took, or refused with its own words. `isSettled` false: accepted,
+ * but done only when the provider's Refund notification says so (an SBP payment's refund
+ * is a transfer the payer's bank completes later); until then it is in progress.
+ * `refundTransactionId`: the refund's own transaction, which that notification names.
+ */
+export type RefundOutcome =
+  | { isRefunded: true; isSettled: boolean; refundTransactionId: string | null }
+  | { isRefunded: false; reason: string | null };
 
 /**
  * The provider turned a call away for its rate limit before doing anything with it, so the

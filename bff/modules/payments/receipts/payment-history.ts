@@ -8,7 +8,7 @@ import { receiptPath } from "../../mail/links";
 export const historyLimit = 50;
 
 export type PaymentPurpose = "trial" | "first" | "renewal" | "device" | "refund";
-export type HistoryStatus = "paid" | "declined" | "refunded" | "pending";
+export type HistoryStatus = "paid" | "declined" | "refunded" | "refund_in_progress" | "pending";
 
 const statusOf: Record<HistoryRow["status"], HistoryStatus> = {
   completed: "paid",
@@ -33,6 +33,13 @@ export function purposeOf(row: HistoryRow): { purpose: PaymentPurpose; months: n
   };
 }
 
+/**
+ * A refund the provider took but has not done yet (an SBP payment's) is in progress until its
+ * Refund notification, for the refund and for the payment it refunds: the money is not back.
+ */
+const refundStatusOf = (row: HistoryRow): HistoryStatus =>
+  row.refund_in_progress === 1 ? "refund_in_progress" : "refunded";
+
 function entriesOf(row: HistoryRow) {
   const { purpose, months } = purposeOf(row);
   const payment = {
@@ -44,7 +51,7 @@ function entriesOf(row: HistoryRow) {
     purpose,
     months,
     trialDays: purpose === "trial" ? row.trial_days : null,
-    status: statusOf[row.status],
+    status: row.status === "refunded" ? refundStatusOf(row) : statusOf[row.status],
     receiptUrl: hasReceipt(row) ? receiptPath(row.id) : null,
   };
   if (row.refunded_amount === 0 || row.refunded_at === null) return [payment];
@@ -55,7 +62,7 @@ function entriesOf(row: HistoryRow) {
     date: new Date(row.refunded_at).toISOString(),
     amount: toCurrencyUnits(row.refunded_amount),
     purpose: "refund" as const,
-    status: "refunded" as const,
+    status: refundStatusOf(row),
   };
   return [refund, payment];
 }

@@ -33,6 +33,12 @@ export const purposeKeys: Record<ReturnType<typeof purposeOf>["purpose"], Transl
   refund: "cabinet.purposeRefund",
 };
 
+/** A receipt is of a paid payment: paid, refunded, or with its refund still on its way (an SBP payment's). */
+function statusKeyOf(payment: HistoryRow) {
+  if (payment.status !== "refunded") return "cabinet.statusPaid";
+  return payment.refund_in_progress === 1 ? "cabinet.statusRefundInProgress" : "cabinet.statusRefunded";
+}
+
 /**
  * The customer's receipt of one payment, built from our payment row: a printable page
  * in the customer's language. (The fiscal receipt sent to the gateway with each charge
@@ -63,10 +69,7 @@ export function renderReceipt(payment: HistoryRow, email: string, language: Lang
       t(purposeKeys[purpose], { months: months ?? 1, days: payment.trial_days ?? 1 }),
     ],
     [t("cabinet.paymentAmount"), formatMoney(payment.amount, payment.currency)],
-    [
-      t("cabinet.paymentStatus"),
-      t(payment.status === "refunded" ? "cabinet.statusRefunded" : "cabinet.statusPaid"),
-    ],
+    [t("cabinet.paymentStatus"), t(statusKeyOf(payment))],
     [t("cabinet.receiptTransaction"), payment.transaction_id ?? "—"],
   ];
   if (payment.refunded_amount > 0 && payment.refunded_at !== null) {

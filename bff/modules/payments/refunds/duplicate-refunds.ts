@@ -46,8 +46,9 @@ export async function refundDuplicatePayments(context: RefundContext): Promise<n
     try {
       if (!order) throw new Error(`order ${duplicate.payment_id} of a duplicate payment is gone`);
       // Its receipt states what goes back: the order's service, at the duplicate's amount.
+      // The order's method is the duplicate's: both paid the same QR (or the same widget).
       const answer = await providerOf(context.payments, duplicate.provider).refund(
-        duplicate.transaction_id,
+        { transactionId: duplicate.transaction_id, method: order.method },
         duplicate.amount,
         await receiptOf(context, order, duplicate.amount),
       );

@@ -1,8 +1,9 @@
 import type { Database } from "../../../../db/database";
-import { type PaymentRow, payments } from "../../../../db/queries/payments";
-import type { ClaimablePaymentRow } from "../../../../db/queries/refunds";
+import { type PaymentRow, payments, webhookEvents } from "../../../../db/queries/payments";
+import { type ClaimablePaymentRow, refunds } from "../../../../db/queries/refunds";
 import { subscriptions } from "../../../../db/queries/subscriptions";
 import { queueRefundMade } from "../../mail/events";
+import type { RefundOutcome } from "../providers/provider";
 
 /**
  * A refunded payment that bought the subscription's current period takes the period
@@ -52,6 +53,8 @@ export async function applyGatewayRefund(
   refundTransactionId: string,
   now: number,
 ): Promise<void> {
+  // The notification is what says a refund is done: one in progress (an SBP payment's) is now.
+  await refunds.markDone(database, original.id);
   const refunded = await payments.addRefund(database, original.id, amount, now);
   if (refunded?.status === "refunded") {
     if (original.status !== "refunded") await takeRefundedSlot(database, original, now);
@@ -70,4 +73,23 @@ export async function applyGatewayRefund(
     },
     now,
   );
+}
+
+/**
+ * Records how far a refund the provider took has gone, in the transaction that records the
+ * refund: one it has not done yet (an SBP payment's, `isSettled` false) is in progress until
+ * its Refund notification, unless that notification came first (delivery is in any order;
+ * it names the refund's transaction and was recorded with its effect). Its access effects
+ * were not waited for: they are a refund's, whenever the money arrives.
+ */
+export async function noteRefundProgress(
+  database: Database,
+  paymentId: number,
+  outcome: Extract<RefundOutcome, { isRefunded: true }>,
+): Promise<void> {
+  if (outcome.isSettled) return;
+  const { refundTransactionId } = outcome;
+  if (refundTransactionId !== null && (await webhookEvents.has(database, "refund", refundTransactionId)))
+    return;
+  await refunds.markInProgress(database, paymentId);
 }

@@ -10,7 +10,7 @@ import type { RefundOutcome } from "../providers/provider";
 import { providerOf } from "../providers/provider-of";
 import { receiptOf } from "../receipts/receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
-import { takeRefundedSlot } from "./refund-effects";
+import { noteRefundProgress, takeRefundedSlot } from "./refund-effects";
 import { answerOf, paymentView, type RefundAnswer, refusalOf, totalOf } from "./refund-model";
 import { findRefundAccount, planRefund, type RefundLine, type RefundPlan, staleClaimMs } from "./refund-plan";
 import { type RefundWords, refundWords } from "./refund-words";
@@ -65,7 +65,7 @@ async function sendToGateway(context: RefundContext, plan: RefundPlan) {
       const payment = await payments.byTransaction(database, line.transactionId);
       if (!payment) throw new Error(`payment ${line.transactionId} vanished`);
       answer = await providerOf(context.payments, payment.provider).refund(
-        line.transactionId,
+        { transactionId: line.transactionId, method: payment.method },
         line.amount,
         await receiptOf(context, payment, line.amount),
       );
@@ -77,12 +77,14 @@ async function sendToGateway(context: RefundContext, plan: RefundPlan) {
       const failure = { line, isOutcomeUnknown: false, gatewayDetail: answer.reason || undefined };
       return { refunded, failure };
     }
+    const taken = answer;
     const isLast = index === plan.lines.length - 1;
     await database.transaction(async () => {
       const now = clock.now();
       // The gateway's Refund notification may have recorded it first (and taken its slot).
       const before = await refunds.byTransaction(database, line.transactionId);
       await refunds.recordRefunded(database, line.paymentId, now);
+      await noteRefundProgress(database, line.paymentId, taken);
       if (before?.status === "completed") await takeRefundedSlot(database, before, now);
       const subscription = plan.subscription && (await subscriptions.byId(database, plan.subscription.id));
       if (

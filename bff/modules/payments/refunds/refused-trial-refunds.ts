@@ -5,8 +5,10 @@ import type { AppContext } from "../../../context";
 import { logger } from "../../../platform/logger";
 import { randomToken } from "../../../platform/random";
 import { queueRefundMade } from "../../mail/events";
+import type { RefundOutcome } from "../providers/provider";
 import { providerOf } from "../providers/provider-of";
 import { receiptOf } from "../receipts/receipt";
+import { noteRefundProgress } from "./refund-effects";
 import { staleClaimMs } from "./refund-plan";
 
 /** At most this many per call: a backlog is worked off over the following passes. */
@@ -36,16 +38,16 @@ export async function refundRefusedTrials(context: RefundContext): Promise<numbe
   let refunded = 0;
   for (const payment of claimed) {
     const transactionId = payment.transaction_id ?? "";
-    let isRefunded = false;
+    let taken: Extract<RefundOutcome, { isRefunded: true }> | undefined;
     try {
       // Back through the provider that took it (DESIGN §6).
       const answer = await providerOf(context.payments, payment.provider).refund(
-        transactionId,
+        { transactionId, method: payment.method },
         payment.amount,
         await receiptOf(context, payment),
       );
-      isRefunded = answer.isRefunded;
-      if (!answer.isRefunded)
+      if (answer.isRefunded) taken = answer;
+      else
         logger.warn("the provider refused to refund a refused trial; tried again later", {
           paymentId: payment.id,
           message: answer.reason,
@@ -57,11 +59,12 @@ export async function refundRefusedTrials(context: RefundContext): Promise<numbe
     }
     await database.transaction(async () => {
       const now = clock.now();
-      if (!isRefunded) {
+      if (!taken) {
         await refunds.release(database, payment.id, claim);
         return;
       }
       await refunds.recordRefunded(database, payment.id, now);
+      await noteRefundProgress(database, payment.id, taken);
       if (payment.user_id !== null)
         await queueRefundMade(
           database,
@@ -74,7 +77,7 @@ export async function refundRefusedTrials(context: RefundContext): Promise<numbe
           now,
         );
     });
-    if (isRefunded) refunded++;
+    if (taken) refunded++;
   }
   return refunded;
 }

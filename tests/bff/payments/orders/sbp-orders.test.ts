@@ -3,33 +3,13 @@ import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp } from "../../../helpers/app";
 import { type SignedIn, signIn } from "../../../helpers/customers";
 import { advanceDays, ledger, passDays } from "../../../helpers/payments";
+import { payQr, sbpOrder } from "../../../helpers/sbp";
 
 // DESIGN §6, SBP through CloudPayments: the order's QR, its outcome only by notification,
 // a QR paid twice activating once (the second payment back at once), a decline or the QR's
 // end leaving the order unpaid with a reason, and autopay renewals that settle by notification.
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
-
-/** A customer's first order, paid by SBP: the widget's order with its QR. */
-async function sbpOrder({ app }: TestApp, customer: SignedIn, saveMethod = false, period = 30) {
-  const answer = await dataOf(
-    apiOf(app).shop.order.post(
-      { ...identityOf(customer), tariff: 1, period, method: "sbp", saveMethod },
-      sessionOf(customer),
-    ),
-  );
-  if (!answer.sbp) throw new Error("an SBP order answered no QR");
-  const qr = new URL(answer.sbp.qrUrl).searchParams.get("qr") ?? "";
-  return { ...answer, sbp: answer.sbp, qr };
-}
-
-/** The payer's bank app paying (or declining) the QR. */
-const payQr = (
-  { app }: TestApp,
-  qr: string,
-  outcome: "pay" | "decline" = "pay",
-  account: "ok" | "declinesLater" | "revoked" | "silent" = "ok",
-) => dataOf(apiOf(app).dev.sandbox.sbp.pay.post({ qr, outcome, account }));
 
 const profileOf = async ({ app }: TestApp, customer: SignedIn) =>
   (await dataOf(apiOf(app).profile.post(identityOf(customer), sessionOf(customer)))).userInfo;
