@@ -5,6 +5,7 @@ import { useTranslation } from "../../lib/i18n/use-translation";
 import type { Refusal } from "../../stores/panel-change";
 import { $nodeCreation, createNode, type RevealedKey } from "../../stores/panel-nodes";
 import { nodeRefusalKey } from "./nodes-calls";
+import { RefusalNote } from "./PanelStates";
 
 /**
  * The screen's reason, with the server's own message under it when it sent one; `reasonOf`
@@ -17,17 +18,7 @@ export function NodeRefusal({
   refusal: Refusal;
   reasonOf?: (refusal: Refusal) => TranslationKey;
 }) {
-  const { t } = useTranslation();
-  return (
-    <div role="alert" className="form__error panel-staff__refusal">
-      <p>{t(reasonOf(refusal))}</p>
-      {refusal.detail && (
-        <p className="panel-staff__detail">
-          {t("panel.staffServerSays")} {refusal.detail}
-        </p>
-      )}
-    </div>
-  );
+  return <RefusalNote refusal={refusal} reason={reasonOf(refusal)} />;
 }
 
 /** How a once-shown key is named: a node's by default, a probe's in the Probes section. */

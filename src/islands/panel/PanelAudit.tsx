@@ -15,6 +15,7 @@ import {
 import { customerHref } from "../../stores/panel-session";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading } from "./PanelStates";
+import { routesChangeWords } from "./payments-words";
 
 type T = ReturnType<typeof useTranslation>["t"];
 type Details = {
@@ -28,6 +29,8 @@ type Details = {
   isComplete?: unknown;
   payments?: unknown;
   name?: unknown;
+  before?: unknown;
+  after?: unknown;
 };
 
 const text = (value: unknown) =>
@@ -91,6 +94,8 @@ function describeEntry(entry: AuditEntry, t: T): { what: string; amount?: string
           discount: Math.round(fractionToPercent(Number(details.discount))),
         }),
       };
+    case "payments.routes":
+      return { what: routesChangeWords(details, t) };
     case "refund": {
       const count = Array.isArray(details.payments) ? details.payments.length : 0;
       const currency = details.currency === "KZT" ? "KZT" : "RUB";

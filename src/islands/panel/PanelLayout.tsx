@@ -11,7 +11,7 @@ import {
 
 type T = ReturnType<typeof useTranslation>["t"];
 /** The navigation's sections; a customer's pages belong to the users' section. */
-export type PanelSection = "search" | "dashboard" | "promo" | "audit" | "staff" | "nodes";
+export type PanelSection = "search" | "dashboard" | "promo" | "audit" | "staff" | "nodes" | "payments";
 
 const sections: {
   section: PanelSection;
@@ -22,7 +22,8 @@ const sections: {
     | "panel.navPromos"
     | "panel.navAudit"
     | "panel.navStaff"
-    | "panel.navNodes";
+    | "panel.navNodes"
+    | "panel.navPayments";
   /** Left out for support staff, whom the server refuses there. */
   isAdminOnly?: boolean;
 }[] = [
@@ -32,6 +33,7 @@ const sections: {
   { section: "audit", href: "/panel-audit", key: "panel.navAudit" },
   { section: "staff", href: "/panel-staff", key: "panel.navStaff" },
   { section: "nodes", href: "/panel-nodes", key: "panel.navNodes", isAdminOnly: true },
+  { section: "payments", href: "/panel-payments", key: "panel.navPayments", isAdminOnly: true },
 ];
 
 /** The language choice, on one row in the header (the panel has no site footer). */

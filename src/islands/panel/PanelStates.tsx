@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
+import type { TranslationKey } from "../../lib/i18n/runtime";
 import { useTranslation } from "../../lib/i18n/use-translation";
+import type { Refusal } from "../../stores/panel-change";
 import type { Failure } from "../../stores/panel-query";
 import { currentCustomer } from "../../stores/panel-session";
 
@@ -32,6 +34,21 @@ export function Failed({ failure, onRetry }: { failure: Failure; onRetry: () => 
         <button type="button" className="button button--ghost" onClick={onRetry}>
           {t("panel.retry")}
         </button>
+      )}
+    </div>
+  );
+}
+
+/** A refused change: the screen's reason, with the server's own message under it when it sent one. */
+export function RefusalNote({ refusal, reason }: { refusal: Refusal; reason: TranslationKey }) {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" className="form__error panel-staff__refusal">
+      <p>{t(reason)}</p>
+      {refusal.detail && (
+        <p className="panel-staff__detail">
+          {t("panel.staffServerSays")} {refusal.detail}
+        </p>
       )}
     </div>
   );

@@ -98,13 +98,13 @@ test.describe("VPN nodes in the panel", () => {
     await expect(nodeRow(page, name)).toContainText("Disabled");
     expect(await layoutProblems(page)).toEqual([]);
 
-    // The sections, Nodes among them, keep to two rows on a phone in every language.
+    // The sections, Nodes and Payments among them, keep to two rows on a phone in every language.
     await page.setViewportSize({ width: 390, height: 844 });
     for (const language of ["ru", "en", "zh", "kk"]) {
       await page.evaluate((lang) => localStorage.setItem("i18nextLng", lang), language);
       await page.reload();
       const links = page.locator(".panel-nav a");
-      await expect(links).toHaveCount(6);
+      await expect(links).toHaveCount(7);
       const tops = await links.evaluateAll((all) =>
         all.map((link) => Math.round(link.getBoundingClientRect().top)),
       );
@@ -119,7 +119,7 @@ test.describe("VPN nodes in the panel", () => {
       await expect(page.getByText(sentence)).toBeVisible();
   });
 
-  test("support staff have no Nodes section and are told the screen is for administrators", async ({
+  test("support staff have no Nodes or Payments section and are told the screens are for administrators", async ({
     page,
     browser,
   }, testInfo) => {
@@ -154,6 +154,11 @@ test.describe("VPN nodes in the panel", () => {
     await other.goto("/panel-nodes");
     await expect(other.getByRole("alert")).toHaveText("This section is for administrators only.");
     await expect(other.getByRole("button", { name: "Add node" })).toHaveCount(0);
+    // Nor the payment routes, which are the administrators' too.
+    await expect(sections.getByRole("link", { name: "Payments" })).toHaveCount(0);
+    await other.goto("/panel-payments");
+    await expect(other.getByRole("alert")).toHaveText("This section is for administrators only.");
+    await expect(other.getByRole("switch")).toHaveCount(0);
     await other.context().close();
   });
 });

@@ -226,6 +226,7 @@ const panelPages = [
   "panel-staff",
   "panel-dashboard",
   "panel-nodes",
+  "panel-payments",
 ];
 
 /**
@@ -404,6 +405,24 @@ export const screens: Screen[] = [
       (person) => `/${name}?id=${person.userId}`,
     ),
   ),
+  // The Payments screen while its call fails: the failure in the operator's words with Try
+  // again, never an empty list of routes. The failing call stays faked on this page only.
+  {
+    area: "panel",
+    page: "panel-payments",
+    state: "failing",
+    async open(page, language) {
+      await signedInOperator(page, language);
+      await page.route("**/api/panel/payments/routes", (route) =>
+        route.fulfill({ status: 500, contentType: "application/json", body: '{"error":"INTERNAL"}' }),
+      );
+      await visit(page, "/panel-payments");
+    },
+    async switchTo(page, language) {
+      await switchLanguage(page, language);
+      await visit(page, "/panel-payments");
+    },
+  },
   // A Russian-speaking customer's mails, which name dates, read in any language: the panel
   // words each subject in the operator's language (a kk operator reads no Russian month).
   operatorScreen(
@@ -423,14 +442,25 @@ export const screens: Screen[] = [
   addressed("dev", "dev-mail", "default", (page) => visit(page, "/dev-mail")),
   // The sandbox bank's page for an anonymous purchase's SBP QR that asks to allow autopay.
   // SBP takes roubles only: the purchase is a Russian buyer's, whatever language the page is read in.
+  // The panel's Payments test switches CloudPayments' SBP off on the shared server for a few
+  // seconds before it puts it back: an order refused meanwhile is asked again.
   addressed("dev", "dev-sbp", "autopay-asked", async (page) => {
-    const prepaidToken = `sbp${crypto.randomUUID().replaceAll("-", "")}_30_1`;
-    const order = await page.request.post("/api/shop/order", {
-      headers: { cookie: "i18next=ru" },
-      data: { prepaidToken, tariff: 1, period: 30, method: "sbp", saveMethod: true },
-    });
-    const answer = (await order.json()) as { sbp?: { qrUrl: string } };
-    if (!answer.sbp) throw new Error(`no SBP order: ${order.status()} ${JSON.stringify(answer)}`);
+    let answer: { sbp?: { qrUrl: string } } = {};
+    await expect
+      .poll(
+        async () => {
+          const prepaidToken = `sbp${crypto.randomUUID().replaceAll("-", "")}_30_1`;
+          const order = await page.request.post("/api/shop/order", {
+            headers: { cookie: "i18next=ru" },
+            data: { prepaidToken, tariff: 1, period: 30, method: "sbp", saveMethod: true },
+          });
+          answer = (await order.json()) as typeof answer;
+          return answer.sbp ? "an SBP order" : `${order.status()} ${JSON.stringify(answer)}`;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe("an SBP order");
+    if (!answer.sbp) throw new Error("no SBP order");
     const qrUrl = new URL(answer.sbp.qrUrl);
     await visit(page, `${qrUrl.pathname}${qrUrl.search}`);
   }),

@@ -23,6 +23,8 @@ const allowedWords = new Set(
     "Mir",
     "UnionPay",
     "CloudPayments",
+    // The second payment provider, as Chinese writes it (Russian and Kazakh write ЮKassa).
+    "YooKassa",
     // Platforms and stores the install instructions name.
     "Android",
     "iOS",

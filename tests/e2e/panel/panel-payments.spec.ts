@@ -1,0 +1,115 @@
+import { expect, type Page, test } from "@playwright/test";
+import { openPanelSection, useLanguage } from "../../helpers/browser/pages";
+
+// DESIGN §6, choice and failover: the operator orders and switches the payment routes in
+// the panel, saved at once for every new purchase, and audited.
+
+/** The routes in the order on screen, each as "provider method on|off". */
+async function routesOnScreen(page: Page): Promise<string[]> {
+  const items = page.getByRole("region", { name: "Payment routes" }).getByRole("listitem");
+  await expect(items).toHaveCount(4);
+  return Promise.all(
+    (await items.all()).map(async (item) => {
+      const name = (await item.getByRole("switch").getAttribute("aria-label")) ?? "";
+      return `${name} ${(await item.getByRole("switch").isChecked()) ? "on" : "off"}`;
+    }),
+  );
+}
+
+const demoRoutes = [
+  { provider: "cloudpayments", method: "card", enabled: true },
+  { provider: "cloudpayments", method: "sbp", enabled: true },
+  { provider: "yookassa", method: "card", enabled: false },
+  { provider: "yookassa", method: "sbp", enabled: false },
+];
+
+/**
+ * Puts the demo's routes back through the API: the server is shared, and other tests (the
+ * demo bank's SBP page) buy by SBP through CloudPayments.
+ */
+async function restoreRoutes(page: Page) {
+  const token = await page.evaluate(() => localStorage.getItem("accessToken"));
+  const response = await page.request.put("/api/panel/payments/routes", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { routes: demoRoutes },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+test.describe("payments in the panel", () => {
+  test.beforeEach(async ({ page }) => {
+    await useLanguage(page, "en");
+  });
+
+  test("an administrator puts SBP before card and switches CloudPayments' SBP off: kept after a reload, and audited", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openPanelSection(page, "Payments", "panel-payments");
+    try {
+      // A failing server reads as a failure with a way to ask again, never as an empty list.
+      await page.route("**/api/panel/payments/routes", (route) =>
+        route.fulfill({ status: 500, contentType: "application/json", body: '{"error":"INTERNAL"}' }),
+      );
+      await page.reload();
+      await expect(page.getByRole("alert")).toContainText("An error occurred while executing the request");
+      await page.unrouteAll();
+      await page.getByRole("button", { name: "Try again" }).click();
+
+      expect(await routesOnScreen(page)).toEqual([
+        "CloudPayments (card) on",
+        "CloudPayments (SBP) on",
+        "YooKassa (card) off",
+        "YooKassa (SBP) off",
+      ]);
+      await expect(page.getByRole("switch", { name: "YooKassa (SBP)" })).toBeDisabled();
+      await expect(page.getByRole("switch", { name: "YooKassa (SBP)" })).toHaveAccessibleDescription(
+        /set its shop.s keys in the server.s configuration/,
+      );
+      const providers = page.getByRole("region", { name: "Providers on this server" });
+      await expect(providers.getByRole("listitem").filter({ hasText: "CloudPayments" })).toContainText(
+        "Healthy",
+      );
+      await expect(providers.getByRole("listitem").filter({ hasText: "YooKassa" })).toContainText(
+        "Not configured",
+      );
+
+      // From the keyboard: the Up button keeps the focus as its route rises to the top.
+      const up = page.getByRole("button", { name: "Up: CloudPayments (SBP)" });
+      await up.focus();
+      await page.keyboard.press("Enter");
+      await expect(up).toBeFocused();
+      await expect(up).toHaveAttribute("aria-disabled", "true");
+      await page.getByRole("switch", { name: "CloudPayments (SBP)" }).press("Space");
+      await expect(page.getByText("Changes not saved yet.")).toBeVisible();
+
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(
+        page
+          .getByRole("status")
+          .filter({ hasText: "Payment routes saved: new purchases follow this order." }),
+      ).toBeVisible();
+      const kept = [
+        "CloudPayments (SBP) off",
+        "CloudPayments (card) on",
+        "YooKassa (card) off",
+        "YooKassa (SBP) off",
+      ];
+      expect(await routesOnScreen(page)).toEqual(kept);
+      await page.reload();
+      expect(await routesOnScreen(page)).toEqual(kept);
+
+      await page
+        .getByRole("navigation", { name: "Panel sections" })
+        .getByRole("link", { name: "Audit log" })
+        .click();
+      await expect(
+        page.getByText(
+          "changed the payment routes: moved CloudPayments (SBP) to place 1; switched off CloudPayments (SBP)",
+        ),
+      ).toBeVisible();
+    } finally {
+      await restoreRoutes(page);
+    }
+  });
+});
