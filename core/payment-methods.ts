@@ -7,3 +7,9 @@ export type PaymentProvider = (typeof paymentProviders)[number];
 
 export const paymentMethods = ["card", "sbp"] as const;
 export type PaymentMethod = (typeof paymentMethods)[number];
+
+/** The providers' own names, as an operator reads them in any language. */
+export const providerNames: Record<PaymentProvider, string> = {
+  cloudpayments: "CloudPayments",
+  yookassa: "YooKassa",
+};

@@ -72,7 +72,7 @@ describe("the panel's payment routes", () => {
     expect(await refusalOf(panel.save(yookassaOn))).toMatchObject({
       status: 409,
       code: "payment_provider_not_configured",
-      message: expect.stringContaining("yookassa"),
+      message: expect.stringContaining("YooKassa"),
     });
     const reordered = [demoRoutes[1], { ...demoRoutes[0], enabled: false }, demoRoutes[2], demoRoutes[3]];
     const saved = await dataOf(panel.save(reordered));

@@ -4,6 +4,7 @@ import {
   type PaymentProvider,
   paymentMethods,
   paymentProviders,
+  providerNames,
 } from "../../../../core/payment-methods";
 import type { Database } from "../../../../db/database";
 import { audit } from "../../../../db/queries/operators";
@@ -97,7 +98,7 @@ export async function saveRoutes(
     (route) => route.enabled && !isProviderConfigured(context, route.provider),
   );
   if (unconfigured)
-    throw new AppError("payment_provider_not_configured", { provider: unconfigured.provider });
+    throw new AppError("payment_provider_not_configured", { provider: providerNames[unconfigured.provider] });
   const database: Database = context.database;
   const before = await paymentRoutes(context);
   const kept = routes.map(({ provider, method, enabled }) => ({ provider, method, enabled }));
