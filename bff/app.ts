@@ -16,6 +16,7 @@ import { fixturesModule } from "./modules/dev/fixtures";
 import { demoIdentityModule } from "./modules/dev/idp";
 import { devMailModule } from "./modules/dev/mail";
 import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbox";
+import { yooKassaSandboxModule } from "./modules/dev/sandbox-yookassa";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
 import { createMailTransport } from "./modules/mail/transport";
@@ -66,7 +67,7 @@ export async function createContext(
     clock,
     http,
     identity: createIdentityProviders(config, keys, clock, http),
-    payments: createPayments(config, clock, http),
+    payments: createPayments(config, clock, http, database),
     clientAddress: createAddressResolver(config.trustedProxies),
     mail: overrides.mail ?? createMailTransport(config),
     metrics,
@@ -141,6 +142,7 @@ export function createApp(context: AppContext) {
     .use(fixturesModule(context))
     .use(sandboxGatewayModule(context))
     .use(sandboxControlModule(context))
+    .use(yooKassaSandboxModule(context))
     .use(billingControlModule(context))
     .use(devMailModule(context))
     .use(devEventCountsModule(context));

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { Database } from "../../../db/database";
 import { createGatewayClient, type GatewayClient } from "../../adapters/cloudpayments/client";
 import { createSandboxGateway, type SandboxGateway } from "../../adapters/sandbox/gateway";
 import { openLedger } from "../../adapters/sandbox/ledger";
@@ -9,6 +10,9 @@ import type { Config } from "../../platform/config";
 import { AppError } from "../../platform/errors";
 import { type HttpClient, loopbackOrigin } from "../../platform/http-client";
 import { logger } from "../../platform/logger";
+import { createYooKassaShop, type YooKassaShop } from "./yookassa-shop";
+
+export type { YooKassaShop } from "./yookassa-shop";
 
 export type Payments = {
   gateway: GatewayClient;
@@ -21,6 +25,8 @@ export type Payments = {
    * reached: a widget opened for an order the bank does not know could not be paid.
    */
   registerOrder(order: SandboxOrder): Promise<void>;
+  /** YooKassa, the second provider; undefined when no shop is configured (production without its pair). */
+  yookassa: YooKassaShop | undefined;
 };
 
 /**
@@ -29,7 +35,14 @@ export type Payments = {
  * mode the URL may be another instance's sandbox (DESIGN §15): orders are registered
  * there and pages load its widget.
  */
-export function createPayments(config: Config, clock: Clock, http: HttpClient): Payments {
+export function createPayments(config: Config, clock: Clock, http: HttpClient, database: Database): Payments {
+  return {
+    ...createCloudPayments(config, clock, http),
+    yookassa: createYooKassaShop(config, clock, http, database),
+  };
+}
+
+function createCloudPayments(config: Config, clock: Clock, http: HttpClient): Omit<Payments, "yookassa"> {
   const isSandbox = !config.cloudPaymentsApiUrl;
   const apiUrl = config.cloudPaymentsApiUrl ?? `${loopbackOrigin}/api/dev/sandbox/cloudpayments`;
   const publicId = config.cloudPaymentsPublicId ?? "pk_kannt_sandbox";
