@@ -60,6 +60,13 @@ export const providerRequests = {
        ORDER BY created_at DESC, idempotence_key DESC LIMIT 1`,
     ).get(invoiceId, provider),
 
+  /** The request that made an object, by the provider's id of it. */
+  byObjectId: (db: Database, provider: PaymentProvider, objectId: string) =>
+    statement<ProviderRequestRow, [string, string]>(
+      db,
+      "SELECT * FROM provider_requests WHERE object_id = ? AND provider = ? ORDER BY created_at DESC LIMIT 1",
+    ).get(objectId, provider),
+
   /** What the provider named the object the request made. */
   answered: (db: Database, key: string, objectId: string, now: number) =>
     statement<never, [string, number, string]>(

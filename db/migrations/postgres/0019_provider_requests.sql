@@ -12,4 +12,5 @@ CREATE TABLE provider_requests (
 );
 CREATE INDEX provider_requests_by_invoice ON provider_requests (invoice_id, created_at);
 CREATE INDEX provider_requests_by_time ON provider_requests (created_at);
+CREATE INDEX provider_requests_by_object ON provider_requests (object_id) WHERE object_id IS NOT NULL;
 ALTER TABLE payments ADD COLUMN provider_payment_id TEXT;

@@ -17,6 +17,7 @@ CREATE TABLE provider_requests (
 ) STRICT;
 CREATE INDEX provider_requests_by_invoice ON provider_requests (invoice_id, created_at);
 CREATE INDEX provider_requests_by_time ON provider_requests (created_at);
+CREATE INDEX provider_requests_by_object ON provider_requests (object_id) WHERE object_id IS NOT NULL;
 -- The provider's own id of the payment a row is paid by, once known: YooKassa names a
 -- payment when it is made (still pending), so a look-up needs no invoice search, which
 -- its API does not have.

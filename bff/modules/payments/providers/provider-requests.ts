@@ -64,6 +64,12 @@ export function createProviderRequestBook(database: Database, clock: Clock, prov
       return answer;
     },
 
+    /** The body of the request that made an object, as sent (within the two days requests are kept). */
+    async bodyOf(objectId: string): Promise<unknown> {
+      const kept = await providerRequests.byObjectId(database, provider, objectId);
+      return kept ? JSON.parse(kept.body) : undefined;
+    },
+
     /** The newest payment request kept for an invoice: what a look-up starts from. */
     latestPaymentOf: (invoiceId: string) => providerRequests.latestPaymentOf(database, provider, invoiceId),
 

@@ -78,10 +78,17 @@ export function yooKassaProvider(shop: YooKassaShop): ProviderClient {
       // The currency is the payment's: read from YooKassa, which also says whether it is refundable.
       const payment = await busyAware(() => client.getPayment(transactionId));
       if (!payment) return { isRefunded: false, reason: "YooKassa has no such payment." };
+      const refundReceipt = yooKassaReceipt(receipt, payment.amount.currency);
+      // YooKassa sends every receipt somewhere: a payment with no account of ours (an
+      // anonymous purchase) has its refund's receipt go where the payment's own went.
+      if (!refundReceipt.customer) {
+        const paid = (await requests.bodyOf(transactionId)) as NewYooKassaPayment | undefined;
+        if (paid?.receipt?.customer) refundReceipt.customer = paid.receipt.customer;
+      }
       const body = {
         payment_id: transactionId,
         amount: money(amount, payment.amount.currency),
-        receipt: yooKassaReceipt(receipt, payment.amount.currency),
+        receipt: refundReceipt,
       };
       const invoiceId = payment.metadata?.[metadataKeys.invoiceId] ?? transactionId;
       try {
