@@ -16,6 +16,7 @@ import { fixturesModule } from "./modules/dev/fixtures";
 import { demoIdentityModule } from "./modules/dev/idp";
 import { devMailModule } from "./modules/dev/mail";
 import { sandboxControlModule, sandboxGatewayModule } from "./modules/dev/sandbox";
+import { yooKassaSandboxModule } from "./modules/dev/sandbox-yookassa";
 import { documentsModule } from "./modules/documents";
 import { healthModule } from "./modules/health";
 import { createMailTransport } from "./modules/mail/transport";
@@ -60,7 +61,7 @@ export async function createContext(
   const metrics = createMetrics(database);
   registerNodeMetrics(metrics.registry, database, clock);
   registerEntryMetrics(metrics.registry, database);
-  const payments = createPayments(config, clock, http);
+  const payments = createPayments(config, clock, http, database);
   metrics.watchProviderHealth(payments.health);
   return {
     config,
@@ -143,6 +144,7 @@ export function createApp(context: AppContext) {
     .use(fixturesModule(context))
     .use(sandboxGatewayModule(context))
     .use(sandboxControlModule(context))
+    .use(yooKassaSandboxModule(context))
     .use(billingControlModule(context))
     .use(devMailModule(context))
     .use(devEventCountsModule(context));

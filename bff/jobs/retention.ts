@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { providerRequests } from "../../db/queries/provider-requests";
 import { retention } from "../../db/queries/retention";
 import type { AppContext } from "../context";
 import { accessRetention } from "../modules/access/retention";
@@ -66,7 +67,8 @@ function cutAddresses(
  * log and the ids of stored node event batches older than a day (wall clock); the addresses of connections, payments and customers' own audit entries (an
  * account deletion) older than IP_RETENTION_DAYS are cut to their network (operators'
  * entries keep theirs); expired sessions and dead throttle rows (whose keys hold addresses)
- * go. The work is bounded per pass (`limits`); what is left waits for the next one. Spent
+ * go, and so do provider requests kept for their idempotence keys two days after they
+ * were sent. The work is bounded per pass (`limits`); what is left waits for the next one. Spent
  * captchas are cleared as they are spent (captcha.ts). Times are the billing clock's, so
  * the demo's test clock moves them.
  */
@@ -117,6 +119,11 @@ export async function runRetention(
     async (size) => (await retention.deleteExpiredSessions(database, now, size)).changes,
   );
   await retention.deleteStaleThrottles(database, now - longestLimitWindowMs);
+  // A provider forgets an idempotence key after 24 hours: the request kept to send it again
+  // (and the e-mail in its receipt) is of no use a day after that.
+  await batches(
+    async (size) => (await providerRequests.forgetBefore(database, now - 2 * dayMs, size)).changes,
+  );
   return {
     logsDeleted,
     trafficDeleted,

@@ -101,6 +101,18 @@ export type Config = Readonly<{
   cloudPaymentsPublicId: string | undefined;
   cloudPaymentsApiSecret: string;
   cloudPaymentsApiUrl: string | undefined;
+  /**
+   * YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY: the YooKassa shop's HTTP Basic pair. In demo
+   * mode, empty when not configured until the start generates them (like
+   * CLOUDPAYMENTS_API_SECRET); in production both or neither, and neither means no YooKassa.
+   */
+  yooKassaShopId: string;
+  yooKassaSecretKey: string;
+  /**
+   * YOOKASSA_API_URL, without a trailing slash: another base for the YooKassa API. Unset in
+   * demo mode means the embedded sandbox; in production, https://api.yookassa.ru.
+   */
+  yooKassaApiUrl: string | undefined;
   recaptchaSiteKey: string | undefined;
   recaptchaSecret: string | undefined;
   /** Proxies whose X-Forwarded-For hops are believed (DESIGN §12); empty: only the socket's peer counts. */
@@ -246,6 +258,7 @@ const realSettings = [
   "YANDEX_CLIENT_ID",
   "CLOUDPAYMENTS_PUBLIC_ID",
   "CLOUDPAYMENTS_API_URL",
+  "YOOKASSA_API_URL",
   "RECAPTCHA_SITE_KEY",
   "RECAPTCHA_SECRET",
 ] as const;
@@ -253,8 +266,9 @@ const realSettings = [
 /**
  * An unset APP_MODE means demo only while nothing real is configured: a server wired to
  * the real bank must never come up with the test clock and billing controls exposed
- * because somebody forgot one variable. (CLOUDPAYMENTS_API_SECRET alone is not real:
- * the embedded sandbox gateway signs with it.)
+ * because somebody forgot one variable. (CLOUDPAYMENTS_API_SECRET alone is not real: the
+ * embedded sandbox gateway signs with it; nor is YooKassa's shop id and secret key without
+ * YOOKASSA_API_URL: in demo mode the embedded YooKassa sandbox accepts exactly that pair.)
  */
 function parseMode(environment: Environment): AppMode {
   const raw = optional(environment, "APP_MODE");
@@ -332,6 +346,7 @@ export function loadConfig(environment: Environment = process.env): Config {
     cloudPaymentsPublicId: optional(environment, "CLOUDPAYMENTS_PUBLIC_ID"),
     cloudPaymentsApiSecret: optional(environment, "CLOUDPAYMENTS_API_SECRET") ?? "",
     cloudPaymentsApiUrl: optional(environment, "CLOUDPAYMENTS_API_URL"),
+    ...parseYooKassa(environment, mode),
     recaptchaSiteKey: optional(environment, "RECAPTCHA_SITE_KEY"),
     recaptchaSecret: optional(environment, "RECAPTCHA_SECRET"),
     trustedProxies: parseTrustedProxies(optional(environment, "TRUSTED_PROXIES")),
@@ -413,6 +428,7 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
     ["PUBLIC_URL", config.publicUrl],
     ["SUBSCRIPTION_URL", config.subscriptionUrl],
     ["CLOUDPAYMENTS_API_URL", config.cloudPaymentsApiUrl],
+    ["YOOKASSA_API_URL", config.yooKassaApiUrl],
   ] as const) {
     if (value !== undefined && !isHttpsUrl(value))
       throw new Error(`APP_MODE=production needs ${name} to be an https:// URL, got "${value}".`);
@@ -420,6 +436,33 @@ function assertProductionIsReal(config: Config, environment: Environment): void 
 }
 
 const minimumSecretBytes = 32;
+
+/**
+ * YooKassa, the second provider (DESIGN §6). Production takes it only whole: a shop id
+ * without its secret key (or the reverse) is a typo that would surface as refused charges,
+ * so it stops the start. The API URL is an http(s) base without a query (paths are added
+ * to it); production wants https (assertProductionIsReal).
+ */
+function parseYooKassa(environment: Environment, mode: AppMode) {
+  const shopId = optional(environment, "YOOKASSA_SHOP_ID");
+  const secretKey = optional(environment, "YOOKASSA_SECRET_KEY");
+  if (mode === "production" && (shopId === undefined) !== (secretKey === undefined))
+    throw new Error(
+      `APP_MODE=production takes YooKassa with both YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY, or neither; ${shopId === undefined ? "YOOKASSA_SHOP_ID" : "YOOKASSA_SECRET_KEY"} is missing.`,
+    );
+  const rawUrl = optional(environment, "YOOKASSA_API_URL");
+  const apiUrl = rawUrl?.replace(/\/+$/, "");
+  if (rawUrl !== undefined) {
+    const parsed = apiUrl && URL.canParse(apiUrl) ? new URL(apiUrl) : undefined;
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search || parsed.hash)
+      refuse(
+        "YOOKASSA_API_URL",
+        "an http:// or https:// base URL without a query (https://api.yookassa.ru)",
+        rawUrl,
+      );
+  }
+  return { yooKassaShopId: shopId ?? "", yooKassaSecretKey: secretKey ?? "", yooKassaApiUrl: apiUrl };
+}
 const minimumSecretSymbols = 8;
 
 /** An http(s) origin (a path is kept: links add `/sub/{token}` to it), without a trailing slash. */

@@ -4,6 +4,7 @@ import { isMainThread } from "node:worker_threads";
 import { type Config, configWith } from "./config";
 import { controlSocketName } from "./control-socket";
 import { readOrCreateSecret } from "./secrets";
+import { demoYooKassaShopId } from "./yookassa-demo-shop";
 
 /**
  * What the server keeps beside its database, by exact name: another program's `x.db` or
@@ -14,13 +15,15 @@ import { readOrCreateSecret } from "./secrets";
 const companionFiles = [
   "jwt-secret.secret",
   "cloudpayments-api-secret.secret",
+  "yookassa-shop-id.secret",
+  "yookassa-secret-key.secret",
   "demo-idp-key.jwk.json",
   controlSocketName,
 ];
 const sqliteSuffixes = ["", "-wal", "-shm", "-journal"];
 
 function ownFiles(databaseFile: string): Set<string> {
-  const databases = [databaseFile, "sandbox-gateway.db"];
+  const databases = [databaseFile, "sandbox-gateway.db", "sandbox-yookassa.db"];
   return new Set([
     ...databases.flatMap((name) => sqliteSuffixes.map((suffix) => `${name}${suffix}`)),
     ...companionFiles,
@@ -73,8 +76,16 @@ export function prepareDataFolder(config: Config): Config {
   if (config.databaseUrl !== undefined) return config;
   const generated = (value: string, name: string) =>
     value === "" ? readOrCreateSecret(config.dataDirectory, name) : value;
+  // Production without YooKassa's pair has no YooKassa shop: nothing is made up for it.
+  const isYooKassaGenerated = config.mode === "demo";
   return configWith(config, {
     jwtSecret: generated(config.jwtSecret, "jwt-secret"),
     cloudPaymentsApiSecret: generated(config.cloudPaymentsApiSecret, "cloudpayments-api-secret"),
+    ...(isYooKassaGenerated && {
+      yooKassaShopId:
+        config.yooKassaShopId ||
+        readOrCreateSecret(config.dataDirectory, "yookassa-shop-id", demoYooKassaShopId, 6),
+      yooKassaSecretKey: generated(config.yooKassaSecretKey, "yookassa-secret-key"),
+    }),
   });
 }

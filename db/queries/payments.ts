@@ -57,6 +57,8 @@ export type PaymentRow = {
   method: PaymentMethod;
   /** An SBP order's QR takes no payment after this. */
   qr_expires_at: number | null;
+  /** The provider's id of the payment, once known (YooKassa names it while still pending). */
+  provider_payment_id: string | null;
   created_at: number;
   updated_at: number;
 };
@@ -248,6 +250,35 @@ export const payments = {
       plan.currency,
       plan.description,
       plan.isTrial ? 1 : 0,
+      now,
+      id,
+    ),
+
+  /**
+   * Moves a pending order to the provider that will take it, with the provider's id of the
+   * payment it opened and how it is paid: an order is re-opened through any provider until paid.
+   */
+  startedAt: (
+    db: Database,
+    id: number,
+    started: {
+      provider: PaymentProvider;
+      method: PaymentMethod;
+      providerPaymentId: string;
+      qrExpiresAt: number | null;
+    },
+    now: number,
+  ) =>
+    statement(
+      db,
+      `UPDATE payments SET provider = ?, method = ?, provider_payment_id = ?, qr_expires_at = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending'`,
+    ).run(started.provider, started.method, started.providerPaymentId, started.qrExpiresAt, now, id),
+
+  /** The provider's id of a payment, once an answer or a notification said it. */
+  setProviderPaymentId: (db: Database, id: number, providerPaymentId: string, now: number) =>
+    statement(db, "UPDATE payments SET provider_payment_id = ?, updated_at = ? WHERE id = ?").run(
+      providerPaymentId,
       now,
       id,
     ),

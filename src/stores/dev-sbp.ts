@@ -21,7 +21,7 @@ export type DevSbpState =
   | { status: "missing" }
   | { status: "failed"; cause: FailureCause }
   | { status: "ready"; qr: SbpQr; action?: "pay" | "decline"; failure?: FailureCause }
-  | { status: "done"; qr: SbpQr; outcome: SbpOutcome; transactionId?: number; checkCode?: number };
+  | { status: "done"; qr: SbpQr; outcome: SbpOutcome; transactionId?: number | string; checkCode?: number };
 
 export const $devSbp = atom<DevSbpState>({ status: "loading" });
 export const $autopayAccount = atom<AutopayAccount>("ok");

@@ -20,6 +20,8 @@ export async function makeTestApp(
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     JWT_SECRET: "test-jwt-secret-that-is-long-enough-000000",
     CLOUDPAYMENTS_API_SECRET: "test-cloudpayments-secret-long-enough-0000",
+    YOOKASSA_SHOP_ID: "512345",
+    YOOKASSA_SECRET_KEY: "test_yookassa-secret-key-long-enough-00000",
     // A light proof of work keeps tests that sign in dozens of times quick; the default
     // cost is checked by the configuration test and measured in the browser.
     ALTCHA_MAX_NUMBER: "5000",

@@ -3,7 +3,7 @@ import type { SbpQrRequest } from "../../adapters/sandbox/sbp-qrs";
 import type { AppContext } from "../../context";
 import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
-import { type GatewayGuard, jsonData, requireSandbox } from "./sandbox-gateway-guard";
+import { type GatewayGuard, jsonData } from "./sandbox-gateway-guard";
 
 /** The body of both QR calls, as the real gateway takes it. */
 const qrRequest = t.Object({
@@ -56,13 +56,25 @@ export function sbpGatewayRoutes(context: Pick<AppContext, "config">, guarded: G
 }
 
 /**
+ * The demo bank's page serves both sandboxes' QRs: CloudPayments' and YooKassa's (each
+ * knows its own ids). Neither here (an instance whose banks are elsewhere): no bank page.
+ */
+function sbpBanks(context: Pick<AppContext, "payments">) {
+  const cloudPayments = context.payments.sandbox?.sbp;
+  const yooKassa = context.payments.yookassa?.sandbox;
+  if (!cloudPayments && !yooKassa) throw new AppError("not_found");
+  return { cloudPayments, yooKassa };
+}
+
+/**
  * The payer's side of SBP (under /api/dev/sandbox): what the bank page (/dev-sbp) shows of a
  * QR, paying or declining it as the payer's bank app would, and a wait for the autopay
  * charges still to be settled, so tests need not guess how long that takes.
  */
 export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments">) {
   const qrOf = (qr: string) => {
-    const described = requireSandbox(context).sbp.describeQr(qr);
+    const { cloudPayments, yooKassa } = sbpBanks(context);
+    const described = cloudPayments?.describeQr(qr) ?? yooKassa?.describeQr(qr);
     if (!described) throw new AppError("sbp_qr_not_found");
     return described;
   };
@@ -80,7 +92,8 @@ export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments"
       .post(
         "/pay",
         async ({ body }) => {
-          const answer = await requireSandbox(context).sbp.payQr(body);
+          const { cloudPayments, yooKassa } = sbpBanks(context);
+          const answer = (await cloudPayments?.payQr(body)) ?? (await yooKassa?.payQr(body));
           if (!answer) throw new AppError("sbp_qr_not_found");
           return answer;
         },
@@ -100,14 +113,16 @@ export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments"
           detail: {
             summary: "SANDBOX: pay or decline an SBP QR, as the payer's bank app would",
             description:
-              "pay: Check, then Pay with PaymentMethod Sbp (and a Token when the QR asked SaveCard; `account` says how that binding's later charges go: ok, declinesLater, revoked, silent). decline: Fail with ReasonCode 5051. A QR can be paid more than once; an expired one is refused with nothing booked.",
+              "pay: Check, then Pay with PaymentMethod Sbp (and a Token when the QR asked SaveCard; `account` says how that binding's later charges go: ok, declinesLater, revoked, silent). decline: Fail with ReasonCode 5051. A QR can be paid more than once; an expired one is refused with nothing booked. A YooKassa sandbox QR: its payment succeeds (saving the SBP account when asked) or is canceled (general_decline), once; `transactionId` is then the YooKassa payment's id.",
           },
         },
       )
       .get(
         "/settled",
         async () => {
-          await requireSandbox(context).sbp.settled();
+          const { cloudPayments, yooKassa } = sbpBanks(context);
+          await cloudPayments?.settled();
+          await yooKassa?.settled();
           return { isSettled: true };
         },
         {

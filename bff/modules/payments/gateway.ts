@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { Database } from "../../../db/database";
 import { createGatewayClient, type GatewayClient } from "../../adapters/cloudpayments/client";
 import { createSandboxGateway, type SandboxGateway } from "../../adapters/sandbox/gateway";
 import { openLedger } from "../../adapters/sandbox/ledger";
@@ -10,6 +11,9 @@ import { AppError } from "../../platform/errors";
 import { type HttpClient, loopbackOrigin } from "../../platform/http-client";
 import { logger } from "../../platform/logger";
 import { createProviderHealth, type ProviderHealth } from "./routing/provider-health";
+import { createYooKassaShop, type YooKassaShop } from "./yookassa-shop";
+
+export type { YooKassaShop } from "./yookassa-shop";
 
 export type Payments = {
   gateway: GatewayClient;
@@ -22,6 +26,8 @@ export type Payments = {
    * reached: a widget opened for an order the bank does not know could not be paid.
    */
   registerOrder(order: SandboxOrder): Promise<void>;
+  /** YooKassa, the second provider; undefined when no shop is configured (production without its pair). */
+  yookassa: YooKassaShop | undefined;
   /** How each provider has been answering this instance: new purchases skip a failing one. */
   health: ProviderHealth;
 };
@@ -32,19 +38,29 @@ export type Payments = {
  * mode the URL may be another instance's sandbox (DESIGN §15): orders are registered
  * there and pages load its widget.
  */
-export function createPayments(config: Config, clock: Clock, http: HttpClient): Payments {
+export function createPayments(config: Config, clock: Clock, http: HttpClient, database: Database): Payments {
+  return {
+    ...createCloudPayments(config, clock, http),
+    yookassa: createYooKassaShop(config, clock, http, database),
+    health: createProviderHealth(clock),
+  };
+}
+
+function createCloudPayments(
+  config: Config,
+  clock: Clock,
+  http: HttpClient,
+): Omit<Payments, "yookassa" | "health"> {
   const isSandbox = !config.cloudPaymentsApiUrl;
   const apiUrl = config.cloudPaymentsApiUrl ?? `${loopbackOrigin}/api/dev/sandbox/cloudpayments`;
   const publicId = config.cloudPaymentsPublicId ?? "pk_kannt_sandbox";
   const settings = { apiUrl, publicId, apiSecret: config.cloudPaymentsApiSecret };
   const gateway = createGatewayClient(settings, http);
-  const health = createProviderHealth(clock);
   const sharedSandbox = sharedSandboxUrl(config);
   if (sharedSandbox) {
     const orders = createSandboxOrderClient({ ...settings, apiUrl: sharedSandbox }, http);
     return {
       gateway,
-      health,
       sandbox: undefined,
       widgetScriptUrl: `${sharedSandbox}/widget.js`,
       async registerOrder(order) {
@@ -64,7 +80,6 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
   if (!isSandbox) {
     return {
       gateway,
-      health,
       sandbox: undefined,
       widgetScriptUrl: "https://widget.cloudpayments.ru/bundles/cloudpayments.js",
       registerOrder: async () => {},
@@ -80,7 +95,6 @@ export function createPayments(config: Config, clock: Clock, http: HttpClient): 
   });
   return {
     gateway,
-    health,
     sandbox,
     widgetScriptUrl: "/api/dev/sandbox/cloudpayments/widget.js",
     registerOrder: async (order) => sandbox.registerOrder(order),

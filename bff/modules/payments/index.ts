@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { customerAuthenticator } from "../session/customer-auth";
 import { notificationRoutes } from "./notifications/notification-routes";
+import { yooKassaNotificationRoutes } from "./notifications/yookassa-routes";
 import { orderRoutes } from "./orders/order-routes";
 import { prepaidRoutes } from "./orders/prepaid-routes";
 import { profilePaymentRoutes } from "./profile-routes";
@@ -23,5 +24,6 @@ export function paymentsModule(context: AppContext) {
       }),
       { detail: { summary: "What the browser needs to open the payment widget" } },
     )
-    .use(notificationRoutes(context));
+    .use(notificationRoutes(context))
+    .use(yooKassaNotificationRoutes(context));
 }

@@ -277,12 +277,15 @@ describe("restarts", () => {
       ...(location.url ? { DATABASE_URL: location.url } : {}),
       JWT_SECRET: "test-jwt-secret-that-is-long-enough-000000",
       CLOUDPAYMENTS_API_SECRET: "test-cloudpayments-secret-long-enough-0000",
+      YOOKASSA_SHOP_ID: "512345",
+      YOOKASSA_SECRET_KEY: "test_yookassa-secret-key-long-enough-00000",
       SMTP_URL: smtpUrlOn(port),
       MAIL_FROM: mailFrom,
       // A gateway URL instead of the sandbox bank, whose ledger file a process would also
       // hold; mail needs no bank, and nothing here calls it.
       APP_MODE: "demo",
       CLOUDPAYMENTS_API_URL: "https://127.0.0.1:9/",
+      YOOKASSA_API_URL: "https://127.0.0.1:9/",
     });
     const database = await openDatabase(config);
     // As a restarted server does, the clock goes on from the offset kept in the database.

@@ -250,8 +250,16 @@ describe("prepareDataFolder: the start's step that writes", () => {
     const loaded = loadConfig(environment);
     const started = prepareDataFolder(loaded);
     expect(modeOf(folder)).toBe(0o700);
-    expect(readdirSync(folder).sort()).toEqual(["cloudpayments-api-secret.secret", "jwt-secret.secret"]);
+    expect(readdirSync(folder).sort()).toEqual([
+      "cloudpayments-api-secret.secret",
+      "jwt-secret.secret",
+      "yookassa-secret-key.secret",
+      "yookassa-shop-id.secret",
+    ]);
     for (const name of readdirSync(folder)) expect(modeOf(join(folder, name)), name).toBe(0o600);
+    // The demo YooKassa shop: a shop id of digits, as YooKassa's are, and a secret key.
+    expect(started.yooKassaShopId).toMatch(/^\d{6}$/);
+    expect(started.yooKassaSecretKey.length).toBeGreaterThanOrEqual(32);
     expect(started.jwtSecret).toBe(readFileSync(join(folder, "jwt-secret.secret"), "utf8").trim());
     expect(started.jwtSecret.length).toBeGreaterThanOrEqual(32);
     expect(started.cloudPaymentsApiSecret).not.toBe(started.jwtSecret);
@@ -259,9 +267,16 @@ describe("prepareDataFolder: the start's step that writes", () => {
     expect([loaded.jwtSecret, loaded.cloudPaymentsApiSecret]).toEqual(["", ""]);
     // The next start reads them back: tokens signed before a restart stay valid.
     const again = prepareDataFolder(loadConfig(environment));
-    expect([again.jwtSecret, again.cloudPaymentsApiSecret]).toEqual([
+    expect([
+      again.jwtSecret,
+      again.cloudPaymentsApiSecret,
+      again.yooKassaShopId,
+      again.yooKassaSecretKey,
+    ]).toEqual([
       started.jwtSecret,
       started.cloudPaymentsApiSecret,
+      started.yooKassaShopId,
+      started.yooKassaSecretKey,
     ]);
   });
 
@@ -272,9 +287,12 @@ describe("prepareDataFolder: the start's step that writes", () => {
         DATABASE_PATH: join(folder, "app.db"),
         JWT_SECRET: "j".repeat(40),
         CLOUDPAYMENTS_API_SECRET: "c".repeat(40),
+        YOOKASSA_SHOP_ID: "123456",
+        YOOKASSA_SECRET_KEY: "y".repeat(40),
       }),
     );
     expect([started.jwtSecret, started.cloudPaymentsApiSecret]).toEqual(["j".repeat(40), "c".repeat(40)]);
+    expect([started.yooKassaShopId, started.yooKassaSecretKey]).toEqual(["123456", "y".repeat(40)]);
     expect(modeOf(folder)).toBe(0o700);
     expect(readdirSync(folder)).toEqual([]);
   });

@@ -3,6 +3,7 @@ import type { Payments } from "../gateway";
 import { recordedCall } from "../routing/provider-health";
 import { cloudPaymentsProvider } from "./cloudpayments";
 import { ProviderBusyError, type ProviderClient } from "./provider";
+import { yooKassaProvider } from "./yookassa";
 
 /** A 429 is the provider answering (working, and asking to wait), not failing. */
 const isBusyAnswer = (error: unknown) => error instanceof ProviderBusyError;
@@ -13,12 +14,16 @@ const isBusyAnswer = (error: unknown) => error instanceof ProviderBusyError;
  */
 function healthRecorded(client: ProviderClient, health: Payments["health"]): ProviderClient {
   const recorded = <T>(call: () => Promise<T>) => recordedCall(health, client.name, call, isBusyAnswer);
+  const start = client.startPayment?.bind(client);
   return {
     name: client.name,
     methods: client.methods,
     chargeSaved: (charge, receipt) => recorded(() => client.chargeSaved(charge, receipt)),
-    refund: (transactionId, amount, receipt) => recorded(() => client.refund(transactionId, amount, receipt)),
+    refund: (payment, amount, receipt) => recorded(() => client.refund(payment, amount, receipt)),
     find: (invoiceId) => recorded(() => client.find(invoiceId)),
+    ...(start
+      ? { startPayment: (order, options, receipt) => recorded(() => start(order, options, receipt)) }
+      : {}),
   };
 }
 
@@ -28,14 +33,17 @@ function healthRecorded(client: ProviderClient, health: Payments["health"]): Pro
  * context's clients at each call, so a context with another gateway charges that one.
  */
 export function providerOf(
-  payments: Pick<Payments, "gateway" | "health">,
+  payments: Pick<Payments, "gateway" | "health"> & Partial<Pick<Payments, "yookassa">>,
   name: PaymentProvider,
 ): ProviderClient {
   switch (name) {
     case "cloudpayments":
       return healthRecorded(cloudPaymentsProvider(payments.gateway), payments.health);
     case "yookassa":
-      // No payment or saved method can name it before its adapter exists.
-      throw new Error("no YooKassa shop is configured");
+      // A payment or saved method of YooKassa's on a server no longer configured for it:
+      // its charge, refund or look-up fails (and is retried) until the shop is configured again.
+      if (!payments.yookassa)
+        throw new Error("this payment is YooKassa's, and no YooKassa shop is configured (YOOKASSA_SHOP_ID)");
+      return healthRecorded(yooKassaProvider(payments.yookassa), payments.health);
   }
 }

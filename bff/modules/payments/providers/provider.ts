@@ -17,7 +17,42 @@ export type ProviderClient = {
   refund(payment: RefundedPayment, amount: number, receipt: CustomerReceipt): Promise<RefundOutcome>;
   /** What the provider knows of one of our invoices: null when it never reached it. */
   find(invoiceId: string): Promise<ChargeOutcome | null>;
+  /**
+   * Opens a first payment on the provider's side, for a provider whose payer pays on a page
+   * of its own (a redirect URL for a card) or in the bank's app (an SBP QR or link).
+   * Absent for CloudPayments, whose widget the browser opens from the order's options
+   * (orders/orders.ts). The order is one already committed; the invoice id is its key.
+   */
+  startPayment?(
+    order: PaymentToStart,
+    options: StartOptions,
+    receipt: CustomerReceipt,
+  ): Promise<StartedPayment>;
 };
+
+/** A first payment to open: our order, as committed (amounts in minor units). */
+export type PaymentToStart = {
+  invoiceId: string;
+  accountId: string;
+  amount: number;
+  currency: string;
+  description: string;
+};
+
+/**
+ * How the payer pays: by card or SBP, whether later charges may use the same method (the
+ * customer ticked it), and the page the provider sends the payer back to afterwards.
+ */
+export type StartOptions = { method: PaymentMethod; saveMethod: boolean; returnUrl: string };
+
+/**
+ * Where the payer goes: the provider's page (`redirect`), or, for SBP, the link a phone
+ * opens in the bank's app and a desktop shows as a QR (`qr`). `providerPaymentId` is the
+ * provider's id of the payment, kept on our order; `expiresAt` when it stops taking payment.
+ */
+export type StartedPayment =
+  | { kind: "redirect"; providerPaymentId: string; confirmationUrl: string }
+  | { kind: "qr"; providerPaymentId: string; qrUrl: string; expiresAt: number };
 
 /** A charge of a saved method: our invoice, what it is for, and the provider's token. */
 export type SavedCharge = {
