@@ -84,6 +84,8 @@ export const errorStatus = {
   receipt_not_found: 404,
   payment_service_unreachable: 503,
   payment_method_unavailable: 409,
+  // An SBP order on a terminal that needs the payer's phone (SBP_PAYER_PHONE), without a valid one.
+  payer_phone_required: 400,
   no_saved_card: 409,
   card_payment_pending: 409,
   payment_pending: 409,

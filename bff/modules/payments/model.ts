@@ -27,3 +27,12 @@ export const card = t.Object({
   lastFour: t.Nullable(t.String()),
   removedAt: t.Nullable(t.String()),
 });
+
+/** GET /api/payments/settings: the widget's script and Public ID, and the ways a purchase is paid. */
+export const paymentSettings = t.Object({
+  publicId: t.String(),
+  widgetScriptUrl: t.String(),
+  isSandbox: t.Boolean(),
+  methods: t.Array(t.Union([t.Literal("card"), t.Literal("sbp")])),
+  sbpNeedsPhone: t.Boolean(),
+});

@@ -16,6 +16,8 @@ export const orderBody = t.Object({
   method: t.Optional(t.Union([t.Literal("card"), t.Literal("sbp")])),
   /** By SBP: allow renewals to charge the same account (SBP autopay). */
   saveMethod: t.Optional(t.Boolean()),
+  /** By SBP where the terminal needs it (SBP_PAYER_PHONE=required): +7 and 10 digits, as typed. */
+  payerPhone: t.Optional(t.String({ maxLength: 32 })),
 });
 
 export const widgetOptions = t.Object({

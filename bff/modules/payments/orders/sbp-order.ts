@@ -1,4 +1,6 @@
 import { isoTime } from "../../../../core/date-time";
+import type { Currency } from "../../../../core/money";
+import { payerPhoneOf } from "../../../../core/payer-phone";
 import type { PaymentMethod } from "../../../../core/payment-methods";
 import { payments } from "../../../../db/queries/payments";
 import type { AppContext } from "../../../context";
@@ -9,8 +11,11 @@ import type { WidgetOptions } from "./orders";
 /** How long an order's SBP QR takes payment: long enough to find the bank's app, short enough to be one sitting. */
 export const sbpQrMinutes = 30;
 
-/** How the customer asked to pay a first order: by card (the widget) or by SBP, saving it for renewals or not. */
-export type PayBy = { method: PaymentMethod; saveMethod: boolean };
+/**
+ * How the customer asked to pay a first order: by card (the widget) or by SBP, saving it for
+ * renewals or not; by SBP with the payer's phone (`+79123456789`) where the terminal needs it.
+ */
+export type PayBy = { method: PaymentMethod; saveMethod: boolean; payerPhone?: string };
 
 /**
  * SBP is offered where the bank takes it: the sandbox always; a real CloudPayments terminal
@@ -18,6 +23,38 @@ export type PayBy = { method: PaymentMethod; saveMethod: boolean };
  * that is demo mode only.
  */
 export const isSbpOffered = (context: Pick<AppContext, "config">) => context.config.mode === "demo";
+
+/**
+ * The ways a purchase in `currency` can be paid: the card always; SBP where it is offered
+ * and only for roubles (SBP moves roubles only: a purchase in tenge is paid by card). The
+ * purchase screens show exactly these (GET /api/payments/settings), and an order by another
+ * is refused.
+ */
+export function offeredMethods(context: Pick<AppContext, "config">, currency: Currency): PaymentMethod[] {
+  return isSbpOffered(context) && currency === "RUB" ? ["card", "sbp"] : ["card"];
+}
+
+/**
+ * How an order asks to be paid, checked before any order is written: an SBP order on a
+ * terminal that needs the payer's phone (SBP_PAYER_PHONE=required) must name one, +7 and 10
+ * digits. Where SBP is not offered for the buyer's `currency`, the order's own refusal
+ * (payment_method_unavailable) says so instead: no phone would make it payable.
+ */
+export function payByOf(
+  context: Pick<AppContext, "config">,
+  asked: { method?: PaymentMethod; saveMethod?: boolean; payerPhone?: string },
+  currency: Currency,
+): PayBy {
+  const payBy: PayBy = { method: asked.method ?? "card", saveMethod: asked.saveMethod === true };
+  const needsPhone =
+    payBy.method === "sbp" &&
+    context.config.sbpPayerPhone === "required" &&
+    offeredMethods(context, currency).includes("sbp");
+  if (!needsPhone) return payBy;
+  const payerPhone = payerPhoneOf(asked.payerPhone ?? "");
+  if (!payerPhone) throw new AppError("payer_phone_required");
+  return { ...payBy, payerPhone };
+}
 
 /**
  * The order as the customer will pay it. By card: the widget's options as they are. By SBP:
@@ -38,8 +75,7 @@ export async function payableOrder(
     if (order.method !== "card") await payments.setMethod(database, order.id, "card", null, clock.now());
     return options;
   }
-  // SBP moves roubles only: a purchase in tenge is paid by card.
-  if (!isSbpOffered(context) || options.currency !== "RUB")
+  if (!offeredMethods(context, options.currency).includes("sbp"))
     throw new AppError("payment_method_unavailable", { method: "sbp" });
   let answer: Awaited<ReturnType<typeof context.payments.gateway.sbpQr>>;
   try {
@@ -52,6 +88,7 @@ export async function payableOrder(
         Description: options.description,
         ...(options.email ? { Email: options.email } : {}),
         ...(ip ? { IpAddress: ip } : {}),
+        ...(payBy.payerPhone ? { Phone: payBy.payerPhone } : {}),
         SaveCard: payBy.saveMethod,
         TtlMinutes: sbpQrMinutes,
       },
