@@ -41,9 +41,9 @@ export default defineConfig({
       },
       {
         // A lazily loaded chunk imports only modules its page has loaded already (the
-        // language texts import nothing; the cabinet's Connect panel, the cabinet's own
-        // modules), so a list of them to preload would only add their names to the page's
-        // JavaScript, which DESIGN §10 counts. Astro sets its own modulePreload, so here.
+        // language texts import nothing), so a list of them to preload would only add their
+        // names to the page's JavaScript, which DESIGN §10 counts. Astro sets its own
+        // modulePreload, so here.
         name: "kannt:no-dependency-preload",
         configEnvironment(name) {
           if (name === "client") return { build: { modulePreload: { resolveDependencies: () => [] } } };

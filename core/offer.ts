@@ -1,4 +1,4 @@
-import { company } from "./company";
+import { company, companyRequisites as requisites } from "./company";
 
 /**
  * The public offer, in Russian as the spec requires for every interface language.
@@ -63,9 +63,9 @@ export const offerSections: readonly OfferSection[] = [
     heading: "7. Реквизиты Продавца",
     paragraphs: [
       company.legalName,
-      `ИНН ${company.taxNumber}, ОГРН ${company.registrationNumber}`,
-      `Адрес: ${company.address}`,
-      `Банк: ${company.bankName}, р/с ${company.bankAccount}, к/с ${company.correspondentAccount}, БИК ${company.bankIdentifier}`,
+      `ИНН ${company.taxNumber}, ОГРН ${requisites.registrationNumber}`,
+      `Адрес: ${requisites.address}`,
+      `Банк: ${requisites.bankName}, р/с ${requisites.bankAccount}, к/с ${requisites.correspondentAccount}, БИК ${requisites.bankIdentifier}`,
       `Электронная почта: ${company.supportEmail}`,
     ],
   },

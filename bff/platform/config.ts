@@ -7,6 +7,9 @@ import { type LogLevel, logLevels } from "./logger";
 const appModes = ["demo", "production"] as const;
 export type AppMode = (typeof appModes)[number];
 
+const sbpPayerPhoneValues = ["off", "required"] as const;
+export type SbpPayerPhone = (typeof sbpPayerPhoneValues)[number];
+
 /**
  * Every setting the server reads, parsed and checked once at start (loadConfig) and never
  * changed after: a start step that adds a value makes a new frozen copy (configWith).
@@ -113,6 +116,12 @@ export type Config = Readonly<{
    * demo mode means the embedded sandbox; in production, https://api.yookassa.ru.
    */
   yooKassaApiUrl: string | undefined;
+  /**
+   * SBP_PAYER_PHONE (`off`, the default, or `required`): whether each SBP QR carries the
+   * payer's phone, as some CloudPayments terminal categories require; then the purchase
+   * screens ask for it and an SBP order without one is refused.
+   */
+  sbpPayerPhone: SbpPayerPhone;
   recaptchaSiteKey: string | undefined;
   recaptchaSecret: string | undefined;
   /** Proxies whose X-Forwarded-For hops are believed (DESIGN §12); empty: only the socket's peer counts. */
@@ -347,6 +356,11 @@ export function loadConfig(environment: Environment = process.env): Config {
     cloudPaymentsApiSecret: optional(environment, "CLOUDPAYMENTS_API_SECRET") ?? "",
     cloudPaymentsApiUrl: optional(environment, "CLOUDPAYMENTS_API_URL"),
     ...parseYooKassa(environment, mode),
+    sbpPayerPhone: oneOf("SBP_PAYER_PHONE", optional(environment, "SBP_PAYER_PHONE"), sbpPayerPhoneValues, {
+      fallback: "off",
+      accepts:
+        '"off" (no phone with SBP QRs) or "required" (the terminal\'s category asks for the payer\'s phone)',
+    }),
     recaptchaSiteKey: optional(environment, "RECAPTCHA_SITE_KEY"),
     recaptchaSecret: optional(environment, "RECAPTCHA_SECRET"),
     trustedProxies: parseTrustedProxies(optional(environment, "TRUSTED_PROXIES")),

@@ -86,6 +86,8 @@ export const errorStatus = {
   payment_method_unavailable: 409,
   // The operator switched off every way of taking this purchase's money.
   payments_unavailable: 503,
+  // An SBP order on a terminal that needs the payer's phone (SBP_PAYER_PHONE), without a valid one.
+  payer_phone_required: 400,
   no_saved_card: 409,
   card_payment_pending: 409,
   payment_pending: 409,

@@ -21,6 +21,8 @@ export type LedgerSbpQrRow = {
   /** JSON text of the CustomerReceipt the QR was asked with. */
   receipt: string | null;
   save_card: 0 | 1;
+  /** The payer's phone the shop sent with the QR (`Phone`), as sent; null without one. */
+  payer_phone: string | null;
   expires_at: number;
   state: SbpQrState;
   attempts: number;
@@ -43,8 +45,8 @@ export const ledgerSbpQrs = {
     ledger
       .query(
         `INSERT INTO sbp_qrs (id, transaction_id, invoice_id, account_id, amount, currency, description, email,
-           receipt, save_card, expires_at, state, attempts, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'created', 0, ?)`,
+           receipt, save_card, payer_phone, expires_at, state, attempts, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'created', 0, ?)`,
       )
       .run(
         qr.id,
@@ -57,6 +59,7 @@ export const ledgerSbpQrs = {
         qr.email,
         qr.receipt,
         qr.save_card,
+        qr.payer_phone,
         qr.expires_at,
         qr.created_at,
       ),

@@ -18,6 +18,8 @@ const addedColumns = [
   ["transactions", "receipt", "TEXT"],
   // How it was paid: "card" or "sbp"; a line written before SBP (null) was a card's.
   ["transactions", "method", "TEXT"],
+  // The payer's phone a QR was asked with (CloudPayments' `Phone`), where the terminal needs one.
+  ["sbp_qrs", "payer_phone", "TEXT"],
 ] as const;
 
 function addMissingColumns(ledger: LedgerFile): void {
@@ -70,6 +72,8 @@ export const sandboxLedgerFile = {
     id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, invoice_id TEXT NOT NULL, account_id TEXT NOT NULL,
     amount INTEGER NOT NULL, currency TEXT NOT NULL, status TEXT NOT NULL, token TEXT, card_last_four TEXT,
     reason_code INTEGER, reason TEXT, refund_of INTEGER, created_at INTEGER NOT NULL) STRICT`);
+    createSbpTables(ledger);
+    // After every table exists: a column may be added to any of them.
     addMissingColumns(ledger);
     // The next unused expiry of a card number paid without one (bff/adapters/sandbox/card-book.ts).
     ledger.run(`CREATE TABLE IF NOT EXISTS card_expiry_counters (
@@ -79,7 +83,6 @@ export const sandboxLedgerFile = {
     ledger.run(`CREATE TABLE IF NOT EXISTS deliveries (
     id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, transaction_id INTEGER, invoice_id TEXT NOT NULL,
     attempt INTEGER NOT NULL, status INTEGER, code INTEGER, error TEXT, created_at INTEGER NOT NULL) STRICT`);
-    createSbpTables(ledger);
     ledger.run("CREATE INDEX IF NOT EXISTS deliveries_by_transaction ON deliveries (transaction_id)");
     ledger.run("CREATE INDEX IF NOT EXISTS deliveries_by_invoice ON deliveries (invoice_id)");
     ledger.run("CREATE INDEX IF NOT EXISTS cards_by_number_expiry ON cards (card_number, exp_date)");

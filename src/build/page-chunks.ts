@@ -68,8 +68,9 @@ function entriesOf(context: Context, id: string, known: Map<string, Set<string>>
 /**
  * `output.codeSplitting.groups` for the browser build. React is one file every island page
  * loads. Vite's preloading helper goes with the common code: every page's words load through it.
- * Lazily loaded chunks (the Connect panel, the purchase-attaching dialog, the words) stay as they
- * are: the groups take only modules a page loads at once.
+ * Lazily loaded chunks (the words) stay as they are: the groups take only modules a page loads
+ * at once. No screen's own code is loaded lazily: the size bench counts every lazy chunk as
+ * loaded (DESIGN §10), so a split only costs a file's compression of its own.
  */
 export function pageChunkGroups(): Group[] {
   let context: Context | undefined;

@@ -8,6 +8,15 @@ import { generatePaymentId } from "../lib/payment-id";
 import { readStorage, removeStorage, storageKeys, writeStorage } from "../lib/storage-keys";
 import { queueToastForNextPage, showToast } from "../lib/toast/toast-store";
 import { $email, $uid } from "./customer";
+import { choosePayment, isPhoneMissing, orderPayment } from "./payment-methods";
+import {
+  $sbpWait,
+  abandonSbpOrder,
+  followSbpOrder,
+  type OrderStatus,
+  resumeSbpOrder,
+  type SbpOrder,
+} from "./sbp-payment";
 
 type WidgetCallbacks = {
   onSuccess?: (options: unknown) => void;
@@ -19,6 +28,9 @@ type WidgetWindow = Window & { cp?: { CloudPayments: new () => Widget } };
 export const $purchase = atom<{ state: "idle" | "working" | "failed" | "changed"; message?: string }>({
   state: "idle",
 });
+
+/** The last order was declined (or its widget closed, or its QR ended): an anonymous buyer's next order needs a new payment id. */
+let isOrderSpent = false;
 
 /** Set when an order answered other terms than the screen showed; the screen then shows those. */
 export const $orderTrial = atom<OrderTrial | undefined>();
@@ -75,7 +87,7 @@ function fail(message: string): void {
  * Whether the trial was refused for this order (its card or its customer had one, DESIGN
  * §13): the widget only says "declined" or "paid", so the screen asks the server.
  */
-async function trialRefusalOf(invoiceId: string) {
+async function trialRefusalOf(invoiceId: string): Promise<OrderStatus | undefined> {
   try {
     const { data } = await api.shop.orderStatus.post({ invoiceId });
     return data ?? undefined;
@@ -89,7 +101,7 @@ async function trialRefusalOf(invoiceId: string) {
  * The trial was refused: the screen takes the plan at its price, with the reason, and the
  * pay button orders that (`fullPrice`) once the buyer has read and agreed to it.
  */
-function offerFullPrice(status: NonNullable<Awaited<ReturnType<typeof trialRefusalOf>>>): boolean {
+function offerFullPrice(status: OrderStatus): boolean {
   if (!status.trialRefused || !status.fullPrice) return false;
   $orderTrial.set({
     hasTrial: false,
@@ -120,9 +132,46 @@ function contradictsScreen(
 }
 
 /**
+ * Spec §4 "Payment": paid, so `payment=completed` is stored and the buyer goes to
+ * /instantLogin when no e-mail is stored (that screen says the payment went through and
+ * asks to sign in), else the page reloads with a toast saying it did.
+ */
+function completePurchase(): void {
+  track("purchase_completed");
+  writeStorage(storageKeys.payment, "completed");
+  $purchase.set({ state: "idle" });
+  if (!$email.get()) location.assign("/instantLogin");
+  else {
+    queueToastForNextPage(translate("purchase.paidToast"), "success");
+    location.reload();
+  }
+}
+
+/** An SBP order's outcome that is the purchase's to act on: paid as the widget's, or the trial refused. */
+function settleSbpOrder(status: OrderStatus): void {
+  if (offerFullPrice(status)) return;
+  if (status.status === "completed") completePurchase();
+  // Taken and given back for a reason this screen has no words for: nothing was bought.
+  else fail(translate("purchase.orderFailed"));
+}
+
+/** The SBP order this tab was waiting for when the page was left (a reload, the bank's app in its place). */
+export const resumeSbpPurchase = () => resumeSbpOrder(settleSbpOrder);
+
+/** The buyer leaves the SBP wait (or its end) to pay by card: back to the pay button. */
+export function payAnotherWay(): void {
+  // A QR declined or ended spent its order, as a declined card does.
+  isOrderSpent ||= $sbpWait.get().state === "ended";
+  choosePayment({ method: "card" });
+  abandonSbpOrder();
+  $purchase.set({ state: "idle" });
+}
+
+/**
  * Spec §2/§4 "Payment": the server decides the order, the widget takes the card; on
  * success `payment=completed` is stored and the buyer goes to /instantLogin when no
- * e-mail is stored, else the page reloads.
+ * e-mail is stored, else the page reloads. By SBP (DESIGN §6) the order answers a QR
+ * instead, and the screen waits for the bank's outcome (stores/sbp-payment.ts).
  */
 export async function startPurchase(choice: {
   tariff: number;
@@ -131,15 +180,21 @@ export async function startPurchase(choice: {
   expectedAmount: number;
   anonymous?: boolean;
 }): Promise<void> {
+  // SBP on a terminal that needs the payer's phone: the field says what is missing first.
+  if (isPhoneMissing()) return choosePayment({ isPhoneChecked: true });
   $purchase.set({ state: "working" });
   try {
+    const payBy = orderPayment() ?? {};
     const isAnonymous = choice.anonymous || !$email.get();
     // The plan at its price, asked for after the trial was refused for this card.
     const isFullPriceAsked = $orderTrial.get()?.isFullPriceAsked === true;
     const fullPrice = isFullPriceAsked ? { fullPrice: true } : {};
-    // An anonymous order's payment id whose trial was refused is spent (declined, or paid
-    // and refunded): the order at the price gets a new one.
-    if (isAnonymous && isFullPriceAsked && readStorage(storageKeys.payment) !== "completed")
+    // An anonymous order's payment id is spent once that order was declined, ended unpaid
+    // (an SBP QR) or had its trial refused (declined, or paid and refunded): the server takes
+    // no second order for it, so the next order gets a new one.
+    const isSpent = isFullPriceAsked || isOrderSpent || $sbpWait.get().state === "ended";
+    isOrderSpent = false;
+    if (isAnonymous && isSpent && readStorage(storageKeys.payment) !== "completed")
       removeStorage(storageKeys.userId);
     const { data: answer, error } = isAnonymous
       ? await api.shop.order.post({
@@ -147,6 +202,7 @@ export async function startPurchase(choice: {
           tariff: choice.tariff,
           period: choice.period,
           ...fullPrice,
+          ...payBy,
         })
       : await api.shop.order.post({
           email: $email.get(),
@@ -154,17 +210,28 @@ export async function startPurchase(choice: {
           tariff: choice.tariff,
           period: choice.period,
           ...fullPrice,
+          ...payBy,
         });
     if (!answer) {
       fail(errorMessage(error) ?? translate("purchase.orderFailed"));
       return;
     }
     // `trial` and `reason` describe the order for this screen; the widget gets the rest.
-    const { trial, reason, ...options } = answer as typeof answer & { trial?: unknown; reason?: unknown };
+    const { trial, reason, sbp, ...options } = answer as typeof answer & {
+      trial?: unknown;
+      reason?: unknown;
+    };
     const contradiction = contradictsScreen({ amount: options.amount, trial, reason }, choice.expectedAmount);
     if (contradiction) {
       $orderTrial.set(contradiction);
       $purchase.set({ state: "changed", message: translate("purchase.termsChanged") });
+      return;
+    }
+    if (sbp) {
+      track("purchase_started");
+      const { invoiceId, amount, currency } = options;
+      followSbpOrder({ ...sbp, invoiceId, amount, currency } satisfies SbpOrder, settleSbpOrder);
+      $purchase.set({ state: "idle" });
       return;
     }
     const { data: settings } = await api.payments.settings.get();
@@ -181,20 +248,13 @@ export async function startPurchase(choice: {
           // Paid, yet the trial may have been refused at Pay (the card had one): then it is refunded.
           const status = await trialRefusalOf(options.invoiceId);
           if (status && offerFullPrice(status)) return;
-          track("purchase_completed");
-          writeStorage(storageKeys.payment, "completed");
-          $purchase.set({ state: "idle" });
-          // An anonymous buyer's next screen says the payment went through and asks to sign in.
-          if (!$email.get()) location.assign("/instantLogin");
-          else {
-            queueToastForNextPage(translate("purchase.paidToast"), "success");
-            location.reload();
-          }
+          completePurchase();
         },
         onFail: async (declineReason) => {
           // Check's refusal reads as any decline in the widget; the server says why.
           const status = await trialRefusalOf(options.invoiceId);
           if (status && offerFullPrice(status)) return;
+          isOrderSpent = true;
           fail(declineMessage(String(declineReason ?? "")));
         },
       },

@@ -23,6 +23,7 @@ export type SbpQrRequest = {
   TtlMinutes?: number;
   Scheme?: string;
   PublicId?: string;
+  /** The payer's phone, which some terminal categories require; kept with the QR. */
   Phone?: string;
 };
 
@@ -88,6 +89,7 @@ export function createSbpQrs(ledger: Database, clock: Clock, settings: { bankPag
       email: request.Email ?? null,
       receipt: reading.receipt ? JSON.stringify(reading.receipt) : null,
       save_card: request.SaveCard ? 1 : 0,
+      payer_phone: request.Phone ?? null,
       expires_at: expiresAt,
       created_at: now,
     });
@@ -132,6 +134,7 @@ export function createSbpQrs(ledger: Database, clock: Clock, settings: { bankPag
         expiresAt: new Date(qr.expires_at).toISOString(),
         isExpired: clock.now() >= qr.expires_at,
         asksAutopay: qr.save_card === 1,
+        payerPhone: qr.payer_phone,
         state: qr.state,
         attempts: qr.attempts,
       };

@@ -116,6 +116,8 @@ export function createConfirmations(bank: ConfirmationBank) {
         expiresAt: new Date(expiresAt).toISOString(),
         isExpired: clock.now() >= expiresAt,
         asksAutopay: payment.save_requested === 1,
+        // The payer's phone goes with CloudPayments' QRs only (SBP_PAYER_PHONE).
+        payerPhone: null as string | null,
         state: payment.status in states ? states[payment.status as keyof typeof states] : "declined",
         attempts: payment.confirm_attempts,
       };

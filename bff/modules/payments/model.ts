@@ -31,3 +31,12 @@ export const card = t.Object({
   removedAt: t.Nullable(t.String()),
   removedBy: t.Nullable(t.Union([t.Literal("customer"), t.Literal("bank")])),
 });
+
+/** GET /api/payments/settings: the widget's script and Public ID, and the ways a purchase is paid. */
+export const paymentSettings = t.Object({
+  publicId: t.String(),
+  widgetScriptUrl: t.String(),
+  isSandbox: t.Boolean(),
+  methods: t.Array(t.Union([t.Literal("card"), t.Literal("sbp")])),
+  sbpNeedsPhone: t.Boolean(),
+});

@@ -1,11 +1,29 @@
 import { useStore } from "@nanostores/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { ChargeTerms } from "../../lib/charge-terms";
 import { describeTerms } from "../../lib/charge-terms-text";
 import { isConsentSkippedThisVisit } from "../../lib/consent-skip";
 import { useTranslation } from "../../lib/i18n/use-translation";
-import { $orderTrial, $purchase, startPurchase, tryAnotherCard } from "../../stores/payment";
+import {
+  $orderTrial,
+  $purchase,
+  resumeSbpPurchase,
+  startPurchase,
+  tryAnotherCard,
+} from "../../stores/payment";
+import { loadPaymentOffer } from "../../stores/payment-methods";
+import { $sbpWait, stopFollowing } from "../../stores/sbp-payment";
 import { ConsentBoxes } from "./ConsentBoxes";
+import { PaymentMethodChoice } from "./PaymentMethodChoice";
+import { SbpPayment } from "./SbpPayment";
+
+/** An SBP wait this tab had goes on when the pay block shows again, and stops when it goes. */
+function useSbpWait(): void {
+  useEffect(() => {
+    resumeSbpPurchase();
+    return stopFollowing;
+  }, []);
+}
 
 type Props = { tariff: number; terms: ChargeTerms; anonymous?: boolean };
 
@@ -24,6 +42,23 @@ export function PayButton({ tariff, terms, anonymous = false }: Props) {
   const [agreedTo, setAgreedTo] = useState<string | undefined>();
   const canBuy = isSkipped || agreedTo === text.consent;
   const isWorking = purchase.state === "working";
+  const sbpWait = useStore($sbpWait);
+  useEffect(() => void loadPaymentOffer(terms.currency), [terms.currency]);
+  useSbpWait();
+  const pay = () =>
+    void startPurchase({ tariff, period: terms.trialDays, expectedAmount: terms.payNow, anonymous });
+  const error = (purchase.state === "changed" || purchase.state === "failed") && (
+    <p className="form__error" role="alert">
+      {purchase.message}
+    </p>
+  );
+  if (sbpWait.state !== "none")
+    return (
+      <div className="pay">
+        <SbpPayment wait={sbpWait} onNewQr={pay} isWorking={isWorking} />
+        {error}
+      </div>
+    );
   return (
     <div className="pay">
       {text.noTrialReason && (
@@ -41,6 +76,7 @@ export function PayButton({ tariff, terms, anonymous = false }: Props) {
       <p className="pay__terms" data-testid="charge-terms">
         {text.summary}
       </p>
+      <PaymentMethodChoice isDisabled={isWorking} />
       {isSkipped ? (
         <p className="muted">
           {t("purchase.offerByPaying")}{" "}
@@ -55,19 +91,13 @@ export function PayButton({ tariff, terms, anonymous = false }: Props) {
           onAgreed={(isAgreed) => setAgreedTo(isAgreed ? text.consent : undefined)}
         />
       )}
-      {(purchase.state === "changed" || purchase.state === "failed") && (
-        <p className="form__error" role="alert">
-          {purchase.message}
-        </p>
-      )}
+      {error}
       <button
         type="button"
         className="button button--primary"
         disabled={!canBuy || isWorking}
         aria-describedby={canBuy ? undefined : "consents-needed"}
-        onClick={() =>
-          void startPurchase({ tariff, period: terms.trialDays, expectedAmount: terms.payNow, anonymous })
-        }
+        onClick={pay}
       >
         {isWorking ? t("purchase.working") : text.payLabel}
       </button>

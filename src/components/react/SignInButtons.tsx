@@ -5,30 +5,18 @@ import { providerSettings } from "../../stores/auth";
 import { demoGooglePopup, startGoogleAttempt } from "../../stores/google-sign-in";
 import { finishGoogleSignIn } from "../../stores/sign-in-flow";
 import { startYandexSignIn } from "../../stores/yandex-sign-in";
-import { googleMark, type ProviderMark, yandexMark } from "../landing/provider-marks";
 
 type Props = { target?: string };
 
-/** A provider's mark beside the button text; hidden from assistive technology, the text names the button. */
-function Mark({ mark }: { mark: ProviderMark }) {
+/**
+ * A provider's mark beside the button text, from the page's symbols (App.astro's
+ * ProviderMarkSymbols: the shapes stay out of the JavaScript); hidden from assistive
+ * technology, the text names the button.
+ */
+function Mark({ name }: { name: "google" | "yandex" }) {
   return (
-    <svg
-      className="provider-mark"
-      viewBox={mark.viewBox}
-      width="20"
-      height="20"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {mark.shapes.map((shape) => (
-        <path
-          key={shape.d}
-          d={shape.d}
-          fill={shape.fill}
-          stroke={shape.stroke}
-          strokeWidth={shape.strokeWidth}
-        />
-      ))}
+    <svg className="provider-mark" width="20" height="20" aria-hidden="true" focusable="false">
+      <use href={`#provider-mark-${name}`} />
     </svg>
   );
 }
@@ -83,7 +71,7 @@ export function SignInButtons({ target = "/profile" }: Props) {
           disabled={isBusy}
           onClick={signInWithDemoGoogle}
         >
-          <Mark mark={googleMark} />
+          <Mark name="google" />
           {t("auth.google")}
         </button>
       )}
@@ -99,7 +87,7 @@ export function SignInButtons({ target = "/profile" }: Props) {
           });
         }}
       >
-        <Mark mark={yandexMark} />
+        <Mark name="yandex" />
         {t("auth.yandex")}
       </button>
       {problem && (

@@ -1,15 +1,13 @@
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { HoldButton } from "../../components/react/HoldButton";
 import { platformName, shortDeviceName } from "../../lib/cabinet-view";
 import { formatDateFor } from "../../lib/format";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import { addDevice, type Device, detachDevice, type ProfileData, type ShopData } from "../../stores/cabinet";
+import ConnectPanel from "./ConnectPanel";
 import { SlotPurchase } from "./SlotPurchase";
 
 type Props = { profile: ProfileData; shop: ShopData; canAddDevice: boolean };
-
-// Its code loads when a customer opens it, not with the cabinet (DESIGN §10's page budget).
-const ConnectPanel = lazy(() => import("./ConnectPanel"));
 
 export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
   const { t, language } = useTranslation();
@@ -68,13 +66,11 @@ export function DevicesBlock({ profile, shop, canAddDevice }: Props) {
         {t("cabinet.connectNew")}
       </button>
       {connecting !== undefined && (
-        <Suspense>
-          <ConnectPanel
-            deviceId={connecting}
-            canAddDevice={canAddDevice}
-            onClose={() => setConnecting(undefined)}
-          />
-        </Suspense>
+        <ConnectPanel
+          deviceId={connecting}
+          canAddDevice={canAddDevice}
+          onClose={() => setConnecting(undefined)}
+        />
       )}
       {canAddDevice && <SlotPurchase shop={shop} variant="ghost" onConfirm={addDevice} />}
     </section>

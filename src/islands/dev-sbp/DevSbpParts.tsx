@@ -34,6 +34,13 @@ export function QrSummary({ qr }: { qr: SbpQr }) {
           <dt>{t("devSbp.expires")}</dt>
           <dd>{formatDateTime(qr.expiresAt, language)}</dd>
         </div>
+        {qr.payerPhone && (
+          // The phone the shop sent with the QR, where its terminal asks for one (SBP_PAYER_PHONE).
+          <div>
+            <dt>{t("devSbp.payerPhone")}</dt>
+            <dd>{qr.payerPhone}</dd>
+          </div>
+        )}
       </dl>
       <p>{t(qr.asksAutopay ? "devSbp.autopayAsked" : "devSbp.autopayNotAsked")}</p>
     </>

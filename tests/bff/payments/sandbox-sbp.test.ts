@@ -58,9 +58,17 @@ describe("a QR for SBP", () => {
       expiresAt: model.ExpiresAt,
       isExpired: false,
       asksAutopay: false,
+      payerPhone: null,
       state: "created",
       attempts: 0,
     });
+  });
+
+  test("a QR asked with the payer's phone keeps it, and the bank page shows it", async () => {
+    const { answer, model } = await bank.openQr({ Phone: "+79123456789" });
+    expect(answer.Success).toBe(true);
+    const shown = await dataOf(api.dev.sandbox.sbp.qr.get({ query: { qr: String(model.ProviderQrId) } }));
+    expect(shown.payerPhone).toBe("+79123456789");
   });
 
   test("the image is the same QR as a 256 px PNG, base64 without a data: prefix", async () => {

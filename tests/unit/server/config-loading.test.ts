@@ -55,6 +55,7 @@ describe("loadConfig refuses a value its variable does not take, naming both and
     ["LOG_LEVEL", "verbose", '"debug", "info", "warn" or "error"'],
     ["SKIP_BUILD", "maybe", "1, true, yes or on, or 0, false, no or off"],
     ["APP_MODE", "staging", '"demo" or "production"'],
+    ["SBP_PAYER_PHONE", "yes", '"off" (no phone with SBP QRs) or "required"'],
     ["TAXATION_SYSTEM", "7", "one of 0 (ОСН), 1 (УСН доходы)"],
     ["RECEIPT_VAT", "18", '"none" (без НДС) or one of 0, 5, 7'],
     ["SANDBOX_LATENCY_MS", "300ms", "a whole number of milliseconds from 0 to 60000"],
@@ -83,7 +84,9 @@ describe("loadConfig refuses a value its variable does not take, naming both and
       sandboxLatencyMs: 0,
       sandboxJitterMs: 0,
       nodeLinkGbps: 10,
+      sbpPayerPhone: "off",
     });
+    expect(load({ SBP_PAYER_PHONE: "required" }).sbpPayerPhone).toBe("required");
     expect(load({ NODE_LINK_GBPS: "100" }).nodeLinkGbps).toBe(100);
     expect(load({ BILLING_INTERVAL_SECONDS: "0" }).billingIntervalSeconds).toBe(0);
     expect(load({ BILLING_INTERVAL_SECONDS: " 86400 " }).billingIntervalSeconds).toBe(86_400);

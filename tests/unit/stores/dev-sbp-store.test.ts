@@ -21,6 +21,7 @@ const qr = (fields: Record<string, unknown> = {}) => ({
   expiresAt: "2026-11-26T10:30:00.000Z",
   isExpired: false,
   asksAutopay: false,
+  payerPhone: null,
   state: "created",
   attempts: 0,
   ...fields,

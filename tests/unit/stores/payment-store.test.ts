@@ -42,6 +42,8 @@ vi.stubGlobal("document", {
 let store: typeof import("../../../src/stores/payment");
 let customer: typeof import("../../../src/stores/customer");
 let toasts: typeof import("../../../src/lib/toast/toast-store");
+let methods: typeof import("../../../src/stores/payment-methods");
+let sbp: typeof import("../../../src/stores/sbp-payment");
 beforeEach(async () => {
   // Each test starts a page: no widget script loaded yet.
   vi.resetModules();
@@ -54,11 +56,16 @@ beforeEach(async () => {
   store = await import("../../../src/stores/payment");
   customer = await import("../../../src/stores/customer");
   toasts = await import("../../../src/lib/toast/toast-store");
+  methods = await import("../../../src/stores/payment-methods");
+  sbp = await import("../../../src/stores/sbp-payment");
   Object.assign(globalThis, { window: { cp: { CloudPayments: Widget } } });
   customer.$email.set("someone@example.com");
   customer.$uid.set("uid-1");
 });
-afterEach(() => vi.clearAllMocks());
+afterEach(() => {
+  sbp.stopFollowing();
+  vi.clearAllMocks();
+});
 
 const order = (amount: number, extra: Record<string, unknown> = {}) =>
   answer({
@@ -280,6 +287,132 @@ describe("preloading the widget (/mobileShop)", () => {
     calls.settings.mockRejectedValueOnce(new TypeError("Failed to fetch"));
     await store.preloadPaymentWidget();
     expect(scripts).toHaveLength(0);
+    expect(store.$purchase.get()).toEqual({ state: "idle" });
+  });
+});
+
+describe("paying by SBP", () => {
+  const qr = {
+    qrUrl: "https://bank.example/qr/1",
+    qrImage: "iVBORw0KGgo=",
+    expiresAt: "2099-01-01T10:30:00.000Z",
+  };
+  /** The purchase in roubles, SBP offered (and the payer's phone asked for, when said) and chosen. */
+  const chooseSbp = (isPhoneNeeded = false) => {
+    methods.$paymentOffer.set({ currency: "RUB", methods: ["card", "sbp"], isPhoneNeeded });
+    methods.choosePayment({ method: "sbp" });
+  };
+  const sbpOrder = (invoiceId = "inv-1") => order(1, { trial: true, invoiceId, sbp: qr });
+
+  test("the order asks for SBP and autopay; no widget opens: the screen waits with the order's QR", async () => {
+    chooseSbp();
+    calls.order.mockReturnValueOnce(sbpOrder());
+    await store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1 });
+    expect(calls.order).toHaveBeenCalledWith({
+      email: "someone@example.com",
+      uid: "uid-1",
+      tariff: 1,
+      period: 7,
+      method: "sbp",
+      saveMethod: true,
+    });
+    expect(calls.settings).not.toHaveBeenCalled();
+    expect(widget.pay).not.toHaveBeenCalled();
+    expect(sbp.$sbpWait.get()).toEqual({
+      state: "waiting",
+      order: { ...qr, invoiceId: "inv-1", amount: 1, currency: "RUB" },
+    });
+    expect(store.$purchase.get()).toEqual({ state: "idle" });
+    expect(tracked()).toHaveLength(1);
+  });
+
+  test("paid: the same way on as the widget's, a toast and a reload", async () => {
+    chooseSbp();
+    calls.order.mockReturnValueOnce(sbpOrder());
+    await store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1 });
+    calls.orderStatus.mockReturnValueOnce(answer({ status: "completed" }));
+    await sbp.checkSbpOrderNow();
+    expect(browser.localStorage.getItem("payment")).toBe("completed");
+    expect(browser.location.reload).toHaveBeenCalledOnce();
+    toasts.showQueuedToast();
+    expect(lastToast()).toMatchObject({ type: "success", content: "purchase.paidToast" });
+  });
+
+  test("paid anonymously: on to /instantLogin", async () => {
+    customer.$email.set("");
+    chooseSbp();
+    calls.order.mockReturnValueOnce(sbpOrder());
+    await store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1, anonymous: true });
+    calls.orderStatus.mockReturnValueOnce(answer({ status: "completed" }));
+    await sbp.checkSbpOrderNow();
+    expect(browser.location.assign).toHaveBeenCalledWith("/instantLogin");
+  });
+
+  test("where the terminal needs the payer's phone, none or a wrong one sends no order and says so", async () => {
+    chooseSbp(true);
+    methods.choosePayment({ phone: "+7 912" });
+    await store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1 });
+    expect(calls.order).not.toHaveBeenCalled();
+    expect(methods.$paymentChoice.get().isPhoneChecked).toBe(true);
+    methods.choosePayment({ phone: "+7 912 345 67 89" });
+    calls.order.mockReturnValueOnce(sbpOrder());
+    await store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1 });
+    expect(calls.order).toHaveBeenCalledWith(expect.objectContaining({ payerPhone: "+79123456789" }));
+  });
+
+  test("while the order is on its way the purchase is working (its buttons are disabled), then waits", async () => {
+    chooseSbp();
+    const { promise, finish } = pending();
+    calls.order.mockReturnValueOnce(promise);
+    const buying = store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1 });
+    expect(store.$purchase.get()).toEqual({ state: "working" });
+    expect(sbp.$sbpWait.get()).toEqual({ state: "none" });
+    finish(await sbpOrder());
+    await buying;
+    expect(store.$purchase.get()).toEqual({ state: "idle" });
+    expect(sbp.$sbpWait.get().state).toBe("waiting");
+  });
+
+  test("an anonymous buyer's order that the bank declined is spent: the new QR's order has a new payment id", async () => {
+    customer.$email.set("");
+    chooseSbp();
+    calls.order.mockReturnValueOnce(sbpOrder());
+    await store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1, anonymous: true });
+    const spent = browser.localStorage.getItem("userID");
+    calls.orderStatus.mockReturnValueOnce(answer({ status: "declined", reason: "Declined by your bank." }));
+    await sbp.checkSbpOrderNow();
+    expect(sbp.$sbpWait.get()).toMatchObject({ state: "ended", reason: "Declined by your bank." });
+    calls.order.mockReturnValueOnce(sbpOrder("inv-2"));
+    await store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1, anonymous: true });
+    const renewed = calls.order.mock.calls.at(-1)?.[0].prepaidToken;
+    expect(renewed).not.toBe(spent);
+    expect(sbp.$sbpWait.get()).toMatchObject({ state: "waiting", order: { invoiceId: "inv-2" } });
+    // That QR ends too, and the buyer pays by card: a new payment id again.
+    calls.orderStatus.mockReturnValueOnce(answer({ status: "expired", reason: "The QR code has expired." }));
+    await sbp.checkSbpOrderNow();
+    store.payAnotherWay();
+    await openWidget(true);
+    expect(calls.order.mock.calls.at(-1)?.[0]).not.toHaveProperty("method");
+    expect(calls.order.mock.calls.at(-1)?.[0].prepaidToken).not.toBe(renewed);
+  });
+
+  test("an anonymous buyer's card declined in the widget: the next order has a new payment id too", async () => {
+    customer.$email.set("");
+    const { onFail } = await openWidget(true);
+    const spent = browser.localStorage.getItem("userID");
+    calls.orderStatus.mockReturnValueOnce(answer({ status: "declined" }));
+    await onFail("Insufficient funds");
+    await openWidget(true);
+    expect(calls.order.mock.calls.at(-1)?.[0].prepaidToken).not.toBe(spent);
+  });
+
+  test("paying by card instead leaves the wait and chooses the card", async () => {
+    chooseSbp();
+    calls.order.mockReturnValueOnce(sbpOrder());
+    await store.startPurchase({ tariff: 1, period: 7, expectedAmount: 1 });
+    store.payAnotherWay();
+    expect(sbp.$sbpWait.get()).toEqual({ state: "none" });
+    expect(methods.chosenMethod()).toBe("card");
     expect(store.$purchase.get()).toEqual({ state: "idle" });
   });
 });

@@ -16,6 +16,8 @@ export const orderBody = t.Object({
   method: t.Optional(t.Union([t.Literal("card"), t.Literal("sbp")])),
   /** By SBP: allow renewals to charge the same account (SBP autopay). */
   saveMethod: t.Optional(t.Boolean()),
+  /** By SBP where the terminal needs it (SBP_PAYER_PHONE=required): +7 and 10 digits, as typed. */
+  payerPhone: t.Optional(t.String({ maxLength: 32 })),
 });
 
 export const widgetOptions = t.Object({
@@ -33,6 +35,10 @@ export const widgetOptions = t.Object({
   data: receiptData,
   /** An order paid by SBP: the bank's link (a phone opens it), its QR image (base64 PNG) and the QR's end. */
   sbp: t.Optional(t.Object({ qrUrl: t.String(), qrImage: t.Nullable(t.String()), expiresAt: t.String() })),
+  /** Who takes it, when not CloudPayments' widget (the operator's routes chose another). */
+  provider: t.Optional(t.Union([t.Literal("cloudpayments"), t.Literal("yookassa")])),
+  /** Paid on the provider's own page (YooKassa by card): the screen goes there instead of opening the widget. */
+  confirmationUrl: t.Optional(t.String()),
 });
 
 export const orderStatus = t.Object({

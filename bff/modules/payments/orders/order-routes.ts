@@ -7,6 +7,7 @@ import type { customerAuthenticator } from "../../session/customer-auth";
 import { orderBody, orderStatus, widgetOptions } from "./order-model";
 import { orderStatusOf } from "./order-status";
 import { createCustomerOrder, createPrepaidOrder } from "./orders";
+import { payByOf } from "./sbp-order";
 
 /** A first payment's order for the widget, and what became of it. */
 export function orderRoutes(context: AppContext, authenticate: ReturnType<typeof customerAuthenticator>) {
@@ -18,9 +19,9 @@ export function orderRoutes(context: AppContext, authenticate: ReturnType<typeof
         const address = context.clientAddress(request);
         const language = requestLanguage(request);
         const isFullPrice = body.fullPrice === true;
-        const payBy = { method: body.method ?? "card", saveMethod: body.saveMethod === true } as const;
         if (body.prepaidToken) {
           const currency = currencyOf(language);
+          const payBy = await payByOf(context, body, currency);
           return createPrepaidOrder(
             context,
             body.prepaidToken,
@@ -34,6 +35,7 @@ export function orderRoutes(context: AppContext, authenticate: ReturnType<typeof
           );
         }
         const { customer } = await authenticate(request, body, set);
+        const payBy = await payByOf(context, body, customer.currency);
         return createCustomerOrder(context, customer, tariff, period, address, language, isFullPrice, payBy);
       },
       {
@@ -42,7 +44,7 @@ export function orderRoutes(context: AppContext, authenticate: ReturnType<typeof
         detail: {
           summary: "Widget options of a first payment, decided by the server",
           description:
-            'With the customer\'s session and {uid, email, tariff, period}, or anonymously with {prepaidToken, tariff, period}. `fullPrice: true` orders the plan at its price without the trial (a card that had one). `method: "sbp"` answers the same order with its SBP QR (`sbp`), `saveMethod` allowing renewals to charge that account.',
+            "With the customer's session and {uid, email, tariff, period}, or anonymously with {prepaidToken, tariff, period}. `fullPrice: true` orders the plan at its price without the trial (a card that had one). `method: \"sbp\"` answers the same order with its SBP QR (`sbp`), `saveMethod` allowing renewals to charge that account; where the terminal needs the payer's phone (GET /api/payments/settings `sbpNeedsPhone`), `payerPhone` (+7 and 10 digits) or 400 `payer_phone_required`.",
         },
       },
     )

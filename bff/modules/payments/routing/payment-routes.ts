@@ -23,11 +23,11 @@ const everyPair = paymentProviders.flatMap((provider) =>
   paymentMethods.map((method) => ({ provider, method })),
 );
 
-type RoutesContext = Pick<AppContext, "config" | "database">;
+type RoutesContext = Pick<AppContext, "config" | "database" | "payments">;
 
 /**
  * Whether the provider's shop is set up on this server: CloudPayments always is (the real
- * one or the sandbox); YooKassa once its adapter exists.
+ * one or the sandbox); YooKassa with its shop's pair (always in demo, its sandbox).
  */
 export function isProviderConfigured(
   _context: Pick<AppContext, "config">,
@@ -122,36 +122,42 @@ function takesCurrency(route: PaymentRoute, currency: Currency): boolean {
   return currency === "RUB" || (route.provider === "cloudpayments" && route.method === "card");
 }
 
-type ChoosingContext = RoutesContext & Pick<AppContext, "payments">;
+type ChoosingContext = RoutesContext;
 
 /**
- * Among the routes, the provider a new purchase by `method` goes to: the first enabled route
- * for it that takes the currency and whose provider is healthy on this instance; when every
- * such provider is failing, the first of them anyway (a purchase tried beats one refused).
+ * Among the routes, the providers a new purchase by `method` may go to, in the order to try
+ * them: the enabled routes for it that take the currency, those whose provider is healthy on
+ * this instance first. A failing provider stays in the list, last: when every provider is
+ * failing, a purchase tried beats one refused.
  */
-function chosenProvider(
+function candidateProviders(
   routes: readonly PaymentRoute[],
   health: AppContext["payments"]["health"],
   method: PaymentMethod,
   currency: Currency,
-): PaymentProvider | undefined {
-  const candidates = routes.filter(
-    (route) => route.enabled && route.method === method && takesCurrency(route, currency),
-  );
-  return (candidates.find(({ provider }) => health.isHealthy(provider)) ?? candidates[0])?.provider;
+): PaymentProvider[] {
+  const providers = routes
+    .filter((route) => route.enabled && route.method === method && takesCurrency(route, currency))
+    .map(({ provider }) => provider);
+  return [
+    ...providers.filter((provider) => health.isHealthy(provider)),
+    ...providers.filter((provider) => !health.isHealthy(provider)),
+  ];
 }
 
-/** The provider a new purchase by `method` in `currency` goes to; none when no enabled route takes it. */
-export async function purchaseProvider(
+/** The providers a new purchase by `method` in `currency` may go to, first choice first; none when no enabled route takes it. */
+export async function purchaseProviders(
   context: ChoosingContext,
   method: PaymentMethod,
   currency: Currency,
-): Promise<PaymentProvider | undefined> {
-  return chosenProvider(await paymentRoutes(context), context.payments.health, method, currency);
+): Promise<PaymentProvider[]> {
+  return candidateProviders(await paymentRoutes(context), context.payments.health, method, currency);
 }
 
 /** The methods a purchase in `currency` can be paid by now, card first. */
 export async function offeredMethods(context: ChoosingContext, currency: Currency): Promise<PaymentMethod[]> {
   const routes = await paymentRoutes(context);
-  return paymentMethods.filter((method) => chosenProvider(routes, context.payments.health, method, currency));
+  return paymentMethods.filter(
+    (method) => candidateProviders(routes, context.payments.health, method, currency).length > 0,
+  );
 }
