@@ -1,9 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { healthMinimumCalls, healthWindowMs } from "../../../bff/modules/payments/routing/provider-health";
 import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../helpers/api";
-import { makeTestApp } from "../../helpers/app";
+import { makeTestApp, productionSettings } from "../../helpers/app";
 import { type SignedIn, signIn } from "../../helpers/customers";
 import { makeOperator, tokensFor } from "../../helpers/operators";
+import { payAtCheckout, profileOf } from "../../helpers/yookassa";
 
 // DESIGN §6, choice and failover: the operator's order of providers and methods (audited),
 // what new purchases are offered by it, and a provider that fails most calls for 5 minutes
@@ -32,11 +33,13 @@ const sbpOrder = (world: TestApp, customer: SignedIn) =>
 const cardOrder = (world: TestApp, customer: SignedIn) =>
   apiOf(world.app).shop.order.post({ ...identityOf(customer), tariff: 1, period: 30 }, sessionOf(customer));
 
+const off = (route: (typeof demoRoutes)[number]) => ({ ...route, enabled: false });
+
 const demoRoutes = [
   { provider: "cloudpayments", method: "card", enabled: true },
   { provider: "cloudpayments", method: "sbp", enabled: true },
-  { provider: "yookassa", method: "card", enabled: false },
-  { provider: "yookassa", method: "sbp", enabled: false },
+  { provider: "yookassa", method: "card", enabled: true },
+  { provider: "yookassa", method: "sbp", enabled: true },
 ] as const;
 
 describe("the panel's payment routes", () => {
@@ -46,7 +49,7 @@ describe("the panel's payment routes", () => {
     expect(routes.routes.map(({ provider, method, enabled }) => ({ provider, method, enabled }))).toEqual(
       demoRoutes,
     );
-    expect(routes.routes.map(({ configured }) => configured)).toEqual([true, true, false, false]);
+    expect(routes.routes.map(({ configured }) => configured)).toEqual([true, true, true, true]);
     expect(routes.providers).toEqual([
       { provider: "cloudpayments", healthy: true, calls: 0, failed: 0 },
       { provider: "yookassa", healthy: true, calls: 0, failed: 0 },
@@ -68,13 +71,12 @@ describe("the panel's payment routes", () => {
       status: 400,
       code: "payment_routes_incomplete",
     });
-    const yookassaOn = demoRoutes.map((route) => ({ ...route, enabled: true }));
-    expect(await refusalOf(panel.save(yookassaOn))).toMatchObject({
-      status: 409,
-      code: "payment_provider_not_configured",
-      message: expect.stringContaining("YooKassa"),
-    });
-    const reordered = [demoRoutes[1], { ...demoRoutes[0], enabled: false }, demoRoutes[2], demoRoutes[3]];
+    const reordered = [
+      demoRoutes[1],
+      { ...demoRoutes[0], enabled: false },
+      demoRoutes[2],
+      { ...demoRoutes[3], enabled: false },
+    ];
     const saved = await dataOf(panel.save(reordered));
     expect(saved.routes.map(({ provider, method, enabled }) => ({ provider, method, enabled }))).toEqual(
       reordered,
@@ -96,24 +98,79 @@ describe("the panel's payment routes", () => {
     ]);
   });
 
+  test("a real shop starts with cards at CloudPayments, and cannot switch on YooKassa without its keys", async () => {
+    // No YooKassa pair: a real shop without one has no YooKassa.
+    const world = await makeTestApp({ ...productionSettings, YOOKASSA_SHOP_ID: "", YOOKASSA_SECRET_KEY: "" });
+    const panel = await panelOf(world);
+    const routes = await dataOf(panel.read());
+    expect(routes.routes).toEqual([
+      { provider: "cloudpayments", method: "card", enabled: true, configured: true },
+      { provider: "cloudpayments", method: "sbp", enabled: false, configured: true },
+      { provider: "yookassa", method: "card", enabled: false, configured: false },
+      { provider: "yookassa", method: "sbp", enabled: false, configured: false },
+    ]);
+    expect(await refusalOf(panel.save(demoRoutes.map((route) => ({ ...route }))))).toMatchObject({
+      status: 409,
+      code: "payment_provider_not_configured",
+      message: expect.stringContaining("YooKassa"),
+    });
+  });
+
   test("a method switched off is not offered: SBP refused as unavailable, every card route off refuses payment", async () => {
     const world = await makeTestApp();
     const panel = await panelOf(world);
     const customer = await signIn(world.app, "routes-off@example.com");
-    await dataOf(
-      panel.save([demoRoutes[0], { ...demoRoutes[1], enabled: false }, demoRoutes[2], demoRoutes[3]]),
-    );
+    await dataOf(panel.save([demoRoutes[0], off(demoRoutes[1]), demoRoutes[2], off(demoRoutes[3])]));
     expect(await refusalOf(sbpOrder(world, customer))).toMatchObject({
       status: 409,
       code: "payment_method_unavailable",
     });
     await dataOf(cardOrder(world, customer));
-    await dataOf(panel.save([{ ...demoRoutes[0], enabled: false }, ...demoRoutes.slice(1)]));
+    await dataOf(panel.save([off(demoRoutes[0]), demoRoutes[1], off(demoRoutes[2]), demoRoutes[3]]));
     expect(await refusalOf(cardOrder(world, customer))).toMatchObject({
       status: 503,
       code: "payments_unavailable",
     });
     expect((await dataOf(sbpOrder(world, customer))).sbp?.qrUrl).toContain("/dev-sbp?qr=");
+  });
+});
+
+describe("the routes' order decides the provider", () => {
+  test("with YooKassa's card route first, a card purchase is paid on its page and activates the subscription", async () => {
+    const world = await makeTestApp();
+    const panel = await panelOf(world);
+    await dataOf(panel.save([demoRoutes[2], demoRoutes[0], demoRoutes[1], demoRoutes[3]]));
+    const customer = await signIn(world.app, "routes-yookassa@example.com");
+    const order = await dataOf(cardOrder(world, customer));
+    expect(order).toMatchObject({
+      provider: "yookassa",
+      confirmationUrl: expect.stringContaining("/checkout"),
+    });
+    const paymentId = new URL(order.confirmationUrl ?? "").searchParams.get("orderId") ?? "";
+    await payAtCheckout(world.app, paymentId, "4242424242424242");
+    await world.context.payments.yookassa?.sandbox?.settled();
+    expect((await profileOf(world.app, customer)).userInfo.subscriptionStatus).toBe("ACTIVE");
+    const [row] = await world.context.database.all<{ provider: string; status: string }>(
+      "SELECT provider, status FROM payments WHERE invoice_id = ?",
+      [order.invoiceId],
+    );
+    expect(row).toEqual({ provider: "yookassa", status: "completed" });
+  });
+
+  test("an anonymous purchase, with no e-mail for YooKassa's receipt yet, stays with CloudPayments' widget", async () => {
+    const world = await makeTestApp();
+    const panel = await panelOf(world);
+    await dataOf(panel.save([demoRoutes[2], demoRoutes[0], demoRoutes[1], demoRoutes[3]]));
+    const order = await dataOf(
+      apiOf(world.app).shop.order.post({
+        prepaidToken: "routes-anonymous-token-0001",
+        tariff: 1,
+        period: 30,
+      }),
+    );
+    expect(order.provider).toBeUndefined();
+    expect(order.confirmationUrl).toBeUndefined();
+    expect(order.publicId).toBeTruthy();
   });
 });
 
@@ -153,8 +210,16 @@ describe("a provider failing most calls", () => {
     expect(metrics).toContain(
       `kannt_payment_provider_calls_total{provider="cloudpayments",result="failed"} ${healthMinimumCalls}`,
     );
+    // New SBP purchases go to the next provider for SBP.
+    const failedOver = await dataOf(sbpOrder(world, customer));
+    expect(failedOver).toMatchObject({ provider: "yookassa", sbp: { qrUrl: expect.any(String) } });
     // With no other provider for SBP, the failing one is still tried: a purchase tried beats one refused.
-    expect((await dataOf(sbpOrder(world, customer))).sbp?.qrUrl).toContain("/dev-sbp?qr=");
+    await dataOf(
+      panel.save(demoRoutes.map((route) => ({ ...route, enabled: route.provider === "cloudpayments" }))),
+    );
+    const tried = await dataOf(sbpOrder(world, customer));
+    expect(tried.provider).toBeUndefined();
+    expect(tried.sbp?.qrUrl).toContain("/dev-sbp?qr=");
     world.clock.advance(healthWindowMs);
     expect((await dataOf(panel.read())).providers[0]).toEqual({
       provider: "cloudpayments",

@@ -30,10 +30,10 @@ type RoutesContext = Pick<AppContext, "config" | "database" | "payments">;
  * one or the sandbox); YooKassa with its shop's pair (always in demo, its sandbox).
  */
 export function isProviderConfigured(
-  _context: Pick<AppContext, "config">,
+  context: Pick<AppContext, "payments">,
   provider: PaymentProvider,
 ): boolean {
-  return provider === "cloudpayments";
+  return provider === "cloudpayments" || context.payments.yookassa !== undefined;
 }
 
 /**
