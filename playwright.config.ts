@@ -3,6 +3,12 @@ import { chromiumLaunch } from "./tests/helpers/chromium";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 
+/**
+ * Tests that change the shared server's payment routes (DESIGN §6): they run alone, after
+ * every other test, which all buy through CloudPayments as the demo's routes have it.
+ */
+const routesTests = /panel\/(panel-payments|payment-routes-purchase)\.spec\.ts$/;
+
 // Browser tests drive Debian's Chromium against the real server on a throwaway database.
 export default defineConfig({
   testDir: "tests/e2e",
@@ -23,6 +29,10 @@ export default defineConfig({
     trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: chromiumLaunch,
   },
+  projects: [
+    { name: "browser", testIgnore: routesTests },
+    { name: "routes", testMatch: routesTests, dependencies: ["browser"] },
+  ],
   webServer: {
     command: `bun tests/helpers/e2e-server.ts`,
     url: `http://localhost:${port}/api/health`,

@@ -227,6 +227,8 @@ export async function startPurchase(choice: {
       $purchase.set({ state: "changed", message: translate("purchase.termsChanged") });
       return;
     }
+    // The operator's routes sent it to a provider whose own page takes the card (YooKassa).
+    if (options.confirmationUrl) return location.assign(options.confirmationUrl);
     if (sbp) {
       track("purchase_started");
       const { invoiceId, amount, currency } = options;

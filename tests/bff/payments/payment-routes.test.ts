@@ -148,7 +148,11 @@ describe("the routes' order decides the provider", () => {
     });
     const paymentId = new URL(order.confirmationUrl ?? "").searchParams.get("orderId") ?? "";
     await payAtCheckout(world.app, paymentId, "4242424242424242");
-    await world.context.payments.yookassa?.sandbox?.settled();
+    // Back from YooKassa's page: its payment is asked there, then the cabinet opens.
+    const back = await world.app.handle(
+      new Request(`http://localhost/api/payments/yookassa/return?order=${order.invoiceId}`),
+    );
+    expect([back.status, back.headers.get("location")]).toEqual([303, "/profile"]);
     expect((await profileOf(world.app, customer)).userInfo.subscriptionStatus).toBe("ACTIVE");
     const [row] = await world.context.database.all<{ provider: string; status: string }>(
       "SELECT provider, status FROM payments WHERE invoice_id = ?",

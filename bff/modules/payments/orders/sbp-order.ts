@@ -123,7 +123,8 @@ export async function payableOrder(
 /**
  * The order opened at a provider that takes the payer to its own page or QR (YooKassa):
  * the screen goes to `confirmationUrl`, or shows the QR as for CloudPayments' SBP. The payer
- * comes back to the cabinet, which reads the order's state.
+ * comes back through /api/payments/yookassa/return, which settles what YooKassa decided and
+ * opens the cabinet.
  */
 async function atProvider(
   context: OrderContext,
@@ -131,7 +132,7 @@ async function atProvider(
   options: WidgetOptions,
   payBy: PayBy,
 ): Promise<WidgetOptions> {
-  const returnUrl = `${context.config.publicUrl}/profile?order=${encodeURIComponent(options.invoiceId)}`;
+  const returnUrl = `${context.config.publicUrl}/api/payments/yookassa/return?order=${encodeURIComponent(options.invoiceId)}`;
   const started = await startProviderPayment(context, options.invoiceId, provider, payBy, { returnUrl });
   return {
     ...options,
