@@ -7,7 +7,7 @@ const port = Number(process.env.E2E_PORT ?? 3210);
  * Tests that change the shared server's payment routes (DESIGN §6): they run alone, after
  * every other test, which all buy through CloudPayments as the demo's routes have it.
  */
-const routesTests = /panel\/(panel-payments|payment-routes-purchase)\.spec\.ts$/;
+const routesTests = /panel\/panel-payments\.spec\.ts$/;
 
 // Browser tests drive Debian's Chromium against the real server on a throwaway database.
 export default defineConfig({

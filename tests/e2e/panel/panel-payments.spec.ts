@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { openPanelSection, useLanguage } from "../../helpers/browser/pages";
+import { openPanelSection, signInThroughUi, uniqueEmail, useLanguage } from "../../helpers/browser/pages";
 import { restoreDemoRoutes } from "../../helpers/browser/payment-routes";
 
 // DESIGN §6, choice and failover: the operator orders and switches the payment routes in
@@ -19,6 +19,9 @@ async function routesOnScreen(page: Page): Promise<string[]> {
 }
 
 test.describe("payments in the panel", () => {
+  // One route list for the whole server: these tests change it one after the other.
+  test.describe.configure({ mode: "serial" });
+
   test.beforeEach(async ({ page }) => {
     await useLanguage(page, "en");
   });
@@ -86,6 +89,43 @@ test.describe("payments in the panel", () => {
       ).toBeVisible();
     } finally {
       await restoreDemoRoutes(page);
+    }
+  });
+
+  // The next card purchase after YooKassa's card route is put first is paid on its page,
+  // and the payer comes back to an active cabinet.
+  test("the operator puts YooKassa first, and the next card purchase is paid on YooKassa's page", async ({
+    page,
+    browser,
+  }) => {
+    const customer = await (await browser.newContext()).newPage();
+    await useLanguage(customer, "en");
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openPanelSection(page, "Payments", "panel-payments");
+    try {
+      const up = page.getByRole("button", { name: "Up: YooKassa (card)" });
+      await up.click();
+      await up.click();
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(
+        page
+          .getByRole("status")
+          .filter({ hasText: "Payment routes saved: new purchases follow this order." }),
+      ).toBeVisible();
+
+      await signInThroughUi(customer, uniqueEmail("routes-yookassa"));
+      await customer.getByRole("checkbox", { name: /automatically until I cancel/ }).check();
+      await customer.getByRole("checkbox", { name: /public offer/ }).check();
+      await customer.getByRole("button", { name: "Pay 1 ₽" }).click();
+      // YooKassa's page (the demo's sandbox checkout), not CloudPayments' widget.
+      await customer.waitForURL(/\/api\/dev\/sandbox\/yookassa\/checkout/);
+      await customer.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await customer.getByRole("button", { name: /^Pay / }).click();
+      await customer.waitForURL(/\/profile$/);
+      await expect(customer.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
+    } finally {
+      await restoreDemoRoutes(page);
+      await customer.context().close();
     }
   });
 });
