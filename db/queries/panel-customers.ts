@@ -1,3 +1,4 @@
+import type { PaymentMethod, PaymentProvider } from "../../core/payment-methods";
 import type { Database } from "../database";
 import { statement } from "../database";
 
@@ -24,6 +25,9 @@ export type ReceiptRow = {
   kind: "first" | "renewal" | "device";
   /** A refund the provider took and has not done yet (migration 0031). */
   refund_in_progress: 0 | 1;
+  /** Who took the payment and how: support looks it up there, and a refund goes back there. */
+  provider: PaymentProvider;
+  method: PaymentMethod;
 };
 
 export type InviteeRow = {
@@ -125,7 +129,7 @@ export const customerCard = {
     statement<ReceiptRow, [number, number, number]>(
       db,
       `SELECT p.created_at, u.email, p.account_id, p.amount, p.currency, p.description, p.ip_address, p.status,
-       p.transaction_id, p.subscription_id, p.kind, p.refund_in_progress
+       p.transaction_id, p.subscription_id, p.kind, p.refund_in_progress, p.provider, p.method
      FROM payments p LEFT JOIN users u ON u.id = p.user_id
      WHERE p.user_id = ? AND p.status <> 'pending' ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
     ).all(userId, limit, offset),

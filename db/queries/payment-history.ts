@@ -1,4 +1,5 @@
 import type { Currency } from "../../core/money";
+import type { PaymentMethod } from "../../core/payment-methods";
 import type { Database } from "../database";
 import { statement } from "../database";
 import type { PaymentKind, PaymentStatus } from "./payments";
@@ -20,12 +21,14 @@ export type HistoryRow = {
   refunded_at: number | null;
   /** The provider took the refund and has not done it yet (migration 0031). */
   refund_in_progress: 0 | 1;
+  /** How the customer paid: the cabinet names it in each row. */
+  method: PaymentMethod;
   created_at: number;
 };
 
 const columns = `p.id, p.kind, p.amount, p.currency, p.status, p.description, p.transaction_id, p.tariff_months,
   p.trial_days, p.is_trial, s.tariff_months AS subscription_months, p.refunded_amount, p.refunded_at,
-  p.refund_in_progress, p.created_at`;
+  p.refund_in_progress, p.method, p.created_at`;
 
 /**
  * A customer's own payments, always filtered by the owner's id: no call here can reach

@@ -5,7 +5,7 @@ import { callerLanguage } from "../../platform/request-language";
 import { panelErrors } from "../../platform/schemas";
 import { operatorAuth } from "../operators/operator-auth";
 import { messagesOf } from "./messages";
-import { messagesPage, userIdQuery } from "./model";
+import { messagesPage, receiptsPage, userIdQuery } from "./model";
 import { connectionLogsOf, inviteesOf, receiptsOf } from "./users";
 
 /** Beyond the spec's 3: support reading a long history picks a bigger page. */
@@ -25,7 +25,7 @@ export function panelCustomerHistoryRoutes(context: AppContext) {
       {
         operator: "support",
         query: t.Object({ ...pageQuery, userId: userIdQuery }),
-        response: panelErrors,
+        response: { 200: receiptsPage, ...panelErrors },
         detail: { summary: "A customer's receipts, newest first, 3 per page (or size 10, 25, 50)" },
       },
     )

@@ -126,6 +126,9 @@ export async function receiptsOf(
       transactionId: row.transaction_id,
       subscriptionId: row.subscription_id,
       isWarrantyOver: now - row.created_at > 14 * 24 * 60 * 60 * 1000,
+      // Where support finds the transaction id, and how the customer paid.
+      provider: row.provider,
+      method: row.method,
     })),
     number,
     size,

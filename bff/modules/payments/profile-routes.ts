@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
+import { paymentMethods } from "../../../core/payment-methods";
 import type { AppContext } from "../../context";
 import { requestLanguage } from "../../platform/request-language";
-import { customerErrors, customerIdentity, errorResponse, rowId } from "../../platform/schemas";
+import { customerErrors, customerIdentity, errorResponse, oneOf, rowId } from "../../platform/schemas";
 import { customerAuth } from "../session/customer-auth";
 import { subscriptionStatus } from "../subscriptions/model";
 import { removeSavedCard } from "./card-removal";
@@ -33,6 +34,8 @@ const historyEntry = t.Object({
     t.Literal("pending"),
   ]),
   receiptUrl: t.Nullable(t.String()),
+  // How it was paid; a refund's is its payment's, as the money goes back the same way.
+  method: oneOf(paymentMethods),
 });
 
 /** The cabinet's payment calls, under /api/profile: the saved card, the history, a receipt. */

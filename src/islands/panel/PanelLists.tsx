@@ -22,6 +22,7 @@ import { $customer, loadCustomer } from "../../stores/panel-user";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading, NoCustomer, ScrollRegion, WithCustomer } from "./PanelStates";
 import { ReportedName } from "./ReportedName";
+import { routeName } from "./route-name";
 
 type Table = { head: string[]; rows: { key: string | number; cells: ReactNode[] }[]; totalPages: number };
 
@@ -141,6 +142,7 @@ function Receipts({ userId }: { userId: number }) {
       t("panel.paymentStatus"),
       t("panel.refundKind"),
       t("panel.ipAddress"),
+      t("panel.paidVia"),
       t("panel.transactionId"),
       t("panel.subscriptionId"),
       t("panel.warranty"),
@@ -158,6 +160,9 @@ function Receipts({ userId }: { userId: number }) {
         <PaymentStatus key="status" status={receipt.status} />,
         <span key="what">{t(receiptKindKeys[receipt.kind])}</span>,
         receipt.ipAddress ?? "—",
+        // "YooKassa (SBP)", as the Payments screen names a route: next to the transaction id,
+        // it says at which provider support finds it.
+        routeName(t, receipt),
         receipt.transactionId ?? "—",
         receipt.subscriptionId ?? "—",
         receipt.isWarrantyOver ? t("panel.warrantyExpired") : t("panel.warrantyValid"),

@@ -16,7 +16,8 @@ import {
 import { PanelLayout } from "./PanelLayout";
 import { Failed, Loading, RefusalNote } from "./PanelStates";
 import { ProviderItem, RouteItem } from "./PaymentsParts";
-import { paymentsRefusalKey, routeName } from "./payments-words";
+import { paymentsRefusalKey } from "./payments-words";
+import { routeName } from "./route-name";
 
 /** Save and Reset, with what the last save did; Save stays focusable when there is nothing to save. */
 function SaveBar({ isJustSaved, onSave }: { isJustSaved: boolean; onSave: () => Promise<void> }) {

@@ -6,7 +6,7 @@ import {
   type ProviderHealth,
   setRouteEnabled,
 } from "../../stores/panel-payments";
-import { methodKeys, providerKeys, routeName } from "./payments-words";
+import { methodKeys, providerKeys, routeName } from "./route-name";
 
 /**
  * One route in the order new purchases try them: its provider and method, its switch and

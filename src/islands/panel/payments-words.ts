@@ -1,26 +1,7 @@
 import type { PaymentMethod, PaymentProvider } from "../../../core/payment-methods";
 import type { TranslationKey } from "../../lib/i18n/runtime";
 import type { Refusal } from "../../stores/panel-change";
-
-type T = (key: TranslationKey, values?: Record<string, string | number>) => string;
-
-/** The providers' names as the operator's language writes them (ЮKassa in Russian and Kazakh). */
-export const providerKeys = {
-  cloudpayments: "panel.paymentsCloudpayments",
-  yookassa: "panel.paymentsYookassa",
-} as const satisfies Record<PaymentProvider, TranslationKey>;
-
-export const methodKeys = {
-  card: "panel.paymentsMethodCard",
-  sbp: "panel.paymentsMethodSbp",
-} as const satisfies Record<PaymentMethod, TranslationKey>;
-
-/** "CloudPayments (SBP)": how the Payments screen and the audit log name one route. */
-export const routeName = (t: T, route: { provider: PaymentProvider; method: PaymentMethod }) =>
-  t("panel.paymentsRouteName", {
-    provider: t(providerKeys[route.provider]),
-    method: t(methodKeys[route.method]),
-  });
+import { methodKeys, providerKeys, routeName, type T } from "./route-name";
 
 /**
  * Why a save was refused, in the screen's words; the server's own message (which names the

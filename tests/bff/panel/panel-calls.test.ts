@@ -106,6 +106,8 @@ describe("a customer's details, receipts, invitees and logs", () => {
         kind: "first",
         isWarrantyOver: false,
         subscriptionId: expect.any(Number),
+        provider: "cloudpayments",
+        method: "card",
       }),
     ]);
     expect((await receipts(7)).status).toBe(400);

@@ -7,11 +7,14 @@ import { makeTestApp } from "../../helpers/app";
 import { asCustomer, fixture, signIn } from "../../helpers/customers";
 import { makeOperator, tokensFor } from "../../helpers/operators";
 import { advanceDays, cards, order, payWithCard } from "../../helpers/payments";
+import { payQr, sbpOrder } from "../../helpers/sbp";
+import { yooKassaCardCustomer } from "../../helpers/yookassa";
 
 // What an operator reads in the panel: a former customer's status, why a promo code was
 // refused and the date it counts from, and where every customer-made payment came from.
 
-const { app, context } = await makeTestApp();
+const world = await makeTestApp();
+const { app, context } = world;
 const { panel } = apiOf(app);
 const admin = await makeOperator(context, "view.admin", "admin");
 let auth = staffOf((await tokensFor(app, admin.username, admin.password)).accessToken);
@@ -61,6 +64,30 @@ describe("receipts in the panel", () => {
     const receipts = await dataOf(panel.checks.post({}, { ...auth, query: { userId, page: 0, size: 10 } }));
     const device = receipts.content.find((receipt) => receipt.kind === "device");
     expect(device?.ipAddress).toBe("203.0.113.45");
+  });
+
+  test("each receipt names the provider that took it and how it was paid", async () => {
+    const receiptsOf = async (accountId: string) => {
+      const userId = Number(accountId.replace("customer-", ""));
+      const page = await dataOf(panel.checks.post({}, { ...auth, query: { userId, page: 0, size: 10 } }));
+      return page.content.map(({ kind, status, provider, method }) => ({ kind, status, provider, method }));
+    };
+    const bySbp = await signIn(app, "receipt.sbp@example.com");
+    const sbp = await sbpOrder(world, bySbp);
+    expect((await payQr(world, sbp.qr)).success).toBe(true);
+    expect(await receiptsOf(sbp.accountId)).toEqual([
+      { kind: "first", status: "COMPLETED", provider: "cloudpayments", method: "sbp" },
+    ]);
+    // A card the sandbox has not seen pay a trial before, so the trial stands.
+    const atYooKassa = await yooKassaCardCustomer(
+      app,
+      context,
+      "receipt.yookassa@example.com",
+      "5555 5555 5555 4444",
+    );
+    expect(await receiptsOf(atYooKassa.accountId)).toEqual([
+      { kind: "first", status: "COMPLETED", provider: "yookassa", method: "card" },
+    ]);
   });
 });
 

@@ -22,10 +22,23 @@ describe("an operator refunds a YooKassa payment from the panel", () => {
   test("it goes back through YooKassa with its receipt; access ends; a second refund is refused", async () => {
     const customer = await yooKassaCardCustomer(app, context, "yk-refund@example.com");
     const [paid] = await paymentRowsOf(context, customer.accountId);
+    // The preview and the answer name the provider each payment goes back through.
+    const preview = await desk.preview({ email: customer.email, uid: customer.uid });
+    expect(preview.payments).toEqual([
+      {
+        transactionId: customer.paymentId,
+        amount: (paid?.amount ?? 0) / 100,
+        kind: "first",
+        dateTime: expect.any(String),
+        provider: "yookassa",
+      },
+    ]);
     const answer = await desk.refund({ email: customer.email, uid: customer.uid });
     expect(answer).toMatchObject({
       Success: true,
-      payments: [{ transactionId: customer.paymentId, amount: (paid?.amount ?? 0) / 100 }],
+      payments: [
+        { transactionId: customer.paymentId, amount: (paid?.amount ?? 0) / 100, provider: "yookassa" },
+      ],
     });
     expect(await paymentRowsOf(context, customer.accountId)).toMatchObject([
       { status: "refunded", refunded_amount: paid?.amount },

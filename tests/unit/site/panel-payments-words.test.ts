@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { translator } from "../../../core/i18n";
-import { paymentsRefusalKey, routeName, routesChangeWords } from "../../../src/islands/panel/payments-words";
+import { paymentsRefusalKey, routesChangeWords } from "../../../src/islands/panel/payments-words";
+import { routeName } from "../../../src/islands/panel/route-name";
 
 const t = translator("en");
 const ru = translator("ru");

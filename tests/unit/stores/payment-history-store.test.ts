@@ -24,6 +24,7 @@ const payment = (id: string) => ({
   trialDays: null,
   status: "paid",
   receiptUrl: null,
+  method: "sbp",
 });
 
 describe("the payment history", () => {

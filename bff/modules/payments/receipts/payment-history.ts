@@ -53,6 +53,8 @@ function entriesOf(row: HistoryRow) {
     trialDays: purpose === "trial" ? row.trial_days : null,
     status: row.status === "refunded" ? refundStatusOf(row) : statusOf[row.status],
     receiptUrl: hasReceipt(row) ? receiptPath(row.id) : null,
+    // A refund goes back by the way the payment came (DESIGN §6), so its entry keeps the method.
+    method: row.method,
   };
   if (row.refunded_amount === 0 || row.refunded_at === null) return [payment];
   // Money that went back is an entry of its own, on the day it went back.

@@ -33,6 +33,11 @@ export const purposeKeys: Record<ReturnType<typeof purposeOf>["purpose"], Transl
   refund: "cabinet.purposeRefund",
 };
 
+const methodKeys: Record<HistoryRow["method"], TranslationKey> = {
+  card: "purchase.methodCard",
+  sbp: "purchase.methodSbp",
+};
+
 /** A receipt is of a paid payment: paid, refunded, or with its refund still on its way (an SBP payment's). */
 function statusKeyOf(payment: HistoryRow) {
   if (payment.status !== "refunded") return "cabinet.statusPaid";
@@ -69,7 +74,8 @@ export function renderReceipt(payment: HistoryRow, email: string, language: Lang
       t(purposeKeys[purpose], { months: months ?? 1, days: payment.trial_days ?? 1 }),
     ],
     [t("cabinet.paymentAmount"), formatMoney(payment.amount, payment.currency)],
-    [t("cabinet.paymentStatus"), t(statusKeyOf(payment))],
+    // "Paid · Card", in the purchase's words for the method (the cabinet's table has no room for it).
+    [t("cabinet.paymentStatus"), `${t(statusKeyOf(payment))} · ${t(methodKeys[payment.method])}`],
     [t("cabinet.receiptTransaction"), payment.transaction_id ?? "—"],
   ];
   if (payment.refunded_amount > 0 && payment.refunded_at !== null) {

@@ -1,5 +1,7 @@
 import { t } from "elysia";
 import { toCurrencyUnits } from "../../../../core/money";
+import { paymentProviders } from "../../../../core/payment-methods";
+import { oneOf } from "../../../platform/schemas";
 import type { RefundLine, RefundRefusal } from "./refund-plan";
 import type { RefundWords } from "./refund-words";
 
@@ -19,6 +21,8 @@ const refundPaymentFields = {
   amount: t.Number(),
   kind: t.Union([t.Literal("first"), t.Literal("renewal"), t.Literal("device")]),
   dateTime: t.String(),
+  // Added after the others: which provider the money goes back through (DESIGN §6).
+  provider: oneOf(paymentProviders),
 };
 const refundPayment = t.Object(refundPaymentFields);
 
@@ -62,11 +66,17 @@ export function paymentView(line: RefundLine) {
   };
 }
 
+/**
+ * A payment as the preview and the refund answer list it: with the provider the money goes
+ * back through. The audit entry keeps `paymentView`'s fields, as entries written before it.
+ */
+export const answeredPayment = (line: RefundLine) => ({ ...paymentView(line), provider: line.provider });
+
 export function answerOf(isSuccess: boolean, message: string, lines: RefundLine[] = []): RefundAnswer {
   return {
     Success: isSuccess,
     Message: message,
-    payments: lines.map(paymentView),
+    payments: lines.map(answeredPayment),
     total: toCurrencyUnits(totalOf(lines)),
     ...(lines[0] ? { currency: lines[0].currency } : {}),
   };

@@ -1,4 +1,5 @@
 import type { Currency } from "../../../../core/money";
+import type { PaymentProvider } from "../../../../core/payment-methods";
 import type { Database } from "../../../../db/database";
 import type { PaymentKind } from "../../../../db/queries/payments";
 import { type ClaimablePaymentRow, refunds } from "../../../../db/queries/refunds";
@@ -22,6 +23,8 @@ export type RefundLine = {
   currency: Currency;
   kind: PaymentKind;
   createdAt: number;
+  /** The provider that took the payment: its refund goes back there (DESIGN §6). */
+  provider: PaymentProvider;
 };
 
 export type RefundPlan = {
@@ -91,6 +94,7 @@ function lineOf(row: ClaimablePaymentRow): RefundLine {
     currency: row.currency,
     kind: row.kind,
     createdAt: row.created_at,
+    provider: row.provider,
   };
 }
 

@@ -11,7 +11,7 @@ import { providerOf } from "../providers/provider-of";
 import { receiptOf } from "../receipts/receipt";
 import { recordRefundAudit, referralDiscountOfInviter } from "./refund-audit";
 import { noteRefundProgress, takeRefundedSlot } from "./refund-effects";
-import { answerOf, paymentView, type RefundAnswer, refusalOf, totalOf } from "./refund-model";
+import { answeredPayment, answerOf, type RefundAnswer, refusalOf, totalOf } from "./refund-model";
 import { findRefundAccount, planRefund, type RefundLine, type RefundPlan, staleClaimMs } from "./refund-plan";
 import { type RefundWords, refundWords } from "./refund-words";
 
@@ -188,7 +188,7 @@ function failureAnswer(
     },
     endsAccess: false,
     notRefunded: unsent.map((line) => ({
-      ...paymentView(line),
+      ...answeredPayment(line),
       reason: words.notRefunded(line === failure.line ? failure : undefined),
     })),
   };

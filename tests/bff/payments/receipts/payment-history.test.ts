@@ -3,8 +3,11 @@ import { apiOf, dataOf, identityOf, sessionOf } from "../../../helpers/api";
 import { makeTestApp, request } from "../../../helpers/app";
 import { fixture, referralCodeOf, type SignedIn, signIn } from "../../../helpers/customers";
 import { cards, order, passDays, payWithCard } from "../../../helpers/payments";
+import { payQr, sbpOrder } from "../../../helpers/sbp";
+import { yooKassaCardCustomer } from "../../../helpers/yookassa";
 
-const { app, context } = await makeTestApp();
+const world = await makeTestApp();
+const { app, context } = world;
 
 const historyOf = (customer: SignedIn) =>
   dataOf(apiOf(app).profile.payments.post(identityOf(customer), sessionOf(customer)));
@@ -44,8 +47,16 @@ describe("the cabinet's payment history", () => {
         trialDays: null,
         status: "paid",
         receiptUrl: expect.stringMatching(/^\/api\/profile\/payments\/\d+\/receipt$/),
+        method: "card",
       },
-      expect.objectContaining({ amount: 1, purpose: "trial", months: 1, trialDays: 30, status: "paid" }),
+      expect.objectContaining({
+        amount: 1,
+        purpose: "trial",
+        months: 1,
+        trialDays: 30,
+        status: "paid",
+        method: "card",
+      }),
     ]);
     const [renewal, trial] = history.payments;
     expect(Date.parse(renewal?.date ?? "")).toBeGreaterThan(Date.parse(trial?.date ?? ""));
@@ -86,6 +97,40 @@ describe("the cabinet's payment history", () => {
     );
   });
 
+  test("names how each payment was made, by SBP or by card at either provider, and a refund the same way", async () => {
+    const bySbp = await signIn(app, "history-sbp@example.com");
+    expect((await payQr(world, (await sbpOrder(world, bySbp)).qr)).success).toBe(true);
+    const [sbpTrial] = (await historyOf(bySbp)).payments;
+    expect(sbpTrial).toMatchObject({ purpose: "trial", status: "paid", method: "sbp" });
+    // The cabinet's table has no room for the method; the receipt it links to names it.
+    expect(await (await receipt(bySbp, sbpTrial?.receiptUrl ?? "")).text()).toContain(
+      "Paid · SBP (Faster Payments)",
+    );
+    // The money goes back the way it came: the refund's entry names the payment's method.
+    await context.database.run(
+      "UPDATE payments SET status = 'refunded', refunded_amount = amount, refunded_at = ? WHERE id = ?",
+      [context.clock.now(), sbpTrial?.paymentId ?? 0],
+    );
+    expect((await historyOf(bySbp)).payments).toEqual([
+      expect.objectContaining({ purpose: "refund", method: "sbp" }),
+      expect.objectContaining({ purpose: "trial", status: "refunded", method: "sbp" }),
+    ]);
+
+    // A card paid at YooKassa is a card like any other: the provider is not the customer's concern.
+    // This card paid a trial here before (the first customer's), so its trial is refused and
+    // sent back: both entries name the card.
+    const atYooKassa = await yooKassaCardCustomer(app, context, "history-yookassa@example.com");
+    expect((await historyOf(atYooKassa)).payments).toEqual([
+      expect.objectContaining({ purpose: "refund", method: "card" }),
+      expect.objectContaining({ purpose: "trial", status: "refunded", method: "card" }),
+    ]);
+    expect(
+      await context.database.get<{ provider: string }>("SELECT provider FROM payments WHERE account_id = ?", [
+        atYooKassa.accountId,
+      ]),
+    ).toEqual({ provider: "yookassa" });
+  });
+
   test("a first payment without a trial is not called the trial, even when 100% off brings it to the trial's price", async () => {
     // A former customer whose first payment was the trial: their next first order has none.
     await fixture(app, { email: "returning@example.com", status: "EXPIRED", paid: "trial" });
@@ -124,6 +169,7 @@ describe("a payment's receipt", () => {
     expect(page).toContain("150\u00a0₽");
     expect(page).toContain("history@example.com");
     expect(page).toContain("Renewal: 1-month period");
+    expect(page).toContain("Paid · Card");
     expect(page).not.toContain("<script");
   });
 
@@ -148,6 +194,8 @@ describe("a payment's receipt", () => {
         headers: { cookie: `${renewingNow.cookie}; i18next=ru` },
       }),
     );
-    expect(await response.text()).toContain(`Чек № ${renewal?.paymentId}`);
+    const page = await response.text();
+    expect(page).toContain(`Чек № ${renewal?.paymentId}`);
+    expect(page).toContain("Оплачен · Картой");
   });
 });
