@@ -61,7 +61,8 @@ test("the history lists the paid first payment, and its receipt link opens the r
   const history = page.getByRole("region", { name: "Payment history" });
   const row = history.getByRole("row").filter({ hasText: "First payment: 30-day trial" });
   await expect(row).toContainText("1\u00a0₽");
-  await expect(row).toContainText("Paid");
+  // The status names the method, as the receipt page does.
+  await expect(row).toContainText("Paid · Card");
   const link = row.getByRole("link", { name: /^Receipt No\. \d+$/ });
   const title = (await link.textContent()) ?? "";
   const popupPromise = page.waitForEvent("popup");

@@ -72,6 +72,9 @@ test("desktop, in Russian: the QR with its amount and end; the payer's bank pays
     timeout: outcomeMs,
   });
   await expect(page.getByTestId("status-dot")).toHaveAttribute("data-status", "green");
+  // The history names the method, as the receipt does.
+  const history = page.getByRole("region", { name: "История платежей" });
+  await expect(history.getByRole("row").filter({ hasText: "Первый платёж" })).toContainText("Оплачен · СБП");
 });
 
 test("phone width, in Kazakh (paying in roubles): the button opens the bank's page; paid there, the cabinet says so", async ({

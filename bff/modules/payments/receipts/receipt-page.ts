@@ -74,7 +74,7 @@ export function renderReceipt(payment: HistoryRow, email: string, language: Lang
       t(purposeKeys[purpose], { months: months ?? 1, days: payment.trial_days ?? 1 }),
     ],
     [t("cabinet.paymentAmount"), formatMoney(payment.amount, payment.currency)],
-    // "Paid · Card", in the purchase's words for the method (the cabinet's table has no room for it).
+    // "Paid · Card", in the purchase's words for the method, as the cabinet's history table says it.
     [t("cabinet.paymentStatus"), `${t(statusKeyOf(payment))} · ${t(methodKeys[payment.method])}`],
     [t("cabinet.receiptTransaction"), payment.transaction_id ?? "—"],
   ];
