@@ -3,10 +3,10 @@ import { parseNotification } from "../../../adapters/cloudpayments/notification"
 import { isSignedByGateway } from "../../../adapters/cloudpayments/signature";
 import type { AppContext } from "../../../context";
 import { AppError } from "../../../platform/errors";
-import { findForbiddenText } from "../../../platform/input-guard";
 import { firstInvoicePrefix } from "../orders/orders";
 import { refundDuplicatePaymentsNow } from "../refunds/duplicate-refunds";
 import { refundRefusedTrialsNow } from "../refunds/refused-trial-refunds";
+import { fitNotification } from "./fit-notification";
 import { answerCheck, applyNotification } from "./webhooks";
 
 export type NotificationKind = "check" | "pay" | "fail" | "refund";
@@ -28,18 +28,7 @@ export async function takeNotification(
     counted("refused");
     throw new AppError("notification_unsigned");
   }
-  const notification = parseNotification(raw, headers.get("content-type"));
-  if (!notification) {
-    counted("refused");
-    throw new AppError("notification_unreadable");
-  }
-  // Parsed here, not by the framework, so the global input rule is applied here (a NUL
-  // cannot even be stored on PostgreSQL).
-  const field = findForbiddenText(notification);
-  if (field) {
-    counted("refused");
-    throw new AppError("notification_invisible_character", { field });
-  }
+  const notification = fitNotification(parseNotification(raw, headers.get("content-type")), counted);
   const now = services.clock.now();
   const applied =
     kind === "check"

@@ -1,8 +1,8 @@
 import type { YooKassaPayment } from "../../../adapters/yookassa/types";
 import type { AppContext } from "../../../context";
 import { AppError } from "../../../platform/errors";
-import { findForbiddenText } from "../../../platform/input-guard";
 import { logger } from "../../../platform/logger";
+import { fitNotification } from "./fit-notification";
 import { isActedOn, readYooKassaNotification } from "./yookassa-notification";
 import { applyVerifiedPayment, applyVerifiedRefund } from "./yookassa-verified";
 
@@ -49,19 +49,10 @@ export async function takeYooKassaNotification(
 ): Promise<{ result: YooKassaIntakeResult }> {
   const shop = services.payments.yookassa;
   if (!shop) throw new AppError("not_found");
-  const notification = readYooKassaNotification(raw);
+  const read = readYooKassaNotification(raw);
   const counted = (result: string) =>
-    services.metrics.notifications.inc({ kind: `yookassa:${notification?.event ?? "unreadable"}`, result });
-  if (!notification) {
-    counted("refused");
-    throw new AppError("notification_unreadable");
-  }
-  // Parsed here, not by the framework, so the global input rule is applied here.
-  const field = findForbiddenText(notification);
-  if (field) {
-    counted("refused");
-    throw new AppError("notification_invisible_character", { field });
-  }
+    services.metrics.notifications.inc({ kind: `yookassa:${read?.event ?? "unreadable"}`, result });
+  const notification = fitNotification(read, counted);
   const { event } = notification;
   const id = notification.object.id;
   const answer = (result: YooKassaIntakeResult) => {
