@@ -15,6 +15,8 @@ export const sqliteFileTests = [
   "tests/bff/operators/operator-cli.test.ts",
   "tests/bff/subscriptions/renewal-crash.test.ts",
   "tests/bff/server/startup-modes.test.ts",
+  // The HTTP server's idle limits: 12 s of real waiting that no engine changes.
+  "tests/bff/server/keep-alive.test.ts",
 ];
 
 /**

@@ -9,7 +9,6 @@ import type { errorResponse } from "../../../../bff/platform/schemas";
 import { type Api, apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../../helpers/api";
 import { makeTestApp, postJson } from "../../../helpers/app";
 import { type SignedIn, signIn } from "../../../helpers/customers";
-import { startLoopbackServer } from "../../../helpers/loopback-server";
 import {
   allowList,
   entryWithId,
@@ -120,24 +119,6 @@ describe("the allow-list's long poll", () => {
     // Once stopped, nobody is made to wait at all.
     await watcher.wait(Number.MAX_SAFE_INTEGER, Date.now() + 3_600_000);
   });
-
-  test("on the real server it outlives Bun's default 10 s idle limit", async () => {
-    const started = await startLoopbackServer("poll");
-    try {
-      const key = await createNode(started.database, "long-poll", started.context.clock.now());
-      const response = await fetch(
-        `http://127.0.0.1:${started.server.port}/api/nodes/allowlist?since=0&wait=12`,
-        {
-          headers: { authorization: `Bearer ${key}` },
-        },
-      );
-      expect(response.status).toBe(200);
-      expect(response.headers.get("cache-control")).toBe("no-store");
-      expect(await response.json()).toEqual({ version: 0, full: true, entries: [], removed: [] });
-    } finally {
-      await started.shutdown();
-    }
-  }, 60_000);
 });
 
 describe("a node's report of itself", () => {
