@@ -6,8 +6,8 @@ import { makeDue, renewalConcurrency, seedingInFlight, slowBankLatency, startRig
 /**
  * DESIGN §10's renewals against a bank as slow as a real one (300 ± 50 ms), with a share of
  * the due customers paying by SBP autopay (DESIGN §6): their charges answer Pending and are
- * paid only when the bank's Pay notification comes back, as the payer's bank decides after
- * the answer. One instance on its SQLite file, the bank as its own process (renewal-rig.ts).
+ * paid only when the bank's Pay notification comes back: the payer's bank decides one latency
+ * (± jitter) after the answer, as slowly as the bank answers. One instance on its SQLite file, the bank as its own process (renewal-rig.ts).
  * Card customers paid their first payment with a card of their own, SBP customers an SBP QR
  * with autopay allowed at the same bank, so every binding a renewal charges is one the
  * bank's own code saved. Timed: the pass (charges sent and answered), and until every SBP
