@@ -91,11 +91,11 @@ describe("a provider going down in the middle of a renewal pass", () => {
         // The first card charge is made at YooKassa and only its answers lost; the rest make nothing.
         card: [
           { kind: "error", isWorkDone: true },
-          { kind: "timeout", isWorkDone: false },
+          { kind: "error", isWorkDone: false },
         ],
         sbp: [
-          { kind: "error", isWorkDone: false },
           { kind: "timeout", isWorkDone: false },
+          { kind: "error", isWorkDone: false },
         ],
       }),
     );
