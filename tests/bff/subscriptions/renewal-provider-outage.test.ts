@@ -57,6 +57,14 @@ const providerUp = async ({ context }: TestApp, provider: PaymentProvider) =>
     new RegExp(`kannt_payment_provider_up\\{provider="${provider}"\\} (\\d)`),
   )?.[1];
 
+/** The calls to a provider that got no answer, as the metrics count them. */
+const failedCalls = async ({ context }: TestApp, provider: PaymentProvider) =>
+  Number(
+    (await context.metrics.registry.metrics()).match(
+      new RegExp(`kannt_payment_provider_calls_total\\{provider="${provider}",result="failed"\\} (\\d+)`),
+    )?.[1],
+  );
+
 /** The provider's health on this instance and its metric, and the other's. */
 async function expectHealth(world: TestApp, failing: PaymentProvider | undefined) {
   for (const provider of ["cloudpayments", "yookassa"] as const) {
@@ -118,6 +126,7 @@ describe("a provider going down in the middle of a renewal pass", () => {
     await expectOthersRenewed(world, customers, met);
     expect(await renewalMetric(world, "unanswered")).toBe(4);
     expect(world.context.payments.health.stateOf("yookassa")).toMatchObject({ failed: 4 });
+    expect([await failedCalls(world, "yookassa"), await failedCalls(world, "cloudpayments")]).toEqual([4, 0]);
     await expectHealth(world, "yookassa");
 
     // While the lease of the pass that sent them lives, their attempts are its own.
@@ -170,6 +179,7 @@ describe("a provider going down in the middle of a renewal pass", () => {
     await expectOthersRenewed(world, customers, met);
     expect(await renewalMetric(world, "unanswered")).toBe(4);
     expect(world.context.payments.health.stateOf("cloudpayments")).toMatchObject({ failed: 4 });
+    expect([await failedCalls(world, "cloudpayments"), await failedCalls(world, "yookassa")]).toEqual([4, 0]);
     await expectHealth(world, "cloudpayments");
 
     expect(await pass(world, lease.clock)).toMatchObject({ charged: 0, recovered: 0 });
