@@ -2,6 +2,7 @@ import { approvingCards } from "../bff/adapters/sandbox/cards";
 import { seedPayingCustomers, seedSbpAutopayCustomers } from "../tests/helpers/seed-paying-customers";
 import { chargedExactlyOnce, describeCpu, loadAverage, timedPasses } from "./renewal-passes";
 import { makeDue, renewalConcurrency, seedingInFlight, slowBankLatency, startRig } from "./renewal-rig";
+import { type LedgerEntry, sbpSettling } from "./sbp-settling";
 
 /**
  * DESIGN §10's renewals against a bank as slow as a real one (300 ± 50 ms), with a share of
@@ -55,14 +56,13 @@ try {
 
   const [pass] = result.passes;
   const answered = (pass?.completed ?? 0) + (pass?.pending ?? 0);
-  const ledger = (await (await fetch(`${rig.bank.origin}/api/dev/sandbox/ledger`)).json()) as {
-    invoiceId: string;
-    method: string;
-  }[];
+  const ledger = (await (await fetch(`${rig.bank.origin}/api/dev/sandbox/ledger`)).json()) as LedgerEntry[];
   const sbpCharges = ledger.filter(
     (entry) => entry.invoiceId.startsWith("renewal-") && entry.method === "sbp",
   );
   const problems = await chargedExactlyOnce(rig, [...cardAccounts, ...sbpAccounts]);
+  const paidSbp = sbpSettling(ledger);
+  if (paidSbp.unpaid > 0) problems.push(`${paidSbp.unpaid} SBP charges have no Pay the shop took`);
   if (pass?.completed !== cardCount || pass?.pending !== sbpCount || sbpCharges.length !== sbpCount)
     problems.push(
       `the pass counted ${JSON.stringify(pass)}, the bank holds ${sbpCharges.length} SBP renewal charges; expected ${cardCount} completed and ${sbpCount} pending`,
@@ -75,6 +75,9 @@ try {
   );
   console.log(
     `every SBP charge paid in our database ${settledSeconds.toFixed(1)} s after the pass began, ${(settledSeconds - result.seconds).toFixed(1)} s after it ended (budget: all ${customers} within ${budgetSeconds} s); each customer charged exactly once, in the bank's ledger and in our payments; load ${loadAverage()} (seeded in ${seeding.toFixed(0)} s)`,
+  );
+  console.log(
+    `each SBP charge paid in our database (its Pay answered) a median ${paidSbp.medianMs} ms after the bank booked it, the slowest ${paidSbp.slowestMs} ms; the last ${paidSbp.lastPaidSeconds.toFixed(1)} s after the pass's first charge`,
   );
   isMet = rate >= rateBudget && settledSeconds <= budgetSeconds;
 } finally {
