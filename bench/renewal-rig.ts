@@ -140,23 +140,35 @@ export const post = async (url: string, body?: unknown) => {
 
 /**
  * `count` customers who paid a 1-day trial at the bank through the first shop, each with a
- * card of its own (every approving test number: up to 13,200 cards), then made due: the
- * pre-charge notices go out first, 24 hours or more before the charges (DESIGN §13(a)),
- * then every clock (the shops' shared one or the shop's, and the bank's) moves 1.5 days on.
+ * card of its own (every approving test number: up to 13,200 cards), then made due (makeDue).
  */
 export async function seedDueCustomers(rig: Rig, count: number): Promise<string[]> {
   const [shop] = rig.shops;
   if (!shop) throw new Error("no shop");
   // A slow bank answers each order's registration late: more customers at once keep it busy.
-  const inFlight = rig.latency.latencyMs > 0 ? 100 : 25;
+  const inFlight = seedingInFlight(rig);
   const accounts = await seedPayingCustomers(shop.origin, count, approvingCards, "payer", {
     bankOrigin: rig.bank.origin,
     inFlight,
   });
+  await makeDue(rig);
+  return accounts;
+}
+
+/** Customers seeded at the bank at once: more when it answers slowly, as it answers each late. */
+export const seedingInFlight = (rig: Rig) => (rig.latency.latencyMs > 0 ? 100 : 25);
+
+/**
+ * Makes every seeded customer due: the pre-charge notices go out first, 24 hours or more
+ * before the charges (DESIGN §13(a)), then every clock (the shops' shared one or the shop's,
+ * and the bank's) moves 1.5 days on.
+ */
+export async function makeDue(rig: Rig): Promise<void> {
+  const [shop] = rig.shops;
+  if (!shop) throw new Error("no shop");
   await post(`${shop.origin}/api/dev/billing/run`);
   await post(`${shop.origin}/api/dev/clock`, { advanceDays: 1.5 });
   // The other instances read the shared clock twice a second; this has them read it now.
   for (const other of rig.shops.slice(1)) await post(`${other.origin}/api/dev/clock`, { advanceDays: 0 });
   await post(`${rig.bank.origin}/api/dev/clock`, { advanceDays: 1.5 });
-  return accounts;
 }

@@ -9,6 +9,7 @@ const benchmarks = [
   ["bun", "bench/renewals.ts"],
   ["bun", "bench/renewals.ts", "--latency"],
   ["bun", "bench/renewals-10k.ts"],
+  ["bun", "bench/renewals-sbp.ts"],
   ["bun", "bench/renewals-postgres.ts"],
   ["bun", "bench/renewals-postgres.ts", "--latency"],
   ["bun", "bench/billing-simulation.ts"],

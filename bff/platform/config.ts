@@ -64,7 +64,8 @@ export type Config = Readonly<{
   billingIntervalSeconds: number;
   /**
    * SANDBOX_LATENCY_MS (0–60000, default 0): the embedded sandbox bank answers each call of
-   * its server API this long after it did the work, as slowly as a real bank. Demo only.
+   * its server API this long after it did the work, as slowly as a real bank, and the payer's
+   * bank decides an SBP autopay charge as long again after its answer. Demo only.
    */
   sandboxLatencyMs: number;
   /** SANDBOX_JITTER_MS (0 to the latency, default 0): each answer comes latency ± up to this. */

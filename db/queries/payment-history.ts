@@ -33,7 +33,10 @@ const columns = `p.id, p.kind, p.amount, p.currency, p.status, p.description, p.
 /**
  * A customer's own payments, always filtered by the owner's id: no call here can reach
  * another customer's row. A first payment still pending is an order the customer opened
- * and did not pay (no money moved), so it is not a payment to show.
+ * and did not pay (no money moved), so it is not a payment to show; nor is a renewal
+ * attempt that never reached the provider (settleNotSent: its outage, a stopped server),
+ * which no bank declined and which the next attempt charges, as the panel's dashboard
+ * does not count it declined either.
  */
 export const paymentHistory = {
   newestOf: (db: Database, userId: number, limit: number) =>
@@ -41,6 +44,7 @@ export const paymentHistory = {
       db,
       `SELECT ${columns} FROM payments p LEFT JOIN subscriptions s ON s.id = p.subscription_id
        WHERE p.user_id = ? AND NOT (p.kind = 'first' AND p.status = 'pending')
+         AND NOT (p.status = 'declined' AND COALESCE(p.decline_reason, '') = 'not sent to the gateway')
        ORDER BY p.created_at DESC, p.id DESC LIMIT ?`,
     ).all(userId, limit),
 

@@ -25,29 +25,9 @@ export async function seedPayingCustomers(
   prefix = "payer",
   options: SeedOptions = {},
 ) {
-  const bankOrigin = options.bankOrigin ?? origin;
-  const inFlight = options.inFlight ?? 25;
-  const shop = treaty<App>(origin, { parseDate: false }).api;
-  const bank = treaty<App>(bankOrigin, { parseDate: false }).api;
-  const seedOne = async (index: number) => {
-    const email = `${prefix}${index}@example.com`;
-    const token = await dataOf(shop.dev.idp.token.post({ email }));
-    const register = await shop.register.post({
-      ...token,
-      email,
-      providerId: "google.com",
-      period: 1,
-      tariff: 1,
-    });
-    if (register.error)
-      throw new Error(`/api/register: ${register.status} ${JSON.stringify(register.error.value)}`);
-    const cookie = register.response.headers.getSetCookie()[0]?.split(";")[0];
-    const order = await dataOf(
-      shop.shop.order.post(
-        { email, uid: token.uid, tariff: 1, period: 1 },
-        { headers: cookie ? { cookie } : {} },
-      ),
-    );
+  const bank = treaty<App>(options.bankOrigin ?? origin, { parseDate: false }).api;
+  return seedInLanes(count, options.inFlight ?? 25, async (index) => {
+    const { email, order } = await registerAndOrder(origin, `${prefix}${index}@example.com`, {});
     const paid = await dataOf(
       bank.dev.sandbox.pay.post({
         invoiceId: order.invoiceId,
@@ -56,8 +36,67 @@ export async function seedPayingCustomers(
     );
     if (!paid.success) throw new Error(`first payment of ${email} failed`);
     return order.accountId;
-  };
-  // Each lane takes the next customer as soon as its last one has paid.
+  });
+}
+
+/**
+ * Creates `count` customers whose first payment was an SBP QR paid with autopay allowed
+ * (DESIGN §6), through the HTTP API as the cabinet and the payer's bank app make it: the
+ * order's QR is made at the bank (`bankOrigin`), paid on its bank page, and its Pay carries
+ * the binding the bank saved, which becomes the subscription's saved method. The bank
+ * treats the binding's later charges as `account` says ("ok": answered Pending, then paid).
+ */
+export async function seedSbpAutopayCustomers(
+  origin: string,
+  count: number,
+  prefix = "sbp-payer",
+  options: SeedOptions & { account?: "ok" | "declinesLater" | "revoked" | "silent" } = {},
+) {
+  const bank = treaty<App>(options.bankOrigin ?? origin, { parseDate: false }).api;
+  return seedInLanes(count, options.inFlight ?? 25, async (index) => {
+    const { email, order } = await registerAndOrder(origin, `${prefix}${index}@example.com`, {
+      method: "sbp",
+      saveMethod: true,
+    });
+    const qr = order.sbp ? new URL(order.sbp.qrUrl).searchParams.get("qr") : null;
+    if (!qr) throw new Error(`the SBP order of ${email} answered no QR`);
+    const paid = await dataOf(
+      bank.dev.sandbox.sbp.pay.post({ qr, outcome: "pay", account: options.account ?? "ok" }),
+    );
+    if (!paid.success) throw new Error(`SBP first payment of ${email} failed`);
+    return order.accountId;
+  });
+}
+
+/** A demo sign-in and registration (a 1-day trial of a month's plan), then its first order. */
+async function registerAndOrder(
+  origin: string,
+  email: string,
+  payBy: { method?: "card" | "sbp"; saveMethod?: boolean },
+) {
+  const shop = treaty<App>(origin, { parseDate: false }).api;
+  const token = await dataOf(shop.dev.idp.token.post({ email }));
+  const register = await shop.register.post({
+    ...token,
+    email,
+    providerId: "google.com",
+    period: 1,
+    tariff: 1,
+  });
+  if (register.error)
+    throw new Error(`/api/register: ${register.status} ${JSON.stringify(register.error.value)}`);
+  const cookie = register.response.headers.getSetCookie()[0]?.split(";")[0];
+  const order = await dataOf(
+    shop.shop.order.post(
+      { email, uid: token.uid, tariff: 1, period: 1, ...payBy },
+      { headers: cookie ? { cookie } : {} },
+    ),
+  );
+  return { email, order };
+}
+
+/** Runs `seedOne` for indices 0..count-1, `inFlight` at once; each lane takes the next index as soon as its last is done. */
+async function seedInLanes(count: number, inFlight: number, seedOne: (index: number) => Promise<string>) {
   const accounts: string[] = [];
   let next = 0;
   const lane = async () => {

@@ -13,9 +13,23 @@ export function answerDelayMs(
   stopping: AbortSignal,
   random: (min: number, max: number) => number = randomInteger,
 ): number {
-  if (latency.latencyMs === 0 || stopping.aborted) return 0;
-  return latency.latencyMs + random(-latency.jitterMs, latency.jitterMs);
+  if (stopping.aborted) return 0;
+  return jitteredMs(latency, random);
 }
+
+const jitteredMs = (latency: AnswerLatency, random: (min: number, max: number) => number) =>
+  latency.latencyMs === 0 ? 0 : latency.latencyMs + random(-latency.jitterMs, latency.jitterMs);
+
+/**
+ * How long after its answer the payer's bank decides an SBP autopay charge, its Pay or Fail
+ * then sent: as long again as the bank took to answer (latency ± jitter), so a shop meets
+ * a slow bank's notifications as late as its answers. A charge still undecided when the
+ * server stops stays Pending in the ledger and is decided after the restart.
+ */
+export const decisionDelay =
+  (latency: AnswerLatency, random: (min: number, max: number) => number = randomInteger) =>
+  (): number =>
+    jitteredMs(latency, random);
 
 /**
  * Runs one call of the bank's server API and answers it a delay later, as a real bank

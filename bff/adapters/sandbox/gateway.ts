@@ -19,14 +19,14 @@ import { createWidgetPayments } from "./widget-payments";
  * `bankPageOrigin`: where the payer's bank page (/dev-sbp) is served, the origin of every
  * SBP QR's link (the shop's public URL; http://localhost:3000, the server's default, when
  * unset). `sbpSettlementDelayMs`: how long after its answer an SBP autopay charge is
- * settled (0: at the next turn of the event loop).
+ * settled (0: at the next turn of the event loop; a function: drawn for each charge).
  */
 export type SandboxSettings = {
   apiSecret: string;
   notificationUrl: string;
   delivery?: DeliveryPolicy;
   bankPageOrigin?: string;
-  sbpSettlementDelayMs?: number;
+  sbpSettlementDelayMs?: number | (() => number);
 };
 
 /**

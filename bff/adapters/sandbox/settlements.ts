@@ -5,10 +5,10 @@ import { logger } from "../../platform/logger";
  * outcome (the ledger's status, then Pay or Fail) comes later, as the payer's bank decides.
  * Each settlement starts once its call was answered (`after`) and `delayMs` more have
  * passed, so the shop reads the answer before the notification, as it would from the real
- * gateway. `settled()` lets a test, or GET /api/dev/sandbox/sbp/settled, wait for all of
+ * gateway (a function: a delay drawn for each). `settled()` lets a test, or GET /api/dev/sandbox/sbp/settled, wait for all of
  * them without guessing a time.
  */
-export function createSettlements(delayMs = 0) {
+export function createSettlements(delayMs: number | (() => number) = 0) {
   const running = new Set<Promise<void>>();
   /** While set, the payers' banks decide nothing (see `hold`). */
   let held: Promise<void> | undefined;
@@ -16,7 +16,7 @@ export function createSettlements(delayMs = 0) {
     schedule(after: Promise<unknown>, work: () => Promise<void>): void {
       const done: Promise<void> = after
         .then(() => held)
-        .then(() => Bun.sleep(delayMs))
+        .then(() => Bun.sleep(typeof delayMs === "number" ? delayMs : delayMs()))
         .then(work)
         .catch((error: unknown) => {
           // A settlement that failed leaves its charge Pending in the ledger, where a look-up

@@ -27,7 +27,7 @@ export type YooKassaSandboxSettings = {
   notificationUrl: string;
   pageOrigin: string;
   delivery?: DeliveryPolicy;
-  sbpSettlementDelayMs?: number;
+  sbpSettlementDelayMs?: number | (() => number);
 };
 
 /** Where the sandbox's API lives under the shop's origin (DESIGN §6). */

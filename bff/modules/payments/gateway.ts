@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Database } from "../../../db/database";
 import { createGatewayClient, type GatewayClient } from "../../adapters/cloudpayments/client";
+import { decisionDelay } from "../../adapters/sandbox/answer-delay";
 import { createSandboxGateway, type SandboxGateway } from "../../adapters/sandbox/gateway";
 import { openLedger } from "../../adapters/sandbox/ledger";
 import { createSandboxOrderClient, sharedSandboxUrl } from "../../adapters/sandbox/order-client";
@@ -92,6 +93,11 @@ function createCloudPayments(
     // Another process's shop, when this instance is only its bank (SANDBOX_NOTIFICATION_URL).
     notificationUrl: config.sandboxNotificationUrl ?? `${loopbackOrigin}/api/payments/cloudpayments`,
     bankPageOrigin: config.publicUrl,
+    // The payer's bank decides an SBP autopay charge as slowly as the sandbox answers.
+    sbpSettlementDelayMs: decisionDelay({
+      latencyMs: config.sandboxLatencyMs,
+      jitterMs: config.sandboxJitterMs,
+    }),
   });
   return {
     gateway,

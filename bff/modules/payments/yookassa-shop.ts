@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Database } from "../../../db/database";
+import { decisionDelay } from "../../adapters/sandbox/answer-delay";
 import { createYooKassaClient, type YooKassaClient } from "../../adapters/yookassa/client";
 import { openYooKassaLedger } from "../../adapters/yookassa-sandbox/ledger";
 import {
@@ -60,6 +61,11 @@ export function createYooKassaShop(
           secretKey: config.yooKassaSecretKey,
           notificationUrl: `${loopbackOrigin}${yooKassaNotificationPath}`,
           pageOrigin: config.publicUrl,
+          // The payer's bank decides an SBP autopay charge as slowly as the sandbox answers.
+          sbpSettlementDelayMs: decisionDelay({
+            latencyMs: config.sandboxLatencyMs,
+            jitterMs: config.sandboxJitterMs,
+          }),
         })
       : undefined,
   };

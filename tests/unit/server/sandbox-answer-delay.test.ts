@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { answerDelayMs, createSlowAnswers } from "../../../bff/adapters/sandbox/answer-delay";
+import { answerDelayMs, createSlowAnswers, decisionDelay } from "../../../bff/adapters/sandbox/answer-delay";
 
 // The sandbox bank's wait before an answer (SANDBOX_LATENCY_MS ± SANDBOX_JITTER_MS): chosen
 // when a call arrives, none once the server is stopping, and always after the work.
@@ -30,6 +30,15 @@ describe("answerDelayMs: latency ± a uniformly random jitter", () => {
   test("no latency, or a server that is stopping, means no wait", () => {
     expect(answerDelayMs({ latencyMs: 0, jitterMs: 0 }, running)).toBe(0);
     expect(answerDelayMs({ latencyMs: 300, jitterMs: 50 }, stopped)).toBe(0);
+  });
+});
+
+describe("decisionDelay: the payer's bank decides an SBP autopay charge as slowly as it answers", () => {
+  test("a delay of its own for each charge, latency ± jitter; none without a latency", () => {
+    const draws = [50, -50, 7];
+    const delay = decisionDelay({ latencyMs: 300, jitterMs: 50 }, () => draws.shift() ?? 0);
+    expect([delay(), delay(), delay()]).toEqual([350, 250, 307]);
+    expect(decisionDelay({ latencyMs: 0, jitterMs: 0 })()).toBe(0);
   });
 });
 
