@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
 import { type GatewayGuard, jsonData } from "./sandbox-gateway-guard";
+import { refuseWhileDown, sandboxOutageOf } from "./sandbox-outage";
 
 /** The body of both QR calls, as the real gateway takes it. */
 const qrRequest = t.Object({
@@ -93,6 +94,11 @@ export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments"
         "/pay",
         async ({ body }) => {
           const { cloudPayments, yooKassa } = sbpBanks(context);
+          // The payer's bank app reaches the provider that made the QR: not while it is down.
+          if (cloudPayments?.describeQr(body.qr))
+            refuseWhileDown(sandboxOutageOf(context, "cloudpayments"), "cloudpayments");
+          else if (yooKassa?.describeQr(body.qr))
+            refuseWhileDown(sandboxOutageOf(context, "yookassa"), "yookassa");
           const answer = (await cloudPayments?.payQr(body)) ?? (await yooKassa?.payQr(body));
           if (!answer) throw new AppError("sbp_qr_not_found");
           return answer;
