@@ -89,7 +89,7 @@ export type SimulationReport = {
   routeChanges: number;
   /** SBP autopay renewals answered pending, counted neither paid nor declined by the pass, then settled by Pay or Fail. */
   pendingSettled: number;
-  /** Of those, seen still pending after their pass with the period not yet extended. */
+  /** Of those, seen pending after their pass (the banks' decisions held) with the period not yet extended. */
   pendingSeen: number;
   /** SBP autopay bindings the payer's bank revoked at a renewal (6001): renewals stopped, access to the period's end. */
   sbpRevoked: number;
@@ -173,6 +173,8 @@ type Customer = {
   method: PaymentMethod;
   /** How the payer's bank treats later charges of an SBP autopay binding. */
   sbpAccount: SbpAccount;
+  /** Turned auto-renewal off at some point (a renewal may then never come). */
+  hasCanceled: boolean;
 };
 
 type Promo = { code: string; percent: number; lastDay: string };
@@ -403,6 +405,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       provider: "cloudpayments",
       method,
       sbpAccount: bankRoll < 0.1 ? "revoked" : bankRoll < 0.2 ? "declinesLater" : "ok",
+      hasCanceled: false,
     };
     customers[index] = customer;
     const earlier = payers;
@@ -629,8 +632,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   const unanswered = new Map<number, { subscriptionId: number; periodIndex: number }>();
   /** Their accounts: not due for a pass while the attempt is pending (no second charge), so not "missed". */
   const unansweredUsers = new Set<number>();
-  /** The periods the outage's attempts were for, to be charged exactly once after it. */
+  /** The periods the outage's attempts were for, to be charged exactly once after it, and whose. */
   const outagePeriods = new Set<string>();
+  const outageCustomers = new Map<string, Customer>();
 
   /**
    * A renewal goes where the saved method is held, whatever the routes say now and whatever
@@ -670,6 +674,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       });
       unansweredUsers.add(attempt.user_id);
       outagePeriods.add(`${attempt.subscription_id}/${attempt.period_index}`);
+      outageCustomers.set(`${attempt.subscription_id}/${attempt.period_index}`, customer);
       return;
     }
     if (attempt.status === "pending") {
@@ -737,20 +742,25 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         batchOf.set(userId, Math.floor(position / claimBatch));
       });
     report.largestPass = Math.max(report.largestPass, batchOf.size);
+    // SBP autopay charges are answered pending and decided by the payer's bank after the
+    // answer (DESIGN §6). The banks' decisions are held through the pass, so every such
+    // charge is seen undecided: pending, its period not extended, whatever the pass did.
+    await dataOf(api.dev.sandbox.sbp.hold.post({ isHeld: true }));
     const run = await dataOf(api.dev.billing.run.post());
     const isOutagePass = down.isDown;
-    // SBP autopay charges are answered pending and decided by the payer's bank after the
-    // answer (DESIGN §6): one seen undecided must not have extended its period yet.
-    const undecided = await database.all<{ user_id: number; end_date: number | null }>(
-      `SELECT p.user_id, s.end_date FROM payments p JOIN subscriptions s ON s.id = p.subscription_id
-       WHERE p.id > ? AND p.kind = 'renewal' AND p.status = 'pending' AND p.method = 'sbp' AND p.provider <> ?`,
+    const undecided = await database.all<{ user_id: number; end_date: number | null; status: string }>(
+      `SELECT p.user_id, p.status, s.end_date FROM payments p JOIN subscriptions s ON s.id = p.subscription_id
+       WHERE p.id > ? AND p.kind = 'renewal' AND p.amount > 0 AND p.method = 'sbp' AND p.provider <> ?`,
       [lastPaymentId, isOutagePass ? outage.provider : ""],
     );
     for (const charge of undecided) {
       report.pendingSeen++;
+      if (charge.status !== "pending")
+        problem(`account ${charge.user_id}: an SBP charge ${charge.status} before its bank decided`);
       if (charge.end_date !== (before.get(charge.user_id)?.endDate ?? null))
         problem(`account ${charge.user_id}: period extended by an SBP charge still pending`);
     }
+    await dataOf(api.dev.sandbox.sbp.hold.post({ isHeld: false }));
     await dataOf(api.dev.sandbox.sbp.settled.get());
     const after = await standings();
     const attempts = await database.all<{
@@ -907,7 +917,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     if (standing.status === "ACTIVE" && roll < 0.004) {
       const answer = await asCustomer(customer, api.subscriptions.cancel.post);
       if (answer.status !== 200) problem(`${customer.email}: cancel → ${answer.status}`);
-      else report.cancels++;
+      else {
+        report.cancels++;
+        customer.hasCanceled = true;
+      }
     } else if (standing.status === "CANCELED" && live && standing.hasCard && roll < 0.05) {
       const answer = await asCustomer(customer, api.subscriptions.resume.post);
       if (answer.status !== 200) problem(`${customer.email}: resume → ${answer.status}`);
@@ -1011,6 +1024,18 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       if (!outagePeriods.has(`${row.subscription_id}/${row.period_index}`)) continue;
       if (Number(row.count) === 1) report.outageRecharged++;
     }
+    // A period the outage met and no bank decided afterwards was dropped for the outage.
+    const decided = new Set(
+      (
+        await database.all<{ subscription_id: number; period_index: number }>(
+          `SELECT subscription_id, period_index FROM payments WHERE kind = 'renewal' AND status <> 'pending'
+             AND (decline_reason IS NULL OR decline_reason <> 'not sent to the gateway')`,
+        )
+      ).map((row) => `${row.subscription_id}/${row.period_index}`),
+    );
+    for (const [key, customer] of outageCustomers)
+      if (!decided.has(key) && !customer.cardRemoved && !customer.refunded && !customer.hasCanceled)
+        problem(`${customer.email}: the renewal the outage met (${key}) was never charged after it`);
   };
 
   // --- the story ----------------------------------------------------------------------

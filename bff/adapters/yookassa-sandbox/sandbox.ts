@@ -79,6 +79,8 @@ export function createYooKassaSandbox(
     ...createConfirmations({ ledger, clock, notify, view }),
     /** Resolves once every SBP autopay charge answered pending so far is decided and told. */
     settled: settlements.settled,
+    /** The payers' banks decide nothing until the returned function is called (tests, the demo's hold). */
+    holdDecisions: settlements.hold,
     entries: (accountId?: string) => ledgerEntries(ledger, accountId),
   };
 }

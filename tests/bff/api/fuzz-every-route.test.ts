@@ -239,9 +239,11 @@ describe("no input to any documented route gives a 5xx or shows internals", () =
 
   // A plausible body of the sandboxes' outage switch takes one down: the routes fuzzed after
   // it would meet a provider answering 503, which is no answer of theirs.
-  afterEach(() => {
+  // So does the hold on the SBP banks' decisions: a later wait for them would never end.
+  afterEach(async () => {
     context.payments.sandbox?.outage.set(false);
     context.payments.yookassa?.sandbox?.outage.set(false);
+    await dataOf(api.dev.sandbox.sbp.hold.post({ isHeld: false }));
   });
 
   afterAll(() => {

@@ -84,6 +84,7 @@ test("billing simulation: 240 customers over 24 months reconcile to the kopeck",
   expect(report.firstPayments["cloudpayments/card"]).toBeGreaterThan(report.paying / 3);
   expect(report.routeChanges).toBeGreaterThan(1);
   expect(report.pendingSettled).toBeGreaterThan(0);
+  expect(report.pendingSeen).toBe(report.pendingSettled);
   expect(report.sbpRevoked).toBeGreaterThan(0);
   expect(report.outageRenewals).toBeGreaterThan(0);
   expect(report.outageRecharged).toBeGreaterThan(0);
