@@ -195,6 +195,9 @@ const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 export async function runBillingSimulation(options: SimulationOptions): Promise<SimulationReport> {
   const { send, database } = options;
   const random = prng(options.seed);
+  // How each customer pays (method, the bank's later answers) has draws of its own, so the
+  // rest of the story (tariffs, trials, promos, actions) is what the same seed always made.
+  const payRandom = prng(options.seed + 1_000_003);
   const concurrency = options.concurrency ?? 1;
   const log = options.log ?? (() => {});
   const problems: string[] = [];
@@ -393,8 +396,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     ).referralCode;
 
   const join = async (index: number, joinDay: number) => {
-    const method: PaymentMethod = random.chance(0.28) ? "sbp" : "card";
-    const bankRoll = random.next();
+    const method: PaymentMethod = payRandom.chance(0.28) ? "sbp" : "card";
+    const bankRoll = payRandom.next();
+    // Drawn for every customer, so the story's other draws stay those of the same seed.
+    const card = cardFor(index);
     const customer: Customer = {
       index,
       email: `sim${options.seed}-${index}@example.com`,
@@ -408,8 +413,8 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       inviter: undefined,
       promo: undefined,
       cards: new Set(),
-      // SBP pays from a bank account: no card, so none of the card pool's trials is used.
-      card: method === "card" ? cardFor(index) : { number: "", expiry: "" },
+      // SBP pays from a bank account: no card.
+      card: method === "card" ? card : { number: "", expiry: "" },
       devices: 0,
       cardRemoved: false,
       refunded: false,
