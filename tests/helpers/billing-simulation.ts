@@ -803,6 +803,14 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     // The pre-charge notices this pass queued (DESIGN §13(a)): each states the rule's amount,
     // priced like a charge: from the accounts as the pass found them when it was due then
     // (queued in place of a charge), else as the pass left them (queued for the next days).
+    // The accounts as the pass left them, which priced its later batches and its notices: an
+    // SBP renewal was still pending then (its bank's decision held), its account as it was.
+    const leftByPass = new Map(after);
+    for (const attempt of attempts)
+      if (attempt.method === "sbp" && attempt.amount > 0) {
+        const was = before.get(attempt.user_id);
+        if (was) leftByPass.set(attempt.user_id, was);
+      }
     const notices = await database.all<{
       id: number;
       subscription_id: number;
@@ -827,7 +835,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         customer.tariff,
         customer.devices,
         promoPercent,
-        dueAtStart ? countsInBatch(customer, batchOf, before, after) : counts(customer, after),
+        dueAtStart ? countsInBatch(customer, batchOf, before, leftByPass) : counts(customer, leftByPass),
       );
       if (notice.amount !== expected)
         problem(
@@ -854,7 +862,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         problem(`renewal ${attempt.id} of an unknown account ${attempt.user_id}`);
         continue;
       }
-      const invitees = countsInBatch(customer, batchOf, before, after);
+      const invitees = countsInBatch(customer, batchOf, before, leftByPass);
       const promoPercent = customer.promo && customer.promo.lastDay >= promoDay ? customer.promo.percent : 0;
       const rule = expectedRenewal(customer.tariff, customer.devices, promoPercent, invitees);
       // Never more than the period's notice stated (a free renewal needs none).
