@@ -90,5 +90,6 @@ test("billing simulation: 240 customers over 24 months reconcile to the kopeck",
   expect(report.outageRecharged).toBeGreaterThan(0);
   expect(report.failoverPurchases).toBeGreaterThan(0);
   expect(report.yooKassaPayments).toBeGreaterThan(0);
-  // 75 s on a quiet 2-core machine; 611 s on SQLite when other test runs shared it.
+  // 30–40 s on SQLite and 60 s on PostgreSQL on the 2-core machine with a little other work
+  // (as before payment methods were mixed in); 611 s on SQLite when other test runs shared it.
 }, 1_800_000);
