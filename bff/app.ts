@@ -32,7 +32,7 @@ import { signInModule } from "./modules/sign-in";
 import { createIdentityProviders } from "./modules/sign-in/providers";
 import { subscriptionsModule } from "./modules/subscriptions";
 import { createAddressResolver } from "./platform/client-address";
-import type { Clock } from "./platform/clock";
+import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 import { errorHandler } from "./platform/error-handler";
 import { AppError } from "./platform/errors";
@@ -74,6 +74,7 @@ export async function createContext(
     mail: overrides.mail ?? createMailTransport(config),
     metrics,
     stopping: overrides.stopping ?? new AbortController().signal,
+    leaseClock: overrides.leaseClock ?? systemClock,
   };
 }
 

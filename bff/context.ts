@@ -27,7 +27,13 @@ export type AppContext = {
   metrics: Metrics;
   /** Aborted when the server shuts down: a renewal pass ends after its current batch. */
   stopping: AbortSignal;
+  /**
+   * Real time for the renewal passes' leases (DESIGN §15), never the billing test clock: a
+   * lease guards calls in flight now. A test may put one it can move, to let a lease lapse
+   * without waiting its 30 s.
+   */
+  leaseClock: Clock;
 };
 
 /** Parts a test (or the server, for `stopping`) may put in place of the defaults. */
-export type ContextOverrides = { mail?: MailTransport; stopping?: AbortSignal };
+export type ContextOverrides = { mail?: MailTransport; stopping?: AbortSignal; leaseClock?: Clock };

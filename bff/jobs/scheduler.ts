@@ -12,7 +12,10 @@ import { runRetention } from "./retention";
  * retention's batches are safe to repeat. Stopping waits for the pass under way.
  */
 export function startRenewalScheduler(
-  context: Pick<AppContext, "database" | "clock" | "config" | "payments" | "mail" | "metrics" | "stopping">,
+  context: Pick<
+    AppContext,
+    "database" | "clock" | "config" | "payments" | "mail" | "metrics" | "stopping" | "leaseClock"
+  >,
   intervalMs: number,
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
@@ -20,7 +23,7 @@ export function startRenewalScheduler(
   // running (nor the other way round), and the log says which one failed.
   const pass = async () => {
     try {
-      const counts = await runRenewals(context);
+      const counts = await runRenewals(context, { leaseClock: context.leaseClock });
       if (counts.charged + counts.free + counts.recovered > 0) logger.info("renewal pass", counts);
     } catch (error) {
       logger.error("renewal pass failed", { error: errorText(error) });

@@ -146,6 +146,7 @@ export const errorStatus = {
   gateway_credentials_wrong: 401,
   invalid_card_expiry: 400,
   sbp_qr_not_found: 404,
+  sandbox_provider_down: 503,
   sandbox_payment_not_found: 404,
   docs_not_served: 404,
   docs_file_not_found: 404,

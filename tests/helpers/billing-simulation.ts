@@ -1,10 +1,22 @@
 import { treaty } from "@elysiajs/eden";
 import { approvingCards } from "../../bff/adapters/sandbox/cards";
 import type { App } from "../../bff/app";
+import { leaseMs } from "../../bff/jobs/renewal-lease";
+import type { PaymentMethod, PaymentProvider } from "../../core/payment-methods";
 import type { Database } from "../../db/database";
 import { type Api, dataOf, identityOf, sessionOf } from "./api";
+import { type Card, type FirstOrder, payFirstOrder } from "./billing-simulation/first-payment";
+import { reconcile } from "./billing-simulation/reconcile";
+import {
+  everyRoute,
+  firstProviderOn,
+  isHealthy,
+  putRoutes,
+  type Route,
+  routeOf,
+} from "./billing-simulation/routes";
 import { registerBody } from "./customers";
-import type { LedgerEntry } from "./payments";
+import type { SbpAccount } from "./sbp";
 import { prng } from "./seeded-random";
 
 /**
@@ -32,6 +44,15 @@ export type SimulationOptions = {
   onDay?: (day: number) => void | Promise<void>;
   /** Requests in flight at once when many customers act in the same step. */
   concurrency?: number;
+  /**
+   * Waits until the renewal passes' leases taken during the outage have lapsed (30 s of real
+   * time), so that the first pass after it settles what the outage left unanswered. The
+   * outage lasts days of the test clock but a fraction of a second of real time; a test that
+   * can move the lease clock does so instead of waiting.
+   */
+  waitForLeases?: () => Promise<void>;
+  /** The provider that is down, and from which day of the story to which (the end not included). */
+  outage?: { provider: PaymentProvider; fromDay: number; toDay: number };
   log?: (line: string) => void;
 };
 
@@ -60,6 +81,30 @@ export type SimulationReport = {
   noticesDelayed: number;
   /** New notices queued by device slots bought after their renewal's notice (DESIGN §13(a)). */
   slotNotices: number;
+  /** First payments by provider and method ("cloudpayments/card", "yookassa/sbp", …). */
+  firstPayments: Record<Route, number>;
+  /** Completed renewal charges by provider and method. */
+  renewals: Record<Route, number>;
+  /** Times the administrator reordered the payment routes. */
+  routeChanges: number;
+  /** SBP autopay renewals answered pending, counted neither paid nor declined by the pass, then settled by Pay or Fail. */
+  pendingSettled: number;
+  /** Of those, seen pending after their pass (the banks' decisions held) with the period not yet extended. */
+  pendingSeen: number;
+  /** SBP autopay bindings the payer's bank revoked at a renewal (6001): renewals stopped, access to the period's end. */
+  sbpRevoked: number;
+  /** Renewal attempts sent while their provider was down (no answer: pending until looked up). */
+  outageRenewals: number;
+  /** Of the periods those attempts were for, charged exactly once after the provider came back. */
+  outageRecharged: number;
+  /** New purchases during the outage that the server sent to the other provider (routes put the one down first). */
+  failoverPurchases: number;
+  /** First payments refused by the provider that was down (503) and paid on a later day. */
+  deferredPurchases: number;
+  /** YooKassa ledger payments reconciled. */
+  yooKassaPayments: number;
+  /** First orders opened and never paid (met the outage). */
+  abandonedOrders: number;
   problems: string[];
 };
 
@@ -101,7 +146,6 @@ export function expectedRenewal(
   return Math.floor((scaled + 50 * whole) / (100 * whole)) * 100;
 }
 
-type Card = { number: string; expiry: string; reused?: boolean };
 const fingerprint = (card: Card) => `${card.number}|${card.expiry}`;
 
 type Customer = {
@@ -124,6 +168,13 @@ type Customer = {
   cardRemoved: boolean;
   refunded: boolean;
   paid: boolean;
+  /** Where the first payment was taken: every renewal must be charged there. */
+  provider: PaymentProvider;
+  method: PaymentMethod;
+  /** How the payer's bank treats later charges of an SBP autopay binding. */
+  sbpAccount: SbpAccount;
+  /** Turned auto-renewal off at some point (a renewal may then never come). */
+  hasCanceled: boolean;
 };
 
 type Promo = { code: string; percent: number; lastDay: string };
@@ -144,6 +195,9 @@ const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 export async function runBillingSimulation(options: SimulationOptions): Promise<SimulationReport> {
   const { send, database } = options;
   const random = prng(options.seed);
+  // How each customer pays (method, the bank's later answers) has draws of its own, so the
+  // rest of the story (tariffs, trials, promos, actions) is what the same seed always made.
+  const payRandom = prng(options.seed + 1_000_003);
   const concurrency = options.concurrency ?? 1;
   const log = options.log ?? (() => {});
   const problems: string[] = [];
@@ -170,8 +224,25 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     largestPass: 0,
     noticesDelayed: 0,
     slotNotices: 0,
+    firstPayments: Object.fromEntries(everyRoute.map((route) => [route, 0])) as Record<Route, number>,
+    renewals: Object.fromEntries(everyRoute.map((route) => [route, 0])) as Record<Route, number>,
+    routeChanges: 0,
+    pendingSettled: 0,
+    pendingSeen: 0,
+    sbpRevoked: 0,
+    outageRenewals: 0,
+    outageRecharged: 0,
+    failoverPurchases: 0,
+    deferredPurchases: 0,
+    yooKassaPayments: 0,
+    abandonedOrders: 0,
     problems,
   };
+  const outage = options.outage ?? { provider: "cloudpayments", fromDay: 44, toDay: 49 };
+  /** The story's day, for the failover check (which provider the routes put first). */
+  let lastDay = 0;
+  /** Whether the outage's provider is down now, and whether the server has seen it fail (skips it). */
+  const down = { isDown: false, isSeenDown: false };
 
   const api = clientOver(send);
 
@@ -182,15 +253,27 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
 
   // --- staff: an administrator creates the promo codes and makes the refunds ---------
   const admin = await options.createAdmin();
-  let staff: { headers: Record<string, string>; at: number } | undefined;
+  let staff:
+    | { headers: Record<string, string>; at: number; refreshToken: string; signedInAt: number }
+    | undefined;
   const staffHeaders = async () => {
-    // Access tokens last 15 minutes of the (moving) test clock: sign in again when stale.
+    // Access tokens last 15 minutes of the (moving) test clock: refreshed when stale, as the
+    // panel does, while the sign-in's refresh tokens last (30 days); else a new sign-in,
+    // whose Argon2id check is the dearer call.
     if (staff && now - staff.at < 10 * 60_000) return staff.headers;
+    if (staff && now - staff.signedInAt < 29 * dayMs) {
+      const refreshed = await api.auth.refreshToken.post({ refreshToken: staff.refreshToken });
+      if (refreshed.data) {
+        staff = { ...staff, headers: { authorization: `Bearer ${refreshed.data.accessToken}` }, at: now };
+        staff.refreshToken = refreshed.data.refreshToken;
+        return staff.headers;
+      }
+    }
     const captcha = await solveCaptcha(api);
-    const { accessToken } = await dataOf(
+    const { accessToken, refreshToken } = await dataOf(
       api.auth.login.post({ username: admin.username, password: admin.password, captcha }),
     );
-    staff = { headers: { authorization: `Bearer ${accessToken}` }, at: now };
+    staff = { headers: { authorization: `Bearer ${accessToken}` }, at: now, refreshToken, signedInAt: now };
     return staff.headers;
   };
   const promos: Promo[] = [];
@@ -277,12 +360,32 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     if (now - customer.cookieAt > 20 * dayMs) await signInAgain(customer);
     return call(identityOf(customer), sessionOf(customer));
   };
-  const order = async (customer: Customer) =>
-    dataOf(
-      asCustomer(customer, (identity, session) =>
-        api.shop.order.post({ ...identity, tariff: customer.tariff, period: customer.trialDays }, session),
+  /** The first order, by the customer's method (SBP with autopay allowed); undefined when its provider was down (503). */
+  const order = async (customer: Customer): Promise<FirstOrder | undefined> => {
+    const answer = await asCustomer(customer, (identity, session) =>
+      api.shop.order.post(
+        {
+          ...identity,
+          tariff: customer.tariff,
+          period: customer.trialDays,
+          method: customer.method,
+          saveMethod: customer.method === "sbp",
+        },
+        session,
       ),
     );
+    if (answer.status === 503 && down.isDown) return undefined;
+    if (answer.status !== 200 || !answer.data)
+      throw new Error(`order of ${customer.email}: ${answer.status} ${JSON.stringify(answer.error?.value)}`);
+    const placed = answer.data;
+    const provider = placed.provider ?? "cloudpayments";
+    // Failover (DESIGN §6): once the server has seen the provider fail, no purchase goes there.
+    if (down.isSeenDown && provider === outage.provider)
+      problem(`${customer.email}: a new purchase sent to ${provider}, which the server saw down`);
+    if (down.isDown && provider !== outage.provider && firstProviderOn(lastDay) === outage.provider)
+      report.failoverPurchases++;
+    return placed;
+  };
   const pay = async (invoiceId: string, card: Card) =>
     dataOf(api.dev.sandbox.pay.post({ invoiceId, cardNumber: card.number, expiry: card.expiry }));
   const referralCodeOf = async (customer: Customer) =>
@@ -293,6 +396,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     ).referralCode;
 
   const join = async (index: number, joinDay: number) => {
+    const method: PaymentMethod = payRandom.chance(0.28) ? "sbp" : "card";
+    const bankRoll = payRandom.next();
+    // Drawn for every customer, so the story's other draws stay those of the same seed.
+    const card = cardFor(index);
     const customer: Customer = {
       index,
       email: `sim${options.seed}-${index}@example.com`,
@@ -306,11 +413,16 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       inviter: undefined,
       promo: undefined,
       cards: new Set(),
-      card: cardFor(index),
+      // SBP pays from a bank account: no card.
+      card: method === "card" ? card : { number: "", expiry: "" },
       devices: 0,
       cardRemoved: false,
       refunded: false,
       paid: false,
+      provider: "cloudpayments",
+      method,
+      sbpAccount: bankRoll < 0.1 ? "revoked" : bankRoll < 0.2 ? "declinesLater" : "ok",
+      hasCanceled: false,
     };
     customers[index] = customer;
     const earlier = payers;
@@ -333,36 +445,62 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     await signInAgain(customer, code);
     if (signUpPromo) applyPromoToModel(customer, signUpPromo);
     if (laterPromo) await applyPromo(customer, laterPromo);
+    await payFirst(customer, { tryInviterCard, declinedFirst });
+  };
+  /** Customers whose first payment met the provider that was down: they pay on a later day. */
+  const awaitingPayment: Customer[] = [];
+  /**
+   * The first order and its payment, wherever the routes send it. The trial-rule probes (the
+   * inviter's card, the declining card) are made where the widget's Check can refuse them:
+   * an order that went to CloudPayments by card.
+   */
+  const payFirst = async (
+    customer: Customer,
+    probes: { tryInviterCard: boolean; declinedFirst: boolean },
+  ) => {
     let widget = await order(customer);
-    customer.userId = Number(widget.accountId.replace("customer-", ""));
-    if (widget.amount * 100 !== trialAmount)
-      problem(`${customer.email}: first order ${widget.amount}, not the trial`);
-    if (tryInviterCard && customer.inviter !== undefined) {
+    const isWidget = (placed: FirstOrder | undefined): placed is FirstOrder =>
+      placed !== undefined && placed.sbp === undefined && placed.confirmationUrl === undefined;
+    if (isWidget(widget) && probes.tryInviterCard && customer.inviter !== undefined) {
       // The inviter's card already had its trial: Check refuses the 1-unit payment (code 13).
       const inviterCard = customers[customer.inviter]?.card;
-      if (inviterCard) {
+      if (inviterCard?.number) {
         const paid = await pay(widget.invoiceId, inviterCard);
         if (paid.success) problem(`${customer.email}: trial paid again with the inviter's card`);
         widget = await order(customer);
       }
     }
-    if (declinedFirst) {
+    if (isWidget(widget) && probes.declinedFirst) {
       const paid = await pay(widget.invoiceId, { number: cardNumbers.declined, expiry: "01/29" });
       if (paid.success) problem(`${customer.email}: the declined test card paid`);
       widget = await order(customer);
     }
+    const paid = widget
+      ? await payFirstOrder(api, widget, { card: customer.card, account: customer.sbpAccount })
+      : { isPaid: false, isProviderDown: true, answer: "order refused: provider down" };
+    if (paid.isProviderDown) {
+      if (!down.isDown) problem(`${customer.email}: first payment answered 503 with no provider down`);
+      awaitingPayment.push(customer);
+      return;
+    }
+    if (!widget) return;
+    customer.userId = Number(widget.accountId.replace("customer-", ""));
+    byUser.set(customer.userId, customer);
+    customer.provider = widget.provider ?? "cloudpayments";
+    if (widget.amount * 100 !== trialAmount)
+      problem(`${customer.email}: first order ${widget.amount}, not the trial`);
     const isPoolCard = customer.card.reused !== true;
-    const paid = await pay(widget.invoiceId, customer.card);
-    if (!paid.success && isPoolCard)
-      problem(`${customer.email}: first payment failed (${JSON.stringify(paid)})`);
-    if (!paid.success && !isPoolCard) {
+    if (!paid.isPaid && isPoolCard)
+      problem(`${customer.email}: first payment failed (${JSON.stringify(paid.answer)})`);
+    if (!paid.isPaid && !isPoolCard) {
       if (paid.checkCode !== 13) problem(`${customer.email}: reused card's trial not refused at Check`);
       report.unpaidNoCard++;
     }
-    customer.paid = paid.success;
-    customer.cards.add(fingerprint(customer.card));
-    if (paid.success) {
+    customer.paid = paid.isPaid;
+    if (customer.method === "card") customer.cards.add(fingerprint(customer.card));
+    if (paid.isPaid) {
       report.paying++;
+      report.firstPayments[routeOf(customer.provider, customer.method)]++;
       payers.push(customer);
     }
   };
@@ -507,6 +645,104 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     report.slotNotices += queued.length;
   };
 
+  /** Renewal attempts the provider left unanswered while down: pending until a pass after it looks them up. */
+  const unanswered = new Map<number, { subscriptionId: number; periodIndex: number }>();
+  /** Their accounts: not due for a pass while the attempt is pending (no second charge), so not "missed". */
+  const unansweredUsers = new Set<number>();
+  /** The periods the outage's attempts were for, to be charged exactly once after it, and whose. */
+  const outagePeriods = new Set<string>();
+  const outageCustomers = new Map<string, Customer>();
+
+  /**
+   * A renewal goes where the saved method is held, whatever the routes say now and whatever
+   * is down (DESIGN §6): the first payment's provider and method. An SBP charge was answered
+   * pending and is decided by now (the banks were waited for); one the outage left
+   * unanswered stays pending. A binding the payer's bank revoked (6001) stops renewals and
+   * keeps access to the period's end, with no dunning.
+   */
+  const checkRenewalRoute = (
+    customer: Customer,
+    attempt: {
+      id: number;
+      user_id: number;
+      status: string;
+      amount: number;
+      provider: PaymentProvider;
+      method: PaymentMethod;
+      subscription_id: number;
+      period_index: number;
+    },
+    before: Map<number, Standing>,
+    after: Map<number, Standing>,
+    isOutagePass: boolean,
+  ) => {
+    if (attempt.provider !== customer.provider || attempt.method !== customer.method)
+      problem(
+        `${customer.email}: renewal ${attempt.id} charged by ${attempt.provider}/${attempt.method}, the method is held by ${customer.provider}/${customer.method}`,
+      );
+    if (attempt.amount === 0) return;
+    if (isOutagePass && attempt.provider === outage.provider) {
+      report.outageRenewals++;
+      if (attempt.status !== "pending")
+        problem(`${customer.email}: renewal ${attempt.id} ${attempt.status} with its provider down`);
+      unanswered.set(attempt.id, {
+        subscriptionId: attempt.subscription_id,
+        periodIndex: attempt.period_index,
+      });
+      unansweredUsers.add(attempt.user_id);
+      outagePeriods.add(`${attempt.subscription_id}/${attempt.period_index}`);
+      outageCustomers.set(`${attempt.subscription_id}/${attempt.period_index}`, customer);
+      return;
+    }
+    if (attempt.status === "pending") {
+      problem(`${customer.email}: renewal ${attempt.id} still pending after the banks decided`);
+      return;
+    }
+    if (attempt.method === "sbp") report.pendingSettled++;
+    if (attempt.method === "sbp" && attempt.status === "declined" && customer.sbpAccount === "revoked") {
+      const was = before.get(attempt.user_id);
+      const state = after.get(attempt.user_id);
+      report.sbpRevoked++;
+      customer.cardRemoved = true;
+      if (state?.hasCard !== false) problem(`${customer.email}: SBP binding revoked, still saved`);
+      if (state?.endDate !== was?.endDate || (state?.status === "EXPIRED" && (state.endDate ?? 0) > now))
+        problem(
+          `${customer.email}: SBP binding revoked: access ${state?.status} to ${isoDay(state?.endDate ?? 0)}, the period ended ${isoDay(was?.endDate ?? 0)}`,
+        );
+    }
+  };
+
+  /**
+   * After the outage: what it left unanswered was looked up at its provider (nothing was
+   * done there) and settled as never sent, never charged blindly; the periods are charged
+   * anew, once (counted at the end, when every retry has had its day).
+   */
+  const checkUnansweredSettled = async () => {
+    if (unanswered.size === 0 || down.isDown) return;
+    const ids = [...unanswered.keys()];
+    const rows = await database.all<{
+      id: number;
+      user_id: number;
+      status: string;
+      transaction_id: string | null;
+      invoice_id: string;
+    }>(
+      `SELECT id, user_id, status, transaction_id, invoice_id FROM payments WHERE id IN (${ids.map(Number).join(", ")})`,
+    );
+    unansweredUsers.clear();
+    for (const row of rows) {
+      if (row.status === "pending") {
+        unansweredUsers.add(row.user_id); // its lease has not lapsed yet: a later pass settles it
+        continue;
+      }
+      if (row.status !== "declined" || row.transaction_id !== null)
+        problem(
+          `${row.invoice_id}: left unanswered by the outage, then ${row.status} (${row.transaction_id})`,
+        );
+      unanswered.delete(row.id);
+    }
+  };
+
   const runBilling = async () => {
     const before = await standings();
     // The pass's claim batches: its due renewals in the server's order, 500 at a time.
@@ -523,7 +759,26 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         batchOf.set(userId, Math.floor(position / claimBatch));
       });
     report.largestPass = Math.max(report.largestPass, batchOf.size);
-    await dataOf(api.dev.billing.run.post());
+    // SBP autopay charges are answered pending and decided by the payer's bank after the
+    // answer (DESIGN §6). The banks' decisions are held through the pass, so every such
+    // charge is seen undecided: pending, its period not extended, whatever the pass did.
+    await dataOf(api.dev.sandbox.sbp.hold.post({ isHeld: true }));
+    const run = await dataOf(api.dev.billing.run.post());
+    const isOutagePass = down.isDown;
+    const undecided = await database.all<{ user_id: number; end_date: number | null; status: string }>(
+      `SELECT p.user_id, p.status, s.end_date FROM payments p JOIN subscriptions s ON s.id = p.subscription_id
+       WHERE p.id > ? AND p.kind = 'renewal' AND p.amount > 0 AND p.method = 'sbp' AND p.provider <> ?`,
+      [lastPaymentId, isOutagePass ? outage.provider : ""],
+    );
+    for (const charge of undecided) {
+      report.pendingSeen++;
+      if (charge.status !== "pending")
+        problem(`account ${charge.user_id}: an SBP charge ${charge.status} before its bank decided`);
+      if (charge.end_date !== (before.get(charge.user_id)?.endDate ?? null))
+        problem(`account ${charge.user_id}: period extended by an SBP charge still pending`);
+    }
+    await dataOf(api.dev.sandbox.sbp.hold.post({ isHeld: false }));
+    await dataOf(api.dev.sandbox.sbp.settled.get());
     const after = await standings();
     const attempts = await database.all<{
       id: number;
@@ -534,8 +789,10 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       period_index: number;
       created_at: number;
       notice_sent_at: number | null;
+      provider: PaymentProvider;
+      method: PaymentMethod;
     }>(
-      `SELECT p.id, p.user_id, p.amount, p.status, p.subscription_id, p.period_index, p.created_at,
+      `SELECT p.id, p.user_id, p.amount, p.status, p.subscription_id, p.period_index, p.created_at, p.provider, p.method,
          (SELECT m.sent_at FROM renewal_notices n JOIN mail_outbox m ON m.id = n.mail_id
            WHERE n.subscription_id = p.subscription_id AND n.period_index = p.period_index
            ORDER BY n.id DESC LIMIT 1) AS notice_sent_at
@@ -546,6 +803,14 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     // The pre-charge notices this pass queued (DESIGN §13(a)): each states the rule's amount,
     // priced like a charge: from the accounts as the pass found them when it was due then
     // (queued in place of a charge), else as the pass left them (queued for the next days).
+    // The accounts as the pass left them, which priced its later batches and its notices: an
+    // SBP renewal was still pending then (its bank's decision held), its account as it was.
+    const leftByPass = new Map(after);
+    for (const attempt of attempts)
+      if (attempt.method === "sbp" && attempt.amount > 0) {
+        const was = before.get(attempt.user_id);
+        if (was) leftByPass.set(attempt.user_id, was);
+      }
     const notices = await database.all<{
       id: number;
       subscription_id: number;
@@ -570,7 +835,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         customer.tariff,
         customer.devices,
         promoPercent,
-        dueAtStart ? countsInBatch(customer, batchOf, before, after) : counts(customer, after),
+        dueAtStart ? countsInBatch(customer, batchOf, before, leftByPass) : counts(customer, leftByPass),
       );
       if (notice.amount !== expected)
         problem(
@@ -578,6 +843,18 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         );
       noticed.set(`${notice.subscription_id}/${notice.period_index}`, expected);
     }
+    // The pass's own answers (DESIGN §6): an SBP charge is pending there, never paid, and
+    // a charge its provider left unanswered (down) is neither.
+    const isAnswered = (attempt: (typeof attempts)[number]) =>
+      attempt.amount > 0 && !(isOutagePass && attempt.provider === outage.provider);
+    const sentBySbp = attempts.filter((attempt) => isAnswered(attempt) && attempt.method === "sbp").length;
+    const paidByCard = attempts.filter(
+      (attempt) => isAnswered(attempt) && attempt.method === "card" && attempt.status !== "declined",
+    ).length;
+    if (run.pending !== sentBySbp || run.completed > paidByCard)
+      problem(
+        `pass at ${isoDay(now)} answered ${run.completed} completed and ${run.pending} pending; ${paidByCard} card charges paid, ${sentBySbp} SBP charges sent`,
+      );
     for (const attempt of attempts) {
       report.renewalAttempts++;
       const customer = byUser.get(attempt.user_id);
@@ -585,7 +862,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         problem(`renewal ${attempt.id} of an unknown account ${attempt.user_id}`);
         continue;
       }
-      const invitees = countsInBatch(customer, batchOf, before, after);
+      const invitees = countsInBatch(customer, batchOf, before, leftByPass);
       const promoPercent = customer.promo && customer.promo.lastDay >= promoDay ? customer.promo.percent : 0;
       const rule = expectedRenewal(customer.tariff, customer.devices, promoPercent, invitees);
       // Never more than the period's notice stated (a free renewal needs none).
@@ -605,8 +882,11 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         );
       if (attempt.amount === 0) report.free++;
       if (attempt.status === "declined") report.declinedRenewals++;
+      if (attempt.status === "completed" && attempt.amount > 0)
+        report.renewals[routeOf(attempt.provider, attempt.method)]++;
       if (attempt.amount > 0 && customer.cardRemoved)
         problem(`${customer.email}: renewal ${attempt.id} charged after the card was removed`);
+      checkRenewalRoute(customer, attempt, before, after, isOutagePass);
       // DESIGN §13: a renewed period ends its tariff's months on, on the anchor's day (the
       // last day of a shorter month), never drifting to the 28th.
       const was = before.get(attempt.user_id);
@@ -623,6 +903,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       lastPaymentId,
       (await database.get<{ id: number | null }>("SELECT MAX(id) AS id FROM payments"))?.id ?? 0,
     );
+    await checkUnansweredSettled();
     // No missed charge: whatever was due is charged, in dunning (a later retry) or over.
     for (const [userId, state] of after) {
       // A retry is dated from the due date (dunning), so after a late pass the next retry
@@ -631,6 +912,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       if (
         state.status === "ACTIVE" &&
         !triedNow &&
+        !unansweredUsers.has(userId) &&
         (state.nextChargeAt === null || state.nextChargeAt <= now)
       )
         problem(
@@ -654,10 +936,16 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     if (!standing || customer.refunded || !customer.paid) return;
     const roll = random.next();
     const live = standing.endDate !== null && standing.endDate > now;
+    // While its provider is down, nothing that needs it is tried (a slot's charge, a refund):
+    // the customer and the operator come back once it is up.
+    const isProviderDown = down.isDown && customer.provider === outage.provider;
     if (standing.status === "ACTIVE" && roll < 0.004) {
       const answer = await asCustomer(customer, api.subscriptions.cancel.post);
       if (answer.status !== 200) problem(`${customer.email}: cancel → ${answer.status}`);
-      else report.cancels++;
+      else {
+        report.cancels++;
+        customer.hasCanceled = true;
+      }
     } else if (standing.status === "CANCELED" && live && standing.hasCard && roll < 0.05) {
       const answer = await asCustomer(customer, api.subscriptions.resume.post);
       if (answer.status !== 200) problem(`${customer.email}: resume → ${answer.status}`);
@@ -668,12 +956,24 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       roll > 0.998
     ) {
       const answer = await asCustomer(customer, api.profile.removeCard.post);
-      if (answer.status !== 200) problem(`${customer.email}: removeCard → ${answer.status}`);
+      // A renewal the outage left unanswered is a charge in flight: the removal waits for it.
+      const code = (answer.error?.value as { error?: { code?: string } } | undefined)?.error?.code;
+      if (answer.status === 409 && code === "card_payment_pending" && unansweredUsers.has(customer.userId))
+        return;
+      if (answer.status !== 200) problem(`${customer.email}: removeCard → ${answer.status} ${code ?? ""}`);
       else {
         customer.cardRemoved = true;
         report.cardRemovals++;
       }
-    } else if (standing.status === "ACTIVE" && live && standing.hasCard && roll > 0.994 && roll <= 0.997) {
+    } else if (
+      standing.status === "ACTIVE" &&
+      live &&
+      standing.hasCard &&
+      customer.method === "card" &&
+      !isProviderDown &&
+      roll > 0.994 &&
+      roll <= 0.997
+    ) {
       const [noticeBefore] = (await noticesOfSubscription(standing.subscriptionId, 0)).slice(-1);
       const answer = await asCustomer(customer, api.profile.addDevice.post);
       const approves = (approvingCards as readonly string[]).includes(customer.card.number);
@@ -714,6 +1014,7 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
         await applyPromo(customer, promo);
     } else if (
       (standing.status === "ACTIVE" || standing.status === "CANCELED") &&
+      !isProviderDown &&
       roll > 0.9925 &&
       roll <= 0.9935
     ) {
@@ -729,6 +1030,43 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
     }
   };
 
+  // --- the outage ---------------------------------------------------------------------
+  /**
+   * Takes the outage's provider down or brings it back. Back up, the passes' leases taken
+   * while it was down must lapse before the next pass can look their attempts up.
+   */
+  const switchOutage = async (isDown: boolean) => {
+    if (isDown === down.isDown) return;
+    await dataOf(api.dev.sandbox.outage.post({ provider: outage.provider, isDown }));
+    down.isDown = isDown;
+    if (!isDown) await (options.waitForLeases ?? (() => Bun.sleep(leaseMs + 1_000)))();
+  };
+  /** Each period a renewal met the outage in: charged at most once, and once where it could be. */
+  const countOutageRecharges = async () => {
+    if (unanswered.size > 0) problem(`${unanswered.size} renewal attempts of the outage never settled`);
+    const completed = await database.all<{ subscription_id: number; period_index: number; count: number }>(
+      `SELECT subscription_id, period_index, COUNT(*) AS count FROM payments
+       WHERE kind = 'renewal' AND status IN ('completed', 'refunded') AND amount > 0
+       GROUP BY subscription_id, period_index`,
+    );
+    for (const row of completed) {
+      if (!outagePeriods.has(`${row.subscription_id}/${row.period_index}`)) continue;
+      if (Number(row.count) === 1) report.outageRecharged++;
+    }
+    // A period the outage met and no bank decided afterwards was dropped for the outage.
+    const decided = new Set(
+      (
+        await database.all<{ subscription_id: number; period_index: number }>(
+          `SELECT subscription_id, period_index FROM payments WHERE kind = 'renewal' AND status <> 'pending'
+             AND (decline_reason IS NULL OR decline_reason <> 'not sent to the gateway')`,
+        )
+      ).map((row) => `${row.subscription_id}/${row.period_index}`),
+    );
+    for (const [key, customer] of outageCustomers)
+      if (!decided.has(key) && !customer.cardRemoved && !customer.refunded && !customer.hasCanceled)
+        problem(`${customer.email}: the renewal the outage met (${key}) was never charged after it`);
+  };
+
   // --- the story ----------------------------------------------------------------------
   await createPromos(6);
   const joinDays = Array.from({ length: options.customers }, () => random.int(0, 90)).sort((a, b) => a - b);
@@ -736,16 +1074,27 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
   const endAt = addMonthsUtc(startedAt, options.months);
   let joined = 0;
   let promoWave = false;
+  let routesFirst: PaymentProvider | undefined;
   while (now < endAt) {
     const day = (now - startedAt) / dayMs;
+    lastDay = day;
+    const isBuying = joined < options.customers || awaitingPayment.length > 0;
+    if (isBuying && firstProviderOn(day) !== routesFirst) {
+      routesFirst = firstProviderOn(day);
+      await putRoutes(api, await staffHeaders(), routesFirst);
+      report.routeChanges++;
+    }
+    // What the server knows of the outage: once a pass met it, the provider is skipped.
+    down.isSeenDown =
+      down.isDown && isBuying && !(await isHealthy(api, await staffHeaders(), outage.provider));
+    for (const customer of awaitingPayment.splice(0)) {
+      await payFirst(customer, { tryInviterCard: false, declinedFirst: false });
+      if (customer.paid) report.deferredPurchases++;
+    }
     const joining: number[] = [];
     while (joined < options.customers && (joinDays[joined] ?? 0) <= day) joining.push(joined++);
     // Joins run one by one: an invitee needs its inviter to exist and to have paid.
-    for (const index of joining) {
-      await join(index, day);
-      const customer = customers[index];
-      if (customer) byUser.set(customer.userId, customer);
-    }
+    for (const index of joining) await join(index, day);
     if (!promoWave && day > 180) {
       promoWave = true;
       await createPromos(4);
@@ -756,7 +1105,9 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       (customer) => act(customer, standing.get(customer.userId)),
     );
     await advance(random.int(1, 3));
-    await options.onDay?.((now - startedAt) / dayMs);
+    const today = (now - startedAt) / dayMs;
+    await options.onDay?.(today);
+    await switchOutage(today >= outage.fromDay && today < outage.toDay);
     await runBilling();
     report.steps++;
     if (report.steps % 50 === 0)
@@ -770,7 +1121,18 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
          WHERE m.sent_at > n.created_at + 3600000`,
       )
     )?.count ?? 0;
-  await reconcile(database, await dataOf(api.dev.sandbox.ledger.get({ query: {} })), report, problem);
+  await switchOutage(false);
+  await dataOf(api.dev.sandbox.sbp.settled.get());
+  const reconciled = await reconcile(
+    database,
+    {
+      cloudPayments: await dataOf(api.dev.sandbox.ledger.get({ query: {} })),
+      yooKassa: await dataOf(api.dev.sandbox.yookassa.ledger.get({ query: {} })),
+    },
+    problem,
+  );
+  Object.assign(report, reconciled);
+  await countOutageRecharges();
   return report;
 }
 
@@ -784,81 +1146,6 @@ function clientOver(send: Send): Api {
     parseDate: false,
     fetcher: Object.assign(fetcher, { preconnect: fetch.preconnect }),
   }).api;
-}
-
-/**
- * Our payments and the sandbox bank's ledger, both ways: the same transactions with the
- * same invoices, amounts and outcomes, refunds summing to what we recorded, nothing
- * pending, and at most one completed renewal per subscription and period.
- */
-async function reconcile(
-  database: Database,
-  ledger: LedgerEntry[],
-  report: SimulationReport,
-  problem: (text: string) => void,
-) {
-  report.ledgerTransactions = ledger.length;
-  const ours = await database.all<{
-    invoice_id: string;
-    transaction_id: string | null;
-    amount: number;
-    status: string;
-    refunded_amount: number;
-    kind: string;
-    subscription_id: number | null;
-    period_index: number | null;
-  }>(
-    "SELECT invoice_id, transaction_id, amount, status, refunded_amount, kind, subscription_id, period_index FROM payments ORDER BY id",
-  );
-  const paymentsAtBank = new Map(
-    ledger.filter((entry) => entry.kind === "payment").map((entry) => [entry.transactionId, entry]),
-  );
-  const refundsAtBank = new Map<string, number>();
-  for (const entry of ledger.filter((item) => item.kind === "refund"))
-    refundsAtBank.set(
-      entry.invoiceId,
-      (refundsAtBank.get(entry.invoiceId) ?? 0) + Math.round(entry.amount * 100),
-    );
-  const seen = new Set<string>();
-  const periods = new Set<string>();
-  for (const payment of ours) {
-    if (payment.status === "pending") problem(`${payment.invoice_id} still pending`);
-    if (payment.kind === "renewal" && (payment.status === "completed" || payment.status === "refunded")) {
-      const key = `${payment.subscription_id}/${payment.period_index}`;
-      if (periods.has(key)) problem(`double charge: subscription/period ${key}`);
-      periods.add(key);
-    }
-    if (payment.transaction_id === null || payment.transaction_id.startsWith("free-")) {
-      if (payment.amount > 0 && payment.status !== "declined")
-        problem(`${payment.invoice_id}: ${payment.status} without a bank transaction`);
-      continue;
-    }
-    seen.add(payment.transaction_id);
-    const bank = paymentsAtBank.get(payment.transaction_id);
-    if (!bank) {
-      problem(`${payment.invoice_id}: transaction ${payment.transaction_id} not in the ledger`);
-      continue;
-    }
-    const expectedStatus = payment.status === "declined" ? "Declined" : "Completed";
-    if (
-      bank.invoiceId !== payment.invoice_id ||
-      Math.round(bank.amount * 100) !== payment.amount ||
-      bank.status !== expectedStatus
-    )
-      problem(
-        `${payment.invoice_id}: ours ${payment.amount} ${payment.status}, bank ${bank.invoiceId} ${bank.amount} ${bank.status}`,
-      );
-    const refunded = refundsAtBank.get(payment.invoice_id) ?? 0;
-    if (refunded !== payment.refunded_amount)
-      problem(`${payment.invoice_id}: refunded ${payment.refunded_amount} by us, ${refunded} at the bank`);
-    if ((payment.status === "refunded") !== payment.refunded_amount > 0)
-      problem(`${payment.invoice_id}: status ${payment.status} with ${payment.refunded_amount} refunded`);
-  }
-  for (const [transactionId, entry] of paymentsAtBank)
-    if (!seen.has(transactionId))
-      problem(
-        `bank transaction ${transactionId} (${entry.invoiceId} ${entry.status}) missing from our payments`,
-      );
 }
 
 /** The login form's proof of work (ALTCHA: SHA-256 of salt + number). */

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../../platform/clock";
 import type { HttpClient } from "../../platform/http-client";
+import { createSandboxOutage } from "../sandbox-outage";
 import { createCardBook } from "./card-book";
 import { createDeliveryLog } from "./delivery-log";
 import { createGatewayApi } from "./gateway-api";
@@ -58,6 +59,8 @@ export function createSandboxGateway(
   sbpRefunds.resumePending();
   return {
     ledger,
+    /** Down on demand (POST /api/dev/sandbox/outage): its API and its payer's pages answer 503. */
+    outage: createSandboxOutage(),
     ...widget,
     ...createGatewayApi(ledger, {
       ...bank,

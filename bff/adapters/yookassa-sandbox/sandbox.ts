@@ -4,6 +4,7 @@ import type { Clock } from "../../platform/clock";
 import type { HttpClient } from "../../platform/http-client";
 import type { DeliveryPolicy } from "../sandbox/notifier";
 import { createSettlements } from "../sandbox/settlements";
+import { createSandboxOutage } from "../sandbox-outage";
 import { createSandboxApi } from "./api";
 import { createConfirmations } from "./confirmations";
 import { createFaults } from "./faults";
@@ -73,9 +74,13 @@ export function createYooKassaSandbox(
     secretKey: settings.secretKey,
     api: createSandboxApi({ ledger, idempotence, payments, refunds, paymentView: view }),
     faults: createFaults(),
+    /** Down on demand (POST /api/dev/sandbox/outage): its API and its payer's pages answer 503. */
+    outage: createSandboxOutage(),
     ...createConfirmations({ ledger, clock, notify, view }),
     /** Resolves once every SBP autopay charge answered pending so far is decided and told. */
     settled: settlements.settled,
+    /** The payers' banks decide nothing until the returned function is called (tests, the demo's hold). */
+    holdDecisions: settlements.hold,
     entries: (accountId?: string) => ledgerEntries(ledger, accountId),
   };
 }

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { accessChanges } from "../../../db/queries/access-changes";
+import type { AppContext } from "../../context";
 import { type RenewalContext, runRenewals } from "../../jobs/renewals";
 import { dayMs } from "../../platform/calendar";
 import { OffsetClock } from "../../platform/clock";
@@ -8,7 +9,7 @@ import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
 
 /** The test clock and a manual scheduler pass (DESIGN §11). */
-export function billingControlModule(context: RenewalContext) {
+export function billingControlModule(context: RenewalContext & Pick<AppContext, "leaseClock">) {
   return demoOnly(context, "/dev")
     .post(
       "/clock",
@@ -29,7 +30,7 @@ export function billingControlModule(context: RenewalContext) {
         detail: { summary: "DEMO: move the billing clock forward" },
       },
     )
-    .post("/billing/run", () => runRenewals(context), {
+    .post("/billing/run", () => runRenewals(context, { leaseClock: context.leaseClock }), {
       detail: { summary: "DEMO: run one pass of the renewal scheduler now" },
     });
 }

@@ -5,6 +5,7 @@ import type { SandboxGateway } from "../../adapters/sandbox/gateway";
 import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
 import { answerInEnglish } from "../../platform/request-language";
+import { refuseWhileDown } from "./sandbox-outage";
 
 export function requireSandbox(context: Pick<AppContext, "payments">): SandboxGateway {
   const sandbox = context.payments.sandbox;
@@ -48,6 +49,8 @@ export function gatewayGuard(context: Pick<AppContext, "config" | "payments" | "
       const answer = Promise.withResolvers<void>();
       const work = slowly(() => {
         requireBasicAuth(context, request);
+        // An outage (POST /api/dev/sandbox/outage): a 503 with nothing done.
+        refuseWhileDown(sandbox.outage, "cloudpayments");
         return handler(sandbox, body, answer.promise);
       });
       work.then(

@@ -3,7 +3,9 @@ import type { SbpQrRequest } from "../../adapters/sandbox/sbp-qrs";
 import type { AppContext } from "../../context";
 import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
+import { errorResponse } from "../../platform/schemas";
 import { type GatewayGuard, jsonData } from "./sandbox-gateway-guard";
+import { refuseWhileDown, sandboxOutageOf } from "./sandbox-outage";
 
 /** The body of both QR calls, as the real gateway takes it. */
 const qrRequest = t.Object({
@@ -72,6 +74,8 @@ function sbpBanks(context: Pick<AppContext, "payments">) {
  * charges still to be settled, so tests need not guess how long that takes.
  */
 export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments">) {
+  /** The holds on the banks' decisions (POST /sbp/hold), released together. */
+  let releases: (() => void)[] = [];
   const qrOf = (qr: string) => {
     const { cloudPayments, yooKassa } = sbpBanks(context);
     const described = cloudPayments?.describeQr(qr) ?? yooKassa?.describeQr(qr);
@@ -93,6 +97,11 @@ export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments"
         "/pay",
         async ({ body }) => {
           const { cloudPayments, yooKassa } = sbpBanks(context);
+          // The payer's bank app reaches the provider that made the QR: not while it is down.
+          if (cloudPayments?.describeQr(body.qr))
+            refuseWhileDown(sandboxOutageOf(context, "cloudpayments"), "cloudpayments");
+          else if (yooKassa?.describeQr(body.qr))
+            refuseWhileDown(sandboxOutageOf(context, "yookassa"), "yookassa");
           const answer = (await cloudPayments?.payQr(body)) ?? (await yooKassa?.payQr(body));
           if (!answer) throw new AppError("sbp_qr_not_found");
           return answer;
@@ -114,6 +123,27 @@ export function sbpControlRoutes(context: Pick<AppContext, "config" | "payments"
             summary: "SANDBOX: pay or decline an SBP QR, as the payer's bank app would",
             description:
               "pay: Check, then Pay with PaymentMethod Sbp (and a Token when the QR asked SaveCard; `account` says how that binding's later charges go: ok, declinesLater, revoked, silent). decline: Fail with ReasonCode 5051. A QR can be paid more than once; an expired one is refused with nothing booked. A YooKassa sandbox QR: its payment succeeds (saving the SBP account when asked) or is canceled (general_decline), once; `transactionId` is then the YooKassa payment's id.",
+          },
+        },
+      )
+      .post(
+        "/hold",
+        ({ body }) => {
+          const { cloudPayments, yooKassa } = sbpBanks(context);
+          if (body.isHeld && releases.length === 0)
+            releases = [cloudPayments?.holdDecisions(), yooKassa?.holdDecisions()].filter(
+              (release) => release !== undefined,
+            );
+          if (!body.isHeld) for (const release of releases.splice(0)) release();
+          return { isHeld: releases.length > 0 };
+        },
+        {
+          body: t.Object({ isHeld: t.Boolean() }),
+          response: { 200: t.Object({ isHeld: t.Boolean() }), 400: errorResponse, 404: errorResponse },
+          detail: {
+            summary: "SANDBOX: hold the payers' banks' decisions on SBP autopay charges, or let them go",
+            description:
+              "While held, every SBP autopay charge stays Pending at both providers (no Pay or Fail is sent), so the shop can be seen with charges it has only been told are pending; released, they are decided as each payer's account says. /sbp/settled waits for the release.",
           },
         },
       )

@@ -3,6 +3,7 @@ import { checkoutPage } from "../../adapters/yookassa-sandbox/checkout-page";
 import type { AppContext } from "../../context";
 import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
+import { refuseWhileDown } from "./sandbox-outage";
 import { requireYooKassaSandbox } from "./sandbox-yookassa-guard";
 
 const html = (body: string, status = 200) =>
@@ -36,6 +37,7 @@ export function checkoutRoutes(context: Pick<AppContext, "config" | "payments">)
       "",
       async ({ body }) => {
         const sandbox = requireYooKassaSandbox(context);
+        refuseWhileDown(sandbox.outage, "yookassa");
         const expiry = body.expiry?.trim() ? body.expiry : undefined;
         const paid = await sandbox.payByCard({
           paymentId: body.orderId,
@@ -58,7 +60,9 @@ export function checkoutRoutes(context: Pick<AppContext, "config" | "payments">)
     .post(
       "/pay",
       async ({ body }) => {
-        const paid = await requireYooKassaSandbox(context).payByCard(body);
+        const sandbox = requireYooKassaSandbox(context);
+        refuseWhileDown(sandbox.outage, "yookassa");
+        const paid = await sandbox.payByCard(body);
         if (!paid) throw new AppError("sandbox_payment_not_found");
         return paid;
       },

@@ -64,6 +64,15 @@ export function yooKassaGuard(context: Pick<AppContext, "config" | "payments" | 
           return jsonResponse(
             errorAnswer(401, "invalid_credentials", "Login fails: check the shop id and the secret key."),
           );
+        // An outage (POST /api/dev/sandbox/outage): every call a 503, nothing done.
+        if (sandbox.outage.isDown)
+          return jsonResponse(
+            errorAnswer(
+              503,
+              "service_unavailable",
+              "Service unavailable: send the same request again later.",
+            ),
+          );
         const fault = sandbox.faults.take(request.method === "GET" ? "GET" : "POST");
         if (fault && !fault.isWorkDone) {
           if (fault.kind === "timeout") await Bun.sleep(fault.holdMs);

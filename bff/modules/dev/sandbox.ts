@@ -7,6 +7,7 @@ import { demoOnly } from "../../platform/demo-only";
 import { AppError } from "../../platform/errors";
 import { pathOf } from "../../platform/url-path";
 import { gatewayGuard, jsonData, requireSandbox } from "./sandbox-gateway-guard";
+import { refuseWhileDown, sandboxOutageRoutes } from "./sandbox-outage";
 import { sbpControlRoutes, sbpGatewayRoutes } from "./sandbox-sbp";
 import { sandboxWidgetScript } from "./sandbox-widget";
 
@@ -149,6 +150,7 @@ export function sandboxControlModule(context: Pick<AppContext, "config" | "payme
           // Set first: the refusals below keep them, so the widget can read those too.
           Object.assign(set.headers, widgetCors);
           const sandbox = requireSandbox(context);
+          refuseWhileDown(sandbox.outage, "cloudpayments");
           const expiry = body.expiry === undefined ? undefined : parseExpiry(body.expiry);
           if (body.expiry !== undefined && expiry === undefined)
             throw new AppError("invalid_card_expiry", { expiry: body.expiry });
@@ -184,5 +186,6 @@ export function sandboxControlModule(context: Pick<AppContext, "config" | "payme
         },
       })
       .use(sbpControlRoutes(context))
+      .use(sandboxOutageRoutes(context))
   );
 }

@@ -139,13 +139,17 @@ export async function noticeGate(
     }
     return { chargeable: true, cap: notice.amount };
   }
-  if ((subscription.end_date ?? now) + noticeGraceMs < now) {
+  // A notice that went out, only too long ago, is no bounced address: the charge was held up
+  // (its provider was down for days) and is announced again, as when none went out. The
+  // grace is for a period whose notice never goes out.
+  const isNoticeStale = sentAt !== null && sentAt < now - noticeMaximumMs;
+  if (!isNoticeStale && (subscription.end_date ?? now) + noticeGraceMs < now) {
     const endedAt = subscription.end_date ?? now;
     await subscriptions.expire(database, subscription.id, endedAt, now);
     await queueSubscriptionEnded(database, subscription, endedAt, now);
     return { chargeable: false };
   }
-  if (!notice || (sentAt !== null && sentAt < now - noticeMaximumMs)) {
+  if (!notice || isNoticeStale) {
     await queueNotice(context, subscription, now + noticeMinimumMs, amount, now);
     await renewalNotices.postpone(database, subscription.id, now + noticeMinimumMs, now);
   } else {

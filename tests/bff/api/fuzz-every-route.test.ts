@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { signBody } from "../../../bff/adapters/cloudpayments/signature";
 import { createNode } from "../../../bff/modules/access/nodes/node-keys";
 import { addMonths } from "../../../bff/platform/calendar";
@@ -235,6 +235,15 @@ describe("no input to any documented route gives a 5xx or shows internals", () =
       // GET /api/dev/mail renders every message of the outbox per request: 11 s on a quiet
       // machine, 114 s on one busy with other runs.
     }, 600_000);
+  });
+
+  // A plausible body of the sandboxes' outage switch takes one down: the routes fuzzed after
+  // it would meet a provider answering 503, which is no answer of theirs.
+  // So does the hold on the SBP banks' decisions: a later wait for them would never end.
+  afterEach(async () => {
+    context.payments.sandbox?.outage.set(false);
+    context.payments.yookassa?.sandbox?.outage.set(false);
+    await dataOf(api.dev.sandbox.sbp.hold.post({ isHeld: false }));
   });
 
   afterAll(() => {

@@ -4,6 +4,7 @@ import { apiOf, dataOf, identityOf, refusalOf, sessionOf, staffOf } from "../../
 import { makeTestApp, productionSettings } from "../../helpers/app";
 import { type SignedIn, signIn } from "../../helpers/customers";
 import { makeOperator, tokensFor } from "../../helpers/operators";
+import { passDays } from "../../helpers/payments";
 import { payAtCheckout, profileOf } from "../../helpers/yookassa";
 
 // DESIGN §6, choice and failover: the operator's order of providers and methods (audited),
@@ -159,6 +160,36 @@ describe("the routes' order decides the provider", () => {
       [order.invoiceId],
     );
     expect(row).toEqual({ provider: "yookassa", status: "completed" });
+  });
+
+  test("a card purchase the routes send to YooKassa saves the card there, and the renewal charges it there", async () => {
+    // The cabinet's card order names no saving (CloudPayments' widget saves every card): the
+    // server asks YooKassa to save it, or the subscription would end at its first renewal.
+    const world = await makeTestApp();
+    const panel = await panelOf(world);
+    await dataOf(panel.save([demoRoutes[2], demoRoutes[0], demoRoutes[1], demoRoutes[3]]));
+    const customer = await signIn(world.app, "routes-yookassa-renews@example.com", { period: 1 });
+    const order = await dataOf(
+      apiOf(world.app).shop.order.post(
+        { ...identityOf(customer), tariff: 1, period: 1 },
+        sessionOf(customer),
+      ),
+    );
+    const paymentId = new URL(order.confirmationUrl ?? "").searchParams.get("orderId") ?? "";
+    await payAtCheckout(world.app, paymentId, "4242424242424242", "10/31");
+    const subscription = await world.context.database.get<{
+      card_token: string | null;
+      saved_provider: string;
+    }>("SELECT card_token, saved_provider FROM subscriptions WHERE user_id = ?", [
+      Number(order.accountId.replace("customer-", "")),
+    ]);
+    expect(subscription).toEqual({ card_token: expect.any(String), saved_provider: "yookassa" });
+    await passDays(world.app, 2);
+    const renewals = await world.context.database.all<{ provider: string; status: string; amount: number }>(
+      "SELECT provider, status, amount FROM payments WHERE account_id = ? AND kind = 'renewal'",
+      [order.accountId],
+    );
+    expect(renewals).toEqual([{ provider: "yookassa", status: "completed", amount: 15_000 }]);
   });
 
   test("an anonymous purchase, with no e-mail for YooKassa's receipt yet, stays with CloudPayments' widget", async () => {

@@ -248,6 +248,10 @@ function validBodyOf(route: Route): string {
     advanceDays: 1,
     cardNumber: "4242 4242 4242 4242",
     expiry: "12/30",
+    // The sandboxes' outage switch: kept up, so the routes tried after it answer as themselves.
+    isDown: false,
+    // Nor are the SBP banks' decisions held: a later wait for them would never end.
+    isHeld: false,
   };
   return objectText(
     Object.fromEntries(

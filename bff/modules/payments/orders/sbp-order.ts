@@ -23,7 +23,8 @@ export type PayBy = { method: PaymentMethod; saveMethod: boolean; payerPhone?: s
 type OrderContext = Pick<AppContext, "database" | "clock" | "config" | "payments">;
 
 /**
- * How an order asks to be paid, checked before any order is written: an SBP order on a
+ * How an order asks to be paid, checked before any order is written (a card always saved
+ * for renewals, SBP autopay when the payer allowed it): an SBP order on a
  * terminal that needs the payer's phone (SBP_PAYER_PHONE=required) must name one, +7 and 10
  * digits. Where SBP is not offered for the buyer's `currency`, the order's own refusal
  * (payment_method_unavailable) says so instead: no phone would make it payable.
@@ -33,7 +34,11 @@ export async function payByOf(
   asked: { method?: PaymentMethod; saveMethod?: boolean; payerPhone?: string },
   currency: Currency,
 ): Promise<PayBy> {
-  const payBy: PayBy = { method: asked.method ?? "card", saveMethod: asked.saveMethod === true };
+  const method = asked.method ?? "card";
+  // A card is kept for the renewals wherever it is paid: CloudPayments' widget saves every
+  // card it charges and the purchase screen's consent says renewals charge it, while YooKassa
+  // saves one only when asked. SBP autopay is the payer's own choice (the box on the screen).
+  const payBy: PayBy = { method, saveMethod: method === "card" || asked.saveMethod === true };
   const needsPhone =
     payBy.method === "sbp" &&
     context.config.sbpPayerPhone === "required" &&
