@@ -74,11 +74,18 @@ export const providerRequests = {
       "UPDATE provider_requests SET object_id = ?, answered_at = ? WHERE idempotence_key = ?",
     ).run(objectId, now, key),
 
-  /** Requests older than the provider remembers their keys; at most `limit`, oldest first. */
+  /**
+   * Requests older than the provider remembers their keys; at most `limit`, oldest first.
+   * One never answered stays while its payment is undecided: it is what says the attempt
+   * was sent, and what a look-up after a long outage searches the provider for.
+   */
   forgetBefore: (db: Database, before: number, limit: number) =>
     statement<never, [number, number]>(
       db,
       `DELETE FROM provider_requests WHERE idempotence_key IN (
-         SELECT idempotence_key FROM provider_requests WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+         SELECT r.idempotence_key FROM provider_requests r WHERE r.created_at < ?
+           AND (r.object_id IS NOT NULL OR NOT EXISTS (
+             SELECT 1 FROM payments p WHERE p.invoice_id = r.invoice_id AND p.status = 'pending'))
+         ORDER BY r.created_at LIMIT ?)`,
     ).run(before, limit),
 };

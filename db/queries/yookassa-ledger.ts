@@ -104,6 +104,32 @@ export const yooKassaLedgerPayments = {
     ledger.query<YooKassaLedgerPaymentRow, [string]>("SELECT * FROM payments WHERE id = ?").get(id) ??
     undefined,
 
+  /**
+   * A page of the payments made in [from, to], newest first (YooKassa's order), after the
+   * one `after` names (the previous page's last): the list API's cursor.
+   */
+  madeBetween: (
+    ledger: LedgerFile,
+    from: number,
+    to: number,
+    after: { createdAt: number; id: string } | undefined,
+    limit: number,
+  ) =>
+    ledger
+      .query<{ id: string; created_at: number }, [number, number, number, number, string, number]>(
+        `SELECT id, created_at FROM payments WHERE created_at >= ? AND created_at <= ?
+           AND (created_at < ? OR (created_at = ? AND id < ?))
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
+      )
+      .all(
+        from,
+        to,
+        after?.createdAt ?? Number.MAX_SAFE_INTEGER,
+        after?.createdAt ?? Number.MAX_SAFE_INTEGER,
+        after?.id ?? "",
+        limit,
+      ),
+
   byQr: (ledger: LedgerFile, qrId: string) =>
     ledger.query<YooKassaLedgerPaymentRow, [string]>("SELECT * FROM payments WHERE qr_id = ?").get(qrId) ??
     undefined,

@@ -1,26 +1,15 @@
 import type { Database } from "bun:sqlite";
 import { yooKassaLedgerRefunds } from "../../../db/queries/yookassa-ledger";
-import { randomUuid } from "../../platform/random";
+import { type ApiAnswer, errorAnswer } from "./api-answers";
 import type { Idempotence } from "./idempotence";
 import { longestKey } from "./idempotence";
 import { refundObject } from "./objects";
+import { listPayments } from "./payment-list";
 import type { createPaymentDesk } from "./payments";
 import type { createRefundDesk } from "./refunds";
 import { isProblem, type Problem, readPaymentRequest, readRefundRequest } from "./requests";
 
-/** An answer of the sandbox's API: its HTTP status and JSON body (YooKassa's error object on a refusal). */
-export type ApiAnswer = { status: number; body: unknown };
-
-/** YooKassa's error object. */
-export const errorAnswer = (
-  status: number,
-  code: string,
-  description: string,
-  parameter?: string,
-): ApiAnswer => ({
-  status,
-  body: { type: "error", id: randomUuid(), code, description, ...(parameter ? { parameter } : {}) },
-});
+export { type ApiAnswer, errorAnswer } from "./api-answers";
 
 const invalid = (problem: Problem) =>
   errorAnswer(400, "invalid_request", problem.description, problem.parameter);
@@ -97,6 +86,9 @@ export function createSandboxApi(bank: {
       const object = bank.paymentView(id);
       return object ? { status: 200, body: object } : notFound("payment");
     },
+
+    /** GET /v3/payments: a page of the payments made in a time range (payment-list.ts). */
+    listPayments: (query: URLSearchParams): ApiAnswer => listPayments(ledger, bank.paymentView, query),
 
     getRefund(id: string): ApiAnswer {
       const object = refundView(id);

@@ -141,6 +141,19 @@ export function createYooKassaClient(
       call<YooKassaPayment>("/v3/payments", body, idempotenceKey),
     /** GET /v3/payments/{id}; null when YooKassa has no such payment. */
     getPayment: (id: string) => found<YooKassaPayment>(`/v3/payments/${idOf(id)}`),
+    /**
+     * GET /v3/payments: a page (at most 100) of the payments made from `from` to `to`,
+     * newest first, and the cursor of the next page while there is one.
+     */
+    listPayments: (from: number, to: number, cursor?: string) =>
+      call<{ items: YooKassaPayment[]; next_cursor?: string }>(
+        `/v3/payments?${new URLSearchParams({
+          "created_at.gte": new Date(from).toISOString(),
+          "created_at.lte": new Date(to).toISOString(),
+          limit: "100",
+          ...(cursor ? { cursor } : {}),
+        })}`,
+      ),
     /** POST /v3/refunds, with the refund's receipt. */
     createRefund: (refund: NewYooKassaRefund, idempotenceKey: string) =>
       call<YooKassaRefund>("/v3/refunds", refund, idempotenceKey),

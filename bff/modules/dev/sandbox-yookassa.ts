@@ -52,6 +52,30 @@ export function yooKassaSandboxModule(context: Pick<AppContext, "config" | "paym
       ),
     )
     .get(
+      "/v3/payments",
+      ({ request }) => {
+        answerInEnglish(request);
+        const query = new URL(request.url).searchParams;
+        return guarded(request, (sandbox) => readOnly(sandbox.api.listPayments(query)));
+      },
+      {
+        // Read from the URL as YooKassa's dotted names stand (created_at.gte); listed for the document.
+        query: t.Object({
+          "created_at.gte": t.Optional(t.String({ maxLength: 64 })),
+          "created_at.gt": t.Optional(t.String({ maxLength: 64 })),
+          "created_at.lte": t.Optional(t.String({ maxLength: 64 })),
+          "created_at.lt": t.Optional(t.String({ maxLength: 64 })),
+          limit: t.Optional(t.String({ maxLength: 8 })),
+          cursor: t.Optional(t.String({ maxLength: 256 })),
+        }),
+        detail: {
+          summary: "SANDBOX YooKassa: the list of payments",
+          description:
+            "Newest first, filtered by created_at (gte, gt, lte, lt: ISO 8601), `limit` 1–100 (10), `next_cursor` while more follow.",
+        },
+      },
+    )
+    .get(
       "/v3/payments/:id",
       ({ request, params }) => {
         answerInEnglish(request);

@@ -22,7 +22,7 @@ import {
 // YooKassa's protocol: HTTP Basic with exactly the shop's pair, an Idempotence-Key on every
 // POST honoured for 24 hours (on the app's clock), the same key with other data refused.
 
-const { app, context } = await makeTestApp();
+const { app, context, clock } = await makeTestApp();
 const pair = shopOf(context);
 const client = clientOn(app, pair);
 
@@ -315,5 +315,48 @@ describe("a YooKassa client of someone else's: plain HTTP, as any library sends 
     );
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ type: "error", code: "invalid_request" });
+  });
+});
+
+describe("the list of payments (GET /v3/payments)", () => {
+  test("newest first within created_at's bounds, a page of `limit` with next_cursor while more follow", async () => {
+    const from = new Date(context.clock.now()).toISOString();
+    const invoices = [freshKey("list"), freshKey("list"), freshKey("list")];
+    for (const invoiceId of invoices) {
+      await client.createPayment(paymentFor(invoiceId), freshKey("k"));
+      clock.advance(1_000);
+    }
+    const to = new Date(context.clock.now()).toISOString();
+    const page = (query: string) => rawCall(app, pair, "GET", `/v3/payments?${query}`);
+    const first = await page(`created_at.gte=${from}&created_at.lte=${to}&limit=2`);
+    expect(first.status).toBe(200);
+    const firstItems = first.body.items as { metadata: { invoice_id: string } }[];
+    expect(first.body.type).toBe("list");
+    expect(firstItems.map((item) => item.metadata.invoice_id)).toEqual([invoices[2], invoices[1]]);
+    const second = await page(
+      `created_at.gte=${from}&created_at.lte=${to}&limit=2&cursor=${String(first.body.next_cursor)}`,
+    );
+    expect(
+      (second.body.items as { metadata: { invoice_id: string } }[]).map((item) => item.metadata.invoice_id),
+    ).toEqual([invoices[0]]);
+    expect(second.body.next_cursor).toBeUndefined();
+    // Our client reads the same pages.
+    const listed = await client.listPayments(Date.parse(from), Date.parse(to));
+    expect(listed.items.map((item) => item.metadata?.invoice_id)).toEqual([...invoices].reverse());
+  });
+
+  test("a bound, limit or cursor it cannot read is refused 400, naming it", async () => {
+    for (const [query, parameter] of [
+      ["created_at.gte=yesterday", "created_at.gte"],
+      ["created_at.lt=2026-13-45T00:00:00Z", "created_at.lt"],
+      ["limit=0", "limit"],
+      ["limit=101", "limit"],
+      ["limit=2.5", "limit"],
+      ["cursor=not-ours", "cursor"],
+    ])
+      expect(await rawCall(app, pair, "GET", `/v3/payments?${query}`), query).toMatchObject({
+        status: 400,
+        body: { type: "error", code: "invalid_request", parameter },
+      });
   });
 });

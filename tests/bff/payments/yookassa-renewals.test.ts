@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { runRenewals } from "../../../bff/jobs/renewals";
+import { runRetention } from "../../../bff/jobs/retention";
 import { providerOf } from "../../../bff/modules/payments/providers/provider-of";
 import { buildReceipt } from "../../../bff/modules/payments/receipts/receipt";
 import type { Clock } from "../../../bff/platform/clock";
@@ -190,17 +191,63 @@ describe("chargeSaved and find through the provider", () => {
     expect(await yooKassa().find(attempt.invoiceId)).toEqual(found);
   });
 
-  test("an attempt never sent is found nowhere; one sent too long ago is not sent again blindly", async () => {
+  test("an attempt never sent is found nowhere; one sent too long ago is looked for in YooKassa's list, never sent again", async () => {
     expect(await yooKassa().find("renewal-never-sent")).toBeNull();
     const customer = await yooKassaCardCustomer(app, context, "yk-old@example.com");
-    const attempt = charge(customer.paymentId);
+    // Nothing made: past the key's 24 hours, the list says so and the attempt was never sent.
+    const unmade = charge(customer.paymentId);
     await armFault(app, { kind: "error", count: 3, isWorkDone: false, method: "POST" });
-    await expect(yooKassa().chargeSaved(attempt, receipt(19_900))).rejects.toThrow();
+    await expect(yooKassa().chargeSaved(unmade, receipt(19_900))).rejects.toThrow();
+    // Made, every answer lost: past the 24 hours, the list names the one payment.
+    const made = charge(customer.paymentId);
+    await armFault(app, { kind: "error", count: 3, isWorkDone: true, method: "POST" });
+    await expect(yooKassa().chargeSaved(made, receipt(19_900))).rejects.toThrow();
     await passDays(app, 1.01);
-    await expect(yooKassa().find(attempt.invoiceId)).rejects.toThrow(/idempotence window/);
+    expect(await yooKassa().find(unmade.invoiceId)).toBeNull();
+    const found = await yooKassa().find(made.invoiceId);
+    expect(found).toEqual({ status: "paid", transactionId: expect.any(String) });
+    const ledger = await yooKassaLedger(app);
+    expect(ledger.filter((entry) => entry.metadata.invoice_id === unmade.invoiceId)).toEqual([]);
     expect(
-      (await yooKassaLedger(app)).filter((entry) => entry.metadata.invoice_id === attempt.invoiceId),
-    ).toEqual([]);
+      ledger.filter((entry) => entry.metadata.invoice_id === made.invoiceId).map((entry) => entry.id),
+    ).toEqual([found?.transactionId]);
+  });
+
+  test("an attempt unanswered through a three-day outage: its kept request outlives retention, and the look-up past the key's day charges it once", async () => {
+    const { app, context } = await makeTestApp();
+    const customer = await yooKassaCardCustomer(app, context, "yk-long-outage@example.com");
+    await passDays(app, 0.5);
+    await advanceDays(app, 1);
+    let skewMs = 0;
+    const leaseClock: Clock = { now: () => Date.now() + skewMs };
+    await armFault(app, { kind: "error", count: 30, isWorkDone: false, method: "POST" });
+    expect(await runRenewals(context, { leaseClock })).toMatchObject({ charged: 1, completed: 0 });
+    await dataOf(apiOf(app).dev.sandbox.yookassa.faults.delete());
+    const [attempt] = (await paymentRowsOf(context, customer.accountId)).filter(
+      (row) => row.kind === "renewal",
+    );
+    expect(attempt?.status).toBe("pending");
+    // Three days on, past the two days kept requests last: this one is what says it was sent.
+    await advanceDays(app, 3);
+    await runRetention(context);
+    const kept = await providerRequests.latestPaymentOf(
+      context.database,
+      "yookassa",
+      attempt?.invoice_id ?? "",
+    );
+    expect(kept?.object_id).toBeNull();
+    // YooKassa's list shows it made nothing: settled as never sent, and charged afresh, once.
+    skewMs = 31_000;
+    await runRenewals(context, { leaseClock });
+    await passDays(app, 2);
+    const renewals = (await paymentRowsOf(context, customer.accountId)).filter(
+      (row) => row.kind === "renewal",
+    );
+    const completed = renewals.filter((row) => row.status === "completed");
+    expect(completed).toHaveLength(1);
+    const made = (await yooKassaLedger(app, customer.accountId)).filter((entry) => entry.isSavedMethodCharge);
+    expect(made.map((entry) => entry.id)).toEqual([completed[0]?.transaction_id]);
+    expect(made.map((entry) => entry.metadata.invoice_id)).not.toContain(attempt?.invoice_id);
   });
 
   test("a renewal pass during an outage leaves the attempt pending; once its lease is gone a pass finds it by sending the kept request again", async () => {

@@ -16,6 +16,27 @@ const money = (minor: number, currency: string) => ({ value: (minor / 100).toFix
 /** YooKassa keeps a key 24 hours; a kept request older than this is not sent again blindly. */
 const resendWindowMs = 23 * 60 * 60 * 1000;
 
+/**
+ * The payment YooKassa made for our invoice from a request first kept at `keptAt`, found in
+ * its list of payments: every send of that request was within `resendWindowMs` of it, and
+ * an hour either side allows for the two clocks. Null when it made none.
+ */
+async function paymentMadeFor(
+  client: YooKassaShop["client"],
+  invoiceId: string,
+  keptAt: number,
+): Promise<YooKassaPayment | null> {
+  const hourMs = 60 * 60 * 1000;
+  let cursor: string | undefined;
+  do {
+    const page = await client.listPayments(keptAt - hourMs, keptAt + resendWindowMs + hourMs, cursor);
+    const made = page.items.find((payment) => payment.metadata?.[metadataKeys.invoiceId] === invoiceId);
+    if (made) return made;
+    cursor = page.next_cursor;
+  } while (cursor);
+  return null;
+}
+
 /** A call turned away for YooKassa's rate limit, as the interface names it. */
 async function busyAware<T>(call: () => Promise<T>): Promise<T> {
   try {
@@ -131,10 +152,13 @@ export function yooKassaProvider(shop: YooKassaShop): ProviderClient {
       } else {
         // Sent, its answer never read: the same request under the same key gives the payment
         // YooKassa made (or makes it now), never a second one, while YooKassa keeps the key.
+        // Past YooKassa's 24 hours the key would make a second payment: what it made, if
+        // anything, is in its list of payments of the hours the key could be sent in.
         if (requests.now() - kept.created_at > resendWindowMs)
-          throw new Error(
-            `the YooKassa request for ${invoiceId} is past its idempotence window; look it up by hand`,
-          );
+          return busyAware(async () => {
+            const made = await paymentMadeFor(client, invoiceId, kept.created_at);
+            return made ? outcomeOf(made) : null;
+          });
         payment = await busyAware(() =>
           requests.resend(
             kept,
