@@ -68,7 +68,7 @@ function cutAddresses(
  * account deletion) older than IP_RETENTION_DAYS are cut to their network (operators'
  * entries keep theirs); expired sessions and dead throttle rows (whose keys hold addresses)
  * go, and so do provider requests kept for their idempotence keys two days after they
- * were sent. The work is bounded per pass (`limits`); what is left waits for the next one. Spent
+ * were sent (one never answered stays while its payment is undecided). The work is bounded per pass (`limits`); what is left waits for the next one. Spent
  * captchas are cleared as they are spent (captcha.ts). Times are the billing clock's, so
  * the demo's test clock moves them.
  */
