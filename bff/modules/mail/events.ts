@@ -1,9 +1,10 @@
 import type { Currency } from "../../../core/money";
+import type { PaymentMethod } from "../../../core/payment-methods";
 import type { Database } from "../../../db/database";
 import type { PaymentRow } from "../../../db/queries/payments";
 import { type SubscriptionRow, subscriptions } from "../../../db/queries/subscriptions";
 import { logger } from "../../platform/logger";
-import type { MailData, MailKind, Money } from "./kinds";
+import type { MailData, MailKind, Money, RefundWay } from "./kinds";
 import { receiptPath } from "./links";
 import { enqueueMails, type MailEvent } from "./outbox";
 
@@ -231,13 +232,28 @@ export async function queueSubscriptionEnded(
 export async function queueRefundMade(
   database: Database,
   userId: number,
-  refund: { total: Money; payments: number; eventKey: string },
+  refund: {
+    total: Money;
+    payments: number;
+    eventKey: string;
+    /** How each refunded payment was made: the money goes back the same way. */
+    methods: readonly PaymentMethod[];
+    accessEnded: boolean;
+  },
   now: number,
 ): Promise<void> {
+  const isSbp = (method: PaymentMethod) => method === "sbp";
+  const way: RefundWay = refund.methods.every(isSbp) ? "sbp" : refund.methods.some(isSbp) ? "both" : "card";
   await queue(database, now, () => ({
     userId,
     kind: "refund_made",
-    data: { refund: refund.total, refundedAt: now, payments: refund.payments },
+    data: {
+      refund: refund.total,
+      refundedAt: now,
+      payments: refund.payments,
+      way,
+      accessEnded: refund.accessEnded,
+    },
     eventKey: refund.eventKey,
   }));
 }

@@ -40,13 +40,27 @@ export type MailData = {
   subscription_canceled: { accessUntil: number };
   card_removed: { lastFour: string | null; accessUntil: number | null };
   subscription_ended: { endedAt: number };
-  refund_made: { refund: Money; refundedAt: number; payments: number };
+  /**
+   * Money went back: how much, when, for how many payments, the way it goes back (to a
+   * card, by SBP to the payer's account, or both) and whether it ended access. Both are
+   * absent from messages queued before they were told: a card's words, access ended.
+   */
+  refund_made: {
+    refund: Money;
+    refundedAt: number;
+    payments: number;
+    way?: RefundWay;
+    accessEnded?: boolean;
+  };
   /**
    * The payer's bank ended the SBP autopay binding (DESIGN §13(b), as a card removal):
    * renewals stop; `accessUntil` is null when the paid period is already over.
    */
   sbp_autopay_canceled: { accessUntil: number | null };
 };
+
+/** How refunded money goes back: the way each payment came (DESIGN §6). */
+export type RefundWay = "card" | "sbp" | "both";
 
 /** Links every message carries: the cabinet (and the company line, from core/company.ts). */
 export type MailLinks = { cabinetUrl: string };

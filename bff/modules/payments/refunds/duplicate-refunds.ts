@@ -56,6 +56,9 @@ const duplicates = (context: RefundContext): ClaimedRefunds<Duplicate> => {
           total: { amount: duplicate.amount, currency: duplicate.currency },
           payments: 1,
           eventKey: `duplicate:${duplicate.transaction_id}`,
+          methods: [order.method],
+          // The order it paid again keeps what it bought.
+          accessEnded: false,
         },
         now,
       );

@@ -56,9 +56,10 @@ export async function applyGatewayRefund(
   // The notification is what says a refund is done: one in progress (an SBP payment's) is now.
   await refunds.markDone(database, original.id);
   const refunded = await payments.addRefund(database, original.id, amount, now);
+  let accessEnded = false;
   if (refunded?.status === "refunded") {
     if (original.status !== "refunded") await takeRefundedSlot(database, original, now);
-    await endAccessPaidBy(database, original, now);
+    accessEnded = await endAccessPaidBy(database, original, now);
   }
   const returned = (refunded?.refunded_amount ?? original.refunded_amount) - original.refunded_amount;
   const isOperatorRun = (original as Partial<ClaimablePaymentRow>).refund_claim != null;
@@ -70,6 +71,8 @@ export async function applyGatewayRefund(
       total: { amount: returned, currency: original.currency },
       payments: 1,
       eventKey: `gateway:${refundTransactionId}`,
+      methods: [original.method],
+      accessEnded,
     },
     now,
   );

@@ -1,5 +1,5 @@
 import type { Currency } from "../../../../core/money";
-import type { PaymentProvider } from "../../../../core/payment-methods";
+import type { PaymentMethod, PaymentProvider } from "../../../../core/payment-methods";
 import type { Database } from "../../../../db/database";
 import type { PaymentKind } from "../../../../db/queries/payments";
 import { type ClaimablePaymentRow, refunds } from "../../../../db/queries/refunds";
@@ -25,6 +25,8 @@ export type RefundLine = {
   createdAt: number;
   /** The provider that took the payment: its refund goes back there (DESIGN §6). */
   provider: PaymentProvider;
+  /** How it was paid: the money goes back the same way (the customer's mail says which). */
+  method: PaymentMethod;
 };
 
 export type RefundPlan = {
@@ -95,6 +97,7 @@ function lineOf(row: ClaimablePaymentRow): RefundLine {
     kind: row.kind,
     createdAt: row.created_at,
     provider: row.provider,
+    method: row.method,
   };
 }
 

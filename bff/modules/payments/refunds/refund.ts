@@ -151,7 +151,9 @@ export async function refundCustomer(
         },
         clock.now(),
       );
-      await queueRefundMade(database, plan.user.id, refundTold(refunded, claim), clock.now());
+      // Access ends with the period's charge, which goes last: only a run that sent it all ends it.
+      const accessEnded = plan.endsAccess && refunded.length === plan.lines.length;
+      await queueRefundMade(database, plan.user.id, refundTold(refunded, claim, accessEnded), clock.now());
     }
   });
   if (!failure)
@@ -163,12 +165,14 @@ export async function refundCustomer(
 }
 
 /** What the customer is told went back in this run: one message per run, named by its claim. */
-function refundTold(refunded: RefundLine[], claim: string) {
+function refundTold(refunded: RefundLine[], claim: string, accessEnded: boolean) {
   const currency = refunded[0]?.currency ?? "RUB";
   return {
     total: { amount: totalOf(refunded), currency },
     payments: refunded.length,
     eventKey: `panel:${claim}`,
+    methods: refunded.map((line) => line.method),
+    accessEnded,
   };
 }
 

@@ -45,6 +45,9 @@ const refusedTrials = (context: RefundContext): ClaimedRefunds<PaymentRow> => {
           total: { amount: payment.amount, currency: payment.currency },
           payments: 1,
           eventKey: `refused-trial:${payment.id}`,
+          methods: [payment.method],
+          // The trial was refused: it never gave access to end.
+          accessEnded: false,
         },
         now,
       );

@@ -94,6 +94,13 @@ describe("a first payment by SBP", () => {
     );
     expect(kept).toEqual({ transaction_id: String(second.transactionId), refunded: 1 });
     expect((await profileOf(world, customer)).subscriptionStatus).toBe("ACTIVE");
+    // The customer is told the money goes back by SBP, and not that access ended: it did not.
+    const [told] = (await dataOf(apiOf(world.app).dev.mail.get({ query: { to: customer.email } }))).filter(
+      (mail) => mail.kind === "refund_made",
+    );
+    expect(told?.text).toContain("We have refunded your Kannt payments by SBP to your bank account.");
+    expect(told?.text).not.toContain("to your card");
+    expect(told?.text).not.toContain("Your access to Kannt has ended.");
   });
 
   test("declined by the payer's bank: unpaid, and the screen can say why in the customer's language", async () => {

@@ -105,7 +105,10 @@ describe("an operator's refund of an SBP payment", () => {
     });
     const [refund] = await refundAtBank();
     expect(refund?.status).toBe("Completed");
-    expect(await refundMails(world, customer.email)).toHaveLength(1);
+    const [told] = await refundMails(world, customer.email);
+    expect(told?.text).toContain("The money goes back to the account you paid from by SBP.");
+    expect(told?.text).not.toContain("to your card");
+    expect(told?.text).toContain("Your access to Kannt has ended.");
 
     // The gateway delivers at least once: the same Refund again is applied once.
     const again = await notifyAsGateway(world.app, world.context.config.cloudPaymentsApiSecret, "refund", {
