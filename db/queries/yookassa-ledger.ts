@@ -105,30 +105,47 @@ export const yooKassaLedgerPayments = {
     undefined,
 
   /**
-   * A page of the payments made in [from, to], newest first (YooKassa's order), after the
-   * one `after` names (the previous page's last): the list API's cursor.
+   * A page of the payments the list's filters keep (made in `created`, and when given: made
+   * with `method`, in `status`, captured in `captured`), newest first (YooKassa's order),
+   * after the one `after` names (the previous page's last): the list API's cursor.
    */
-  madeBetween: (
+  listed: (
     ledger: LedgerFile,
-    from: number,
-    to: number,
+    filters: {
+      created: readonly [number, number];
+      captured: readonly [number, number] | null;
+      status: string | null;
+      method: string | null;
+    },
     after: { createdAt: number; id: string } | undefined,
     limit: number,
-  ) =>
-    ledger
-      .query<{ id: string; created_at: number }, [number, number, number, number, string, number]>(
+  ) => {
+    const [capturedFrom, capturedTo] = filters.captured ?? [null, null];
+    const newest = after?.createdAt ?? Number.MAX_SAFE_INTEGER;
+    return ledger
+      .query<{ id: string; created_at: number }, (string | number | null)[]>(
         `SELECT id, created_at FROM payments WHERE created_at >= ? AND created_at <= ?
+           AND (? IS NULL OR (captured_at >= ? AND captured_at <= ?))
+           AND (? IS NULL OR status = ?) AND (? IS NULL OR method_type = ?)
            AND (created_at < ? OR (created_at = ? AND id < ?))
          ORDER BY created_at DESC, id DESC LIMIT ?`,
       )
       .all(
-        from,
-        to,
-        after?.createdAt ?? Number.MAX_SAFE_INTEGER,
-        after?.createdAt ?? Number.MAX_SAFE_INTEGER,
+        filters.created[0],
+        filters.created[1],
+        capturedFrom,
+        capturedFrom,
+        capturedTo,
+        filters.status,
+        filters.status,
+        filters.method,
+        filters.method,
+        newest,
+        newest,
         after?.id ?? "",
         limit,
-      ),
+      );
+  },
 
   byQr: (ledger: LedgerFile, qrId: string) =>
     ledger.query<YooKassaLedgerPaymentRow, [string]>("SELECT * FROM payments WHERE qr_id = ?").get(qrId) ??

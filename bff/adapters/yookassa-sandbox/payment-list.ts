@@ -31,30 +31,49 @@ function afterOf(cursor: string): { createdAt: number; id: string } | undefined 
 const isAnswer = (value: unknown): value is ApiAnswer =>
   typeof value === "object" && value !== null && "status" in value;
 
+const statuses = ["pending", "waiting_for_capture", "succeeded", "canceled"];
+const methods = ["bank_card", "sbp"];
+
+/** A time filter's four bounds (`{name}.gte`, `.gt`, `.lte`, `.lt`) as one range, or its refusal. */
+function rangeOf(query: URLSearchParams, name: string): readonly [number, number] | null | ApiAnswer {
+  const bounds = ["gte", "gt", "lte", "lt"].map((mode) => timeOf(query, `${name}.${mode}`));
+  const refused = bounds.find(isAnswer);
+  if (refused) return refused;
+  const [gte, gt, lte, lt] = bounds as (number | null)[];
+  if (bounds.every((bound) => bound === null)) return null;
+  return [
+    Math.max(gte ?? 0, gt == null ? 0 : gt + 1),
+    Math.min(lte ?? Number.MAX_SAFE_INTEGER, lt == null ? Number.MAX_SAFE_INTEGER : lt - 1),
+  ];
+}
+
+/** A filter that takes one of `allowed`, or its refusal. */
+function oneOf(query: URLSearchParams, name: string, allowed: string[]): string | null | ApiAnswer {
+  const value = query.get(name);
+  if (value === null || allowed.includes(value)) return value;
+  return invalid(name, `${name} must be one of: ${allowed.join(", ")}.`);
+}
+
 /**
- * `GET /v3/payments`: the shop's payments, newest first, filtered by when they were made
- * (`created_at.gte`, `.gt`, `.lte`, `.lt`), a page of `limit` (1–100, 10 by default) with
- * `next_cursor` while more follow, as YooKassa's list of payments answers. A shop finds by
- * it what a request past its Idempotence-Key's 24 hours made.
+ * `GET /v3/payments`: the shop's payments, newest first, as YooKassa's list answers it:
+ * filtered by when they were made and captured (`created_at.gte`, `.gt`, `.lte`, `.lt`, the
+ * same for `captured_at`), `status` and `payment_method`, a page of `limit` (1–100, 10 by
+ * default) with `next_cursor` while more follow. A shop finds by it what a request past its
+ * Idempotence-Key's 24 hours made.
  */
 export function listPayments(
   ledger: Database,
   view: (id: string) => { id: string } | undefined,
   query: URLSearchParams,
 ): ApiAnswer {
-  const bounds = {
-    gte: timeOf(query, "created_at.gte"),
-    gt: timeOf(query, "created_at.gt"),
-    lte: timeOf(query, "created_at.lte"),
-    lt: timeOf(query, "created_at.lt"),
-  };
-  const { gte, gt, lte, lt } = bounds;
-  if (isAnswer(gte)) return gte;
-  if (isAnswer(gt)) return gt;
-  if (isAnswer(lte)) return lte;
-  if (isAnswer(lt)) return lt;
-  const from = Math.max(gte ?? 0, gt === null ? 0 : gt + 1);
-  const to = Math.min(lte ?? Number.MAX_SAFE_INTEGER, lt === null ? Number.MAX_SAFE_INTEGER : lt - 1);
+  const created = rangeOf(query, "created_at");
+  if (isAnswer(created)) return created;
+  const captured = rangeOf(query, "captured_at");
+  if (isAnswer(captured)) return captured;
+  const status = oneOf(query, "status", statuses);
+  if (isAnswer(status)) return status;
+  const method = oneOf(query, "payment_method", methods);
+  if (isAnswer(method)) return method;
   const limitText = query.get("limit");
   const limit = limitText === null ? defaultPage : Number(limitText);
   if (!/^\d+$/.test(limitText ?? "10") || limit < 1 || limit > longestPage)
@@ -62,7 +81,12 @@ export function listPayments(
   const cursor = query.get("cursor");
   const after = cursor === null ? undefined : afterOf(cursor);
   if (cursor !== null && !after) return invalid("cursor", "cursor is not one this API gave.");
-  const rows = yooKassaLedgerPayments.madeBetween(ledger, from, to, after, limit + 1);
+  const rows = yooKassaLedgerPayments.listed(
+    ledger,
+    { created: created ?? [0, Number.MAX_SAFE_INTEGER], captured, status, method },
+    after,
+    limit + 1,
+  );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

@@ -65,13 +65,19 @@ export function yooKassaSandboxModule(context: Pick<AppContext, "config" | "paym
           "created_at.gt": t.Optional(t.String({ maxLength: 64 })),
           "created_at.lte": t.Optional(t.String({ maxLength: 64 })),
           "created_at.lt": t.Optional(t.String({ maxLength: 64 })),
+          "captured_at.gte": t.Optional(t.String({ maxLength: 64 })),
+          "captured_at.gt": t.Optional(t.String({ maxLength: 64 })),
+          "captured_at.lte": t.Optional(t.String({ maxLength: 64 })),
+          "captured_at.lt": t.Optional(t.String({ maxLength: 64 })),
+          status: t.Optional(t.String({ maxLength: 32 })),
+          payment_method: t.Optional(t.String({ maxLength: 32 })),
           limit: t.Optional(t.String({ maxLength: 8 })),
           cursor: t.Optional(t.String({ maxLength: 256 })),
         }),
         detail: {
           summary: "SANDBOX YooKassa: the list of payments",
           description:
-            "Newest first, filtered by created_at (gte, gt, lte, lt: ISO 8601), `limit` 1–100 (10), `next_cursor` while more follow.",
+            "Newest first, filtered by created_at and captured_at (gte, gt, lte, lt: ISO 8601), status and payment_method; `limit` 1–100 (10), `next_cursor` while more follow.",
         },
       },
     )

@@ -345,8 +345,32 @@ describe("the list of payments (GET /v3/payments)", () => {
     expect(listed.items.map((item) => item.metadata?.invoice_id)).toEqual([...invoices].reverse());
   });
 
-  test("a bound, limit or cursor it cannot read is refused 400, naming it", async () => {
+  test("status, payment_method and captured_at keep only the payments they name", async () => {
+    const from = new Date(clock.now()).toISOString();
+    const unpaid = freshKey("filter");
+    const paidInvoice = freshKey("filter");
+    await client.createPayment(paymentFor(unpaid), freshKey("k"));
+    const paid = await client.createPayment(paymentFor(paidInvoice), freshKey("k"));
+    await payAtCheckout(app, paid.id, "4242 4242 4242 4242");
+    const invoicesOf = async (query: string) =>
+      (
+        (await rawCall(app, pair, "GET", `/v3/payments?created_at.gte=${from}&${query}`)).body.items as {
+          metadata: { invoice_id: string };
+        }[]
+      ).map((item) => item.metadata.invoice_id);
+    expect(await invoicesOf("status=succeeded")).toEqual([paidInvoice]);
+    expect(await invoicesOf("status=pending")).toEqual([unpaid]);
+    // Made in the same millisecond of the test clock: their order is their ids'.
+    expect((await invoicesOf("payment_method=bank_card")).sort()).toEqual([paidInvoice, unpaid].sort());
+    expect(await invoicesOf("payment_method=sbp")).toEqual([]);
+    expect(await invoicesOf(`captured_at.gte=${from}`)).toEqual([paidInvoice]);
+  });
+
+  test("a bound, filter, limit or cursor it cannot read is refused 400, naming it", async () => {
     for (const [query, parameter] of [
+      ["status=paid", "status"],
+      ["payment_method=cash", "payment_method"],
+      ["captured_at.lte=soon", "captured_at.lte"],
       ["created_at.gte=yesterday", "created_at.gte"],
       ["created_at.lt=2026-13-45T00:00:00Z", "created_at.lt"],
       ["limit=0", "limit"],
