@@ -6,6 +6,11 @@ type Context = Rolldown.ChunkingContext;
 const reactLibraries = /[\\/]node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react)[\\/]/;
 const island = /[\\/]src[\\/]islands[\\/]/;
 const panelIsland = /[\\/]src[\\/]islands[\\/]panel[\\/]/;
+/**
+ * The panel's islands that use a passkey (its sign-in and its Security screen): what only they
+ * share, the WebAuthn library first, is a file of their own instead of every panel page's.
+ */
+const passkeyIsland = /[\\/]src[\\/]islands[\\/]panel[\\/](PanelLogin|PanelSecurity)\.tsx$/;
 /** A page's own `<script>` (the one naming its island's words), or a layout's. */
 const pageScript = /[\\/]src[\\/](pages|layouts)[\\/]([^\\/?]+)\.astro\?/;
 
@@ -36,9 +41,11 @@ export function familyOf(entry: string): Family {
  * not thirty: each file is compressed on its own, so thirty small ones cost a quarter more.
  * A page runs every module of a file it loads, used or not: these modules only declare things
  * (stores, helpers, components), but for the islands' i18n runtime, which every island page runs.
+ * What only the panel's passkey pages share is "passkeys", which no other page loads.
  */
 export function groupOf(entries: readonly string[]): string | undefined {
   if (entries.length < 2) return undefined;
+  if (entries.every((entry) => passkeyIsland.test(entry))) return "passkeys";
   const families = new Set(entries.map(familyOf));
   if (families.has("site")) return "site";
   if (families.has("every island page") || families.size > 1) return "common";
@@ -91,5 +98,6 @@ export function pageChunkGroups(): Group[] {
     { name: named("common"), priority: 2, tags: ["$initial"] },
     { name: named("panel"), priority: 1, tags: ["$initial"] },
     { name: named("customer"), priority: 1, tags: ["$initial"] },
+    { name: named("passkeys"), priority: 1, tags: ["$initial"] },
   ];
 }

@@ -6,6 +6,8 @@ const cabinet = `${root}/src/islands/cabinet/Cabinet.tsx`;
 const login = `${root}/src/islands/login/LoginScreen.tsx`;
 const panelUser = `${root}/src/islands/panel/PanelUser.tsx`;
 const panelStaff = `${root}/src/islands/panel/PanelStaff.tsx`;
+const panelLogin = `${root}/src/islands/panel/PanelLogin.tsx`;
+const panelSecurity = `${root}/src/islands/panel/PanelSecurity.tsx`;
 const appScript = `${root}/src/layouts/App.astro?astro&type=script&index=0&lang.ts`;
 const siteScript = `${root}/src/layouts/Site.astro?astro&type=script&index=0&lang.ts`;
 const landingScript = `${root}/src/components/landing/Landing.astro?astro&type=script&index=0&lang.ts`;
@@ -42,5 +44,11 @@ describe("which file a module's code goes to", () => {
   test("shared by pages of one kind goes to that kind's chunk", () => {
     expect(groupOf([cabinet, login])).toBe("customer");
     expect(groupOf([panelUser, panelStaff, panelPageScript])).toBe("panel");
+  });
+
+  test("what only the panel's passkey pages share is their own file, not every panel page's", () => {
+    expect(groupOf([panelLogin, panelSecurity])).toBe("passkeys");
+    expect(groupOf([panelLogin, panelSecurity, panelStaff])).toBe("panel");
+    expect(groupOf([panelLogin, cabinet])).toBe("common");
   });
 });
