@@ -4,13 +4,24 @@ import { api } from "../lib/api-client";
 import { type AltchaChallenge, solveAltcha } from "../lib/captcha-solver";
 import { translate } from "../lib/i18n/runtime";
 import { renderRecaptcha } from "../lib/recaptcha";
-import { refreshTokens, storeTokens } from "./panel-session";
+import { refreshTokens, securityPage, storeTokens } from "./panel-session";
+import type { SignInAnswer } from "./second-factor-routes";
 
 /**
  * /panel-login (spec §2, §4 "Operator session"): with a stored refresh token it is tried
- * first ('Ожидание', then 'Успешно' and on to the search); without one, the form.
+ * first ('Ожидание', then 'Успешно' and on to the search); without one, the form. An operator
+ * with a second factor then proves it (DESIGN §12): the second step.
  */
-export const $loginStage = atom<"refreshing" | "refreshed" | "form">("refreshing");
+export const $loginStage = atom<"refreshing" | "refreshed" | "form" | "second-factor">("refreshing");
+
+/** A password accepted, the second factor still to come: the server's ticket and its ways. */
+export type SecondStep = {
+  ticket: string;
+  methods: ("passkey" | "totp" | "recovery")[];
+  /** When the ticket ends, by this browser's clock. */
+  deadline: number;
+};
+export const $secondStep = atom<SecondStep | undefined>();
 /** reCAPTCHA v2 replaces the built-in proof of work when the server has its keys. */
 export const $recaptchaSiteKey = atom<string | undefined>();
 /** The solved captcha the next sign-in spends. */
@@ -98,6 +109,31 @@ function refusalText(headers: Headers, serverText: string | undefined): string {
 const textOf = (error: { value?: unknown } | null) =>
   typeof error?.value === "string" && error.value.trim() ? error.value.trim() : undefined;
 
+/** The sign-in's answer when a second factor is still to come. */
+type TicketAnswer = { secondFactor: { ticket: string; methods: SecondStep["methods"]; expiresAt: number } };
+
+/**
+ * The ticket's end by this browser's clock: what the server gives it (by its own clock) after
+ * the time its answer was dated, so a browser whose clock is off still waits the whole time.
+ */
+function deadlineOf(expiresAt: number, headers: Headers): number {
+  const sentAt = Date.parse(headers.get("date") ?? "");
+  return Number.isNaN(sentAt) ? expiresAt : Date.now() + (expiresAt - sentAt);
+}
+
+/** Signed in: into the panel, or to the Security screen while a second factor must be enrolled. */
+export function enterPanel(answer: SignInAnswer): void {
+  storeTokens(answer);
+  location.assign(answer.enrolmentRequired ? securityPage : "/panel-search");
+}
+
+/** Back to the password form (a ticket ended, or the operator chose to), saying why when there is a reason. */
+export function backToPassword(reason?: string): void {
+  $secondStep.set(undefined);
+  $loginError.set(reason);
+  $loginStage.set("form");
+}
+
 export async function signIn(username: string, password: string): Promise<void> {
   const captcha = $captcha.get();
   if (!captcha) {
@@ -115,8 +151,16 @@ export async function signIn(username: string, password: string): Promise<void> 
       $captcha.set(undefined);
       return;
     }
-    storeTokens(data);
-    location.assign("/panel-search");
+    const answer = data as SignInAnswer | TicketAnswer;
+    if ("secondFactor" in answer) {
+      // Spent: should the ticket end, the password form asks for a new one.
+      $captcha.set(undefined);
+      const { ticket, methods, expiresAt } = answer.secondFactor;
+      $secondStep.set({ ticket, methods, deadline: deadlineOf(expiresAt, response.headers) });
+      $loginStage.set("second-factor");
+      return;
+    }
+    enterPanel(answer);
   } catch {
     $loginError.set(translate("panel.loginFailed"));
   } finally {

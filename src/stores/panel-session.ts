@@ -72,12 +72,27 @@ const isSessionRefusal = (error: { value?: unknown } | null) => {
   const code = errorCode(error);
   return code !== undefined && sessionCodes.includes(code);
 };
+const needsEnrolment = (error: { value?: unknown } | null) =>
+  (errorCode(error) as string | undefined) === "second_factor_enrolment_required";
+
+/** The Security screen, where an operator who must have a second factor enrols one. */
+export const securityPage = "/panel-security";
+
+/**
+ * An operator who must have a second factor and has none may only enrol one (DESIGN §12): the
+ * server refuses every other panel call, and the browser goes to the Security screen.
+ */
+function toEnrolment(): never {
+  location.assign(securityPage);
+  throw new Error("redirecting to the second factor's enrolment");
+}
 
 /**
  * Every panel call: without an access token go to /panel-login; when the access token is
  * refused use the refresh token once to get a new one and retry; otherwise back to
  * /panel-login. Parallel calls refused so wait on one refresh; a call refused after another
- * call already refreshed just retries with the new token.
+ * call already refreshed just retries with the new token. A call refused until a second
+ * factor is enrolled goes to the Security screen.
  */
 export async function panelCall<T>(
   call: Call<T>,
@@ -85,12 +100,14 @@ export async function panelCall<T>(
   const accessToken = readStorage(storageKeys.accessToken);
   if (!accessToken) backToLogin();
   const first = await call({ authorization: `Bearer ${accessToken}` });
+  if (needsEnrolment(first.error)) toEnrolment();
   if (!isSessionRefusal(first.error)) return first;
   const current = readStorage(storageKeys.accessToken);
   if (!current) backToLogin();
   if (current === accessToken && !(await refreshTokens())) backToLogin();
   const retried = await call({ authorization: `Bearer ${readStorage(storageKeys.accessToken)}` });
   if (isSessionRefusal(retried.error)) backToLogin();
+  if (needsEnrolment(retried.error)) toEnrolment();
   return retried;
 }
 

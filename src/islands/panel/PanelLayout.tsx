@@ -11,7 +11,15 @@ import {
 
 type T = ReturnType<typeof useTranslation>["t"];
 /** The navigation's sections; a customer's pages belong to the users' section. */
-export type PanelSection = "search" | "dashboard" | "promo" | "audit" | "staff" | "nodes" | "payments";
+export type PanelSection =
+  | "search"
+  | "dashboard"
+  | "promo"
+  | "audit"
+  | "staff"
+  | "nodes"
+  | "payments"
+  | "security";
 
 const sections: {
   section: PanelSection;
@@ -23,7 +31,8 @@ const sections: {
     | "panel.navAudit"
     | "panel.navStaff"
     | "panel.navNodes"
-    | "panel.navPayments";
+    | "panel.navPayments"
+    | "panel.navSecurity";
   /** Left out for support staff, whom the server refuses there. */
   isAdminOnly?: boolean;
 }[] = [
@@ -34,6 +43,8 @@ const sections: {
   { section: "staff", href: "/panel-staff", key: "panel.navStaff" },
   { section: "nodes", href: "/panel-nodes", key: "panel.navNodes", isAdminOnly: true },
   { section: "payments", href: "/panel-payments", key: "panel.navPayments", isAdminOnly: true },
+  // Every operator's own second factor.
+  { section: "security", href: "/panel-security", key: "panel.navSecurity" },
 ];
 
 /** The language choice, on one row in the header (the panel has no site footer). */

@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "../../lib/i18n/use-translation";
+import { canUsePasskeys } from "../../lib/passkeys";
 import {
   $captcha,
   $isSigningIn,
@@ -13,7 +14,31 @@ import {
   signIn,
   solveCaptcha,
 } from "../../stores/panel-login";
+import { $factorCheck, signInWithPasskey } from "../../stores/panel-login-factor";
+import { LoginSecondStep } from "./LoginSecondStep";
 import { PanelLayout } from "./PanelLayout";
+
+/** A passkey alone, without the password (one the device keeps for this site), where the browser has passkeys. */
+function PasskeyAlone({ isDisabled }: { isDisabled: boolean }) {
+  const { t } = useTranslation();
+  const check = useStore($factorCheck);
+  const [isOffered] = useState(canUsePasskeys);
+  if (!isOffered) return null;
+  return (
+    <div className="panel-factor__alone">
+      <p className="muted panel-factor__or">{t("panel.factorOr")}</p>
+      <button
+        type="button"
+        className="button button--ghost"
+        disabled={isDisabled || check !== undefined}
+        aria-busy={check === "passkey"}
+        onClick={() => void signInWithPasskey()}
+      >
+        {check === "passkey" ? t("panel.passkeyWaiting") : t("panel.passkeySignIn")}
+      </button>
+    </div>
+  );
+}
 
 /** /panel-login (spec §2, §4 "Operator session"). */
 function PanelLoginContent() {
@@ -25,6 +50,7 @@ function PanelLoginContent() {
   const isSubmitting = useStore($isSigningIn);
   const error = useStore($loginError);
   const recaptchaSiteKey = useStore($recaptchaSiteKey);
+  const factorCheck = useStore($factorCheck);
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [isPasswordShown, setIsPasswordShown] = useState(false);
@@ -44,6 +70,13 @@ function PanelLoginContent() {
     void signIn(username, password);
   };
 
+  if (stage === "second-factor") {
+    return (
+      <div className="panel-login">
+        <LoginSecondStep username={username.trim()} />
+      </div>
+    );
+  }
   if (stage !== "form") {
     return (
       <p role="status" className="panel-refresh">
@@ -111,10 +144,16 @@ function PanelLoginContent() {
               {error}
             </p>
           )}
-          <button type="submit" className="button button--primary" disabled={isSubmitting}>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={isSubmitting || factorCheck !== undefined}
+            aria-busy={isSubmitting}
+          >
             {isSubmitting ? t("panel.loading") : t("panel.submit")}
           </button>
         </form>
+        <PasskeyAlone isDisabled={isSubmitting} />
       </section>
     </div>
   );

@@ -93,3 +93,12 @@ export function ScrollRegion({ label, children }: { label: string; children: Rea
     </section>
   );
 }
+
+/** Why a change did not happen, as one sentence: the server's words, or the screen's when it did not answer. */
+export function ChangeError({ text }: { text: string }) {
+  return (
+    <p role="alert" className="form__error panel-staff__refusal">
+      {text}
+    </p>
+  );
+}
