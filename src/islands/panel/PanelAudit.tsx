@@ -13,6 +13,7 @@ import {
   showAuditPage,
 } from "../../stores/panel-audit";
 import { customerHref } from "../../stores/panel-session";
+import { describeFactorEntry } from "./factor-audit-words";
 import { Pager, PanelLayout } from "./PanelLayout";
 import { Empty, Failed, Loading } from "./PanelStates";
 import { routesChangeWords } from "./payments-words";
@@ -31,6 +32,8 @@ type Details = {
   name?: unknown;
   before?: unknown;
   after?: unknown;
+  method?: unknown;
+  reason?: unknown;
 };
 
 const text = (value: unknown) =>
@@ -42,9 +45,9 @@ const roleName = (role: unknown, t: T) =>
 /** One audit entry as a sentence in the operator's language; unknown actions keep their code. */
 function describeEntry(entry: AuditEntry, t: T): { what: string; amount?: string; who?: string } {
   const details = (entry.details ?? {}) as Details;
+  const factorEntry = describeFactorEntry(entry, details, t);
+  if (factorEntry) return factorEntry;
   switch (entry.action) {
-    case "operator.login":
-      return { what: t("panel.auditLogin") };
     case "operator.create":
       return {
         what: t("panel.auditOperatorCreate", {
