@@ -98,13 +98,13 @@ test.describe("VPN nodes in the panel", () => {
     await expect(nodeRow(page, name)).toContainText("Disabled");
     expect(await layoutProblems(page)).toEqual([]);
 
-    // The sections, Nodes and Payments among them, keep to two rows on a phone in every language.
+    // The sections, Nodes, Payments and Security among them, keep to two rows on a phone in every language.
     await page.setViewportSize({ width: 390, height: 844 });
     for (const language of ["ru", "en", "zh", "kk"]) {
       await page.evaluate((lang) => localStorage.setItem("i18nextLng", lang), language);
       await page.reload();
       const links = page.locator(".panel-nav a");
-      await expect(links).toHaveCount(7);
+      await expect(links).toHaveCount(8);
       const tops = await links.evaluateAll((all) =>
         all.map((link) => Math.round(link.getBoundingClientRect().top)),
       );

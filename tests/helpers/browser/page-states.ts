@@ -227,6 +227,7 @@ const panelPages = [
   "panel-dashboard",
   "panel-nodes",
   "panel-payments",
+  "panel-security",
 ];
 
 /**
