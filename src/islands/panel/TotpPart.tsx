@@ -51,12 +51,13 @@ function Setup({ setup }: { setup: TotpSetup }) {
         </li>
         <li>
           <p>{t("panel.totpTypeKey")}</p>
-          <label className="field panel-once__field">
+          <label className="field panel-totp__key">
             <span>{t("panel.totpSecret")}</span>
-            <input
-              className="panel-once__password"
+            {/* Wraps on a phone rather than hiding its end: a 32-letter key is wider than one. */}
+            <textarea
               value={grouped(setup.secret)}
               readOnly
+              rows={2}
               spellCheck={false}
               autoComplete="off"
               onFocus={(event) => event.currentTarget.select()}
