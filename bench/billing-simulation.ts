@@ -51,6 +51,8 @@ try {
       await createOperator(database, account.username, account.password, "admin", Date.now());
       return account;
     },
+    // PORT=0 above: the server's PUBLIC_URL is the demo default for it.
+    publicUrl: "http://localhost:0",
     customers,
     months,
     seed: Number(process.env.SEED ?? 10),

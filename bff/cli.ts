@@ -20,6 +20,7 @@ import {
  *                   | reset-password <username> [password]
  *                   | disable <username>
  *                   | unlock <username>   (forgets the account's failed sign-ins)
+ *                   | reset-factors <username>   (clears passkeys, authenticator app, recovery codes)
  * A password not given is generated and printed once. Works while the server runs: on the
  * SQLite file the running server holds, the command is handed to it over its control
  * socket; with no server running, or on PostgreSQL (DATABASE_URL), it runs here.

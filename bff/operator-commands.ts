@@ -5,6 +5,7 @@ import { addProbe } from "./modules/access/nodes/probes/probe-keys";
 import {
   createOperator,
   disableOperator,
+  resetOperatorFactors,
   resetOperatorPassword,
   unlockOperator,
 } from "./modules/operators/accounts";
@@ -12,12 +13,12 @@ import { AppError } from "./platform/errors";
 import { randomToken } from "./platform/random";
 
 export const operatorUsage =
-  "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username> | unlock <username> | node <name> | probe <name>";
+  "usage: npm run operator -- create <username> <admin|support> [password] | reset-password <username> [password] | disable <username> | unlock <username> | reset-factors <username> | node <name> | probe <name>";
 
 /** What a command printed and how it ended: 0 done, 1 refused, 2 not understood. */
 export type CommandResult = { exitCode: number; output: string };
 
-const commands = new Set(["node", "probe", "create", "reset-password", "unlock", "disable"]);
+const commands = new Set(["node", "probe", "create", "reset-password", "unlock", "reset-factors", "disable"]);
 
 /**
  * Whether `args` is a command the CLI runs, told before any data is touched: every one of
@@ -69,6 +70,11 @@ export async function runOperatorCommand(
       case "unlock":
         await unlockOperator(database, name, now);
         return done(`Unlocked "${name}": its failed sign-ins are forgotten.`);
+      case "reset-factors":
+        await resetOperatorFactors(database, name, now);
+        return done(
+          `Cleared the second factors of "${name}" (passkeys, authenticator app, recovery codes); their sessions are revoked.`,
+        );
       case "disable":
         await disableOperator(database, name, now);
         return done(`Disabled "${name}"; their sessions are revoked.`);

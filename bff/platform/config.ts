@@ -9,6 +9,8 @@ export type AppMode = (typeof appModes)[number];
 
 const sbpPayerPhoneValues = ["off", "required"] as const;
 export type SbpPayerPhone = (typeof sbpPayerPhoneValues)[number];
+const supportSecondFactorValues = ["optional", "required"] as const;
+export type SupportSecondFactor = (typeof supportSecondFactorValues)[number];
 
 /**
  * Every setting the server reads, parsed and checked once at start (loadConfig) and never
@@ -123,6 +125,8 @@ export type Config = Readonly<{
    * screens ask for it and an SBP order without one is refused.
    */
   sbpPayerPhone: SbpPayerPhone;
+  /** Whether support staff, like administrators, must have a second factor (DESIGN §12). */
+  supportSecondFactor: SupportSecondFactor;
   recaptchaSiteKey: string | undefined;
   recaptchaSecret: string | undefined;
   /** Proxies whose X-Forwarded-For hops are believed (DESIGN §12); empty: only the socket's peer counts. */
@@ -362,6 +366,16 @@ export function loadConfig(environment: Environment = process.env): Config {
       accepts:
         '"off" (no phone with SBP QRs) or "required" (the terminal\'s category asks for the payer\'s phone)',
     }),
+    supportSecondFactor: oneOf(
+      "SUPPORT_SECOND_FACTOR",
+      optional(environment, "SUPPORT_SECOND_FACTOR"),
+      supportSecondFactorValues,
+      {
+        fallback: "optional",
+        accepts:
+          '"optional" (support staff may add a second factor) or "required" (they must, as administrators must)',
+      },
+    ),
     recaptchaSiteKey: optional(environment, "RECAPTCHA_SITE_KEY"),
     recaptchaSecret: optional(environment, "RECAPTCHA_SECRET"),
     trustedProxies: parseTrustedProxies(optional(environment, "TRUSTED_PROXIES")),

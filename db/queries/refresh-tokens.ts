@@ -52,6 +52,13 @@ export const refreshTokens = {
       "UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL",
     ).run(now, operatorId),
 
+  /** Ends every sign-in of the operator but one (the one that just enrolled a factor). */
+  revokeOperatorExcept: (db: Database, operatorId: number, keptFamilyId: string, now: number) =>
+    statement(
+      db,
+      "UPDATE refresh_tokens SET revoked_at = ? WHERE operator_id = ? AND family_id <> ? AND revoked_at IS NULL",
+    ).run(now, operatorId, keptFamilyId),
+
   /** How many tokens a sign-in has, and how many of them are revoked. */
   familyState: (db: Database, familyId: string) =>
     statement<{ total: number; revoked: number }, [string]>(

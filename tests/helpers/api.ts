@@ -1,5 +1,6 @@
 import { treaty } from "@elysiajs/eden";
 import type { App } from "../../bff/app";
+import { withPeerAddress } from "../../bff/platform/client-address";
 import type { ErrorCode } from "../../bff/platform/errors";
 
 /**
@@ -9,11 +10,15 @@ import type { ErrorCode } from "../../bff/platform/errors";
  * type error in the tests that call it. Raw `app.handle` stays for what a client cannot
  * send: malformed bodies, missing headers, the gateway's signed bytes.
  */
-export function apiOf(app: App) {
+export function apiOf(app: App, peerAddress?: string) {
   // Sent to http://localhost, as the tests' raw requests are (Eden's own stand-in host would
   // show in every link the app builds from the request). Dates stay the ISO strings the
-  // schemas declare, as the islands' client keeps them.
-  const fetcher = (input: RequestInfo | URL, init?: RequestInit) => app.handle(new Request(input, init));
+  // schemas declare, as the islands' client keeps them. `peerAddress`: the socket peer the
+  // server sees (loopback otherwise), for the limits counted per address.
+  const fetcher = (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    return app.handle(peerAddress === undefined ? request : withPeerAddress(request, peerAddress));
+  };
   return treaty<App>("http://localhost", {
     parseDate: false,
     // Eden types its fetcher as Bun's fetch, which also carries `preconnect`; none is needed.

@@ -32,8 +32,15 @@ export async function makeTestApp(
   const clock = makeTestClock();
   await shareTestClock(database, clock);
   const context = await createContext(config, database, clock, overrides);
-  return { context, clock, app: createApp(context) };
+  const app = createApp(context);
+  publicUrls.set(app, config.publicUrl);
+  return { context, clock, app };
 }
+
+const publicUrls = new WeakMap<object, string>();
+export const rememberPublicUrl = (app: object, publicUrl: string) => publicUrls.set(app, publicUrl);
+/** The PUBLIC_URL a test app was made with: a test passkey's origin. */
+export const publicUrlOf = (app: object) => publicUrls.get(app) ?? "http://localhost:3000";
 
 /**
  * What a test app needs to start in production mode: real providers and gateway, an https

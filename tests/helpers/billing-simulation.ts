@@ -16,6 +16,7 @@ import {
   routeOf,
 } from "./billing-simulation/routes";
 import { registerBody } from "./customers";
+import { finishSignIn } from "./operators";
 import type { SbpAccount } from "./sbp";
 import { prng } from "./seeded-random";
 
@@ -37,6 +38,8 @@ export type SimulationOptions = {
   database: Database;
   /** Creates an administrator (username, password) the simulation signs in as. */
   createAdmin: () => Promise<{ username: string; password: string }>;
+  /** The server's PUBLIC_URL: the origin of the administrator's (software) passkey. */
+  publicUrl?: string;
   customers: number;
   months: number;
   seed: number;
@@ -270,8 +273,14 @@ export async function runBillingSimulation(options: SimulationOptions): Promise<
       }
     }
     const captcha = await solveCaptcha(api);
-    const { accessToken, refreshToken } = await dataOf(
+    const answer = await dataOf(
       api.auth.login.post({ username: admin.username, password: admin.password, captcha }),
+    );
+    const { accessToken, refreshToken } = await finishSignIn(
+      api,
+      options.publicUrl ?? "http://localhost:3000",
+      admin.username,
+      answer,
     );
     staff = { headers: { authorization: `Bearer ${accessToken}` }, at: now, refreshToken, signedInAt: now };
     return staff.headers;

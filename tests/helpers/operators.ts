@@ -4,7 +4,8 @@ import { createOperator } from "../../bff/modules/operators/accounts";
 import { runOperatorCommand } from "../../bff/operator-commands";
 import { withPeerAddress } from "../../bff/platform/client-address";
 import { type Api, apiOf, type DataOf, dataOf } from "./api";
-import { postJson } from "./app";
+import { postJson, publicUrlOf } from "./app";
+import { SoftwarePasskey } from "./software-passkey";
 
 /**
  * The proof of work with Bun's native SHA-256: the same search the login page makes,
@@ -57,14 +58,77 @@ export async function login(
   );
 }
 
-/** The token pair a staff login answers, as its route declares it. */
-type TokenPair = DataOf<Awaited<ReturnType<Api["auth"]["login"]["post"]>>>;
+/** What a staff login answers, as its route declares it. */
+export type LoginAnswer = DataOf<Awaited<ReturnType<Api["auth"]["login"]["post"]>>>;
+export type TokenPair = { accessToken: string; refreshToken: string };
 
-export async function tokensFor(app: App, username: string, password: string) {
+/**
+ * The passkeys the helpers enrolled, by operator name: one name may be an operator on
+ * several test servers, so a sign-in takes the one its ticket's challenge allows.
+ */
+const enrolled = new Map<string, SoftwarePasskey[]>();
+
+/** Adds a software passkey (a synced one's counter: 0) with a sign-in that may still add one. */
+export async function enrolPasskey(api: Api, origin: string, accessToken: string, name = "Test passkey") {
+  const passkey = new SoftwarePasskey({ origin });
+  const options = await dataOf(
+    api.panel.security.passkeys.options.post({}, { headers: bearer(accessToken) }),
+  );
+  const added = await dataOf(
+    api.panel.security.passkeys.post(
+      { challengeId: options.challengeId, name, credential: passkey.register(options.options) },
+      { headers: bearer(accessToken) },
+    ),
+  );
+  return { passkey, added };
+}
+
+/** The second step with a passkey, for the ticket a password step answered (none: a passkey alone). */
+export async function passkeySignIn(api: Api, passkey: SoftwarePasskey, ticket?: string): Promise<TokenPair> {
+  const options = await dataOf(api.auth.passkey.options.post(ticket === undefined ? {} : { ticket }));
+  return dataOf(
+    api.auth.passkey.post({ challengeId: options.challengeId, credential: passkey.assert(options.options) }),
+  );
+}
+
+/**
+ * The rest of a panel sign-in after its password step, as an operator makes it: the second
+ * factor. An operator who must have one and has none enrols a software passkey with that
+ * first sign-in (as the panel's enrolment screen has them do), which later sign-ins use.
+ */
+export async function finishSignIn(
+  api: Api,
+  origin: string,
+  username: string,
+  answer: LoginAnswer,
+): Promise<TokenPair> {
+  const name = username.trim().toLowerCase();
+  if ("secondFactor" in answer) {
+    const options = await dataOf(api.auth.passkey.options.post({ ticket: answer.secondFactor.ticket }));
+    const allowed = new Set(options.options.allowCredentials?.map((credential) => credential.id));
+    const passkey = enrolled.get(name)?.find((candidate) => allowed.has(candidate.id));
+    if (!passkey) throw new Error(`${username} has a second factor that the test helpers did not add`);
+    return dataOf(
+      api.auth.passkey.post({
+        challengeId: options.challengeId,
+        credential: passkey.assert(options.options),
+      }),
+    );
+  }
+  if (answer.enrolmentRequired) {
+    const { passkey } = await enrolPasskey(api, origin, answer.accessToken);
+    enrolled.set(name, [...(enrolled.get(name) ?? []), passkey]);
+  }
+  return { accessToken: answer.accessToken, refreshToken: answer.refreshToken };
+}
+
+/** A full panel sign-in on a test app: the password, then the second factor (see finishSignIn). */
+export async function tokensFor(app: App, username: string, password: string): Promise<TokenPair> {
   const response = await login(app, username, password);
   if (response.status !== 200) throw new Error(`login: ${response.status} ${await response.text()}`);
   // The login goes through the socket peer, which no client call can set: its answer is read by hand.
-  return (await response.json()) as TokenPair;
+  const answer = (await response.json()) as LoginAnswer;
+  return finishSignIn(apiOf(app), publicUrlOf(app), username, answer);
 }
 
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });

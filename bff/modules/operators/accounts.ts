@@ -1,5 +1,6 @@
 import type { Database } from "../../../db/database";
 import { audit, type OperatorRole, type OperatorRow, operators } from "../../../db/queries/operators";
+import { passkeys, recoveryCodes, totp } from "../../../db/queries/second-factor";
 import { AppError } from "../../platform/errors";
 import { randomToken } from "../../platform/random";
 import { clearLoginLocks } from "./login-limits";
@@ -204,6 +205,28 @@ export async function unlockOperator(
       },
       now,
     );
+  });
+}
+
+/**
+ * Clears an operator's second factors (the CLI's `reset-factors`, for a lost phone or
+ * passkey): passkeys, the authenticator app and recovery codes go, every sign-in of theirs
+ * ends, and it is audited. Someone who must have a factor then enrols one after their next
+ * password sign-in, as a new administrator does.
+ */
+export async function resetOperatorFactors(
+  database: Database,
+  username: string,
+  now: number,
+  actor: Actor = nobody,
+) {
+  await database.transaction(async () => {
+    const operator = await namedOperator(database, username);
+    await changeAndSignOut(database, operator, "operator.reset-factors", now, actor, async () => {
+      await passkeys.deleteOfOperator(database, operator.id);
+      await totp.delete(database, operator.id);
+      await recoveryCodes.deleteOfOperator(database, operator.id);
+    });
   });
 }
 

@@ -7,8 +7,24 @@ import { authenticateOperator } from "./operator-auth";
 import { logInOperator } from "./operator-login";
 import { logOutOperator } from "./operator-logout";
 import { refreshOperatorTokens } from "./operator-token-refresh";
+import { secondFactorSignInRoutes } from "./second-factor/sign-in-routes";
 
 const tokenPair = t.Object({ accessToken: t.String(), refreshToken: t.String() });
+/** A password sign-in's answer: the pair (only for enrolling, when a factor is due), or the second step's ticket. */
+const loginAnswer = t.Union([
+  t.Object({
+    accessToken: t.String(),
+    refreshToken: t.String(),
+    enrolmentRequired: t.Optional(t.Literal(true)),
+  }),
+  t.Object({
+    secondFactor: t.Object({
+      ticket: t.String(),
+      methods: t.Array(t.Union([t.Literal("passkey"), t.Literal("totp"), t.Literal("recovery")])),
+      expiresAt: t.Number(),
+    }),
+  }),
+]);
 
 /** Staff sign-in (DESIGN §7, §12): captcha, Argon2id, throttling, rotating refresh tokens. */
 export function operatorAuthModule(context: AppContext) {
@@ -35,13 +51,14 @@ export function operatorAuthModule(context: AppContext) {
           password: t.String({ minLength: 1, maxLength: 256 }),
           captcha: t.Optional(t.String({ maxLength: 8192 })),
         }),
-        response: { 200: tokenPair },
+        response: { 200: loginAnswer },
         detail: {
           summary:
-            "Staff login; a refusal is its message as plain text (400 captcha, 401 credentials, 429 cool-down or busy) in the operator's language, its code in the x-error-code header",
+            "Staff login: the token pair (with enrolmentRequired when the operator must first add a second factor), or for an operator with a second factor {secondFactor: {ticket, methods, expiresAt}} for /api/auth/passkey or /api/auth/second-factor; a refusal is its message as plain text (400 captcha, 401 credentials, 429 cool-down or busy) in the operator's language, its code in the x-error-code header",
         },
       },
     )
+    .use(secondFactorSignInRoutes(context))
     .post("/refreshToken", ({ body }) => refreshOperatorTokens(context, body.refreshToken), {
       body: t.Object({ refreshToken: t.String({ minLength: 1, maxLength: 256 }) }),
       response: { 200: tokenPair, 401: errorResponse },

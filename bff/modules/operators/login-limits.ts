@@ -17,12 +17,20 @@ const accountKey = (account: string) => `login:account:${account}`;
  * fill it with wrong passwords, and it must not lock out the operator who knows theirs
  * (DESIGN §12). Guessing stays bounded: each such address gets one attempt before its own
  * counts are no longer clean, and the per-address counts are never waived.
+ *
+ * An account with a second factor gets no waiver (`isWaivable: false`): a password alone
+ * no longer signs it in, its passkeys are not counted at all, so wrong passwords and wrong
+ * codes from anywhere count against it, and a full count stops everyone.
  */
-export function loginLimitKeys(username: string, address: string): LimitKey[] {
+export function loginLimitKeys(
+  username: string,
+  address: string,
+  { isWaivable = true }: { isWaivable?: boolean } = {},
+): LimitKey[] {
   const account = accountOf(username);
   return [
     { key: `${accountAndAddressPrefix(account)}${address}`, limit: loginLimits.accountAndAddress, windowMs },
-    { key: accountKey(account), limit: loginLimits.account, windowMs, waivedForCleanCallers: true },
+    { key: accountKey(account), limit: loginLimits.account, windowMs, waivedForCleanCallers: isWaivable },
     { key: `login:address:${address}`, limit: loginLimits.address, windowMs },
   ];
 }

@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { operators } from "../../../db/queries/operators";
+import { hasSecondFactor } from "../../../db/queries/second-factor";
 import type { AppContext } from "../../context";
 import { AppError } from "../../platform/errors";
+import { isSecondFactorRequired } from "./second-factor/factor-rules";
 import { isFamilyActive, verifyAccessToken } from "./tokens";
 
 type OperatorAuthContext = Pick<AppContext, "database" | "clock" | "config">;
@@ -16,7 +18,12 @@ async function lookUpOperator(context: OperatorAuthContext, request: Request) {
   // Logout, a reused refresh token or a password reset revokes the family: its access
   // tokens stop here, not when their 15 minutes run out.
   if (!(await isFamilyActive(context.database, claims.familyId))) throw new AppError("panel_session_closed");
-  return { ...account, familyId: claims.familyId };
+  // Asked on every call, not carried in the token: a factor added in another tab, or
+  // reset from the CLI, counts at once.
+  const mustEnrol =
+    isSecondFactorRequired(account.role, context.config) &&
+    !(await hasSecondFactor(context.database, account.id));
+  return { ...account, familyId: claims.familyId, mustEnrol };
 }
 
 /**

@@ -12,7 +12,7 @@ import { apiOf, dataOf, staffOf } from "../../helpers/api";
 import { request } from "../../helpers/app";
 import { type RunningServer, startCapturedServer } from "../../helpers/captured-process";
 import { demoToken, registerBody, type SignedIn, sessionCookieFrom } from "../../helpers/customers";
-import { solveCaptcha } from "../../helpers/operators";
+import { finishSignIn, solveCaptcha } from "../../helpers/operators";
 import { cards, order, passDays, payWithCard, runBilling } from "../../helpers/payments";
 import { remoteApp } from "../../helpers/remote-app";
 import { freePort, smtpPassword, smtpUser, startSmtpServer } from "../../helpers/smtp-server";
@@ -155,7 +155,14 @@ async function fullRun(origin: string): Promise<void> {
   const wrongPassword = `${operator.password}-typo`;
   keep("wrong operator password", wrongPassword);
   expect((await staffLogin(wrongPassword)).status, "login with a wrong password").toBe(401);
-  const first = await dataOf(staffLogin(operator.password));
+  // The server's PUBLIC_URL is the demo default for its port: the passkey's origin.
+  const publicUrl = `http://localhost:${new URL(origin).port}`;
+  const first = await finishSignIn(
+    api,
+    publicUrl,
+    operator.username,
+    await dataOf(staffLogin(operator.password)),
+  );
   keep("first access token", first.accessToken);
   keep("first refresh token", first.refreshToken);
   const rotated = await dataOf(api.auth.refreshToken.post({ refreshToken: first.refreshToken }));
