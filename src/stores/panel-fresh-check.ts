@@ -1,8 +1,9 @@
 import { atom } from "nanostores";
+import { api } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { askForPasskey } from "../lib/passkeys";
 import { panelCall } from "./panel-session";
-import { routes } from "./second-factor-routes";
+
 import { failureText, passkeyProblemText } from "./second-factor-words";
 
 /**
@@ -42,7 +43,7 @@ function close(isConfirmed: boolean): void {
 
 export const cancelFreshCheck = () => close(false);
 
-type Confirmation = Parameters<typeof routes.panel.security.confirm.post>[0];
+type Confirmation = Parameters<typeof api.panel.security.confirm.post>[0];
 
 /** One check at a time; the dialog closes (and the change goes on) when it is accepted. */
 async function checking(way: NonNullable<FreshCheck["checking"]>, check: () => Promise<string | undefined>) {
@@ -60,7 +61,7 @@ async function checking(way: NonNullable<FreshCheck["checking"]>, check: () => P
 }
 
 async function confirm(body: Confirmation): Promise<string | undefined> {
-  const { data, error } = await panelCall((headers) => routes.panel.security.confirm.post(body, { headers }));
+  const { data, error } = await panelCall((headers) => api.panel.security.confirm.post(body, { headers }));
   return data ? undefined : failureText(error);
 }
 
@@ -80,9 +81,7 @@ export const confirmWithCode = (code: string) =>
 
 export const confirmWithPasskey = () =>
   checking("passkey", async () => {
-    const challenge = await panelCall((headers) =>
-      routes.panel.security.confirm.options.post({}, { headers }),
-    );
+    const challenge = await panelCall((headers) => api.panel.security.confirm.options.post({}, { headers }));
     if (!challenge.data) return failureText(challenge.error);
     const used = await askForPasskey(challenge.data.options);
     if ("problem" in used) return passkeyProblemText(used.problem);

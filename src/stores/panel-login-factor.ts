@@ -1,9 +1,9 @@
 import { atom } from "nanostores";
-import { errorCode } from "../lib/api-client";
+import { api, errorCode } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { askForPasskey } from "../lib/passkeys";
+import type { SignInAnswer } from "./panel-login";
 import { $loginError, $secondStep, backToPassword, enterPanel } from "./panel-login";
-import { routes, type SignInAnswer } from "./second-factor-routes";
 import { failureText, passkeyProblemText } from "./second-factor-words";
 
 /**
@@ -22,7 +22,7 @@ export const expireTicket = () => backToPassword(translate("panel.factorTicketEx
 
 /** A refused step: a ticket that ended goes back to the password form, anything else is said here. */
 function refuse(refused: Refused): false {
-  if ((errorCode(refused.error) as string | undefined) === "second_factor_ticket_invalid") expireTicket();
+  if (errorCode(refused.error) === "second_factor_ticket_invalid") expireTicket();
   else $loginError.set(failureText(refused.error, "panel.loginFailed"));
   return false;
 }
@@ -52,14 +52,14 @@ async function checking(kind: "passkey" | "code", check: () => Promise<boolean>)
 export const signInWithPasskey = () =>
   checking("passkey", async () => {
     const ticket = $secondStep.get()?.ticket;
-    const challenge = await routes.auth.passkey.options.post(ticket ? { ticket } : {});
+    const challenge = await api.auth.passkey.options.post(ticket ? { ticket } : {});
     if (!challenge.data) return refuse(challenge);
     const used = await askForPasskey(challenge.data.options);
     if ("problem" in used) {
       $loginError.set(passkeyProblemText(used.problem));
       return false;
     }
-    const signedIn = await routes.auth.passkey.post({
+    const signedIn = await api.auth.passkey.post({
       challengeId: challenge.data.challengeId,
       credential: used.response,
     });
@@ -78,7 +78,7 @@ export const signInWithCode = (kind: "totp" | "recovery", code: string) =>
       $loginError.set(translate(kind === "totp" ? "panel.factorCodeMissing" : "panel.factorRecoveryMissing"));
       return false;
     }
-    const signedIn = await routes.auth["second-factor"].post({ ticket: step.ticket, kind, code: typed });
+    const signedIn = await api.auth["second-factor"].post({ ticket: step.ticket, kind, code: typed });
     if (!signedIn.data) return refuse(signedIn);
     return enter(signedIn.data);
   });

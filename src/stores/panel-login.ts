@@ -1,11 +1,10 @@
 import { atom } from "nanostores";
 import type { ErrorCode } from "../../bff/platform/errors";
-import { api } from "../lib/api-client";
+import { type ApiData, api } from "../lib/api-client";
 import { type AltchaChallenge, solveAltcha } from "../lib/captcha-solver";
 import { translate } from "../lib/i18n/runtime";
 import { renderRecaptcha } from "../lib/recaptcha";
 import { refreshTokens, securityPage, storeTokens } from "./panel-session";
-import type { SignInAnswer } from "./second-factor-routes";
 
 /**
  * /panel-login (spec §2, §4 "Operator session"): with a stored refresh token it is tried
@@ -109,8 +108,9 @@ function refusalText(headers: Headers, serverText: string | undefined): string {
 const textOf = (error: { value?: unknown } | null) =>
   typeof error?.value === "string" && error.value.trim() ? error.value.trim() : undefined;
 
-/** The sign-in's answer when a second factor is still to come. */
-type TicketAnswer = { secondFactor: { ticket: string; methods: SecondStep["methods"]; expiresAt: number } };
+type LoginAnswer = ApiData<typeof api.auth.login.post>;
+/** Tokens: the panel opens (or, with enrolmentRequired, only its Security screen). */
+export type SignInAnswer = Exclude<LoginAnswer, { secondFactor: unknown }>;
 
 /**
  * The ticket's end by this browser's clock: what the server gives it (by its own clock) after
@@ -151,7 +151,7 @@ export async function signIn(username: string, password: string): Promise<void> 
       $captcha.set(undefined);
       return;
     }
-    const answer = data as SignInAnswer | TicketAnswer;
+    const answer: LoginAnswer = data;
     if ("secondFactor" in answer) {
       // Spent: should the ticket end, the password form asks for a new one.
       $captcha.set(undefined);

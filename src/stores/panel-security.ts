@@ -1,12 +1,11 @@
 import { atom, map } from "nanostores";
-import { errorCode } from "../lib/api-client";
+import { type ApiData, api, errorCode } from "../lib/api-client";
 import { translate } from "../lib/i18n/runtime";
 import { createPasskey } from "../lib/passkeys";
 import { showToast } from "../lib/toast/toast-store";
 import { requestFreshCheck } from "./panel-fresh-check";
 import { panelQuery } from "./panel-query";
 import { panelCall } from "./panel-session";
-import { type Passkey, routes, type Security } from "./second-factor-routes";
 import { failureText, passkeyProblemText } from "./second-factor-words";
 
 /**
@@ -14,8 +13,9 @@ import { failureText, passkeyProblemText } from "./second-factor-words";
  * app, recovery codes. Every change that adds or removes one may meet the fresh check
  * (panel-fresh-check.ts), after which it runs again by itself.
  */
-export type { Passkey, Security };
-export type TotpSetup = { secret: string; uri: string; qrSvg: string };
+export type Security = ApiData<typeof api.panel.security.get>;
+export type Passkey = Security["passkeys"][number];
+export type TotpSetup = ApiData<typeof api.panel.security.totp.start.post>;
 /** A change on screen: under way, or why the last one did not happen. */
 export type Change = { isBusy: boolean; error?: string };
 
@@ -31,7 +31,7 @@ export const $changes = map<Record<string, Change | undefined>>({});
 
 export const hasFactor = (security: Security) => security.passkeys.length > 0 || security.totp !== null;
 
-const read = () => panelCall((headers) => routes.panel.security.get({ headers }));
+const read = () => panelCall((headers) => api.panel.security.get({ headers }));
 const security = panelQuery("security", read, {
   onReady: (data) => {
     if ($security.get() === undefined) $wasEnrolling.set(data.isRequired && !hasFactor(data));
@@ -108,11 +108,11 @@ export async function addPasskey(name: string): Promise<boolean> {
     return false;
   }
   return change("passkey-add", async () => {
-    const challenge = await ask((headers) => routes.panel.security.passkeys.options.post({}, { headers }));
+    const challenge = await ask((headers) => api.panel.security.passkeys.options.post({}, { headers }));
     const made = await createPasskey(challenge.options);
     if ("problem" in made) throw new Refused(passkeyProblemText(made.problem));
     const added = await ask((headers) =>
-      routes.panel.security.passkeys.post(
+      api.panel.security.passkeys.post(
         { challengeId: challenge.challengeId, name: trimmed, credential: made.response },
         { headers },
       ),
@@ -125,7 +125,7 @@ export async function addPasskey(name: string): Promise<boolean> {
 
 export const removePasskey = (passkey: Passkey) =>
   change(`passkey-remove:${passkey.id}`, async () => {
-    await ask((headers) => routes.panel.security.passkeys({ id: passkey.id }).delete({}, { headers }));
+    await ask((headers) => api.panel.security.passkeys({ id: passkey.id }).delete({}, { headers }));
     showToast(translate("panel.passkeyRemoved", { name: passkey.name }), "success");
     await reread();
   });
@@ -133,7 +133,7 @@ export const removePasskey = (passkey: Passkey) =>
 /** The app's secret and QR code, to be confirmed by one of its codes. */
 export const startTotp = () =>
   change("totp-start", async () => {
-    $totpSetup.set(await ask((headers) => routes.panel.security.totp.start.post({}, { headers })));
+    $totpSetup.set(await ask((headers) => api.panel.security.totp.start.post({}, { headers })));
   });
 
 export function cancelTotp(): void {
@@ -149,7 +149,7 @@ export function confirmTotp(code: string): Promise<boolean> {
     return Promise.resolve(false);
   }
   return change("totp-confirm", async () => {
-    const enabled = await ask((headers) => routes.panel.security.totp.post({ code: typed }, { headers }));
+    const enabled = await ask((headers) => api.panel.security.totp.post({ code: typed }, { headers }));
     $totpSetup.set(undefined);
     showCodes(enabled.recoveryCodes);
     showToast(translate("panel.totpAdded"), "success");
@@ -159,7 +159,7 @@ export function confirmTotp(code: string): Promise<boolean> {
 
 export const removeTotp = () =>
   change("totp-remove", async () => {
-    await ask((headers) => routes.panel.security.totp.delete({}, { headers }));
+    await ask((headers) => api.panel.security.totp.delete({}, { headers }));
     showToast(translate("panel.totpRemoved"), "success");
     await reread();
   });
@@ -168,7 +168,7 @@ export const removeTotp = () =>
 export const newRecoveryCodes = () =>
   change("recovery-codes", async () => {
     showCodes(
-      (await ask((headers) => routes.panel.security["recovery-codes"].post({}, { headers }))).recoveryCodes,
+      (await ask((headers) => api.panel.security["recovery-codes"].post({}, { headers }))).recoveryCodes,
     );
     await reread();
   });

@@ -73,7 +73,7 @@ const isSessionRefusal = (error: { value?: unknown } | null) => {
   return code !== undefined && sessionCodes.includes(code);
 };
 const needsEnrolment = (error: { value?: unknown } | null) =>
-  (errorCode(error) as string | undefined) === "second_factor_enrolment_required";
+  errorCode(error) === "second_factor_enrolment_required";
 
 /** The Security screen, where an operator who must have a second factor enrols one. */
 export const securityPage = "/panel-security";
