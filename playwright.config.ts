@@ -1,7 +1,16 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 import { chromiumLaunch } from "./tests/helpers/chromium";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+/**
+ * The browser server's throwaway data folder, fresh for each run: made once, in the runner
+ * (its workers inherit the variable, and load this file again without making another), so a
+ * test can hand a command to that server the way an operator does (tests/helpers/browser/cli.ts).
+ */
+process.env.E2E_DATA_DIRECTORY ??= mkdtempSync(join(tmpdir(), "kannt-e2e-"));
 
 /**
  * Tests that change the shared server's payment routes (DESIGN §6): they run alone, after
@@ -40,6 +49,7 @@ export default defineConfig({
     timeout: 60_000,
     env: {
       PORT: String(port),
+      E2E_DATA_DIRECTORY: process.env.E2E_DATA_DIRECTORY,
       LOG_LEVEL: "warn",
       ADMIN_USERNAME: "e2e.admin",
       ADMIN_PASSWORD: "e2e admin password 1",

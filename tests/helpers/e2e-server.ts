@@ -6,8 +6,9 @@ import { e2eJwtSecret } from "./e2e-secrets";
 import { makeMailCustomer, queueMail } from "./mail";
 
 // The real server on a fresh database in a temporary folder, so browser tests never
-// touch data/ and always start from nothing.
-const directory = mkdtempSync(join(tmpdir(), "kannt-e2e-"));
+// touch data/ and always start from nothing: the one playwright.config.ts made for this run,
+// where a test's operator command finds the server's control socket.
+const directory = process.env.E2E_DATA_DIRECTORY || mkdtempSync(join(tmpdir(), "kannt-e2e-"));
 const { context } = await startServer({
   ...process.env,
   DATABASE_PATH: join(directory, "app.db"),

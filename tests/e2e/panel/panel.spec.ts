@@ -19,11 +19,11 @@ test.describe("operator panel", () => {
     await page.goto("/panel-login");
     await page.getByLabel("Login").fill(panelAdmin.username);
     await page.getByLabel("Password", { exact: true }).fill("wrong password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("alert")).toHaveText("Solve the captcha first.");
     await page.getByRole("checkbox", { name: /I'm not a robot/ }).check();
     await expect(page.getByText("Verified")).toBeVisible();
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("alert")).toHaveText("Wrong username or password.");
     await expect(page.getByRole("alert")).toHaveCSS("color", "rgb(255, 107, 107)");
     await signInToPanel(page);

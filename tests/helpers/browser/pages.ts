@@ -113,7 +113,8 @@ export async function signInToPanel(page: Page, credentials = panelAdmin) {
   // The proof of work is random: a median 1.3 s and a few seconds in the worst case alone,
   // longer while the other browser worker and the server share the two cores.
   await expect(page.getByText("Verified")).toBeVisible({ timeout: 20_000 });
-  await page.getByRole("button", { name: "Sign in" }).click();
+  // Exact: "Sign in with a passkey" is beside it.
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 /** Signs the administrator in and opens the panel section `name` from the panel's navigation, at `/<path>`. */
