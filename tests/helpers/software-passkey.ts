@@ -1,4 +1,12 @@
-import { createHash, createSign, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  createSign,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+} from "node:crypto";
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -22,6 +30,9 @@ const flagUp = 0x01;
 const flagUv = 0x04;
 const flagAt = 0x40;
 
+/** A passkey's credential id (base64url) and PKCS#8 private key (base64), as saved to a file. */
+export type SavedPasskey = { credentialId: string; privateKey: string };
+
 export type SoftwarePasskeyOptions = {
   /** Whether the "user" is verified (PIN, biometrics): a passkey without it must be refused. */
   isUserVerified?: boolean;
@@ -39,7 +50,7 @@ export type SoftwarePasskeyOptions = {
  * checks run on them. Its knobs make the answers a real device must not give.
  */
 export class SoftwarePasskey {
-  readonly credentialId = randomBytes(16);
+  readonly credentialId: Uint8Array;
   private readonly privateKey: KeyObject;
   private readonly publicJwk: { x?: string; y?: string };
   counter: number;
@@ -47,10 +58,15 @@ export class SoftwarePasskey {
   keepsCounter: boolean;
   origin: string;
 
-  constructor(options: SoftwarePasskeyOptions) {
-    const pair = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    this.privateKey = pair.privateKey;
-    this.publicJwk = pair.publicKey.export({ format: "jwk" });
+  constructor(options: SoftwarePasskeyOptions, saved?: SavedPasskey) {
+    if (saved) {
+      this.credentialId = fromBase64url(saved.credentialId);
+      this.privateKey = createPrivateKey({ key: Buffer.from(saved.privateKey, "base64"), format: "der", type: "pkcs8" });
+    } else {
+      this.credentialId = new Uint8Array(randomBytes(16));
+      this.privateKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
+    }
+    this.publicJwk = createPublicKey(this.privateKey).export({ format: "jwk" });
     this.counter = options.counter ?? 0;
     this.keepsCounter = options.keepsCounter ?? false;
     this.isUserVerified = options.isUserVerified ?? true;
@@ -59,6 +75,14 @@ export class SoftwarePasskey {
 
   get id() {
     return base64url(this.credentialId);
+  }
+
+  /** What another process needs to use this passkey (a browser test's worker): its key and id. */
+  save(): SavedPasskey {
+    return {
+      credentialId: this.id,
+      privateKey: this.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"),
+    };
   }
 
   private coseKey() {

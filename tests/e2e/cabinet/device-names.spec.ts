@@ -1,12 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import {
-  makeCustomer,
-  panelAdmin,
-  signInThroughUi,
-  solveCaptcha,
-  uniqueEmail,
-  useLanguage,
-} from "../../helpers/browser/pages";
+import { makeCustomer, signInThroughUi, uniqueEmail, useLanguage } from "../../helpers/browser/pages";
+import { panelAdminTokens } from "../../helpers/browser/panel-admin";
 
 // A device's name is what its app reported, and an app can report anything: it is shown as
 // text in the cabinet and the panel, never as markup, and the panel marks it as the app's.
@@ -19,11 +13,7 @@ const reportedByApp = { en: "(reported by the app)", ru: "(со слов при�
 
 /** An operator's token pair in storage, as the login form leaves it (the form is tested elsewhere). */
 async function signedInOperator(page: Page) {
-  const response = await page.request.post("/api/auth/login", {
-    data: { ...panelAdmin, captcha: await solveCaptcha(page) },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  const tokens = (await response.json()) as { accessToken: string; refreshToken: string };
+  const tokens = await panelAdminTokens();
   await page.evaluate((pair) => {
     localStorage.setItem("accessToken", pair.accessToken);
     localStorage.setItem("refreshToken", pair.refreshToken);

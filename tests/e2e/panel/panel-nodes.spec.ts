@@ -1,7 +1,13 @@
 import { expect, type Page, test } from "@playwright/test";
 import { blockingAtBothWidths, describeFinding } from "../../helpers/browser/axe";
 import { layoutProblems } from "../../helpers/browser/layout";
-import { holdButton, openPanelSection, signInToPanel, useLanguage } from "../../helpers/browser/pages";
+import {
+  holdButton,
+  openPanelSection,
+  signInThroughPanelForm,
+  signInToPanel,
+  useLanguage,
+} from "../../helpers/browser/pages";
 
 /** A node name no other test uses. */
 const uniqueNodeName = () => `e2e-node-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -146,7 +152,7 @@ test.describe("VPN nodes in the panel", () => {
     expect(made).toBe(200);
     const other = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
     await useLanguage(other, "en");
-    await signInToPanel(other, { username, password });
+    await signInThroughPanelForm(other, { username, password });
     await other.waitForURL("**/panel-search");
     const sections = other.getByRole("navigation", { name: "Panel sections" });
     await expect(sections.getByRole("link", { name: "Users" })).toBeVisible();

@@ -2,7 +2,7 @@ import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { TOTP } from "otpauth";
 import { newOperator } from "../../helpers/browser/cli";
 import { layoutProblems } from "../../helpers/browser/layout";
-import { holdButton, signInToPanel, useLanguage } from "../../helpers/browser/pages";
+import { holdButton, signInThroughPanelForm, useLanguage } from "../../helpers/browser/pages";
 
 // Staff second factor (DESIGN §12) through the panel's own screens: each test makes its own
 // administrator with the operator CLI, who must enrol a factor at their first sign-in.
@@ -45,7 +45,7 @@ async function takeRecoveryCodes(page: Page): Promise<string[]> {
 
 /** The password step of an operator with a factor: the second step asks for it. */
 async function passwordStep(page: Page, credentials: { username: string; password: string }) {
-  await signInToPanel(page, credentials);
+  await signInThroughPanelForm(page, credentials);
   await expect(page.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
   await expect(page.getByText(`Signing in as ${credentials.username}`)).toBeVisible();
 }
@@ -65,7 +65,7 @@ async function logOut(page: Page) {
 /** Signs a new administrator in: without a factor, only the Security screen opens. */
 async function enrollingAdmin(page: Page, name: string) {
   const admin = newOperator(name);
-  await signInToPanel(page, admin);
+  await signInThroughPanelForm(page, admin);
   await page.waitForURL("**/panel-security");
   await expect(
     page.getByText("Administrators must add a second factor before using the panel."),

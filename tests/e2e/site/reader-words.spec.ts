@@ -1,13 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
 import { kazakhMonths, kazakhMonthsAblative, kazakhMonthsDative } from "../../../core/date-time";
 import { expirationAfter } from "../../../core/promo-rules";
-import {
-  makeCustomer,
-  panelAdmin,
-  signInThroughUi,
-  solveCaptcha,
-  uniqueEmail,
-} from "../../helpers/browser/pages";
+import { makeCustomer, signInThroughUi, uniqueEmail } from "../../helpers/browser/pages";
+import { panelAdminTokens } from "../../helpers/browser/panel-admin";
 
 // What a customer and an operator read, in their own language, on the built site.
 
@@ -20,11 +15,7 @@ async function readIn(page: Page, language: Language) {
 /** An operator's token pair in storage, as the login form leaves it (the form itself is tested elsewhere). */
 async function signedInOperator(page: Page, language: Language) {
   await readIn(page, language);
-  const response = await page.request.post("/api/auth/login", {
-    data: { ...panelAdmin, captcha: await solveCaptcha(page) },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  const tokens = (await response.json()) as { accessToken: string; refreshToken: string };
+  const tokens = await panelAdminTokens();
   await page.addInitScript((pair) => {
     if (!sessionStorage.getItem("signed-in")) {
       localStorage.setItem("accessToken", pair.accessToken);

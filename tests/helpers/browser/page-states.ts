@@ -4,7 +4,8 @@ import { signCancelToken } from "../../../bff/modules/subscriptions/cancel-token
 import { languageCookieName, languageStorageKey } from "../../../core/languages";
 import { e2eJwtSecret } from "../e2e-secrets";
 import { drawn } from "./drawn";
-import { makeCustomer, panelAdmin, signInThroughUi, solveCaptcha, uniqueEmail } from "./pages";
+import { makeCustomer, panelAdmin, signInThroughUi, uniqueEmail } from "./pages";
+import { panelAdminTokens } from "./panel-admin";
 import { payingCustomerThroughApi } from "./paying-customer";
 
 /**
@@ -161,11 +162,7 @@ async function changeAccount(page: Page) {
  */
 async function signedInOperator(page: Page, language: ScreenLanguage) {
   await setLanguage(page, language);
-  const response = await page.request.post("/api/auth/login", {
-    data: { ...panelAdmin, captcha: await solveCaptcha(page) },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  const tokens = (await response.json()) as { accessToken: string; refreshToken: string };
+  const tokens = await panelAdminTokens();
   await page.addInitScript((pair) => {
     if (!sessionStorage.getItem("qa-signed-in")) {
       localStorage.setItem("accessToken", pair.accessToken);

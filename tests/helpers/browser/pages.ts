@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { expect, type Locator, type Page } from "@playwright/test";
+import { panelAdmin, panelAdminTokens } from "./panel-admin";
 
 type Provider = "google.com" | "yandex";
 
@@ -101,10 +102,28 @@ let counter = 0;
 export const uniqueEmail = (name: string) =>
   `${name}.${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;
 
-export const panelAdmin = { username: "e2e.admin", password: "e2e admin password 1" };
+export { panelAdmin };
 
-/** Signs in to the panel through its form and the built-in captcha, as an operator would. */
-export async function signInToPanel(page: Page, credentials = panelAdmin) {
+/**
+ * Signs the browser tests' administrator in to the panel: password, captcha and their
+ * passkey through the API (panel-admin.ts), the pair stored as the login form stores it,
+ * and on to the search, where the form would go.
+ */
+export async function signInToPanel(page: Page) {
+  const tokens = await panelAdminTokens();
+  await page.goto("/panel-login");
+  await page.evaluate((pair) => {
+    localStorage.setItem("accessToken", pair.accessToken);
+    localStorage.setItem("refreshToken", pair.refreshToken);
+  }, tokens);
+  await page.goto("/panel-search");
+}
+
+/** Signs in through the login form and the built-in captcha, as an operator without a second factor would. */
+export async function signInThroughPanelForm(
+  page: Page,
+  credentials: { username: string; password: string },
+) {
   await page.goto("/panel-login");
   await expect(page.getByText("For internal use only")).toBeVisible();
   await page.getByLabel("Login").fill(credentials.username);

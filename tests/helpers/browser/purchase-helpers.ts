@@ -1,5 +1,6 @@
 import { expect, type Page } from "@playwright/test";
-import { panelAdmin, payInWidget, solveCaptcha } from "./pages";
+import { payInWidget } from "./pages";
+import { panelAdminTokens } from "./panel-admin";
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -51,11 +52,7 @@ export function spacing(text: string): RegExp {
 
 /** An administrator's refund through the panel's API: the trial payment goes back, access ends. */
 export async function refundThroughPanel(page: Page, email: string) {
-  const login = await page.request.post("/api/auth/login", {
-    data: { ...panelAdmin, captcha: await solveCaptcha(page) },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()) as { accessToken: string };
+  const { accessToken } = await panelAdminTokens();
   const uid = await page.evaluate(() => localStorage.getItem("uid"));
   const refund = await page.request.post("/api/panel/refund", {
     data: { email, uid },
