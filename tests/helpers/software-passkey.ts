@@ -61,7 +61,11 @@ export class SoftwarePasskey {
   constructor(options: SoftwarePasskeyOptions, saved?: SavedPasskey) {
     if (saved) {
       this.credentialId = fromBase64url(saved.credentialId);
-      this.privateKey = createPrivateKey({ key: Buffer.from(saved.privateKey, "base64"), format: "der", type: "pkcs8" });
+      this.privateKey = createPrivateKey({
+        key: Buffer.from(saved.privateKey, "base64"),
+        format: "der",
+        type: "pkcs8",
+      });
     } else {
       this.credentialId = new Uint8Array(randomBytes(16));
       this.privateKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
