@@ -60,6 +60,24 @@ describe("a panel call", () => {
     await expect(panelCall(call)).rejects.toThrow(/redirecting/);
     expect(assign).toHaveBeenCalledWith("/panel-login");
   });
+
+  test("refused until a second factor is enrolled, it goes to the Security screen, keeping the sign-in", async () => {
+    const call = vi.fn().mockResolvedValueOnce(refused(403, "second_factor_enrolment_required"));
+    await expect(panelCall(call)).rejects.toThrow(/enrolment/);
+    expect(assign).toHaveBeenCalledWith("/panel-security");
+    expect(refresh).not.toHaveBeenCalled();
+    expect(stored.get("accessToken")).toBe("old-access");
+  });
+
+  test("refused so after a renewal, it goes to the Security screen too", async () => {
+    refresh.mockResolvedValueOnce({ data: { accessToken: "new-access", refreshToken: "new-refresh" } });
+    const call = vi
+      .fn()
+      .mockResolvedValueOnce(refused(401, "panel_session_expired"))
+      .mockResolvedValueOnce(refused(403, "second_factor_enrolment_required"));
+    await expect(panelCall(call)).rejects.toThrow(/enrolment/);
+    expect(assign).toHaveBeenCalledWith("/panel-security");
+  });
 });
 
 describe("a failed panel read", () => {

@@ -174,6 +174,49 @@ describe("the sign-in screen's store", () => {
     expect(store.$isSigningIn.get()).toBe(false);
   });
 
+  test("an operator who must still add a second factor goes to the Security screen", async () => {
+    await solved();
+    calls.login.mockReturnValueOnce(
+      Promise.resolve({
+        data: { ...tokens, enrolmentRequired: true },
+        error: null,
+        response: new Response("{}", { status: 200 }),
+      }),
+    );
+    await store.signIn("admin", "right");
+    expect(stored.get("accessToken")).toBe("new.access.token");
+    expect(assign).toHaveBeenCalledWith("/panel-security");
+  });
+
+  test("an operator with a second factor gets its step: no tokens yet, the captcha spent", async () => {
+    await solved();
+    const sentAt = Date.parse("2027-03-01T10:00:00Z");
+    calls.login.mockReturnValueOnce(
+      Promise.resolve({
+        data: {
+          secondFactor: { ticket: "ticket-1", methods: ["passkey", "totp"], expiresAt: sentAt + 300_000 },
+        },
+        error: null,
+        response: new Response("{}", { status: 200, headers: { date: new Date(sentAt).toUTCString() } }),
+      }),
+    );
+    const before = Date.now();
+    await store.signIn("admin", "right");
+    expect(store.$loginStage.get()).toBe("second-factor");
+    const step = store.$secondStep.get();
+    expect(step).toMatchObject({ ticket: "ticket-1", methods: ["passkey", "totp"] });
+    // Five minutes from now by this browser's clock, whatever the server's clock says.
+    expect(step?.deadline).toBeGreaterThanOrEqual(before + 300_000);
+    expect(step?.deadline).toBeLessThanOrEqual(Date.now() + 300_000);
+    expect(store.$captcha.get()).toBeUndefined();
+    expect(stored.get("accessToken")).toBeUndefined();
+    expect(assign).not.toHaveBeenCalled();
+    store.backToPassword("why");
+    expect(store.$loginStage.get()).toBe("form");
+    expect(store.$secondStep.get()).toBeUndefined();
+    expect(store.$loginError.get()).toBe("why");
+  });
+
   test("a server that cannot be reached says the sign-in failed", async () => {
     await solved();
     calls.login.mockReturnValueOnce(
