@@ -22,7 +22,8 @@ function PasskeyRow({ passkey }: { passkey: Passkey }) {
     <li className="panel-staff__member" aria-busy={change?.isBusy ?? false}>
       <div className="panel-staff__about">
         <p className="panel-staff__name">
-          <strong>{passkey.name}</strong>
+          {/* The operator's own name for it: not a word of the screen to translate. */}
+          <strong translate="no">{passkey.name}</strong>
         </p>
         <dl className="panel-audit__facts">
           <div>

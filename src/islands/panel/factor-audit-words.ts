@@ -77,7 +77,10 @@ export function describeFactorEntry(
     case "operator.fresh-check":
       return { what: t("panel.auditFreshCheck", { method: methodWords(details.method, t) }) };
     case "operator.fresh-check-failed":
-      return { what: t("panel.auditFreshCheckFailed", { reason: wrongWords(details.method, t) }) };
+      // The server records how the check was tried as its `reason`, as a failed sign-in's.
+      return {
+        what: t("panel.auditFreshCheckFailed", { reason: wrongWords(details.reason ?? details.method, t) }),
+      };
     case "operator.reset-factors":
       return { what: t("panel.auditResetFactors", { username: text(details.username) }) };
     default:

@@ -1,5 +1,6 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { TOTP } from "otpauth";
+import { blockingAtBothWidths, describeFinding } from "../../helpers/browser/axe";
 import { newOperator } from "../../helpers/browser/cli";
 import { layoutProblems } from "../../helpers/browser/layout";
 import { holdButton, signInThroughPanelForm, useLanguage } from "../../helpers/browser/pages";
@@ -57,6 +58,14 @@ const auditEntry = (page: Page, username: string, sentence: string) =>
     .filter({ has: page.getByText(username, { exact: true }) })
     .filter({ hasText: sentence });
 
+/** No serious accessibility finding and no layout defect, at a laptop's width and a phone's. */
+async function wellDrawn(page: Page) {
+  expect((await blockingAtBothWidths(page)).map(describeFinding)).toEqual([]);
+  expect(await layoutProblems(page)).toEqual([]);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(await layoutProblems(page)).toEqual([]);
+}
+
 async function logOut(page: Page) {
   await page.getByRole("button", { name: "Log out" }).click();
   await page.waitForURL("**/panel-login");
@@ -79,11 +88,10 @@ test.describe("the staff second factor in the panel", () => {
   });
 
   test("an administrator without a second factor is kept on the enrolment screen", async ({ page }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
     await enrollingAdmin(page, "enrol");
     const sections = page.getByRole("navigation", { name: "Panel sections" });
     await expect(sections.getByRole("link", { name: "Security" })).toHaveAttribute("aria-current", "page");
-    expect(await layoutProblems(page)).toEqual([]);
+    await wellDrawn(page);
     // Any other screen sends them back here: the server refuses its calls until they enrol.
     await Promise.all([
       page.waitForURL("**/panel-search", { waitUntil: "commit" }),
@@ -91,8 +99,6 @@ test.describe("the staff second factor in the panel", () => {
     ]);
     await page.waitForURL("**/panel-security");
     await expect(page.getByRole("heading", { name: "Add a second factor" })).toBeVisible();
-    await page.setViewportSize({ width: 1440, height: 900 });
-    expect(await layoutProblems(page)).toEqual([]);
   });
 
   test("a passkey added at enrolment signs in after the password and alone", async ({ page, context }) => {
@@ -158,6 +164,7 @@ test.describe("the staff second factor in the panel", () => {
     const app = page.getByRole("region", { name: "Authenticator app" });
     await app.getByRole("button", { name: "Set up" }).click();
     await expect(app.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
+    await wellDrawn(page);
     // The key typed into the app by hand, as a person reads it off the screen.
     const secret = (await app.getByLabel("Setup key").inputValue()).replace(/\s+/g, "");
     const totp = new TOTP({ secret, digits: 6, period: 30 });
@@ -166,12 +173,15 @@ test.describe("the staff second factor in the panel", () => {
     await expect(app.getByRole("alert")).toHaveText("The code is wrong or has already been used.");
     await app.getByLabel("The code the app shows now").fill(totp.generate());
     await app.getByRole("button", { name: "Turn on" }).click();
+    await expect(page.getByRole("region", { name: "Your recovery codes" })).toBeVisible();
+    await wellDrawn(page);
     await takeRecoveryCodes(page);
     await expect(app).toContainText("On since");
 
     await logOut(page);
     await passwordStep(page, admin);
     await expect(page.getByRole("button", { name: "Use a passkey" })).toHaveCount(0);
+    await wellDrawn(page);
     // Each step's code is taken once: the next step's, which the server still accepts (±1 step).
     await page
       .getByLabel("Code from the authenticator app")
@@ -186,6 +196,54 @@ test.describe("the staff second factor in the panel", () => {
     await expect(
       auditEntry(page, admin.username, "signed in to the panel with an authenticator code"),
     ).toHaveCount(1);
+  });
+
+  test("a change the server wants a fresh check for asks who it is, then goes on", async ({ page }) => {
+    test.setTimeout(120_000);
+    const admin = await enrollingAdmin(page, "fresh");
+    const app = page.getByRole("region", { name: "Authenticator app" });
+    await app.getByRole("button", { name: "Set up" }).click();
+    const secret = (await app.getByLabel("Setup key").inputValue()).replace(/\s+/g, "");
+    await app.getByLabel("The code the app shows now").fill(new TOTP({ secret }).generate());
+    await app.getByRole("button", { name: "Turn on" }).click();
+    const [first] = await takeRecoveryCodes(page);
+
+    // A sign-in's check lasts five minutes: the server's refusal after them is played here once.
+    let isRefused = false;
+    await page.route("**/api/panel/security/recovery-codes", async (route) => {
+      if (isRefused) return route.continue();
+      isRefused = true;
+      await route.fulfill({
+        status: 403,
+        contentType: "application/json",
+        body: JSON.stringify({
+          success: false,
+          error: { code: "fresh_check_required", message: "Confirm it is you." },
+        }),
+      });
+    });
+    const codes = page.getByRole("region", { name: "Recovery codes" });
+    await holdButton(page, codes.getByRole("button", { name: "New recovery codes" }));
+    const dialog = page.getByRole("dialog", { name: "Confirm it is you" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Use a passkey" })).toHaveCount(0);
+    await wellDrawn(page);
+    await dialog.getByLabel("Password").fill("not the password");
+    await dialog.getByRole("button", { name: "Confirm with the password" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("Wrong password.");
+    await dialog.getByLabel("Password").fill(admin.password);
+    await dialog.getByRole("button", { name: "Confirm with the password" }).click();
+    await expect(dialog).toHaveCount(0);
+    // The change went on by itself: a new set, and the old codes are gone.
+    const renewed = await takeRecoveryCodes(page);
+    expect(renewed).not.toContain(first);
+
+    await page.goto("/panel-audit");
+    await expect(
+      auditEntry(page, admin.username, "failed to confirm it is them: wrong password"),
+    ).toHaveCount(1);
+    await expect(auditEntry(page, admin.username, "confirmed it is them with a password")).toHaveCount(1);
+    await expect(auditEntry(page, admin.username, "made new recovery codes")).toHaveCount(1);
   });
 
   test("a recovery code signs in once and is refused the second time", async ({ page }) => {

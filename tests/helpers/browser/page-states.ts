@@ -391,7 +391,7 @@ export const screens: Screen[] = [
     await visit(page, "/panel-login");
     await page.getByLabel(text(language, "panel.login")).fill(panelAdmin.username);
     await page.getByLabel(text(language, "panel.password"), { exact: true }).fill("not the password");
-    await page.getByRole("button", { name: text(language, "panel.submit") }).click();
+    await page.getByRole("button", { name: text(language, "panel.submit"), exact: true }).click();
     await expect(page.getByRole("alert").first()).toBeVisible();
     await settle(page);
   }),
