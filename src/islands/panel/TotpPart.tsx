@@ -1,6 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useRef, useState } from "react";
-import { formatDateAs } from "../../../core/date-time";
+import { formatDateTime } from "../../../core/date-time";
 import { HoldButton } from "../../components/react/HoldButton";
 import { useTranslation } from "../../lib/i18n/use-translation";
 import {
@@ -113,7 +113,7 @@ export function TotpPart({ security }: { security: Security }) {
       <h2 id="totp-title">{t("panel.totpTitle")}</h2>
       {security.totp ? (
         <>
-          <p>{t("panel.totpOnSince", { since: formatDateAs("since", security.totp.enabledAt, language) })}</p>
+          <p>{t("panel.totpOnSince", { on: formatDateTime(security.totp.enabledAt, language) })}</p>
           <HoldButton
             label={t("panel.securityRemove")}
             hint={t("panel.totpHoldToRemove")}

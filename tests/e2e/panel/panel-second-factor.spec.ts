@@ -176,7 +176,7 @@ test.describe("the staff second factor in the panel", () => {
     await expect(page.getByRole("region", { name: "Your recovery codes" })).toBeVisible();
     await wellDrawn(page);
     await takeRecoveryCodes(page);
-    await expect(app).toContainText("On since");
+    await expect(app).toContainText("Turned on");
 
     await logOut(page);
     await passwordStep(page, admin);
