@@ -113,7 +113,7 @@ export function TotpPart({ security }: { security: Security }) {
       <h2 id="totp-title">{t("panel.totpTitle")}</h2>
       {security.totp ? (
         <>
-          <p>{t("panel.totpOnSince", { on: formatDateTime(security.totp.enabledAt, language) })}</p>
+          <p>{t("panel.totpOnSince", { when: formatDateTime(security.totp.enabledAt, language) })}</p>
           <HoldButton
             label={t("panel.securityRemove")}
             hint={t("panel.totpHoldToRemove")}
