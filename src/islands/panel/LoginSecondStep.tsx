@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "../../lib/i18n/use-translation";
+import { canUsePasskeys } from "../../lib/passkeys";
 import { $loginError, $secondStep, backToPassword, type SecondStep } from "../../stores/panel-login";
 import {
   $factorCheck,
@@ -33,7 +34,8 @@ export function LoginSecondStep({ username }: { username: string }) {
   const [code, setCode] = useState("");
   useTicketEnd(step);
   if (!step) return null;
-  const hasPasskey = step.methods.includes("passkey");
+  // A browser without passkeys is offered the codes only.
+  const hasPasskey = step.methods.includes("passkey") && canUsePasskeys();
   const isBusy = check !== undefined;
 
   const submit = (event: React.FormEvent) => {
