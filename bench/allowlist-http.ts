@@ -1,4 +1,5 @@
 /** The few product calls the allow-list bench makes as a customer and as an administrator. */
+import { SoftwarePasskey } from "../tests/helpers/software-passkey";
 
 const postJson = async (
   origin: string,
@@ -100,11 +101,33 @@ async function solvedCaptcha(origin: string): Promise<string> {
   throw new Error("the captcha could not be solved");
 }
 
-/** An administrator's access token through the staff login (captcha included). */
+/**
+ * An administrator's access token through the staff login (captcha included). An
+ * administrator must have a second factor (DESIGN §12): this first sign-in enrols a
+ * software passkey, after which the same sign-in reaches the whole panel.
+ */
 export async function adminToken(origin: string, username: string, password: string): Promise<string> {
   const captcha = await solvedCaptcha(origin);
   const response = await postJson(origin, "/api/auth/login", { username, password, captcha });
-  return ((await response.json()) as { accessToken: string }).accessToken;
+  const { accessToken, enrolmentRequired } = (await response.json()) as {
+    accessToken: string;
+    enrolmentRequired?: true;
+  };
+  if (enrolmentRequired) {
+    const bearer = { authorization: `Bearer ${accessToken}` };
+    // The server's PUBLIC_URL is the demo default for its port: the passkey's origin.
+    const passkey = new SoftwarePasskey({ origin: `http://localhost:${new URL(origin).port}` });
+    const { challengeId, options } = (await (
+      await postJson(origin, "/api/panel/security/passkeys/options", {}, bearer)
+    ).json()) as { challengeId: string; options: never };
+    await postJson(
+      origin,
+      "/api/panel/security/passkeys",
+      { challengeId, name: "Bench", credential: passkey.register(options) },
+      bearer,
+    );
+  }
+  return accessToken;
 }
 
 export type PanelNode = {

@@ -77,8 +77,17 @@ export class PostgresDatabase implements Database {
   /** `retry`: how conflicts are run again (DESIGN §15); tests shorten it. */
   constructor(url: string, options: { max?: number; retry?: RetryPolicy } = {}) {
     this.retryPolicy = options.retry ?? defaultRetryPolicy;
+    const unfilledPipeline = { max_pipeline: Number.MAX_SAFE_INTEGER };
     this.sql = postgres(url, {
       max: options.max ?? 10,
+      // postgres.js 3.4.9 reserves a transaction's connection only if, after writing BEGIN,
+      // the connection's pipeline still has room (porsager/postgres#823, #1189): a BEGIN
+      // that filled a busy connection's 100 left the connection in the pool, and the
+      // transaction failed with UNSAFE_TRANSACTION (a 500 on a first payment, once in 200
+      // parallel ones on a loaded machine). A pipeline that never fills keeps the check
+      // from cutting the reservation off; queries still wait for their turn on the socket.
+      // The driver reads the option; its types do not name it.
+      ...unfilledPipeline,
       onnotice: () => {},
       // Idle connections are closed, so a stopped database is noticed and a pool shrinks.
       idle_timeout: 60,

@@ -17,6 +17,7 @@ export type PasskeyRow = {
 };
 
 export type TotpRow = {
+  id: number;
   operator_id: number;
   secret_sealed: string;
   enabled_at: number | null;

@@ -2,7 +2,7 @@ import { audit, type OperatorRow } from "../../../db/queries/operators";
 import { signInChecks } from "../../../db/queries/second-factor";
 import type { AppContext } from "../../context";
 import { randomToken } from "../../platform/random";
-import { issueRefreshToken, signAccessToken } from "./tokens";
+import { issueRefreshToken, refreshTokenLifetimeMs, signAccessToken } from "./tokens";
 
 export type SignInMethod = "password" | "passkey" | "totp" | "recovery";
 
@@ -27,6 +27,8 @@ export async function startPanelSignIn(
       now,
     );
     await signInChecks.save(database, familyId, now);
+    // A sign-in lasts 30 days from its proof: checks older than that belong to none.
+    await signInChecks.deleteBefore(database, now - refreshTokenLifetimeMs);
     return {
       accessToken: await signAccessToken(
         config.jwtSecret,

@@ -16,7 +16,8 @@ CREATE TABLE operator_passkeys (
 ) STRICT;
 CREATE INDEX operator_passkeys_by_operator ON operator_passkeys (operator_id);
 CREATE TABLE operator_totp (
-  operator_id INTEGER PRIMARY KEY REFERENCES operators (id) ON DELETE CASCADE,
+  id INTEGER PRIMARY KEY,
+  operator_id INTEGER NOT NULL UNIQUE REFERENCES operators (id) ON DELETE CASCADE,
   secret_sealed TEXT NOT NULL,
   enabled_at INTEGER,
   last_step INTEGER,
