@@ -148,7 +148,7 @@ test.describe("the panel in daily use", () => {
     await page.getByRole("button", { name: "RU" }).click();
     await expect(page.getByLabel("Логин")).toBeVisible();
     await expect(page).toHaveTitle("Вход · Панель Kannt");
-    await page.getByRole("button", { name: "Войти" }).click();
+    await page.getByRole("button", { name: "Войти", exact: true }).click();
     await expect(page.getByRole("alert")).toHaveText("Сначала пройдите проверку «Я не робот».");
     const switcher = page.getByRole("navigation", { name: "Язык" });
     const boxes = await switcher
