@@ -44,13 +44,13 @@ export async function logInOperator(
   const { database, clock, config } = services;
   await assertCaptcha(services, form.captcha);
   if (!hasFreePasswordCheckSlot()) throw new AppError("sign_in_busy", {}, { retryAfterSeconds: 2 });
-  const named = await operators.byUsername(database, form.username.trim());
-  const hasFactor = named ? await hasSecondFactor(database, named.id) : false;
+  // Looked up before counting: whether it has a second factor decides which limits apply.
+  const account = await operators.byUsername(database, form.username.trim());
+  const hasFactor = account ? await hasSecondFactor(database, account.id) : false;
   const keys = loginLimitKeys(form.username, address, { isWaivable: !hasFactor });
   const { waivedUntil } = await reserveAttempt(database, keys, clock.now(), "too_many_sign_ins");
   let isChecked = false;
   try {
-    const account = await operators.byUsername(database, form.username.trim());
     const isValid = await withPasswordCheckSlot(() => {
       isChecked = true;
       return Bun.password.verify(form.password, account?.password_hash ?? dummyHash);

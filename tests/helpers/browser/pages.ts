@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import { expect, type Locator, type Page } from "@playwright/test";
-import { panelAdmin, panelAdminTokens } from "./panel-admin";
+import { type CaptchaChallenge, panelAdmin, panelAdminTokens, solveChallenge } from "./panel-admin";
 
 type Provider = "google.com" | "yandex";
 
@@ -72,23 +71,7 @@ export async function makeCustomer(
 
 /** Solves the staff captcha's proof of work in Node, as the login page does in the browser. */
 export async function solveCaptcha(page: Page): Promise<string> {
-  const challenge = (await (await page.request.get("/api/auth/captcha")).json()) as {
-    algorithm: string;
-    challenge: string;
-    maxnumber?: number;
-    salt: string;
-    signature: string;
-  };
-  const { algorithm, salt, signature } = challenge;
-  for (let number = 0; number <= (challenge.maxnumber ?? 1_000_000); number++) {
-    if (
-      createHash("sha256")
-        .update(salt + number)
-        .digest("hex") === challenge.challenge
-    )
-      return btoa(JSON.stringify({ algorithm, challenge: challenge.challenge, number, salt, signature }));
-  }
-  throw new Error("captcha not solvable");
+  return solveChallenge((await (await page.request.get("/api/auth/captcha")).json()) as CaptchaChallenge);
 }
 
 export async function useLanguage(page: Page, language: "ru" | "en" | "zh" | "kk") {

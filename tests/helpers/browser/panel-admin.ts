@@ -32,25 +32,37 @@ async function post<Answer>(path: string, body: unknown, accessToken?: string): 
   return (await response.json()) as Answer;
 }
 
-/** The staff captcha's proof of work, solved as the login form's widget solves it. */
-export async function solvedCaptcha(): Promise<string> {
-  const challenge = (await (await fetch(`${base()}/api/auth/captcha`)).json()) as {
-    algorithm: string;
-    challenge: string;
-    maxnumber?: number;
-    salt: string;
-    signature: string;
-  };
-  const { algorithm, salt, signature } = challenge;
-  for (let number = 0; number <= (challenge.maxnumber ?? 1_000_000); number++) {
+/** An ALTCHA challenge as `GET /api/auth/captcha` answers it. */
+export type CaptchaChallenge = {
+  algorithm: string;
+  challenge: string;
+  maxnumber?: number;
+  salt: string;
+  signature: string;
+};
+
+/** The staff captcha's proof of work solved as the login form's widget solves it: the payload it sends. */
+export function solveChallenge({
+  algorithm,
+  challenge,
+  maxnumber,
+  salt,
+  signature,
+}: CaptchaChallenge): string {
+  for (let number = 0; number <= (maxnumber ?? 1_000_000); number++) {
     if (
       createHash("sha256")
         .update(salt + number)
-        .digest("hex") === challenge.challenge
+        .digest("hex") === challenge
     )
-      return btoa(JSON.stringify({ algorithm, challenge: challenge.challenge, number, salt, signature }));
+      return btoa(JSON.stringify({ algorithm, challenge, number, salt, signature }));
   }
   throw new Error("captcha not solvable");
+}
+
+/** A solved staff captcha, fetched from the test server. */
+export async function solvedCaptcha(): Promise<string> {
+  return solveChallenge((await (await fetch(`${base()}/api/auth/captcha`)).json()) as CaptchaChallenge);
 }
 
 type LoginAnswer =
